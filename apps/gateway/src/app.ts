@@ -1,0 +1,84 @@
+import express, { type Express, type Router } from 'express';
+import { pinoHttp } from 'pino-http';
+import { randomUUID } from 'node:crypto';
+import type { Logger } from 'pino';
+import { REQUEST_ID_HEADER, type Tier } from '@gl/contracts';
+import {
+  errorHandler,
+  httpMetricsMiddleware,
+  parseQueryString,
+  sendJson,
+  type ReadinessCheck,
+  type ServiceMetrics,
+} from '@gl/service-kit';
+import type { IdentityModels } from './identity/identity.models';
+import { createAlertNotifyForwarder, createForwardingRouter } from './routing/forwarding.router';
+import type { ServiceName } from './routing/route-table';
+import type { RequestHandler } from 'express';
+
+export interface GatewayDeps {
+  logger: Logger;
+  metrics: ServiceMetrics;
+  models: IdentityModels;
+  externalUrl: string;
+  tier: Tier;
+  contextSecret: string;
+  proxies: Record<ServiceName, RequestHandler>;
+  readiness: ReadinessCheck;
+  /** The identity catalogue's own routers (served here, not forwarded), mounted under /api/v4. */
+  identityRouters: Router[];
+}
+
+/**
+ * The only door: authenticates, resolves the addressed namespace, signs the internal context and forwards
+ * to the owning service; serves the identity catalogue itself. Pure: builds, opens nothing.
+ */
+export function createGatewayApp(deps: GatewayDeps): Express {
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('etag', false);
+  app.set('query parser', (query: string) => parseQueryString(query));
+
+  app.use(
+    pinoHttp({
+      logger: deps.logger,
+      genReqId: (req, res) => {
+        const given = req.headers[REQUEST_ID_HEADER];
+        const id = typeof given === 'string' && /^[\w.-]{1,128}$/.test(given) ? given : randomUUID();
+        res.setHeader(REQUEST_ID_HEADER, id);
+        return id;
+      },
+      autoLogging: { ignore: (req) => req.url === '/metrics' || (req.url ?? '').startsWith('/-/') },
+    }),
+  );
+  app.use(httpMetricsMiddleware(deps.metrics));
+  app.use((_req, res, next) => {
+    res.setHeader('X-Frame-Options', 'SAMEORIGIN');
+    res.setHeader('X-Content-Type-Options', 'nosniff');
+    next();
+  });
+
+  app.get('/-/health', (_req, res) => sendJson(res, 200, { status: 'ok' }));
+  app.get('/-/readiness', async (_req, res) => {
+    const checks = await deps.readiness();
+    const ready = Object.values(checks).every(Boolean);
+    sendJson(res, ready ? 200 : 503, { status: ready ? 'ok' : 'failed', checks });
+  });
+  app.get('/metrics', async (_req, res) => {
+    res.setHeader('Content-Type', deps.metrics.registry.contentType);
+    res.end(await deps.metrics.registry.metrics());
+  });
+
+  app.all('/api/v3{/*rest}', (_req, res) =>
+    sendJson(res, 410, { error: 'API V3 is no longer supported. Use API V4 instead.' }),
+  );
+
+  const forwarding = { ...deps };
+  app.use(createAlertNotifyForwarder(forwarding));
+  app.use(createForwardingRouter(forwarding));
+  for (const router of deps.identityRouters) app.use('/api/v4', router);
+
+  app.use((_req, res) => sendJson(res, 404, { error: '404 Not Found' }));
+  app.use(errorHandler(deps.logger));
+  return app;
+}

@@ -1,0 +1,41 @@
+import type { NextFunction, Request, Response } from 'express';
+import type { Principal } from '@gl/contracts';
+import { UnauthorizedError } from '@gl/service-kit';
+import type { IdentityModels } from '../identity/identity.models';
+import { assertScopes, authenticate } from './authenticate';
+
+declare module 'express-serve-static-core' {
+  interface Request {
+    principal: Principal | null;
+  }
+}
+
+export interface AuthDeps {
+  models: IdentityModels;
+  externalUrl: string;
+}
+
+export interface AuthPolicyOptions {
+  required: boolean;
+  readScopes?: readonly string[];
+}
+
+/** Authenticates, enforces token scopes for the method, and sets `req.principal` (null when anonymous). */
+export async function applyAuth(req: Request, deps: AuthDeps, options: AuthPolicyOptions): Promise<Principal | null> {
+  const result = await authenticate(req, deps.models, deps.externalUrl);
+  if (!result) {
+    if (options.required) throw new UnauthorizedError();
+    req.principal = null;
+    return null;
+  }
+  assertScopes(result.principal, req.method, options.readScopes);
+  req.principal = result.principal;
+  return result.principal;
+}
+
+export function requireAuth(deps: AuthDeps, options: AuthPolicyOptions = { required: true }) {
+  return async (req: Request, _res: Response, next: NextFunction): Promise<void> => {
+    await applyAuth(req, deps, options);
+    next();
+  };
+}

@@ -1,0 +1,111 @@
+import type { Request } from 'express';
+import type { Principal } from '@gl/contracts';
+import { ForbiddenError, HttpError, NotFoundError, UnauthorizedError } from '@gl/service-kit';
+import type { IdentityModels, UserDoc } from '../identity/identity.models';
+import { userWebUrl, avatarUrl } from '../identity/urls';
+import { hashToken } from './tokens';
+
+export interface Authenticated {
+  principal: Principal;
+  /** The token's own user, before any Sudo impersonation. */
+  tokenUserId: number;
+}
+
+/** Where GitLab looks for a token, in its order: private_token param, PRIVATE-TOKEN header, Bearer, access_token. */
+export function extractToken(req: Request): string | null {
+  const query = req.query as Record<string, unknown>;
+  if (typeof query.private_token === 'string' && query.private_token) return query.private_token;
+  const header = req.headers['private-token'];
+  if (typeof header === 'string' && header) return header;
+  const authorization = req.headers.authorization;
+  if (authorization && /^bearer\s+/i.test(authorization)) return authorization.replace(/^bearer\s+/i, '').trim();
+  if (typeof query.access_token === 'string' && query.access_token) return query.access_token;
+  return null;
+}
+
+const invalidToken = (description: string): HttpError =>
+  new HttpError(401, { error: 'invalid_token', error_description: description });
+
+export function insufficientScope(scopes: readonly string[]): HttpError {
+  return new HttpError(403, {
+    error: 'insufficient_scope',
+    error_description: 'The request requires higher privileges than provided by the access token.',
+    scope: scopes.join(' '),
+  });
+}
+
+export function toPrincipal(user: UserDoc, scopes: string[], externalUrl: string): Principal {
+  return {
+    id: user._id,
+    username: user.username,
+    name: user.name,
+    state: user.state,
+    avatar_url: avatarUrl(user),
+    web_url: userWebUrl(externalUrl, user),
+    email: user.email,
+    isAdmin: user.isAdmin,
+    scopes,
+  };
+}
+
+function today(): string {
+  return new Date().toISOString().slice(0, 10);
+}
+
+/**
+ * Resolves the caller. A token that matches nothing is a 401 even on routes that allow anonymous access:
+ * GitLab never silently downgrades a bad token to an anonymous request.
+ */
+export async function authenticate(
+  req: Request,
+  models: IdentityModels,
+  externalUrl: string,
+): Promise<Authenticated | null> {
+  const token = extractToken(req);
+  if (token === null) return null;
+  const record = await models.tokens.findOne({ tokenHash: hashToken(token) }).lean();
+  if (!record) throw new UnauthorizedError();
+  if (record.revoked) throw invalidToken('Token was revoked. You have to re-authorize from the user.');
+  // GitLab tokens expire at the start of their expiry date.
+  if (record.expiresAt && record.expiresAt <= today()) {
+    throw invalidToken('Token is expired. You can either do re-authorization or token refresh.');
+  }
+  const user = await models.users.findById(record.userId).lean();
+  if (!user || user.state !== 'active') throw new UnauthorizedError();
+  if (!record.lastUsedAt || Date.now() - record.lastUsedAt.getTime() > 60_000) {
+    // Throttled: one write a minute per token keeps reads from turning into writes.
+    void models.tokens.updateOne({ _id: record._id }, { $set: { lastUsedAt: new Date() } }).catch(() => undefined);
+  }
+
+  const sudo = sudoTarget(req);
+  if (sudo === null) return { principal: toPrincipal(user, record.scopes, externalUrl), tokenUserId: user._id };
+  if (!user.isAdmin) throw new ForbiddenError('Must be admin to use sudo');
+  if (!record.scopes.includes('sudo')) throw insufficientScope(['sudo']);
+  const target = /^\d+$/.test(sudo)
+    ? await models.users.findById(Number(sudo)).lean()
+    : await models.users.findOne({ usernameLower: sudo.toLowerCase() }).lean();
+  if (!target) throw new NotFoundError(`User with ID or username '${sudo}'`);
+  return { principal: toPrincipal(target, record.scopes, externalUrl), tokenUserId: user._id };
+}
+
+function sudoTarget(req: Request): string | null {
+  const header = req.headers.sudo;
+  if (typeof header === 'string' && header.trim()) return header.trim();
+  const param = (req.query as Record<string, unknown>).sudo;
+  if (typeof param === 'string' && param.trim()) return param.trim();
+  return null;
+}
+
+/**
+ * GitLab's scope rule: `api` allows everything, `read_api` only GET/HEAD, and some routes also accept
+ * `read_user` (user and events endpoints). Returns the scopes that would have been enough.
+ */
+export function acceptedScopes(method: string, extra: readonly string[] = []): string[] {
+  const read = method === 'GET' || method === 'HEAD';
+  return ['api', ...(read ? ['read_api', ...extra] : [])];
+}
+
+export function assertScopes(principal: Principal, method: string, extra: readonly string[] = []): void {
+  const accepted = acceptedScopes(method, extra);
+  if (!principal.scopes.some((s) => accepted.includes(s))) throw insufficientScope(accepted);
+}

@@ -1,0 +1,27 @@
+import { z } from 'zod';
+import { tier } from '@gl/contracts';
+import { baseServiceConfig } from '@gl/service-kit';
+
+const serviceUrl = z.string().url();
+
+/** Gateway settings; one instance setting (GITLAB_TIER) selects the feature tier for every service. */
+export const gatewayConfigSchema = baseServiceConfig.extend({
+  PORT: z.coerce.number().int().min(0).max(65535).default(8080),
+  MONGO_DB: z.string().default('gl_gateway'),
+  GITLAB_EXTERNAL_URL: z
+    .string()
+    .url()
+    .default('http://localhost:8080')
+    .transform((url) => url.replace(/\/+$/, '')),
+  GITLAB_TIER: tier.default('ultimate'),
+  /** Root's personal access token; generated and written under DATA_DIR when unset. */
+  GITLAB_ROOT_TOKEN: z.string().min(20).optional(),
+  DATA_DIR: z.string().default('.data/dev'),
+  BOARDS_URL: serviceUrl,
+  DISCUSSIONS_URL: serviceUrl,
+  ALERTS_URL: serviceUrl,
+  NOTIFICATIONS_URL: serviceUrl,
+  EVENTS_URL: serviceUrl,
+  REGISTRY_URL: serviceUrl,
+});
+export type GatewayConfig = z.infer<typeof gatewayConfigSchema>;

@@ -1,0 +1,16 @@
+import type { Counters, EventOrigin, Outbox } from '@gl/service-kit';
+import type { IdentityModels } from './identity.models';
+
+/** What every identity service function needs. */
+export interface IdentityDeps {
+  models: IdentityModels;
+  counters: Counters;
+  outbox: Outbox;
+  externalUrl: string;
+}
+
+export const PRODUCER = 'gateway';
+
+export function originOf(requestId: string | null): EventOrigin {
+  return { producer: PRODUCER, correlationId: requestId };
+}

@@ -1,0 +1,77 @@
+import { EVENT_TYPES, type EventActor, type EventEnvelope } from '@gl/contracts';
+import { createEvent, type EventOrigin } from '@gl/service-kit';
+import type { MemberDoc, NamespaceDoc, ProjectDoc, UserDoc } from './identity.models';
+
+/** Builds the identity events other services project from (user summaries, visibility, memberships). */
+export function actorOf(user: Pick<UserDoc, '_id' | 'username' | 'name'> | null): EventActor {
+  return user ? { id: user._id, username: user.username, name: user.name } : null;
+}
+
+export function userEvent(origin: EventOrigin, type: string, actor: EventActor, user: UserDoc): EventEnvelope {
+  return createEvent(origin, {
+    type,
+    actor,
+    data: {
+      userId: user._id,
+      username: user.username,
+      name: user.name,
+      state: user.state,
+      email: user.email,
+      emails: user.emails,
+      isAdmin: user.isAdmin,
+    },
+  });
+}
+
+export function groupEvent(origin: EventOrigin, type: string, actor: EventActor, group: NamespaceDoc): EventEnvelope {
+  return createEvent(origin, {
+    type,
+    actor,
+    groupId: group._id,
+    data: {
+      groupId: group._id,
+      name: group.name,
+      path: group.path,
+      fullPath: group.fullPath,
+      parentId: group.parentId,
+      ancestorGroupIds: group.ancestorIds,
+      visibility: group.visibility,
+    },
+  });
+}
+
+export function projectEvent(origin: EventOrigin, type: string, actor: EventActor, project: ProjectDoc): EventEnvelope {
+  return createEvent(origin, {
+    type,
+    actor,
+    projectId: project._id,
+    groupId: project.namespaceKind === 'group' ? project.namespaceId : null,
+    data: {
+      projectId: project._id,
+      name: project.name,
+      path: project.path,
+      fullPath: project.fullPath,
+      namespaceId: project.namespaceId,
+      ancestorGroupIds: project.ancestorGroupIds,
+      visibility: project.visibility,
+    },
+  });
+}
+
+export function memberEvent(origin: EventOrigin, type: string, actor: EventActor, member: MemberDoc): EventEnvelope {
+  return createEvent(origin, {
+    type,
+    actor,
+    projectId: member.sourceType === 'project' ? member.sourceId : null,
+    groupId: member.sourceType === 'group' ? member.sourceId : null,
+    data: {
+      sourceType: member.sourceType,
+      sourceId: member.sourceId,
+      userId: member.userId,
+      accessLevel: member.accessLevel,
+      expiresAt: member.expiresAt,
+    },
+  });
+}
+
+export { EVENT_TYPES };

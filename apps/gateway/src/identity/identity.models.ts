@@ -1,0 +1,249 @@
+import { Schema, type Connection, type Model } from 'mongoose';
+import { addOutboxFields } from '@gl/service-kit';
+
+/**
+ * The identity catalogue: users, their personal access tokens, namespaces (groups and personal user
+ * namespaces share one id sequence and one path space, as in GitLab), projects, memberships and stars.
+ * Repositories return plain objects; documents never leave this module as mongoose documents.
+ */
+export interface UserDoc {
+  _id: number;
+  username: string;
+  usernameLower: string;
+  name: string;
+  email: string;
+  emailLower: string;
+  /** Secondary e-mail addresses; notification_email may be any of these or `email`. */
+  emails: string[];
+  state: 'active' | 'blocked';
+  isAdmin: boolean;
+  bio: string;
+  namespaceId: number;
+  canCreateGroup: boolean;
+  projectsLimit: number;
+  passwordHash: string | null;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+export interface TokenDoc {
+  _id: number;
+  userId: number;
+  name: string;
+  /** SHA-256 of the token, hex; the token itself is shown once and never stored. */
+  tokenHash: string;
+  scopes: string[];
+  expiresAt: string | null;
+  revoked: boolean;
+  createdAt: Date;
+  lastUsedAt: Date | null;
+}
+
+export interface NamespaceDoc {
+  _id: number;
+  kind: 'group' | 'user';
+  name: string;
+  path: string;
+  fullPath: string;
+  fullPathLower: string;
+  /** Full name with ancestors, "Parent / Child". */
+  fullName: string;
+  parentId: number | null;
+  /** Ancestor group ids, outermost first. */
+  ancestorIds: number[];
+  visibility: 'private' | 'internal' | 'public';
+  description: string;
+  ownerId: number | null;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+export interface ProjectDoc {
+  _id: number;
+  name: string;
+  path: string;
+  fullPath: string;
+  fullPathLower: string;
+  namespaceId: number;
+  namespaceKind: 'group' | 'user';
+  /** Groups containing the project, outermost first; empty in a personal namespace. */
+  ancestorGroupIds: number[];
+  visibility: 'private' | 'internal' | 'public';
+  description: string;
+  defaultBranch: string;
+  creatorId: number;
+  starCount: number;
+  createdAt: Date;
+  updatedAt: Date;
+  lastActivityAt: Date;
+}
+
+export interface MemberDoc {
+  _id: number;
+  sourceType: 'group' | 'project';
+  sourceId: number;
+  userId: number;
+  accessLevel: number;
+  expiresAt: string | null;
+  createdBy: number | null;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+export interface StarDoc {
+  _id: string;
+  userId: number;
+  projectId: number;
+  createdAt: Date;
+}
+
+/** Path ownership: one document per lower-cased full path, so a group and a project cannot share a path. */
+export interface RouteDoc {
+  _id: string;
+  sourceType: 'namespace' | 'project';
+  sourceId: number;
+}
+
+export interface IdentityModels {
+  users: Model<UserDoc>;
+  tokens: Model<TokenDoc>;
+  namespaces: Model<NamespaceDoc>;
+  projects: Model<ProjectDoc>;
+  members: Model<MemberDoc>;
+  stars: Model<StarDoc>;
+  routes: Model<RouteDoc>;
+}
+
+const timestamps = { createdAt: 'createdAt', updatedAt: 'updatedAt' } as const;
+
+function userSchema(): Schema<UserDoc> {
+  const schema = new Schema<UserDoc>(
+    {
+      _id: Number,
+      username: String,
+      usernameLower: { type: String, unique: true },
+      name: String,
+      email: String,
+      emailLower: { type: String, unique: true },
+      emails: [String],
+      state: String,
+      isAdmin: Boolean,
+      bio: String,
+      namespaceId: Number,
+      canCreateGroup: Boolean,
+      projectsLimit: Number,
+      passwordHash: String,
+    },
+    { versionKey: false, timestamps },
+  );
+  addOutboxFields(schema);
+  return schema;
+}
+
+function tokenSchema(): Schema<TokenDoc> {
+  const schema = new Schema<TokenDoc>(
+    {
+      _id: Number,
+      userId: { type: Number, index: true },
+      name: String,
+      tokenHash: { type: String, unique: true },
+      scopes: [String],
+      expiresAt: String,
+      revoked: Boolean,
+      createdAt: Date,
+      lastUsedAt: Date,
+    },
+    { versionKey: false },
+  );
+  return schema;
+}
+
+function namespaceSchema(): Schema<NamespaceDoc> {
+  const schema = new Schema<NamespaceDoc>(
+    {
+      _id: Number,
+      kind: String,
+      name: String,
+      path: String,
+      fullPath: String,
+      fullPathLower: { type: String, unique: true },
+      fullName: String,
+      parentId: { type: Number, index: true },
+      ancestorIds: { type: [Number], index: true },
+      visibility: String,
+      description: String,
+      ownerId: Number,
+    },
+    { versionKey: false, timestamps },
+  );
+  addOutboxFields(schema);
+  return schema;
+}
+
+function projectSchema(): Schema<ProjectDoc> {
+  const schema = new Schema<ProjectDoc>(
+    {
+      _id: Number,
+      name: String,
+      path: String,
+      fullPath: String,
+      fullPathLower: { type: String, unique: true },
+      namespaceId: { type: Number, index: true },
+      namespaceKind: String,
+      ancestorGroupIds: { type: [Number], index: true },
+      visibility: { type: String, index: true },
+      description: String,
+      defaultBranch: String,
+      creatorId: Number,
+      starCount: Number,
+      lastActivityAt: Date,
+    },
+    { versionKey: false, timestamps },
+  );
+  addOutboxFields(schema);
+  return schema;
+}
+
+function memberSchema(): Schema<MemberDoc> {
+  const schema = new Schema<MemberDoc>(
+    {
+      _id: Number,
+      sourceType: String,
+      sourceId: Number,
+      userId: { type: Number, index: true },
+      accessLevel: Number,
+      expiresAt: String,
+      createdBy: Number,
+    },
+    { versionKey: false, timestamps },
+  );
+  schema.index({ sourceType: 1, sourceId: 1, userId: 1 }, { unique: true });
+  addOutboxFields(schema);
+  return schema;
+}
+
+function starSchema(): Schema<StarDoc> {
+  const schema = new Schema<StarDoc>(
+    { _id: String, userId: { type: Number, index: true }, projectId: { type: Number, index: true }, createdAt: Date },
+    { versionKey: false },
+  );
+  return schema;
+}
+
+function routeSchema(): Schema<RouteDoc> {
+  return new Schema<RouteDoc>({ _id: String, sourceType: String, sourceId: Number }, { versionKey: false });
+}
+
+export function createIdentityModels(connection: Connection): IdentityModels {
+  const model = <T>(name: string, schema: Schema<T>, collection: string): Model<T> =>
+    (connection.models[name] as Model<T> | undefined) ?? connection.model<T>(name, schema, collection);
+  return {
+    users: model('User', userSchema(), 'users'),
+    tokens: model('PersonalAccessToken', tokenSchema(), 'personal_access_tokens'),
+    namespaces: model('Namespace', namespaceSchema(), 'namespaces'),
+    projects: model('Project', projectSchema(), 'projects'),
+    members: model('Member', memberSchema(), 'members'),
+    stars: model('Star', starSchema(), 'stars'),
+    routes: model('Route', routeSchema(), 'routes'),
+  };
+}

@@ -1,0 +1,55 @@
+import { Agent } from 'node:http';
+import type { ClientRequest, IncomingMessage, ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
+import type { Request, RequestHandler } from 'express';
+import { createProxyMiddleware } from 'http-proxy-middleware';
+import type { Logger } from 'pino';
+import { INTERNAL_CONTEXT_HEADER, REQUEST_ID_HEADER } from '@gl/contracts';
+import { JSON_CONTENT_TYPE } from '@gl/service-kit';
+
+declare module 'express-serve-static-core' {
+  interface Request {
+    /** Signed internal context to attach to the forwarded request. */
+    forwardContext?: string;
+    /** Whether the Authorization header belongs to the service (alert tokens, registry secret). */
+    forwardAuthorization?: boolean;
+  }
+}
+
+/** Client headers that must never reach a service: credentials and any forged internal context. */
+const STRIPPED_HEADERS = ['private-token', 'sudo', 'job-token', 'cookie', INTERNAL_CONTEXT_HEADER];
+
+/**
+ * One proxy per service over a keep-alive agent (without it the proxy collapses under load, see
+ * infrastructure.md). Bodies are streamed, never parsed. An unreachable service is a 502 with
+ * GitLab's body shape.
+ */
+export function createServiceProxy(target: string, logger: Logger): RequestHandler {
+  const agent = new Agent({ keepAlive: true, maxSockets: 256, keepAliveMsecs: 1_000 });
+  return createProxyMiddleware<Request, ServerResponse>({
+    target,
+    agent,
+    changeOrigin: false,
+    proxyTimeout: 120_000,
+    on: {
+      proxyReq(proxyReq: ClientRequest, req: Request) {
+        for (const header of STRIPPED_HEADERS) proxyReq.removeHeader(header);
+        if (!req.forwardAuthorization) proxyReq.removeHeader('authorization');
+        if (req.forwardContext) proxyReq.setHeader(INTERNAL_CONTEXT_HEADER, req.forwardContext);
+        proxyReq.setHeader(REQUEST_ID_HEADER, String(req.id));
+        proxyReq.setHeader('x-forwarded-host', req.headers.host ?? '');
+        proxyReq.setHeader('x-forwarded-proto', req.protocol);
+      },
+      error(err: Error, req: IncomingMessage, res: ServerResponse | Socket) {
+        logger.warn({ err: err.message, target, url: req.url }, 'upstream unavailable');
+        if (!('setHeader' in res) || res.headersSent) {
+          res.destroy();
+          return;
+        }
+        const body = JSON.stringify({ message: '502 Bad Gateway' });
+        res.writeHead(502, { 'Content-Type': JSON_CONTENT_TYPE, 'Content-Length': Buffer.byteLength(body) });
+        res.end(body);
+      },
+    },
+  });
+}

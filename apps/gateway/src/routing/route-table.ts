@@ -1,0 +1,79 @@
+/**
+ * Every /api/v4 path of the spec, mapped to the service that owns it, with its auth policy:
+ * - `required`: a valid token is needed (401 without), GitLab's `authenticate!` before anything else;
+ * - `optional`: anonymous callers may read public resources; a bad token is still a 401;
+ * - `none`: the service authenticates the caller itself (alert integration tokens, registry secret), so
+ *   the gateway must not interpret the Authorization header as a personal access token.
+ * Order matters: the first matching entry wins.
+ */
+export const SERVICES = ['boards', 'discussions', 'alerts', 'notifications', 'events', 'registry'] as const;
+export type ServiceName = (typeof SERVICES)[number];
+
+export type AuthPolicy = 'required' | 'optional' | 'none';
+
+export interface RouteSpec {
+  /** Express 5 path below /api/v4. */
+  path: string;
+  service: ServiceName;
+  auth: AuthPolicy;
+  /** Which path parameter names a group or project to resolve before forwarding. */
+  namespace?: { kind: 'group' | 'project'; param: string };
+  /** Scopes accepted for reads besides api/read_api (GitLab's allow_access_with_scope). */
+  readScopes?: string[];
+}
+
+const group = (param = 'id') => ({ kind: 'group' as const, param });
+const project = (param = 'id') => ({ kind: 'project' as const, param });
+
+const PROJECT_NOTEABLES = ['issues', 'merge_requests', 'snippets', 'repository/commits', 'commits'];
+
+export const ROUTE_TABLE: RouteSpec[] = [
+  // Group boards, labels, milestones
+  { path: '/groups/:id/boards{/*rest}', service: 'boards', auth: 'required', namespace: group() },
+  { path: '/groups/:id/labels{/*rest}', service: 'boards', auth: 'optional', namespace: group() },
+  { path: '/groups/:id/milestones{/*rest}', service: 'boards', auth: 'optional', namespace: group() },
+
+  // Discussions and notes always need a user (GitLab: authenticate! on the whole API class).
+  ...PROJECT_NOTEABLES.flatMap((noteable): RouteSpec[] => [
+    { path: `/projects/:id/${noteable}/:noteable_id/discussions{/*rest}`, service: 'discussions', auth: 'required', namespace: project() },
+    { path: `/projects/:id/${noteable}/:noteable_id/notes{/*rest}`, service: 'discussions', auth: 'required', namespace: project() },
+  ]),
+  { path: '/groups/:id/epics/:epic_id/discussions{/*rest}', service: 'discussions', auth: 'required', namespace: group() },
+  { path: '/groups/:id/epics/:epic_id/notes{/*rest}', service: 'discussions', auth: 'required', namespace: group() },
+  // The noteables themselves are readable anonymously on public projects.
+  ...PROJECT_NOTEABLES.map((noteable): RouteSpec => ({
+    path: `/projects/:id/${noteable}{/*rest}`,
+    service: 'discussions',
+    auth: 'optional',
+    namespace: project(),
+  })),
+  { path: '/groups/:id/epics{/*rest}', service: 'discussions', auth: 'optional', namespace: group() },
+
+  // Alerts and error tracking
+  { path: '/projects/:id/alert_management{/*rest}', service: 'alerts', auth: 'required', namespace: project() },
+  { path: '/projects/:id/alert_management_alerts{/*rest}', service: 'alerts', auth: 'required', namespace: project() },
+  { path: '/projects/:id/error_tracking{/*rest}', service: 'alerts', auth: 'required', namespace: project() },
+
+  // Notification settings
+  { path: '/notification_settings', service: 'notifications', auth: 'required' },
+  { path: '/groups/:id/notification_settings', service: 'notifications', auth: 'required', namespace: group() },
+  { path: '/projects/:id/notification_settings', service: 'notifications', auth: 'required', namespace: project() },
+
+  // Activity events
+  { path: '/events', service: 'events', auth: 'required', readScopes: ['read_user'] },
+  { path: '/users/:user_id/events', service: 'events', auth: 'required', readScopes: ['read_user'] },
+  { path: '/projects/:id/events', service: 'events', auth: 'optional', namespace: project() },
+
+  // Container registry
+  { path: '/projects/:id/registry{/*rest}', service: 'registry', auth: 'optional', namespace: project() },
+  { path: '/groups/:id/registry{/*rest}', service: 'registry', auth: 'required', namespace: group() },
+  { path: '/registry/repositories{/*rest}', service: 'registry', auth: 'optional' },
+  { path: '/container_registry_event/events', service: 'registry', auth: 'none' },
+];
+
+/**
+ * Alert ingestion lives outside /api/v4, under the project's own path (which may contain subgroups):
+ * `/{namespace}/{project}/alerts/notify[/{name}/{endpoint_identifier}][.json]` and
+ * `/{namespace}/{project}/prometheus/alerts/notify.json`. The integration token is the only credential.
+ */
+export const ALERT_NOTIFY_PATTERN = /^\/(.+?)\/(alerts\/notify(?:\/[^/]+\/[^/]+?)?(?:\.json)?|prometheus\/alerts\/notify\.json)$/;

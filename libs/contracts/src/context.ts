@@ -1,0 +1,53 @@
+import { z } from 'zod';
+import { tier, visibility } from './primitives';
+
+/**
+ * The internal request context the gateway signs and every service verifies. It carries what a service
+ * needs to authorize without calling back to the gateway: who is calling, with which token scopes, and
+ * what the caller may do on the addressed group or project.
+ */
+export const INTERNAL_CONTEXT_HEADER = 'x-gl-context';
+export const REQUEST_ID_HEADER = 'x-request-id';
+
+export const principal = z.object({
+  id: z.number().int(),
+  username: z.string(),
+  name: z.string(),
+  state: z.string(),
+  avatar_url: z.string().nullable(),
+  web_url: z.string(),
+  email: z.string(),
+  isAdmin: z.boolean(),
+  /** Scopes of the token used; an impersonated (Sudo) request keeps the admin token's scopes. */
+  scopes: z.array(z.string()),
+});
+export type Principal = z.infer<typeof principal>;
+
+export const namespaceContext = z.object({
+  kind: z.enum(['group', 'project']),
+  id: z.number().int(),
+  name: z.string(),
+  path: z.string(),
+  fullPath: z.string(),
+  /** For a group: its name with ancestors ("Parent / Child"); for a project: name_with_namespace. */
+  fullName: z.string(),
+  visibility,
+  webUrl: z.string(),
+  /** Groups above the addressed namespace, nearest last (a project's own group is the last entry). */
+  ancestorGroupIds: z.array(z.number().int()),
+  /** The caller's membership level (0 none, 10..50), inherited from ancestor groups; admins are separate. */
+  accessLevel: z.number().int(),
+});
+export type NamespaceContext = z.infer<typeof namespaceContext>;
+
+export const internalContext = z.object({
+  v: z.literal(1),
+  requestId: z.string(),
+  /** Expiry, epoch milliseconds: a captured header is useless after a short while. */
+  exp: z.number().int(),
+  tier,
+  externalUrl: z.string(),
+  principal: principal.nullable(),
+  namespace: namespaceContext.nullable(),
+});
+export type InternalContext = z.infer<typeof internalContext>;

@@ -1,0 +1,32 @@
+/**
+ * One place for the names of the bus: the stream, its subjects and the durable consumers.
+ * Subjects read `gl.<context>.<object>.<past_verb>`.
+ */
+export const EVENT_STREAM = 'GL_EVENTS';
+export const EVENT_SUBJECTS = ['gl.>'];
+
+export const DURABLES = {
+  activityLog: 'events-activity-log',
+  registryCleanup: 'registry-cleanup',
+  alertsIncidents: 'alerts-incidents',
+  discussionsIncidents: 'discussions-incidents',
+  notificationsIdentity: 'notifications-identity',
+  boardsIdentity: 'boards-identity',
+} as const;
+
+export const EVENT_TYPES = {
+  identity: {
+    userCreated: 'gl.identity.user.created',
+    userUpdated: 'gl.identity.user.updated',
+    groupCreated: 'gl.identity.group.created',
+    groupUpdated: 'gl.identity.group.updated',
+    groupDestroyed: 'gl.identity.group.destroyed',
+    projectCreated: 'gl.identity.project.created',
+    projectUpdated: 'gl.identity.project.updated',
+    projectDestroyed: 'gl.identity.project.destroyed',
+    memberAdded: 'gl.identity.member.added',
+    memberUpdated: 'gl.identity.member.updated',
+    memberRemoved: 'gl.identity.member.removed',
+    memberExpired: 'gl.identity.member.expired',
+  },
+} as const;

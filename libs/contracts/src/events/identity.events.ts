@@ -1,0 +1,42 @@
+import { z } from 'zod';
+import { visibility } from '../primitives';
+
+/** Payloads (`data`) of identity events, published by the gateway's identity catalogue. */
+export const userEventData = z.object({
+  userId: z.number().int(),
+  username: z.string(),
+  name: z.string(),
+  state: z.string(),
+  email: z.string(),
+  emails: z.array(z.string()),
+  isAdmin: z.boolean(),
+});
+
+export const groupEventData = z.object({
+  groupId: z.number().int(),
+  name: z.string(),
+  path: z.string(),
+  fullPath: z.string(),
+  parentId: z.number().int().nullable(),
+  ancestorGroupIds: z.array(z.number().int()),
+  visibility,
+});
+
+export const projectEventData = z.object({
+  projectId: z.number().int(),
+  name: z.string(),
+  path: z.string(),
+  fullPath: z.string(),
+  namespaceId: z.number().int(),
+  /** Groups containing the project, outermost first; empty for a project in a user namespace. */
+  ancestorGroupIds: z.array(z.number().int()),
+  visibility,
+});
+
+export const memberEventData = z.object({
+  sourceType: z.enum(['group', 'project']),
+  sourceId: z.number().int(),
+  userId: z.number().int(),
+  accessLevel: z.number().int(),
+  expiresAt: z.string().nullable(),
+});

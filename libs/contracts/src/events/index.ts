@@ -1,0 +1,3 @@
+export * from './envelope';
+export * from './catalogue';
+export * from './identity.events';

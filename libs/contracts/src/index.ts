@@ -1,0 +1,4 @@
+export * from './primitives';
+export * from './shared';
+export * from './context';
+export * from './events';

@@ -1,0 +1,69 @@
+import { z } from 'zod';
+
+/**
+ * Request-parameter primitives that accept what real GitLab clients send: query strings and form fields
+ * arrive as strings, python-gitlab sends `True`/`False`, go-gitlab and gitbeaker send JSON booleans.
+ */
+
+const TRUE_WORDS = new Set(['true', '1', 't', 'yes', 'y', 'on']);
+const FALSE_WORDS = new Set(['false', '0', 'f', 'no', 'n', 'off']);
+
+/** Parses GitLab-style booleans case-insensitively; anything else is left for zod to reject as invalid. */
+export function coerceBoolean(value: unknown): unknown {
+  if (typeof value === 'boolean') return value;
+  if (typeof value === 'number') return value === 1 ? true : value === 0 ? false : value;
+  if (typeof value === 'string') {
+    const word = value.trim().toLowerCase();
+    if (TRUE_WORDS.has(word)) return true;
+    if (FALSE_WORDS.has(word)) return false;
+  }
+  return value;
+}
+
+export function coerceInteger(value: unknown): unknown {
+  if (typeof value === 'string' && /^-?\d+$/.test(value.trim())) return Number(value.trim());
+  return value;
+}
+
+export const booleanParam = z.preprocess(coerceBoolean, z.boolean());
+export const integerParam = z.preprocess(coerceInteger, z.number().int());
+export const positiveIdParam = z.preprocess(coerceInteger, z.number().int().positive());
+
+/** A comma-separated list (`labels=a,b`) or an array (`labels[]=a`) of strings. */
+export const stringListParam = z.preprocess(
+  (value) =>
+    typeof value === 'string'
+      ? value
+          .split(',')
+          .map((s) => s.trim())
+          .filter(Boolean)
+      : value,
+  z.array(z.string()),
+);
+
+export const isoTimestamp = z.string().describe('ISO 8601 UTC timestamp with milliseconds');
+export const isoDate = z
+  .string()
+  .regex(/^\d{4}-\d{2}-\d{2}$/)
+  .describe('YYYY-MM-DD');
+
+export const ACCESS_LEVELS = { none: 0, guest: 10, reporter: 20, developer: 30, maintainer: 40, owner: 50 } as const;
+export const accessLevelValue = z.union([
+  z.literal(10),
+  z.literal(20),
+  z.literal(30),
+  z.literal(40),
+  z.literal(50),
+]);
+
+export const visibility = z.enum(['private', 'internal', 'public']);
+export type Visibility = z.infer<typeof visibility>;
+
+export const tier = z.enum(['free', 'premium', 'ultimate']);
+export type Tier = z.infer<typeof tier>;
+
+/** GitLab's offset pagination parameters (lib/api/pagination_params.rb). */
+export const paginationQuery = z.object({
+  page: z.preprocess(coerceInteger, z.number().int().min(1)).optional(),
+  per_page: z.preprocess(coerceInteger, z.number().int().min(1)).optional(),
+});

@@ -1,0 +1,113 @@
+import { connect } from '@nats-io/transport-node';
+import type { NatsConnection } from '@nats-io/nats-core';
+import {
+  AckPolicy,
+  DeliverPolicy,
+  RetentionPolicy,
+  StorageType,
+  jetstream,
+  jetstreamManager,
+  type JetStreamClient,
+  type JetStreamManager,
+} from '@nats-io/jetstream';
+import { nanos } from '@nats-io/nats-core';
+import { EVENT_STREAM, EVENT_SUBJECTS, type EventEnvelope } from '@gl/contracts';
+import type { Logger } from 'pino';
+
+/** JetStream drops a re-sent msgID inside this window; the outbox replays within it after broker restarts. */
+export const DUPLICATE_WINDOW_MS = 15 * 60_000;
+
+export interface Bus {
+  readonly connection: NatsConnection;
+  readonly js: JetStreamClient;
+  readonly jsm: JetStreamManager;
+  /** Publishes one event and resolves once JetStream has stored it (de-duplicated by event id). */
+  publish(event: EventEnvelope): Promise<void>;
+  ensureConsumer(durable: string, filterSubjects: string[]): Promise<void>;
+  /** Registers a callback fired after the client reconnects (the broker may have lost unsynced data). */
+  onReconnect(listener: () => void): void;
+  isConnected(): boolean;
+  close(): Promise<void>;
+}
+
+export async function connectBus(url: string, name: string, logger: Logger): Promise<Bus> {
+  const connection = await connect({
+    servers: url,
+    name,
+    maxReconnectAttempts: -1,
+    reconnectTimeWait: 500,
+    waitOnFirstConnect: false,
+  });
+  const jsm = await jetstreamManager(connection);
+  await ensureStream(jsm);
+  const js = jetstream(connection);
+  const reconnectListeners: (() => void)[] = [];
+
+  void (async () => {
+    for await (const status of connection.status()) {
+      if (status.type === 'disconnect') logger.warn({ status: status.type }, 'bus disconnected');
+      if (status.type === 'reconnect') {
+        logger.info('bus reconnected');
+        // A restarted broker may have lost its stream definition together with unsynced data.
+        await ensureStream(jsm).catch((err: unknown) => logger.error({ err }, 'stream re-creation failed'));
+        for (const listener of reconnectListeners) listener();
+      }
+    }
+  })();
+
+  return {
+    connection,
+    js,
+    jsm,
+    async publish(event) {
+      await js.publish(event.type, JSON.stringify(event), { msgID: event.id, timeout: 5_000 });
+    },
+    async ensureConsumer(durable, filterSubjects) {
+      const config = {
+        durable_name: durable,
+        ack_policy: AckPolicy.Explicit,
+        deliver_policy: DeliverPolicy.All,
+        ack_wait: nanos(30_000),
+        max_deliver: -1,
+        ...(filterSubjects.length === 1 ? { filter_subject: filterSubjects[0] } : { filter_subjects: filterSubjects }),
+      };
+      try {
+        await jsm.consumers.info(EVENT_STREAM, durable);
+        await jsm.consumers.update(EVENT_STREAM, durable, config);
+      } catch {
+        await jsm.consumers.add(EVENT_STREAM, config);
+      }
+    },
+    onReconnect(listener) {
+      reconnectListeners.push(listener);
+    },
+    isConnected() {
+      return !connection.isClosed() && connection.info !== undefined;
+    },
+    async close() {
+      if (!connection.isClosed()) await connection.drain();
+    },
+  };
+}
+
+async function ensureStream(jsm: JetStreamManager): Promise<void> {
+  const config = {
+    name: EVENT_STREAM,
+    subjects: EVENT_SUBJECTS,
+    storage: StorageType.File,
+    retention: RetentionPolicy.Limits,
+    duplicate_window: nanos(DUPLICATE_WINDOW_MS),
+  };
+  try {
+    await jsm.streams.info(EVENT_STREAM);
+  } catch {
+    try {
+      await jsm.streams.add(config);
+    } catch (err) {
+      // Another service created it between our info and add.
+      await jsm.streams.info(EVENT_STREAM).catch(() => {
+        throw err;
+      });
+    }
+  }
+}

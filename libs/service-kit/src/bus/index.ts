@@ -1,0 +1,4 @@
+export * from './bus';
+export * from './events';
+export * from './outbox';
+export * from './consumer';

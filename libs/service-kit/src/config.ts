@@ -1,0 +1,43 @@
+import { z } from 'zod';
+
+export class ConfigError extends Error {
+  constructor(
+    readonly service: string,
+    readonly problems: string[],
+  ) {
+    super(`${service}: invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+/**
+ * Parses the environment with the app's schema once, listing every bad key (not just the first),
+ * and freezes the result so nothing mutates configuration at run time.
+ */
+export function loadConfig<S extends z.ZodType>(
+  service: string,
+  schema: S,
+  env: Record<string, string | undefined> = process.env,
+): Readonly<z.infer<S>> {
+  const result = schema.safeParse(env);
+  if (!result.success) {
+    const problems = result.error.issues.map((issue) => {
+      const key = issue.path.join('.') || '(root)';
+      const value = typeof issue.path[0] === 'string' ? env[issue.path[0]] : undefined;
+      return value === undefined ? `${key} is missing: ${issue.message}` : `${key}=${JSON.stringify(value)}: ${issue.message}`;
+    });
+    throw new ConfigError(service, problems);
+  }
+  return Object.freeze(result.data);
+}
+
+/** Settings every service shares. Apps extend this schema with their own keys. */
+export const baseServiceConfig = z.object({
+  PORT: z.coerce.number().int().min(0).max(65535),
+  HOST: z.string().default('127.0.0.1'),
+  MONGO_URL: z.string().regex(/^mongodb(\+srv)?:\/\//, 'must be a mongodb:// URL'),
+  NATS_URL: z.string().regex(/^nats:\/\//, 'must be a nats:// URL'),
+  INTERNAL_CONTEXT_SECRET: z.string().min(32, 'must be at least 32 characters'),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+});
+export type BaseServiceConfig = z.infer<typeof baseServiceConfig>;

@@ -1,0 +1,71 @@
+import type { Request, Response } from 'express';
+import { ParamError } from '../errors';
+
+export const DEFAULT_PER_PAGE = 20;
+export const MAX_PER_PAGE = 100;
+
+export interface PageRequest {
+  page: number;
+  perPage: number;
+  /** Documents to skip: (page - 1) * perPage. */
+  skip: number;
+}
+
+function positiveInt(raw: unknown, name: string, fallback: number): number {
+  if (raw === undefined || raw === '') return fallback;
+  const text = String(raw).trim();
+  if (!/^-?\d+$/.test(text)) throw new ParamError([`${name} is invalid`]);
+  const value = Number(text);
+  if (value <= 0) throw new ParamError([`${name} does not have a valid value`]);
+  return value;
+}
+
+/** GitLab offset pagination parameters: page ≥ 1, per_page ≥ 1 (0 → 400), per_page capped at 100. */
+export function readPageRequest(query: Record<string, unknown>, defaultPerPage = DEFAULT_PER_PAGE): PageRequest {
+  const page = positiveInt(query.page, 'page', 1);
+  const perPage = Math.min(positiveInt(query.per_page, 'per_page', defaultPerPage), MAX_PER_PAGE);
+  return { page, perPage, skip: (page - 1) * perPage };
+}
+
+/** The client-facing base URL of this request; the gateway forwards the original host and protocol. */
+export function requestBaseUrl(req: Request): string {
+  const proto = String(req.headers['x-forwarded-proto'] ?? req.protocol).split(',')[0]!.trim();
+  const host = String(req.headers['x-forwarded-host'] ?? req.headers.host ?? 'localhost').split(',')[0]!.trim();
+  return `${proto}://${host}`;
+}
+
+/**
+ * Writes GitLab's pagination headers (lib/gitlab/pagination/offset_header_builder.rb): X-Page, X-Per-Page,
+ * X-Next-Page / X-Prev-Page ("" when none), X-Total, X-Total-Pages (≥ 1), and Link with prev, next, first,
+ * last in that order, each an absolute URL on the request's own host carrying every original query
+ * parameter plus page and per_page (gitbeaker follows rel="next" and needs per_page in it).
+ */
+export function setPaginationHeaders(req: Request, res: Response, page: PageRequest, total: number): void {
+  const totalPages = Math.max(1, Math.ceil(total / page.perPage));
+  const next = page.page < totalPages ? page.page + 1 : null;
+  const prev = page.page > 1 ? Math.min(page.page - 1, totalPages) : null;
+
+  const original = new URL(req.originalUrl, 'http://placeholder');
+  const base = `${requestBaseUrl(req)}${original.pathname}`;
+  const linkTo = (target: number): string => {
+    const params = new URLSearchParams(original.search);
+    params.delete('page');
+    params.delete('per_page');
+    params.set('page', String(target));
+    params.set('per_page', String(page.perPage));
+    return `${base}?${params.toString()}`;
+  };
+  const links: string[] = [];
+  if (prev !== null) links.push(`<${linkTo(prev)}>; rel="prev"`);
+  if (next !== null) links.push(`<${linkTo(next)}>; rel="next"`);
+  links.push(`<${linkTo(1)}>; rel="first"`);
+  links.push(`<${linkTo(totalPages)}>; rel="last"`);
+
+  res.setHeader('X-Page', String(page.page));
+  res.setHeader('X-Per-Page', String(page.perPage));
+  res.setHeader('X-Next-Page', next === null ? '' : String(next));
+  res.setHeader('X-Prev-Page', prev === null ? '' : String(prev));
+  res.setHeader('X-Total', String(total));
+  res.setHeader('X-Total-Pages', String(totalPages));
+  res.setHeader('Link', links.join(', '));
+}

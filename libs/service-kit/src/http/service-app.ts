@@ -1,0 +1,75 @@
+import express, { type Express, type Router } from 'express';
+import { pinoHttp } from 'pino-http';
+import type { Logger } from 'pino';
+import { randomUUID } from 'node:crypto';
+import { REQUEST_ID_HEADER } from '@gl/contracts';
+import type { ServiceMetrics } from '../metrics';
+import { httpMetricsMiddleware } from '../metrics';
+import { readBody, DEFAULT_BODY_LIMIT } from './body';
+import { errorHandler, notFoundHandler } from './error-handler';
+import { sendJson } from './json';
+import { parseQueryString } from './nested-params';
+import { requireInternalContext } from './request-context';
+
+export type ReadinessCheck = () => Promise<Record<string, boolean>>;
+
+export interface ServiceHttpOptions {
+  name: string;
+  logger: Logger;
+  metrics: ServiceMetrics;
+  contextSecret: string;
+  readiness: ReadinessCheck;
+  bodyLimit?: number;
+  /** Routers mounted under /api/v4 behind context verification and body parsing. */
+  apiRouters: Router[];
+  /** Routers mounted at the root behind context verification (alert notify paths live outside /api/v4). */
+  rootRouters?: Router[];
+}
+
+/**
+ * The HTTP shell every service shares: request ids, structured access logs, metrics, health and
+ * readiness, internal-context verification, GitLab body parsing and error rendering. Services add only
+ * their routers.
+ */
+export function createServiceHttpApp(options: ServiceHttpOptions): Express {
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('etag', false);
+  app.set('trust proxy', 'loopback');
+  app.set('query parser', (query: string) => parseQueryString(query));
+
+  app.use(
+    pinoHttp({
+      logger: options.logger,
+      genReqId: (req, res) => {
+        const id = (req.headers[REQUEST_ID_HEADER] as string | undefined) ?? randomUUID();
+        res.setHeader(REQUEST_ID_HEADER, id);
+        return id;
+      },
+      autoLogging: { ignore: (req) => req.url === '/metrics' || (req.url ?? '').startsWith('/-/') },
+    }),
+  );
+  app.use(httpMetricsMiddleware(options.metrics));
+
+  app.get('/-/health', (_req, res) => sendJson(res, 200, { status: 'ok' }));
+  app.get('/-/readiness', async (_req, res) => {
+    const checks = await options.readiness().catch(() => ({ readiness: false }));
+    const ready = Object.values(checks).every(Boolean);
+    sendJson(res, ready ? 200 : 503, { status: ready ? 'ok' : 'failed', service: options.name, checks });
+  });
+  app.get('/metrics', async (_req, res) => {
+    res.setHeader('Content-Type', options.metrics.registry.contentType);
+    res.end(await options.metrics.registry.metrics());
+  });
+
+  // Everything past the operational endpoints needs the gateway's signature, unknown paths included,
+  // so a service reached directly reveals nothing (not even which routes exist).
+  app.use(requireInternalContext(options.contextSecret));
+  app.use(readBody(options.bodyLimit ?? DEFAULT_BODY_LIMIT));
+  for (const router of options.apiRouters) app.use('/api/v4', router);
+  for (const router of options.rootRouters ?? []) app.use(router);
+
+  app.use(notFoundHandler);
+  app.use(errorHandler(options.logger));
+  return app;
+}

@@ -1,0 +1,50 @@
+import type { NextFunction, Request, Response } from 'express';
+import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+
+/** Prometheus metrics per process: default runtime metrics plus HTTP request counts and latency. */
+export interface ServiceMetrics {
+  registry: Registry;
+  httpDuration: Histogram<'method' | 'route' | 'status'>;
+  eventsPublished: Counter<'type'>;
+  eventsConsumed: Counter<'durable' | 'outcome'>;
+}
+
+export function createMetrics(service: string): ServiceMetrics {
+  const registry = new Registry();
+  registry.setDefaultLabels({ service });
+  collectDefaultMetrics({ register: registry });
+  return {
+    registry,
+    httpDuration: new Histogram({
+      name: 'http_request_duration_seconds',
+      help: 'HTTP request latency by route template',
+      labelNames: ['method', 'route', 'status'],
+      buckets: [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
+      registers: [registry],
+    }),
+    eventsPublished: new Counter({
+      name: 'domain_events_published_total',
+      help: 'Domain events acknowledged by JetStream',
+      labelNames: ['type'],
+      registers: [registry],
+    }),
+    eventsConsumed: new Counter({
+      name: 'domain_events_consumed_total',
+      help: 'Domain events handled by durable consumers',
+      labelNames: ['durable', 'outcome'],
+      registers: [registry],
+    }),
+  };
+}
+
+export function httpMetricsMiddleware(metrics: ServiceMetrics) {
+  return (req: Request, res: Response, next: NextFunction): void => {
+    const end = metrics.httpDuration.startTimer();
+    res.on('finish', () => {
+      // Route templates, never raw paths: raw paths would give one series per id.
+      const route = req.route?.path ? `${req.baseUrl}${String(req.route.path)}` : 'unmatched';
+      end({ method: req.method, route, status: String(res.statusCode) });
+    });
+    next();
+  };
+}

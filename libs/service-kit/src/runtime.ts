@@ -1,0 +1,124 @@
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Express } from 'express';
+import type { Connection } from 'mongoose';
+import type { Logger } from 'pino';
+import { z } from 'zod';
+import { baseServiceConfig, loadConfig, ConfigError, type BaseServiceConfig } from './config';
+import { createLogger } from './logging';
+import { createMetrics, type ServiceMetrics } from './metrics';
+import { connectMongo, mongoReady } from './mongo/connection';
+import { connectBus, type Bus } from './bus/bus';
+import { createOutbox, type Outbox } from './bus/outbox';
+import { startConsumer, type RunningConsumer, type Subscription } from './bus/consumer';
+
+/** What a service's composition root hands to its `createApp`. */
+export interface ServiceRuntime<C extends BaseServiceConfig> {
+  config: Readonly<C>;
+  logger: Logger;
+  metrics: ServiceMetrics;
+  connection: Connection;
+  bus: Bus;
+  outbox: Outbox;
+  readiness: () => Promise<Record<string, boolean>>;
+}
+
+export interface ServiceDefinition<S extends z.ZodObject> {
+  name: string;
+  /** Extra config keys beyond baseServiceConfig; merged into one schema. */
+  configSchema?: S;
+  /** Database name default; overridable with MONGO_DB. */
+  database: string;
+  createApp: (runtime: ServiceRuntime<BaseServiceConfig & z.infer<S>>) => Promise<ServiceInstance> | ServiceInstance;
+}
+
+export interface ServiceInstance {
+  app: Express;
+  subscriptions?: Subscription[];
+  /** Background work (periodic jobs, workers) started after listening, stopped before disconnecting. */
+  start?: () => void;
+  stop?: () => Promise<void>;
+}
+
+export interface RunningService {
+  server: Server;
+  port: number;
+  shutdown(reason: string): Promise<void>;
+}
+
+/**
+ * The only composition root: reads config, connects storage and bus, starts the relay, consumers and HTTP
+ * server, and shuts all of it down in reverse order on SIGINT/SIGTERM.
+ */
+export async function runService<S extends z.ZodObject>(
+  definition: ServiceDefinition<S>,
+  env: Record<string, string | undefined> = process.env,
+): Promise<RunningService> {
+  const schema = baseServiceConfig.extend({
+    MONGO_DB: z.string().default(definition.database),
+    ...(definition.configSchema?.shape ?? {}),
+  });
+  let config: BaseServiceConfig & z.infer<S> & { MONGO_DB: string };
+  try {
+    config = loadConfig(definition.name, schema, env) as typeof config;
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      process.stderr.write(`${err.message}\n`);
+      process.exit(78); // EX_CONFIG
+    }
+    throw err;
+  }
+  const logger = createLogger(definition.name, config.LOG_LEVEL);
+  const metrics = createMetrics(definition.name);
+
+  const connection = await connectMongo(config.MONGO_URL, config.MONGO_DB);
+  const bus = await connectBus(config.NATS_URL, definition.name, logger);
+  const outbox = createOutbox({ connection, bus, logger, metrics });
+  const readiness = async (): Promise<Record<string, boolean>> => ({
+    mongo: await mongoReady(connection),
+    nats: bus.isConnected(),
+  });
+
+  const instance = await definition.createApp({ config, logger, metrics, connection, bus, outbox, readiness });
+  const consumers: RunningConsumer[] = [];
+  for (const subscription of instance.subscriptions ?? []) {
+    consumers.push(await startConsumer(bus, subscription, logger, metrics));
+  }
+  outbox.start();
+  instance.start?.();
+
+  const server = instance.app.listen(config.PORT, config.HOST);
+  await new Promise<void>((resolve, reject) => {
+    server.once('listening', resolve);
+    server.once('error', reject);
+  });
+  // Keep-alive longer than the gateway's agent so the proxy never reuses a socket we are closing.
+  server.keepAliveTimeout = 65_000;
+  server.headersTimeout = 66_000;
+  const port = (server.address() as AddressInfo).port;
+  logger.info({ port, host: config.HOST, database: config.MONGO_DB }, `${definition.name} listening`);
+
+  let closing: Promise<void> | null = null;
+  const shutdown = (reason: string): Promise<void> => {
+    closing ??= (async () => {
+      logger.info({ reason }, 'shutting down');
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeIdleConnections();
+      });
+      await instance.stop?.();
+      for (const consumer of consumers) await consumer.stop();
+      await outbox.stop();
+      await bus.close().catch(() => undefined);
+      await connection.close().catch(() => undefined);
+      logger.info('stopped');
+    })();
+    return closing;
+  };
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+    process.once(signal, () => {
+      void shutdown(signal).then(() => process.exit(0));
+    });
+  }
+  return { server, port, shutdown };
+}

@@ -1,0 +1,4 @@
+export * from './env';
+export * from './database';
+export * from './runtime';
+export * from './http';

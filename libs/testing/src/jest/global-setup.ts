@@ -1,0 +1,54 @@
+import { join, resolve } from 'node:path';
+import { TEST_ENV } from '../env';
+
+type Harness = typeof import('../../../../tools/launcher/src/harness');
+type InfraHandle = import('../../../../tools/launcher/src/harness').InfraHandle;
+type RunningStack = import('../../../../tools/launcher/src/harness').RunningStack;
+
+declare global {
+  // eslint-disable-next-line no-var
+  var __GL_INFRA__: InfraHandle | undefined;
+  // eslint-disable-next-line no-var
+  var __GL_STACK__: RunningStack | undefined;
+}
+
+/**
+ * Brings up the infrastructure once per jest run (external servers, containers, or local FerretDB + NATS),
+ * builds and starts the whole stack for the end-to-end suites, and publishes both through environment
+ * variables that every worker inherits.
+ */
+export default async function globalSetup(): Promise<void> {
+  const rootDir = resolve(__dirname, '..', '..', '..', '..');
+  const dataDir = join(rootDir, '.data', `test-${process.pid}`);
+  const log = (line: string): void => {
+    process.stdout.write(`[test-infra] ${line}\n`);
+  };
+  // Global setup runs outside jest's module mapping, so it loads infrastructure and stack control from the
+  // bundle; esbuild takes well under a second, so the end-to-end suites always run the current code.
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { buildAll } = require(join(rootDir, 'tools', 'build', 'build.js')) as { buildAll: () => Promise<number> };
+  await buildAll();
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { startInfra, startStack } = require(join(rootDir, 'dist', 'tools', 'harness.js')) as Harness;
+  const infra = await startInfra({ rootDir, dataDir, fresh: true, log });
+  globalThis.__GL_INFRA__ = infra;
+  process.env[TEST_ENV.mongoUrl] = infra.mongoUrl;
+  process.env[TEST_ENV.natsUrl] = infra.natsUrl;
+
+  if (process.env.GL_TEST_NO_STACK === '1') return;
+  const stack = await startStack({
+    rootDir,
+    dataDir,
+    mongoUrl: infra.mongoUrl,
+    natsUrl: infra.natsUrl,
+    gatewayPort: 0,
+    databasePrefix: 'e2e_',
+    tier: 'ultimate',
+    extraEnv: { LOG_LEVEL: 'warn' },
+    log,
+  });
+  globalThis.__GL_STACK__ = stack;
+  process.env[TEST_ENV.gatewayUrl] = stack.gatewayUrl;
+  process.env[TEST_ENV.rootToken] = stack.rootToken;
+  process.env[TEST_ENV.stackInfo] = JSON.stringify({ serviceUrls: stack.serviceUrls, pids: stack.pids });
+}

@@ -1,0 +1,56 @@
+// Bundles every app and tool entry point with esbuild (type checking is `npm run typecheck`'s job).
+// npm packages stay external: they are resolved from node_modules at run time, native re2 included.
+const { build } = require('esbuild');
+const { existsSync, readdirSync } = require('node:fs');
+const { join } = require('node:path');
+
+const root = join(__dirname, '..', '..');
+
+function entryPoints() {
+  const entries = {};
+  for (const app of readdirSync(join(root, 'apps'))) {
+    const main = join(root, 'apps', app, 'src', 'main.ts');
+    if (existsSync(main)) entries[`apps/${app}/main`] = main;
+  }
+  const tools = {
+    'tools/start': 'tools/launcher/src/start-cli.ts',
+    'tools/harness': 'tools/launcher/src/harness.ts',
+    'tools/infra-cli': 'tools/infra/src/cli.ts',
+    'tools/openapi': 'tools/openapi/src/openapi-cli.ts',
+    'tools/bench': 'bench/src/bench-cli.ts',
+  };
+  for (const [out, src] of Object.entries(tools)) {
+    if (existsSync(join(root, src))) entries[out] = join(root, src);
+  }
+  return entries;
+}
+
+async function buildAll() {
+  const started = Date.now();
+  await build({
+    absWorkingDir: root,
+    entryPoints: entryPoints(),
+    outdir: join(root, 'dist'),
+    bundle: true,
+    platform: 'node',
+    target: 'node20',
+    format: 'cjs',
+    packages: 'external',
+    sourcemap: true,
+    tsconfig: join(root, 'tsconfig.base.json'),
+    logLevel: 'warning',
+  });
+  return Date.now() - started;
+}
+
+module.exports = { buildAll, entryPoints };
+
+if (require.main === module) {
+  buildAll().then(
+    (ms) => console.log(`built ${Object.keys(entryPoints()).length} entry points into dist/ in ${ms} ms`),
+    (err) => {
+      console.error(err);
+      process.exit(1);
+    },
+  );
+}

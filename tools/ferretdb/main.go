@@ -1,0 +1,83 @@
+// Command ferretdb-local runs FerretDB v1 embedded (SQLite backend) on a loopback port.
+//
+// Why a wrapper: `go install github.com/FerretDB/FerretDB/cmd/ferretdb` builds a binary that panics at
+// start (the module zip lacks build/version/version.txt). Embedding the library package from our own
+// main module avoids that.
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"log"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/FerretDB/FerretDB/ferretdb"
+)
+
+func main() {
+	listen := flag.String("listen", "127.0.0.1:27017", "TCP address to listen on (loopback only)")
+	dataDir := flag.String("data", "", "directory for SQLite files (created if missing)")
+	parentPid := flag.Int("parent-pid", 0, "exit when this process no longer exists (0 = never)")
+	flag.Parse()
+
+	if *dataDir == "" {
+		log.Fatal("ferretdb-local: -data is required")
+	}
+	if !strings.HasPrefix(*listen, "127.") && !strings.HasPrefix(*listen, "localhost:") {
+		log.Fatalf("ferretdb-local: refusing non-loopback listen address %q", *listen)
+	}
+	abs, err := filepath.Abs(*dataDir)
+	if err != nil {
+		log.Fatal(err)
+	}
+	if err := os.MkdirAll(abs, 0o755); err != nil {
+		log.Fatal(err)
+	}
+
+	f, err := ferretdb.New(&ferretdb.Config{
+		Listener:  ferretdb.ListenerConfig{TCP: *listen},
+		Handler:   "sqlite",
+		SQLiteURL: "file:" + abs + "/",
+	})
+	if err != nil {
+		log.Fatal(err)
+	}
+
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+
+	if *parentPid > 0 {
+		// A SIGKILLed Node parent cannot run its exit handlers, so the child has to notice on its own
+		// that nobody will ever stop it; otherwise it keeps the port and the SQLite files held.
+		go watchParent(ctx, *parentPid, stop)
+	}
+
+	fmt.Printf("ferretdb-local listening on %s, data in %s\n", *listen, abs)
+	if err := f.Run(ctx); err != nil && ctx.Err() == nil {
+		log.Fatal(err)
+	}
+}
+
+// watchParent cancels the run once pid is gone. EPERM still means "exists", so only ESRCH counts.
+func watchParent(ctx context.Context, pid int, cancel context.CancelFunc) {
+	t := time.NewTicker(time.Second)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+			if err := syscall.Kill(pid, 0); err == syscall.ESRCH {
+				log.Printf("ferretdb-local: parent process %d is gone, shutting down", pid)
+				cancel()
+				return
+			}
+		}
+	}
+}

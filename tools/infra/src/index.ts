@@ -1,0 +1,25 @@
+import { dockerAvailable, startDocker } from './docker';
+import { startLocal } from './local';
+import type { InfraHandle, StartInfraOptions } from './types';
+
+export type { InfraHandle, StartInfraOptions } from './types';
+export { ensureBinaries } from './binaries';
+export { freePort, waitForTcp } from './net';
+
+/**
+ * MONGO_URL + NATS_URL given → those servers; else a Docker engine → containers; else locally built
+ * FerretDB + nats-server as child processes.
+ */
+export async function startInfra(opts: StartInfraOptions): Promise<InfraHandle> {
+  const log = opts.log ?? ((): void => undefined);
+  const { MONGO_URL: mongoUrl, NATS_URL: natsUrl } = process.env;
+  if (mongoUrl !== undefined && mongoUrl !== '' && natsUrl !== undefined && natsUrl !== '') {
+    log(`using MONGO_URL and NATS_URL from the environment`);
+    return { mongoUrl, natsUrl, source: 'env', stop: () => Promise.resolve() };
+  }
+  if ((mongoUrl ?? '') !== '' || (natsUrl ?? '') !== '') {
+    log('only one of MONGO_URL / NATS_URL is set; both are needed to use external servers, ignoring it');
+  }
+  if (await dockerAvailable()) return startDocker(log);
+  return startLocal(opts);
+}

@@ -1,0 +1,17 @@
+export interface InfraHandle {
+  mongoUrl: string;
+  natsUrl: string;
+  source: 'env' | 'docker' | 'local';
+  stop(): Promise<void>;
+}
+
+export interface StartInfraOptions {
+  /** Repository root (holds tools/ferretdb, tools/nats-server; binaries go to <root>/.cache/bin). */
+  rootDir: string;
+  /** Local-mode state: SQLite files, JetStream store, logs, pid files. E.g. <root>/.data/dev or .data/test. */
+  dataDir: string;
+  /** Wipe dataDir before starting. */
+  fresh?: boolean;
+  /** Progress output; silent when omitted. */
+  log?: (line: string) => void;
+}

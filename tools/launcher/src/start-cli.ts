@@ -1,0 +1,64 @@
+import { existsSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { startInfra } from '@gl/infra';
+import { startStack } from './stack';
+
+/**
+ * `npm start`: infrastructure (env, Docker or local FerretDB + NATS), then the six services and the
+ * gateway; prints where it listens and where the root token is; Ctrl-C stops everything.
+ */
+async function main(): Promise<void> {
+  const rootDir = resolve(__dirname, '..', '..');
+  const dataDir = resolve(rootDir, process.env.DATA_DIR ?? '.data/dev');
+  const log = (line: string): void => {
+    process.stdout.write(`[start] ${line}\n`);
+  };
+  const infra = await startInfra({ rootDir, dataDir, log });
+  log(`infrastructure (${infra.source}): ${infra.mongoUrl}, ${infra.natsUrl}`);
+  const tokenFile = join(dataDir, 'root-token');
+  const firstStart = !process.env.GITLAB_ROOT_TOKEN && !existsSync(tokenFile);
+  const port = Number(process.env.PORT ?? 8080);
+  let stack;
+  try {
+    stack = await startStack({
+      rootDir,
+      dataDir,
+      mongoUrl: infra.mongoUrl,
+      natsUrl: infra.natsUrl,
+      gatewayPort: port,
+      externalUrl: process.env.GITLAB_EXTERNAL_URL,
+      tier: (process.env.GITLAB_TIER as 'free' | 'premium' | 'ultimate' | undefined) ?? 'ultimate',
+      rootToken: process.env.GITLAB_ROOT_TOKEN,
+      log,
+    });
+  } catch (err) {
+    await infra.stop();
+    throw err;
+  }
+  log(`GitLab API v4 ready: ${stack.gatewayUrl}/api/v4 (logs in ${join(dataDir, 'logs')})`);
+  if (stack.rootTokenFile) {
+    log(`root token (user root, id 1) is in ${stack.rootTokenFile}`);
+    if (firstStart) log(`root token: ${stack.rootToken}`);
+  } else {
+    log('root token: the value of GITLAB_ROOT_TOKEN');
+  }
+  log('press Ctrl-C to stop');
+
+  let stopping = false;
+  const shutdown = async (signal: string): Promise<void> => {
+    if (stopping) return;
+    stopping = true;
+    log(`${signal}: stopping`);
+    await stack.stop();
+    await infra.stop();
+    log('stopped');
+    process.exit(0);
+  };
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+}
+
+main().catch((err: unknown) => {
+  process.stderr.write(`[start] failed: ${err instanceof Error ? err.message : String(err)}\n`);
+  process.exit(1);
+});
