@@ -25,7 +25,8 @@ const BATCH = 100;
 
 interface OutboxEntry {
   _id: string;
-  envelope: EventEnvelope;
+  /** The envelope as JSON text: stored verbatim, whatever keys its data holds (FerretDB refuses `.`/`$` keys). */
+  payload: string;
   state: 'pending' | 'ready' | 'published';
   check?: { model: string; docId: unknown };
   createdAt: Date;
@@ -35,7 +36,7 @@ interface OutboxEntry {
 const outboxEntrySchema = new Schema<OutboxEntry>(
   {
     _id: String,
-    envelope: Schema.Types.Mixed,
+    payload: String,
     state: String,
     check: Schema.Types.Mixed,
     createdAt: Date,
@@ -122,7 +123,7 @@ export function createOutbox(options: OutboxOptions): Outbox {
         updateOne: {
           filter: { _id: envelope.id },
           update: {
-            $set: { state: 'published', publishedAt: now, envelope },
+            $set: { state: 'published', publishedAt: now, payload: JSON.stringify(envelope) },
             $setOnInsert: { createdAt: new Date(envelope.occurredAt) },
           },
           upsert: true,
@@ -173,7 +174,7 @@ export function createOutbox(options: OutboxOptions): Outbox {
   async function drainReady(): Promise<number> {
     const ready = await entries.find({ state: 'ready' }).sort({ createdAt: 1 }).limit(BATCH).lean<OutboxEntry[]>();
     for (const entry of ready) {
-      await publishOne(entry.envelope);
+      await publishOne(JSON.parse(entry.payload) as EventEnvelope);
       await entries.updateOne({ _id: entry._id }, { $set: { state: 'published', publishedAt: new Date() } });
     }
     return ready.length;
@@ -232,7 +233,7 @@ export function createOutbox(options: OutboxOptions): Outbox {
         await entries.insertMany(
           all.map((envelope, i) => ({
             _id: envelope.id,
-            envelope,
+            payload: JSON.stringify(envelope),
             state: 'pending' as const,
             check: { model: model.modelName, docId: id },
             createdAt: new Date(now + i),
@@ -259,7 +260,7 @@ export function createOutbox(options: OutboxOptions): Outbox {
         .find({ state: 'published', publishedAt: { $gte: new Date(Date.now() - windowMs) } })
         .sort({ createdAt: 1 })
         .lean<OutboxEntry[]>();
-      for (const entry of recent) await bus.publish(entry.envelope);
+      for (const entry of recent) await bus.publish(JSON.parse(entry.payload) as EventEnvelope);
       if (recent.length > 0) logger.info({ count: recent.length }, 'outbox: replayed recent events');
       return recent.length;
     },

@@ -42,8 +42,10 @@ export function requestBaseUrl(req: Request): string {
  */
 export function setPaginationHeaders(req: Request, res: Response, page: PageRequest, total: number): void {
   const totalPages = Math.max(1, Math.ceil(total / page.perPage));
-  const next = page.page < totalPages ? page.page + 1 : null;
-  const prev = page.page > 1 ? Math.min(page.page - 1, totalPages) : null;
+  // Kaminari: a page past the end has neither a next nor a previous page.
+  const outOfRange = page.page > totalPages;
+  const next = !outOfRange && page.page < totalPages ? page.page + 1 : null;
+  const prev = !outOfRange && page.page > 1 ? page.page - 1 : null;
 
   const original = new URL(req.originalUrl, 'http://placeholder');
   const base = `${requestBaseUrl(req)}${original.pathname}`;
