@@ -15,7 +15,7 @@ function entryPoints() {
   const tools = {
     'tools/start': 'tools/launcher/src/start-cli.ts',
     'tools/harness': 'tools/launcher/src/harness.ts',
-    'tools/infra-cli': 'tools/infra/src/cli.ts',
+    'tools/infra-cli': 'tools/infra/src/infra-cli.ts',
     'tools/openapi': 'tools/openapi/src/openapi-cli.ts',
     'tools/bench': 'bench/src/bench-cli.ts',
   };

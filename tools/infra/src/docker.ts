@@ -18,7 +18,12 @@ export async function startDocker(log: (l: string) => void): Promise<InfraHandle
   const [mongo, nats] = await Promise.allSettled([
     new tc.GenericContainer('mongo:7').withExposedPorts(27017).start(),
     // The image's default command loads a config without JetStream; -js alone enables it (store under /tmp).
-    new tc.GenericContainer('nats:2.11').withCommand(['-js']).withExposedPorts(4222).start(),
+    // The image has no shell, so the default port-probing wait strategy cannot run inside it; wait on the log.
+    new tc.GenericContainer('nats:2.11')
+      .withCommand(['-js'])
+      .withExposedPorts(4222)
+      .withWaitStrategy(tc.Wait.forLogMessage(/Server is ready/))
+      .start(),
   ]);
   if (mongo.status === 'rejected' || nats.status === 'rejected') {
     await Promise.allSettled(

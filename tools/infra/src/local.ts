@@ -156,21 +156,26 @@ async function waitReady(c: Child, port: number): Promise<void> {
 
 const running = (c: Child): boolean => c.ended === undefined && c.proc.pid !== undefined;
 
+/** True if the child exited within ms; the timer is cleared so a quick exit doesn't hold the event loop. */
+async function exitedWithin(c: Child, ms: number): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<boolean>((resolve) => {
+    timer = setTimeout(resolve, ms, false);
+  });
+  try {
+    return await Promise.race([c.exited.then(() => true), timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 async function stopChild(c: Child): Promise<void> {
   if (running(c)) {
+    // The child was unref'ed at spawn; without this, awaiting its exit after SIGKILL would let Node exit
+    // with stop() still pending.
+    c.proc.ref();
     c.proc.kill('SIGTERM');
-    let timer: NodeJS.Timeout | undefined;
-    const graceful = await Promise.race([
-      c.exited.then(() => true),
-      new Promise<boolean>(
-        (r) =>
-          (timer = setTimeout(() => {
-            r(false);
-          }, STOP_GRACE_MS)),
-      ),
-    ]);
-    clearTimeout(timer);
-    if (!graceful) {
+    if (!(await exitedWithin(c, STOP_GRACE_MS))) {
       c.proc.kill('SIGKILL');
       await c.exited;
     }
