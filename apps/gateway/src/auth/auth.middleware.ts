@@ -21,7 +21,11 @@ export interface AuthPolicyOptions {
 }
 
 /** Authenticates, enforces token scopes for the method, and sets `req.principal` (null when anonymous). */
-export async function applyAuth(req: Request, deps: AuthDeps, options: AuthPolicyOptions): Promise<Principal | null> {
+export async function applyAuth(
+  req: Request,
+  deps: AuthDeps,
+  options: AuthPolicyOptions,
+): Promise<Principal | null> {
   const result = await authenticate(req, deps.models, deps.externalUrl);
   if (!result) {
     if (options.required) throw new UnauthorizedError();

@@ -18,7 +18,8 @@ export function extractToken(req: Request): string | null {
   const header = req.headers['private-token'];
   if (typeof header === 'string' && header) return header;
   const authorization = req.headers.authorization;
-  if (authorization && /^bearer\s+/i.test(authorization)) return authorization.replace(/^bearer\s+/i, '').trim();
+  if (authorization && /^bearer\s+/i.test(authorization))
+    return authorization.replace(/^bearer\s+/i, '').trim();
   if (typeof query.access_token === 'string' && query.access_token) return query.access_token;
   return null;
 }
@@ -74,11 +75,14 @@ export async function authenticate(
   if (!user || user.state !== 'active') throw new UnauthorizedError();
   if (!record.lastUsedAt || Date.now() - record.lastUsedAt.getTime() > 60_000) {
     // Throttled: one write a minute per token keeps reads from turning into writes.
-    void models.tokens.updateOne({ _id: record._id }, { $set: { lastUsedAt: new Date() } }).catch(() => undefined);
+    void models.tokens
+      .updateOne({ _id: record._id }, { $set: { lastUsedAt: new Date() } })
+      .catch(() => undefined);
   }
 
   const sudo = sudoTarget(req);
-  if (sudo === null) return { principal: toPrincipal(user, record.scopes, externalUrl), tokenUserId: user._id };
+  if (sudo === null)
+    return { principal: toPrincipal(user, record.scopes, externalUrl), tokenUserId: user._id };
   if (!user.isAdmin) throw new ForbiddenError('Must be admin to use sudo');
   if (!record.scopes.includes('sudo')) throw insufficientScope(['sudo']);
   const target = /^\d+$/.test(sudo)

@@ -9,4 +9,13 @@ export function hashToken(token: string): string {
   return createHash('sha256').update(token).digest('hex');
 }
 
-export const TOKEN_SCOPES = ['api', 'read_api', 'read_user', 'sudo', 'read_repository', 'write_repository', 'read_registry', 'write_registry'] as const;
+export const TOKEN_SCOPES = [
+  'api',
+  'read_api',
+  'read_user',
+  'sudo',
+  'read_repository',
+  'write_repository',
+  'read_registry',
+  'write_registry',
+] as const;

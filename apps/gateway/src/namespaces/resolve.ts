@@ -38,7 +38,11 @@ export async function membershipLevel(
 }
 
 /** A private group is also visible to members of anything inside it (GitLab shows its name to them). */
-async function hasDescendantMembership(models: IdentityModels, userId: number, groupId: number): Promise<boolean> {
+async function hasDescendantMembership(
+  models: IdentityModels,
+  userId: number,
+  groupId: number,
+): Promise<boolean> {
   const [subgroups, projects] = await Promise.all([
     models.namespaces.find({ ancestorIds: groupId }).select({ _id: 1 }).lean(),
     models.projects.find({ ancestorGroupIds: groupId }).select({ _id: 1 }).lean(),
@@ -58,7 +62,9 @@ export function canSee(visibility: string, principal: Principal | null, accessLe
 }
 
 export async function findGroup(models: IdentityModels, idOrPath: string): Promise<NamespaceDoc | null> {
-  const query = /^-?\d+$/.test(idOrPath) ? { _id: Number(idOrPath) } : { fullPathLower: idOrPath.toLowerCase() };
+  const query = /^-?\d+$/.test(idOrPath)
+    ? { _id: Number(idOrPath) }
+    : { fullPathLower: idOrPath.toLowerCase() };
   return models.namespaces.findOne({ ...query, kind: 'group' }).lean();
 }
 
@@ -76,7 +82,9 @@ export async function resolveGroup(
 ): Promise<ResolvedNamespace> {
   const group = await findGroup(models, idOrPath);
   if (!group) throw new NotFoundError('Group');
-  const level = principal ? await membershipLevel(models, principal.id, [...group.ancestorIds, group._id]) : 0;
+  const level = principal
+    ? await membershipLevel(models, principal.id, [...group.ancestorIds, group._id])
+    : 0;
   let visible = canSee(group.visibility, principal, level);
   if (!visible && principal) visible = await hasDescendantMembership(models, principal.id, group._id);
   if (!visible) throw new NotFoundError('Group');

@@ -35,11 +35,31 @@ export const ROUTE_TABLE: RouteSpec[] = [
 
   // Discussions and notes always need a user (GitLab: authenticate! on the whole API class).
   ...PROJECT_NOTEABLES.flatMap((noteable): RouteSpec[] => [
-    { path: `/projects/:id/${noteable}/:noteable_id/discussions{/*rest}`, service: 'discussions', auth: 'required', namespace: project() },
-    { path: `/projects/:id/${noteable}/:noteable_id/notes{/*rest}`, service: 'discussions', auth: 'required', namespace: project() },
+    {
+      path: `/projects/:id/${noteable}/:noteable_id/discussions{/*rest}`,
+      service: 'discussions',
+      auth: 'required',
+      namespace: project(),
+    },
+    {
+      path: `/projects/:id/${noteable}/:noteable_id/notes{/*rest}`,
+      service: 'discussions',
+      auth: 'required',
+      namespace: project(),
+    },
   ]),
-  { path: '/groups/:id/epics/:epic_id/discussions{/*rest}', service: 'discussions', auth: 'required', namespace: group() },
-  { path: '/groups/:id/epics/:epic_id/notes{/*rest}', service: 'discussions', auth: 'required', namespace: group() },
+  {
+    path: '/groups/:id/epics/:epic_id/discussions{/*rest}',
+    service: 'discussions',
+    auth: 'required',
+    namespace: group(),
+  },
+  {
+    path: '/groups/:id/epics/:epic_id/notes{/*rest}',
+    service: 'discussions',
+    auth: 'required',
+    namespace: group(),
+  },
   // The noteables themselves are readable anonymously on public projects.
   ...PROJECT_NOTEABLES.map((noteable): RouteSpec => ({
     path: `/projects/:id/${noteable}{/*rest}`,
@@ -50,14 +70,34 @@ export const ROUTE_TABLE: RouteSpec[] = [
   { path: '/groups/:id/epics{/*rest}', service: 'discussions', auth: 'optional', namespace: group() },
 
   // Alerts and error tracking
-  { path: '/projects/:id/alert_management{/*rest}', service: 'alerts', auth: 'required', namespace: project() },
-  { path: '/projects/:id/alert_management_alerts{/*rest}', service: 'alerts', auth: 'required', namespace: project() },
+  {
+    path: '/projects/:id/alert_management{/*rest}',
+    service: 'alerts',
+    auth: 'required',
+    namespace: project(),
+  },
+  {
+    path: '/projects/:id/alert_management_alerts{/*rest}',
+    service: 'alerts',
+    auth: 'required',
+    namespace: project(),
+  },
   { path: '/projects/:id/error_tracking{/*rest}', service: 'alerts', auth: 'required', namespace: project() },
 
   // Notification settings
   { path: '/notification_settings', service: 'notifications', auth: 'required' },
-  { path: '/groups/:id/notification_settings', service: 'notifications', auth: 'required', namespace: group() },
-  { path: '/projects/:id/notification_settings', service: 'notifications', auth: 'required', namespace: project() },
+  {
+    path: '/groups/:id/notification_settings',
+    service: 'notifications',
+    auth: 'required',
+    namespace: group(),
+  },
+  {
+    path: '/projects/:id/notification_settings',
+    service: 'notifications',
+    auth: 'required',
+    namespace: project(),
+  },
 
   // Activity events
   { path: '/events', service: 'events', auth: 'required', readScopes: ['read_user'] },
@@ -76,4 +116,5 @@ export const ROUTE_TABLE: RouteSpec[] = [
  * `/{namespace}/{project}/alerts/notify[/{name}/{endpoint_identifier}][.json]` and
  * `/{namespace}/{project}/prometheus/alerts/notify.json`. The integration token is the only credential.
  */
-export const ALERT_NOTIFY_PATTERN = /^\/(.+?)\/(alerts\/notify(?:\/[^/]+\/[^/]+?)?(?:\.json)?|prometheus\/alerts\/notify\.json)$/;
+export const ALERT_NOTIFY_PATTERN =
+  /^\/(.+?)\/(alerts\/notify(?:\/[^/]+\/[^/]+?)?(?:\.json)?|prometheus\/alerts\/notify\.json)$/;

@@ -1,0 +1,156 @@
+import { INTERNAL_CONTEXT_HEADER } from '@gl/contracts';
+import { signContext } from '@gl/service-kit';
+import { TEST_CONTEXT_SECRET, signedContextHeader } from '@gl/testing';
+import { startGatewayHarness, type GatewayHarness } from '../testing/gateway.harness';
+import { makeGroup, makeProject } from '../testing/identity.fixtures';
+import type { ProjectDoc } from '../identity/identity.models';
+
+interface Echo {
+  service: string;
+  method: string;
+  url: string;
+  params: Record<string, unknown>;
+  ctx: { requestId: string; tier: string; principal: { id: number } | null; namespace: { id: number } | null };
+  headers: { authorization: string | null; requestId: string | null; forwardedHost: string | null };
+}
+
+describe('gateway forwarding', () => {
+  let gw: GatewayHarness;
+  let project: ProjectDoc;
+
+  beforeAll(async () => {
+    gw = await startGatewayHarness({ tier: 'free' });
+    const group = await makeGroup(gw.models, { path: 'ops' });
+    const sub = await makeGroup(gw.models, { path: 'web', parent: group });
+    project = await makeProject(gw.models, sub, { path: 'shop' });
+  });
+  afterAll(() => gw.close());
+
+  const echo = async (response: Response): Promise<Echo> => {
+    expect(response.status).toBe(200);
+    return (await response.json()) as Echo;
+  };
+
+  it.each([
+    ['/api/v4/groups/ops/boards/1/lists', 'boards'],
+    ['/api/v4/groups/ops/milestones', 'boards'],
+    ['/api/v4/projects/ops%2Fweb%2Fshop/merge_requests/1/discussions', 'discussions'],
+    ['/api/v4/projects/ops%2Fweb%2Fshop/repository/commits/abc/discussions', 'discussions'],
+    ['/api/v4/groups/ops/epics/1/discussions', 'discussions'],
+    ['/api/v4/projects/ops%2Fweb%2Fshop/alert_management/http_integrations', 'alerts'],
+    ['/api/v4/projects/ops%2Fweb%2Fshop/error_tracking/settings', 'alerts'],
+    ['/api/v4/notification_settings', 'notifications'],
+    ['/api/v4/groups/ops/notification_settings', 'notifications'],
+    ['/api/v4/users/1/events', 'events'],
+    ['/api/v4/projects/ops%2Fweb%2Fshop/events', 'events'],
+    ['/api/v4/projects/ops%2Fweb%2Fshop/registry/repositories', 'registry'],
+    ['/api/v4/groups/ops/registry/repositories', 'registry'],
+    ['/api/v4/registry/repositories/5', 'registry'],
+  ])('When %s is requested, then the %s service answers', async (path, service) => {
+    expect((await echo(await gw.call(path))).service).toBe(service);
+  });
+
+  it('When the client sends its own internal context, then it is replaced by the gateway\'s', async () => {
+    const forged = signContext(TEST_CONTEXT_SECRET, {
+      v: 1,
+      requestId: 'forged',
+      exp: Date.now() + 60_000,
+      tier: 'ultimate',
+      externalUrl: 'http://evil',
+      principal: null,
+      namespace: null,
+    });
+    const body = await echo(await gw.call('/api/v4/notification_settings', { headers: { [INTERNAL_CONTEXT_HEADER]: forged } }));
+    expect(body.ctx.requestId).not.toBe('forged');
+    expect(body.ctx.tier).toBe('free');
+    expect(body.ctx.principal?.id).toBe(1);
+  });
+
+  it('When a service is called directly without a valid context, then it refuses', async () => {
+    const direct = await fetch(`${gw.upstreams.boards.url}/api/v4/groups/1/boards`);
+    expect(direct.status).toBe(401);
+    const forged = await fetch(`${gw.upstreams.boards.url}/api/v4/groups/1/boards`, {
+      headers: signedContextHeader({}, 'another-secret-of-sufficient-length-000000'),
+    });
+    expect(forged.status).toBe(401);
+  });
+
+  it('When a request id is given, then it reaches the service and comes back; otherwise one is made', async () => {
+    const given = await gw.call('/api/v4/notification_settings', { headers: { 'x-request-id': 'abc-123' } });
+    expect(given.headers.get('x-request-id')).toBe('abc-123');
+    expect((await echo(given)).headers.requestId).toBe('abc-123');
+    const made = await gw.call('/api/v4/notification_settings');
+    expect(made.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
+  it('When a body is sent, then it is streamed through untouched', async () => {
+    const body = await echo(
+      await gw.call('/api/v4/groups/ops/boards', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ name: 'Sprint', nested: { deep: [1, 2] } }),
+      }),
+    );
+    expect(body.method).toBe('POST');
+    expect(body.params).toMatchObject({ name: 'Sprint', nested: { deep: [1, 2] } });
+  });
+
+  it('When the registry posts notifications, then no user token is needed and Authorization is passed on', async () => {
+    const body = await echo(
+      await gw.call('/api/v4/container_registry_event/events', {
+        token: null,
+        method: 'POST',
+        headers: { Authorization: 'registry-shared-secret', 'content-type': 'application/json' },
+        body: '{"events":[]}',
+      }),
+    );
+    expect(body.headers.authorization).toBe('registry-shared-secret');
+    expect(body.ctx.principal).toBeNull();
+  });
+
+  it('When an alert is posted to a project path with subgroups, then it reaches alerts with the project resolved', async () => {
+    for (const path of [
+      '/ops/web/shop/alerts/notify/my-endpoint/a1b2c3.json',
+      '/ops/web/shop/alerts/notify.json',
+      '/ops/web/shop/prometheus/alerts/notify.json',
+    ]) {
+      const body = await echo(
+        await gw.call(path, { token: null, method: 'POST', headers: { Authorization: 'Bearer integration-token' }, body: '{}' }),
+      );
+      expect(body.service).toBe('alerts');
+      expect(body.url).toBe(path);
+      expect(body.ctx.namespace?.id).toBe(project._id);
+      expect(body.headers.authorization).toBe('Bearer integration-token');
+    }
+    const unknown = await gw.call('/nope/nothing/alerts/notify.json', { token: null, method: 'POST', body: '{}' });
+    expect(unknown.status).toBe(404);
+  });
+
+  it('When API v3 is called, then 410 with GitLab\'s message', async () => {
+    const response = await gw.call('/api/v3/projects');
+    expect(response.status).toBe(410);
+    expect(await response.json()).toEqual({ error: 'API V3 is no longer supported. Use API V4 instead.' });
+  });
+
+  it('When an unknown /api/v4 path is called, then 404 {"error":"404 Not Found"}', async () => {
+    const response = await gw.call('/api/v4/no/such/thing');
+    expect(response.status).toBe(404);
+    expect(response.headers.get('content-type')).toBe('application/json');
+    expect(await response.json()).toEqual({ error: '404 Not Found' });
+  });
+});
+
+describe('gateway with a service down', () => {
+  let gw: GatewayHarness;
+  beforeAll(async () => {
+    gw = await startGatewayHarness({ downServices: ['notifications'] });
+  });
+  afterAll(() => gw.close());
+
+  it('When the owning service is unreachable, then 502 {"message":"502 Bad Gateway"}', async () => {
+    const response = await gw.call('/api/v4/notification_settings');
+    expect(response.status).toBe(502);
+    expect(response.headers.get('content-type')).toBe('application/json');
+    expect(await response.json()).toEqual({ message: '502 Bad Gateway' });
+  });
+});
