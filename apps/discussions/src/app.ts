@@ -1,5 +1,10 @@
 import type { Express } from 'express';
-import { createServiceHttpApp, type ServiceInstance, type ServiceRuntime, type BaseServiceConfig } from '@gl/service-kit';
+import {
+  createServiceHttpApp,
+  type ServiceInstance,
+  type ServiceRuntime,
+  type BaseServiceConfig,
+} from '@gl/service-kit';
 
 export const SERVICE_NAME = 'discussions';
 
@@ -7,7 +12,9 @@ export const SERVICE_NAME = 'discussions';
  * Composes the discussions service from ready dependencies; opens nothing itself (main.ts does), so component
  * tests build it in-process against their own database.
  */
-export function createDiscussionsApp(runtime: ServiceRuntime<BaseServiceConfig>): ServiceInstance & { app: Express } {
+export function createDiscussionsApp(
+  runtime: ServiceRuntime<BaseServiceConfig>,
+): ServiceInstance & { app: Express } {
   const app = createServiceHttpApp({
     name: SERVICE_NAME,
     logger: runtime.logger,

@@ -2,8 +2,9 @@ import express, { type Express, type Router } from 'express';
 import { pinoHttp } from 'pino-http';
 import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
-import { REQUEST_ID_HEADER, type Tier } from '@gl/contracts';
+import { ENDPOINTS, REQUEST_ID_HEADER, type Tier } from '@gl/contracts';
 import {
+  buildOpenApiDocument,
   errorHandler,
   httpMetricsMiddleware,
   parseQueryString,
@@ -67,6 +68,15 @@ export function createGatewayApp(deps: GatewayDeps): Express {
   app.get('/metrics', async (_req, res) => {
     res.setHeader('Content-Type', deps.metrics.registry.contentType);
     res.end(await deps.metrics.registry.metrics());
+  });
+
+  let openApi: unknown;
+  app.get('/-/openapi.json', (_req, res) => {
+    openApi ??= buildOpenApiDocument(ENDPOINTS, {
+      title: 'GitLab-compatible collaboration API v4',
+      version: '4',
+    });
+    sendJson(res, 200, openApi);
   });
 
   app.all('/api/v3{/*rest}', (_req, res) =>

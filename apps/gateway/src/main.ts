@@ -1,7 +1,7 @@
 import { createCounters, runService } from '@gl/service-kit';
 import { createGatewayApp } from './app';
 import { gatewayConfigSchema } from './config';
-import { createIdentityModels } from './identity/identity.models';
+import { createIdentityModels, identityModelList } from './identity/identity.models';
 import { seedRoot } from './identity/root-seed';
 import { createUsersService } from './identity/users.service';
 import { createIdentityRouters } from './identity/identity.routers';
@@ -16,11 +16,20 @@ void runService({
   async createApp(runtime) {
     const { config, logger, connection, outbox } = runtime;
     const models = createIdentityModels(connection);
-    for (const model of Object.values(models)) outbox.register(model);
-    await Promise.all(Object.values(models).map((model) => model.init()));
-    const identity = { models, counters: createCounters(connection), outbox, externalUrl: config.GITLAB_EXTERNAL_URL };
+    for (const model of identityModelList(models)) outbox.register(model);
+    await Promise.all(identityModelList(models).map((model) => model.init()));
+    const identity = {
+      models,
+      counters: createCounters(connection),
+      outbox,
+      externalUrl: config.GITLAB_EXTERNAL_URL,
+    };
     const users = createUsersService(identity);
-    await seedRoot(identity, users, { rootToken: config.GITLAB_ROOT_TOKEN, dataDir: config.DATA_DIR, logger });
+    await seedRoot(identity, users, {
+      rootToken: config.GITLAB_ROOT_TOKEN,
+      dataDir: config.DATA_DIR,
+      logger,
+    });
 
     const upstreams: Record<ServiceName, string> = {
       boards: config.BOARDS_URL,

@@ -2,3 +2,6 @@ export * from './primitives';
 export * from './shared';
 export * from './context';
 export * from './events';
+export * from './endpoint';
+export * from './endpoints';
+export * from './identity';

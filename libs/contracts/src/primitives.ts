@@ -47,7 +47,14 @@ export const isoDate = z
   .regex(/^\d{4}-\d{2}-\d{2}$/)
   .describe('YYYY-MM-DD');
 
-export const ACCESS_LEVELS = { none: 0, guest: 10, reporter: 20, developer: 30, maintainer: 40, owner: 50 } as const;
+export const ACCESS_LEVELS = {
+  none: 0,
+  guest: 10,
+  reporter: 20,
+  developer: 30,
+  maintainer: 40,
+  owner: 50,
+} as const;
 export const accessLevelValue = z.union([
   z.literal(10),
   z.literal(20),

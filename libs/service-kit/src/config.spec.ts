@@ -2,7 +2,11 @@ import { z } from 'zod';
 import { ConfigError, loadConfig } from './config';
 
 describe('config', () => {
-  const schema = z.object({ PORT: z.coerce.number().int(), MONGO_URL: z.string().url(), TIER: z.enum(['free', 'ultimate']) });
+  const schema = z.object({
+    PORT: z.coerce.number().int(),
+    MONGO_URL: z.string().url(),
+    TIER: z.enum(['free', 'ultimate']),
+  });
 
   it('When every key is valid, then a frozen typed object comes back', () => {
     const config = loadConfig('svc', schema, { PORT: '8080', MONGO_URL: 'mongodb://x', TIER: 'free' });

@@ -24,7 +24,9 @@ export function loadConfig<S extends z.ZodType>(
     const problems = result.error.issues.map((issue) => {
       const key = issue.path.join('.') || '(root)';
       const value = typeof issue.path[0] === 'string' ? env[issue.path[0]] : undefined;
-      return value === undefined ? `${key} is missing: ${issue.message}` : `${key}=${JSON.stringify(value)}: ${issue.message}`;
+      return value === undefined
+        ? `${key} is missing: ${issue.message}`
+        : `${key}=${JSON.stringify(value)}: ${issue.message}`;
     });
     throw new ConfigError(service, problems);
   }

@@ -15,3 +15,4 @@ export * from './http/validate';
 export * from './mongo/connection';
 export * from './mongo/counters';
 export * from './bus';
+export * from './openapi';

@@ -42,7 +42,8 @@ export function httpMetricsMiddleware(metrics: ServiceMetrics) {
     const end = metrics.httpDuration.startTimer();
     res.on('finish', () => {
       // Route templates, never raw paths: raw paths would give one series per id.
-      const route = req.route?.path ? `${req.baseUrl}${String(req.route.path)}` : 'unmatched';
+      const path = (req.route as { path?: string | RegExp | (string | RegExp)[] } | undefined)?.path;
+      const route = path ? `${req.baseUrl}${String(path)}` : 'unmatched';
       end({ method: req.method, route, status: String(res.statusCode) });
     });
     next();

@@ -29,7 +29,9 @@ export interface ServiceDefinition<S extends z.ZodObject> {
   configSchema?: S;
   /** Database name default; overridable with MONGO_DB. */
   database: string;
-  createApp: (runtime: ServiceRuntime<BaseServiceConfig & z.infer<S>>) => Promise<ServiceInstance> | ServiceInstance;
+  createApp: (
+    runtime: ServiceRuntime<BaseServiceConfig & z.infer<S>>,
+  ) => Promise<ServiceInstance> | ServiceInstance;
 }
 
 export interface ServiceInstance {
@@ -79,7 +81,15 @@ export async function runService<S extends z.ZodObject>(
     nats: bus.isConnected(),
   });
 
-  const instance = await definition.createApp({ config, logger, metrics, connection, bus, outbox, readiness });
+  const instance = await definition.createApp({
+    config,
+    logger,
+    metrics,
+    connection,
+    bus,
+    outbox,
+    readiness,
+  });
   const consumers: RunningConsumer[] = [];
   for (const subscription of instance.subscriptions ?? []) {
     consumers.push(await startConsumer(bus, subscription, logger, metrics));

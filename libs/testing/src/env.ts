@@ -9,6 +9,7 @@ export const TEST_ENV = {
 
 export function testEnv(key: keyof typeof TEST_ENV): string {
   const value = process.env[TEST_ENV[key]];
-  if (!value) throw new Error(`${TEST_ENV[key]} is not set: run the tests through jest's global setup (npm test)`);
+  if (!value)
+    throw new Error(`${TEST_ENV[key]} is not set: run the tests through jest's global setup (npm test)`);
   return value;
 }

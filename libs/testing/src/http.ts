@@ -1,7 +1,12 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Express } from 'express';
-import { INTERNAL_CONTEXT_HEADER, type InternalContext, type NamespaceContext, type Principal } from '@gl/contracts';
+import {
+  INTERNAL_CONTEXT_HEADER,
+  type InternalContext,
+  type NamespaceContext,
+  type Principal,
+} from '@gl/contracts';
 import { signContext } from '@gl/service-kit';
 import { TEST_CONTEXT_SECRET } from './runtime';
 

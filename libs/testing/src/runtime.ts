@@ -29,7 +29,11 @@ export async function createTestRuntime<C extends BaseServiceConfig = BaseServic
   const database = await createTestDatabase(service);
   const logger = createLogger(service, process.env.TEST_LOG_LEVEL ?? 'silent');
   const metrics = createMetrics(service);
-  const bus = await connectBus(testEnv('natsUrl'), `${service}-test-${randomBytes(3).toString('hex')}`, logger);
+  const bus = await connectBus(
+    testEnv('natsUrl'),
+    `${service}-test-${randomBytes(3).toString('hex')}`,
+    logger,
+  );
   const outbox = createOutbox({ connection: database.connection, bus, logger, metrics, intervalMs: 200 });
   const config = {
     PORT: 0,

@@ -251,6 +251,21 @@ export async function startLocal(opts: StartInfraOptions): Promise<InfraHandle> 
     natsUrl: `nats://127.0.0.1:${natsPort}`,
     source: 'local',
     stop,
+    faults: {
+      async killNats() {
+        const nats = children.find((c) => c.name === 'nats' && running(c));
+        if (!nats) return;
+        nats.proc.ref();
+        nats.proc.kill('SIGKILL');
+        await nats.exited;
+      },
+      async restartNats() {
+        const index = children.findIndex((c) => c.name === 'nats');
+        const nats = spawnChild('nats', bins.natsServer, ['-c', confFile], dataDir);
+        children[index] = nats;
+        await waitReady(nats, natsPort);
+      },
+    },
   };
   log(
     `FerretDB ${handle.mongoUrl}, NATS ${handle.natsUrl} (monitoring http://127.0.0.1:${httpPort}); logs in ${path.join(dataDir, 'logs')}`,

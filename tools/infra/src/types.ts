@@ -3,6 +3,11 @@ export interface InfraHandle {
   natsUrl: string;
   source: 'env' | 'docker' | 'local';
   stop(): Promise<void>;
+  /** Fault injection for the broker (local mode only): crash it, then bring it back on the same port and store. */
+  faults?: {
+    killNats(): Promise<void>;
+    restartNats(): Promise<void>;
+  };
 }
 
 export interface StartInfraOptions {

@@ -5,7 +5,14 @@ import { join } from 'node:path';
 import { freePort } from '@gl/infra';
 
 /** The six services behind the gateway, in start order. */
-export const STACK_SERVICES = ['boards', 'discussions', 'alerts', 'notifications', 'events', 'registry'] as const;
+export const STACK_SERVICES = [
+  'boards',
+  'discussions',
+  'alerts',
+  'notifications',
+  'events',
+  'registry',
+] as const;
 export type StackService = (typeof STACK_SERVICES)[number];
 
 export interface StackOptions {
@@ -18,6 +25,8 @@ export interface StackOptions {
   externalUrl?: string;
   tier?: 'free' | 'premium' | 'ultimate';
   rootToken?: string;
+  /** INTERNAL_CONTEXT_SECRET shared by gateway and services; random when omitted (the bench signs with it). */
+  contextSecret?: string;
   /** Database name prefix, so several stacks can share one server (tests, benchmarks). */
   databasePrefix?: string;
   extraEnv?: Record<string, string>;
@@ -52,10 +61,17 @@ function waitForExit(child: ChildProcess, timeoutMs: number): Promise<void> {
   });
 }
 
-async function waitForReady(url: string, child: ChildProcess, name: string, logHint: string, timeoutMs: number): Promise<void> {
+async function waitForReady(
+  url: string,
+  child: ChildProcess,
+  name: string,
+  logHint: string,
+  timeoutMs: number,
+): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`${name} exited with code ${child.exitCode} during start; see ${logHint}`);
+    if (child.exitCode !== null)
+      throw new Error(`${name} exited with code ${child.exitCode} during start; see ${logHint}`);
     try {
       const response = await fetch(`${url}/-/readiness`, { signal: AbortSignal.timeout(1_000) });
       if (response.ok) return;
@@ -76,7 +92,7 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
   const log = options.log ?? (() => undefined);
   const logsDir = join(options.dataDir, 'logs');
   mkdirSync(logsDir, { recursive: true });
-  const secret = randomBytes(32).toString('hex');
+  const secret = options.contextSecret ?? randomBytes(32).toString('hex');
   const prefix = options.databasePrefix ?? 'gl_';
   const children = new Map<string, ChildProcess>();
   const envs = new Map<string, NodeJS.ProcessEnv>();

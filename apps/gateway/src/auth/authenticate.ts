@@ -64,14 +64,19 @@ export async function authenticate(
 ): Promise<Authenticated | null> {
   const token = extractToken(req);
   if (token === null) return null;
-  const record = await models.tokens.findOne({ tokenHash: hashToken(token) }).lean();
+  const tokenHash = hashToken(token);
+  const record = await models.cache.get(`token:${tokenHash}`, () =>
+    models.tokens.findOne({ tokenHash }).lean(),
+  );
   if (!record) throw new UnauthorizedError();
   if (record.revoked) throw invalidToken('Token was revoked. You have to re-authorize from the user.');
   // GitLab tokens expire at the start of their expiry date.
   if (record.expiresAt && record.expiresAt <= today()) {
     throw invalidToken('Token is expired. You can either do re-authorization or token refresh.');
   }
-  const user = await models.users.findById(record.userId).lean();
+  const user = await models.cache.get(`user:${record.userId}`, () =>
+    models.users.findById(record.userId).lean(),
+  );
   if (!user || user.state !== 'active') throw new UnauthorizedError();
   if (!record.lastUsedAt || Date.now() - record.lastUsedAt.getTime() > 60_000) {
     // Throttled: one write a minute per token keeps reads from turning into writes.

@@ -26,7 +26,10 @@ describe('gateway authentication', () => {
     it('When the token is in PRIVATE-TOKEN, then the principal is forwarded', async () => {
       const response = await gw.call(groupPath, { token: user.token });
       expect(response.status).toBe(200);
-      expect(((await json(response)) as Echo).ctx.principal).toMatchObject({ id: user.id, username: 'alice' });
+      expect(((await json(response)) as Echo).ctx.principal).toMatchObject({
+        id: user.id,
+        username: 'alice',
+      });
     });
 
     it('When the token is in the private_token query, then it authenticates and is not forwarded', async () => {
@@ -38,8 +41,13 @@ describe('gateway authentication', () => {
     });
 
     it('When the token is a Bearer token, then it authenticates and Authorization is not forwarded', async () => {
-      const response = await gw.call(groupPath, { token: null, headers: { Authorization: `Bearer ${user.token}` } });
-      const body = (await json(response)) as Echo & { headers: { authorization: string | null; privateToken: string | null } };
+      const response = await gw.call(groupPath, {
+        token: null,
+        headers: { Authorization: `Bearer ${user.token}` },
+      });
+      const body = (await json(response)) as Echo & {
+        headers: { authorization: string | null; privateToken: string | null };
+      };
       expect(body.ctx.principal?.id).toBe(user.id);
       expect(body.headers.authorization).toBeNull();
       expect(body.headers.privateToken).toBeNull();
@@ -62,7 +70,7 @@ describe('gateway authentication', () => {
       expect(await json(bad)).toEqual({ message: '401 Unauthorized' });
     });
 
-    it('When the token is expired, then 401 invalid_token with GitLab\'s description', async () => {
+    it("When the token is expired, then 401 invalid_token with GitLab's description", async () => {
       const expired = await makeToken(gw.models, user.id, { expiresAt: '2020-01-01' });
       const response = await gw.call(groupPath, { token: expired });
       expect(response.status).toBe(401);

@@ -7,7 +7,12 @@ export function actorOf(user: Pick<UserDoc, '_id' | 'username' | 'name'> | null)
   return user ? { id: user._id, username: user.username, name: user.name } : null;
 }
 
-export function userEvent(origin: EventOrigin, type: string, actor: EventActor, user: UserDoc): EventEnvelope {
+export function userEvent(
+  origin: EventOrigin,
+  type: string,
+  actor: EventActor,
+  user: UserDoc,
+): EventEnvelope {
   return createEvent(origin, {
     type,
     actor,
@@ -23,7 +28,12 @@ export function userEvent(origin: EventOrigin, type: string, actor: EventActor, 
   });
 }
 
-export function groupEvent(origin: EventOrigin, type: string, actor: EventActor, group: NamespaceDoc): EventEnvelope {
+export function groupEvent(
+  origin: EventOrigin,
+  type: string,
+  actor: EventActor,
+  group: NamespaceDoc,
+): EventEnvelope {
   return createEvent(origin, {
     type,
     actor,
@@ -40,7 +50,12 @@ export function groupEvent(origin: EventOrigin, type: string, actor: EventActor,
   });
 }
 
-export function projectEvent(origin: EventOrigin, type: string, actor: EventActor, project: ProjectDoc): EventEnvelope {
+export function projectEvent(
+  origin: EventOrigin,
+  type: string,
+  actor: EventActor,
+  project: ProjectDoc,
+): EventEnvelope {
   return createEvent(origin, {
     type,
     actor,
@@ -58,7 +73,12 @@ export function projectEvent(origin: EventOrigin, type: string, actor: EventActo
   });
 }
 
-export function memberEvent(origin: EventOrigin, type: string, actor: EventActor, member: MemberDoc): EventEnvelope {
+export function memberEvent(
+  origin: EventOrigin,
+  type: string,
+  actor: EventActor,
+  member: MemberDoc,
+): EventEnvelope {
   return createEvent(origin, {
     type,
     actor,

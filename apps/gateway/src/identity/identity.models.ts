@@ -1,5 +1,6 @@
 import { Schema, type Connection, type Model } from 'mongoose';
-import { addOutboxFields } from '@gl/service-kit';
+import { addOutboxFields, type AnyModel } from '@gl/service-kit';
+import { createIdentityCache, invalidateOnWrite, type IdentityCache } from './identity.cache';
 
 /**
  * The identity catalogue: users, their personal access tokens, namespaces (groups and personal user
@@ -112,7 +113,14 @@ export interface IdentityModels {
   members: Model<MemberDoc>;
   stars: Model<StarDoc>;
   routes: Model<RouteDoc>;
+  /** Short-lived cache of the lookups every request makes; flushed by any write through these models. */
+  cache: IdentityCache;
 }
+
+export const DEFAULT_IDENTITY_CACHE_TTL_MS = 5_000;
+
+/** One cache per connection, so models created twice on one connection share it (and its invalidation). */
+const caches = new WeakMap<Connection, IdentityCache>();
 
 const timestamps = { createdAt: 'createdAt', updatedAt: 'updatedAt' } as const;
 
@@ -224,7 +232,12 @@ function memberSchema(): Schema<MemberDoc> {
 
 function starSchema(): Schema<StarDoc> {
   const schema = new Schema<StarDoc>(
-    { _id: String, userId: { type: Number, index: true }, projectId: { type: Number, index: true }, createdAt: Date },
+    {
+      _id: String,
+      userId: { type: Number, index: true },
+      projectId: { type: Number, index: true },
+      createdAt: Date,
+    },
     { versionKey: false },
   );
   return schema;
@@ -234,10 +247,23 @@ function routeSchema(): Schema<RouteDoc> {
   return new Schema<RouteDoc>({ _id: String, sourceType: String, sourceId: Number }, { versionKey: false });
 }
 
-export function createIdentityModels(connection: Connection): IdentityModels {
-  const model = <T>(name: string, schema: Schema<T>, collection: string): Model<T> =>
-    (connection.models[name] as Model<T> | undefined) ?? connection.model<T>(name, schema, collection);
+export function createIdentityModels(
+  connection: Connection,
+  options: { cacheTtlMs?: number } = {},
+): IdentityModels {
+  let cache = caches.get(connection);
+  if (!cache) {
+    cache = createIdentityCache(options.cacheTtlMs ?? DEFAULT_IDENTITY_CACHE_TTL_MS);
+    caches.set(connection, cache);
+  }
+  const model = <T>(name: string, schema: Schema<T>, collection: string): Model<T> => {
+    const existing = connection.models[name] as Model<T> | undefined;
+    if (existing) return existing;
+    invalidateOnWrite(schema, () => caches.get(connection));
+    return connection.model<T>(name, schema, collection);
+  };
   return {
+    cache,
     users: model('User', userSchema(), 'users'),
     tokens: model('PersonalAccessToken', tokenSchema(), 'personal_access_tokens'),
     namespaces: model('Namespace', namespaceSchema(), 'namespaces'),
@@ -246,4 +272,17 @@ export function createIdentityModels(connection: Connection): IdentityModels {
     stars: model('Star', starSchema(), 'stars'),
     routes: model('Route', routeSchema(), 'routes'),
   };
+}
+
+/** The models as a list, for registering with the outbox and building indexes at start. */
+export function identityModelList(models: IdentityModels): AnyModel[] {
+  return [
+    models.users,
+    models.tokens,
+    models.namespaces,
+    models.projects,
+    models.members,
+    models.stars,
+    models.routes,
+  ];
 }

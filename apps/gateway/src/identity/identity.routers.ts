@@ -1,6 +1,15 @@
 import type { Router } from 'express';
 import type { Tier } from '@gl/contracts';
 import type { IdentityDeps } from './identity.deps';
+import { createGroupsRouter } from './groups.router';
+import { createGroupsService } from './groups.service';
+import { createMembersRouter } from './members.router';
+import { createMembersService } from './members.service';
+import { createProjectsRouter } from './projects.router';
+import { createProjectsService } from './projects.service';
+import { createStarsRouter } from './stars.router';
+import { createStarsService } from './stars.service';
+import { createUsersRouter } from './users.router';
 import type { UsersService } from './users.service';
 
 export interface IdentityRouterDeps extends IdentityDeps {
@@ -8,7 +17,17 @@ export interface IdentityRouterDeps extends IdentityDeps {
   tier: Tier;
 }
 
-/** GitLab's identity endpoints served by the gateway itself: users, tokens, groups, projects, members, stars. */
-export function createIdentityRouters(_deps: IdentityRouterDeps): Router[] {
-  return [];
+/**
+ * GitLab's identity endpoints served by the gateway itself: users, tokens, groups, projects, members,
+ * stars. Mounted under /api/v4 after the forwarding routes, so nothing here shadows a service's path.
+ */
+export function createIdentityRouters(deps: IdentityRouterDeps): Router[] {
+  const projects = createProjectsService(deps);
+  return [
+    createUsersRouter(deps),
+    createGroupsRouter({ ...deps, groups: createGroupsService(deps), projects }),
+    createProjectsRouter({ ...deps, projects }),
+    createStarsRouter({ ...deps, stars: createStarsService(deps) }),
+    createMembersRouter({ ...deps, members: createMembersService(deps) }),
+  ];
 }

@@ -29,7 +29,11 @@ export async function seedRoot(
     options.logger.info('created root administrator (id 1)');
   }
   if (options.rootToken) {
-    await users.ensureToken(1, options.rootToken, { name: 'root-token', scopes: ROOT_SCOPES, expiresAt: null });
+    await users.ensureToken(1, options.rootToken, {
+      name: 'root-token',
+      scopes: ROOT_SCOPES,
+      expiresAt: null,
+    });
     return { tokenFile: null };
   }
   const tokenFile = join(options.dataDir, ROOT_TOKEN_FILE);
@@ -41,6 +45,8 @@ export async function seedRoot(
   const { token } = await users.createToken(1, { name: 'root-token', scopes: ROOT_SCOPES, expiresAt: null });
   mkdirSync(options.dataDir, { recursive: true });
   writeFileSync(tokenFile, `${token}\n`, { mode: 0o600 });
-  process.stdout.write(`\nRoot personal access token (shown once, also saved to ${tokenFile}):\n  ${token}\n\n`);
+  process.stdout.write(
+    `\nRoot personal access token (shown once, also saved to ${tokenFile}):\n  ${token}\n\n`,
+  );
   return { tokenFile };
 }

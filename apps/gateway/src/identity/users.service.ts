@@ -1,10 +1,21 @@
 import { randomBytes, scryptSync } from 'node:crypto';
-import { ConflictError, isDuplicateKeyError, withEvents, type EventOrigin } from '@gl/service-kit';
+import type { FilterQuery } from 'mongoose';
 import type { EventActor } from '@gl/contracts';
+import {
+  ConflictError,
+  ModelError,
+  isDuplicateKeyError,
+  pushEvents,
+  withEvents,
+  type EventOrigin,
+  type PageRequest,
+} from '@gl/service-kit';
 import { generateToken, hashToken } from '../auth/tokens';
 import type { IdentityDeps } from './identity.deps';
 import { EVENT_TYPES, userEvent } from './identity.events';
 import type { TokenDoc, UserDoc } from './identity.models';
+import { claimRoute, nameErrors, namespacePathErrors, releaseRoute, ValidationErrors } from './paths';
+import { createUserEmailModel, type UserEmailDoc } from './user-emails.model';
 
 export interface NewUser {
   username: string;
@@ -25,31 +36,96 @@ export interface NewToken {
   expiresAt: string | null;
 }
 
+export interface UserFilters {
+  username?: string;
+  search?: string;
+  active?: boolean;
+  blocked?: boolean;
+}
+
+const EMAIL_FORMAT = /^[^@\s]+@[^@\s]+$/;
+const MIN_PASSWORD = 8;
+
 function hashPassword(password: string): string {
   const salt = randomBytes(16);
   return `scrypt$${salt.toString('hex')}$${scryptSync(password, salt, 32).toString('hex')}`;
 }
 
+function escapeRegex(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+/** GitLab's User validations that the API can trip (render_validation_error! → 400 {"message":{...}}). */
+function validateNewUser(input: NewUser): void {
+  const errors = new ValidationErrors();
+  errors.add('email', EMAIL_FORMAT.test(input.email) ? [] : ['is invalid']);
+  errors.add('name', nameErrors(input.name));
+  errors.add('username', namespacePathErrors(input.username));
+  if (input.password !== undefined && input.password.length < MIN_PASSWORD) {
+    errors.add('password', `is too short (minimum is ${MIN_PASSWORD} characters)`);
+  }
+  if (input.projectsLimit !== undefined && input.projectsLimit < 0) {
+    errors.add('projects_limit', 'must be greater than or equal to 0');
+  }
+  if (errors.has()) throw ModelError.fields(errors.fields);
+}
+
 export function createUsersService(deps: IdentityDeps) {
   const { models, counters } = deps;
+  const emails = createUserEmailModel(models.users.db);
+  // The unique index on addresses must exist before the first insert relies on it.
+  let emailIndexes: Promise<unknown> | null = null;
+  const emailsReady = (): Promise<unknown> => (emailIndexes ??= emails.init());
+
+  async function emailTaken(emailLower: string): Promise<boolean> {
+    await emailsReady();
+    return (
+      (await models.users.exists({ emailLower })) !== null || (await emails.exists({ emailLower })) !== null
+    );
+  }
+
+  async function claimEmail(userId: number, email: string, confirmed: boolean): Promise<UserEmailDoc | null> {
+    await emailsReady();
+    const record: UserEmailDoc = {
+      _id: await counters.next('user_emails'),
+      userId,
+      email,
+      emailLower: email.toLowerCase(),
+      confirmedAt: confirmed ? new Date() : null,
+      createdAt: new Date(),
+    };
+    try {
+      await emails.create(record);
+      return record;
+    } catch (err) {
+      if (isDuplicateKeyError(err)) return null;
+      throw err;
+    }
+  }
 
   /**
-   * A user and their personal namespace. The path is claimed first in `routes` (unique), so a user and a
-   * group can never share a path, and a failed insert releases it.
+   * A user and their personal namespace. GitLab answers a taken e-mail or username with 409 before it
+   * looks at anything else. The username is claimed in `routes` and the address in `user_emails` (both
+   * unique), so racing requests cannot both win; a failed insert releases what was claimed.
    */
   async function create(input: NewUser, origin: EventOrigin, actor: EventActor): Promise<UserDoc> {
     const usernameLower = input.username.toLowerCase();
     const emailLower = input.email.toLowerCase();
-    if (await models.users.exists({ emailLower })) throw new ConflictError('Email has already been taken');
+    if (await emailTaken(emailLower)) throw new ConflictError('Email has already been taken');
+    if (await models.routes.exists({ _id: usernameLower }))
+      throw new ConflictError('Username has already been taken');
+    validateNewUser(input);
+
     const namespaceId = await counters.next('namespaces');
-    try {
-      await models.routes.create({ _id: usernameLower, sourceType: 'namespace', sourceId: namespaceId });
-    } catch (err) {
-      if (isDuplicateKeyError(err)) throw new ConflictError('Username has already been taken');
-      throw err;
+    const route = { sourceType: 'namespace' as const, sourceId: namespaceId };
+    if (!(await claimRoute(models, input.username, route))) {
+      throw new ConflictError('Username has already been taken');
     }
+    let emailRecord: UserEmailDoc | null = null;
     try {
       const id = input.id ?? (await counters.next('users'));
+      emailRecord = await claimEmail(id, input.email, true);
+      if (!emailRecord) throw new ConflictError('Email has already been taken');
       const now = new Date();
       const user: UserDoc = {
         _id: id,
@@ -83,15 +159,45 @@ export function createUsersService(deps: IdentityDeps) {
         description: '',
         ownerId: id,
       });
-      await models.users.create(withEvents(user, [userEvent(origin, EVENT_TYPES.identity.userCreated, actor, user)]));
+      await models.users.create(
+        withEvents(user, [userEvent(origin, EVENT_TYPES.identity.userCreated, actor, user)]),
+      );
       deps.outbox.kick();
       return user;
     } catch (err) {
-      await models.routes.deleteOne({ _id: usernameLower });
+      await releaseRoute(models, input.username, route);
       await models.namespaces.deleteOne({ _id: namespaceId });
+      if (emailRecord) await emails.deleteOne({ _id: emailRecord._id });
       if (isDuplicateKeyError(err)) throw new ConflictError('Email has already been taken');
       throw err;
     }
+  }
+
+  async function findById(id: number): Promise<UserDoc | null> {
+    return models.users.findById(id).lean();
+  }
+
+  /** GitLab's UsersFinder: exact username, or a search over name, username and exact e-mail; newest first. */
+  async function list(filters: UserFilters, page: PageRequest): Promise<{ total: number; users: UserDoc[] }> {
+    const query: FilterQuery<UserDoc> = {};
+    if (filters.username !== undefined) query.usernameLower = filters.username.toLowerCase();
+    if (filters.search) {
+      const pattern = new RegExp(escapeRegex(filters.search), 'i');
+      query.$or = [{ name: pattern }, { username: pattern }, { emailLower: filters.search.toLowerCase() }];
+    }
+    if (filters.active) query.state = 'active';
+    if (filters.blocked) query.state = 'blocked';
+    const [total, users] = await Promise.all([
+      models.users.countDocuments(query),
+      models.users.find(query).sort({ _id: -1 }).skip(page.skip).limit(page.perPage).lean(),
+    ]);
+    return { total, users };
+  }
+
+  /** The user's highest access level anywhere (UserDetailsWithAdmin#highest_role). */
+  async function highestRole(userId: number): Promise<number> {
+    const top = await models.members.find({ userId }).sort({ accessLevel: -1 }).limit(1).lean();
+    return top[0]?.accessLevel ?? 0;
   }
 
   /** Issues a personal access token; the plain token is returned once and only its hash is kept. */
@@ -129,6 +235,46 @@ export function createUsersService(deps: IdentityDeps) {
     });
   }
 
-  return { create, createToken, ensureToken };
+  /**
+   * Adds a secondary address (POST /users/:id/emails). The user document's `emails` and its
+   * `user.updated` event change in one write, so projections (notification e-mail) follow.
+   */
+  async function addEmail(
+    user: UserDoc,
+    email: string,
+    confirmed: boolean,
+    origin: EventOrigin,
+    actor: EventActor,
+  ): Promise<UserEmailDoc> {
+    if (!EMAIL_FORMAT.test(email)) throw ModelError.fields({ email: ['is invalid'] });
+    if (await models.users.exists({ emailLower: email.toLowerCase() })) {
+      throw ModelError.fields({ email: ['has already been taken'] });
+    }
+    const record = await claimEmail(user._id, email, confirmed);
+    if (!record) throw ModelError.fields({ email: ['has already been taken'] });
+    const updated: UserDoc = { ...user, emails: [...user.emails, email], updatedAt: new Date() };
+    await models.users.updateOne(
+      { _id: user._id },
+      pushEvents({ $push: { emails: email }, $set: { updatedAt: updated.updatedAt } }, [
+        userEvent(origin, EVENT_TYPES.identity.userUpdated, actor, updated),
+      ]),
+    );
+    deps.outbox.kick();
+    return record;
+  }
+
+  async function listEmails(
+    userId: number,
+    page: PageRequest,
+  ): Promise<{ total: number; emails: UserEmailDoc[] }> {
+    await emailsReady();
+    const [total, rows] = await Promise.all([
+      emails.countDocuments({ userId }),
+      emails.find({ userId }).sort({ _id: 1 }).skip(page.skip).limit(page.perPage).lean(),
+    ]);
+    return { total, emails: rows };
+  }
+
+  return { create, findById, list, highestRole, createToken, ensureToken, addEmail, listEmails };
 }
 export type UsersService = ReturnType<typeof createUsersService>;

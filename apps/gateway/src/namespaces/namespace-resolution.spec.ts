@@ -4,7 +4,15 @@ import { addMember, makeGroup, makeProject, makeUser, type UserFixture } from '.
 
 interface Echo {
   url: string;
-  ctx: { namespace: { kind: string; id: number; fullPath: string; accessLevel: number; ancestorGroupIds: number[] } | null };
+  ctx: {
+    namespace: {
+      kind: string;
+      id: number;
+      fullPath: string;
+      accessLevel: number;
+      ancestorGroupIds: number[];
+    } | null;
+  };
 }
 
 describe('gateway namespace resolution', () => {
@@ -36,14 +44,22 @@ describe('gateway namespace resolution', () => {
 
   it('When a group is addressed by id or by URL-encoded full path, then both resolve to the numeric id', async () => {
     const byId = await echo(await gw.call(`/api/v4/groups/${child._id}/boards`, { token: member.token }));
-    const byPath = await echo(await gw.call('/api/v4/groups/acme%2Fplatform/boards?page=2', { token: member.token }));
+    const byPath = await echo(
+      await gw.call('/api/v4/groups/acme%2Fplatform/boards?page=2', { token: member.token }),
+    );
     expect(byPath.url).toBe(`/api/v4/groups/${child._id}/boards?page=2`);
     expect(byPath.ctx.namespace).toEqual(byId.ctx.namespace);
-    expect(byPath.ctx.namespace).toMatchObject({ kind: 'group', fullPath: 'Acme/platform', ancestorGroupIds: [parent._id] });
+    expect(byPath.ctx.namespace).toMatchObject({
+      kind: 'group',
+      fullPath: 'Acme/platform',
+      ancestorGroupIds: [parent._id],
+    });
   });
 
   it('When a project is addressed by encoded path through subgroups, then it resolves with the highest access level', async () => {
-    const body = await echo(await gw.call('/api/v4/projects/acme%2Fplatform%2Fapi/issues/3/discussions', { token: member.token }));
+    const body = await echo(
+      await gw.call('/api/v4/projects/acme%2Fplatform%2Fapi/issues/3/discussions', { token: member.token }),
+    );
     expect(body.url).toBe(`/api/v4/projects/${project._id}/issues/3/discussions`);
     // Reporter on the top group, Maintainer on the project: the project membership wins.
     expect(body.ctx.namespace).toMatchObject({ kind: 'project', id: project._id, accessLevel: 40 });
@@ -79,14 +95,18 @@ describe('gateway namespace resolution', () => {
   it('When a private group holds a project the caller belongs to, then the group is visible to them', async () => {
     const projectOnly = await makeUser(gw.models);
     await addMember(gw.models, { kind: 'project', id: project._id }, projectOnly.id, 30);
-    const body = await echo(await gw.call(`/api/v4/groups/${parent._id}/boards`, { token: projectOnly.token }));
+    const body = await echo(
+      await gw.call(`/api/v4/groups/${parent._id}/boards`, { token: projectOnly.token }),
+    );
     expect(body.ctx.namespace?.accessLevel).toBe(0);
   });
 
   describe('visibility', () => {
     it('When a group is internal, then any signed-in user sees it but an anonymous caller does not', async () => {
       const internal = await makeGroup(gw.models, { visibility: 'internal' });
-      expect((await gw.call(`/api/v4/groups/${internal._id}/labels`, { token: outsider.token })).status).toBe(200);
+      expect((await gw.call(`/api/v4/groups/${internal._id}/labels`, { token: outsider.token })).status).toBe(
+        200,
+      );
       expect((await gw.call(`/api/v4/groups/${internal._id}/labels`, { token: null })).status).toBe(404);
     });
 

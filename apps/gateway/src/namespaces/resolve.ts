@@ -29,29 +29,27 @@ export async function membershipLevel(
   if (groupIds.length > 0) sources.push({ sourceType: 'group', sourceId: { $in: groupIds } });
   if (projectId !== undefined) sources.push({ sourceType: 'project', sourceId: projectId });
   if (sources.length === 0) return 0;
-  const rows = await models.members
-    .find({ userId, $or: sources })
-    .select({ accessLevel: 1, expiresAt: 1 })
-    .lean();
+  const key = `members:${userId}:${groupIds.join(',')}:${projectId ?? ''}`;
+  const rows = await models.cache.get(key, () =>
+    models.members.find({ userId, $or: sources }).select({ accessLevel: 1, expiresAt: 1 }).lean(),
+  );
   const now = today();
   return rows.reduce((max, m) => (m.expiresAt && m.expiresAt <= now ? max : Math.max(max, m.accessLevel)), 0);
 }
 
 /** A private group is also visible to members of anything inside it (GitLab shows its name to them). */
-async function hasDescendantMembership(
-  models: IdentityModels,
-  userId: number,
-  groupId: number,
-): Promise<boolean> {
-  const [subgroups, projects] = await Promise.all([
-    models.namespaces.find({ ancestorIds: groupId }).select({ _id: 1 }).lean(),
-    models.projects.find({ ancestorGroupIds: groupId }).select({ _id: 1 }).lean(),
-  ]);
-  const or: Record<string, unknown>[] = [];
-  if (subgroups.length) or.push({ sourceType: 'group', sourceId: { $in: subgroups.map((g) => g._id) } });
-  if (projects.length) or.push({ sourceType: 'project', sourceId: { $in: projects.map((p) => p._id) } });
-  if (or.length === 0) return false;
-  return (await models.members.exists({ userId, $or: or })) !== null;
+function hasDescendantMembership(models: IdentityModels, userId: number, groupId: number): Promise<boolean> {
+  return models.cache.get(`descendant-member:${userId}:${groupId}`, async () => {
+    const [subgroups, projects] = await Promise.all([
+      models.namespaces.find({ ancestorIds: groupId }).select({ _id: 1 }).lean(),
+      models.projects.find({ ancestorGroupIds: groupId }).select({ _id: 1 }).lean(),
+    ]);
+    const or: Record<string, unknown>[] = [];
+    if (subgroups.length) or.push({ sourceType: 'group', sourceId: { $in: subgroups.map((g) => g._id) } });
+    if (projects.length) or.push({ sourceType: 'project', sourceId: { $in: projects.map((p) => p._id) } });
+    if (or.length === 0) return false;
+    return (await models.members.exists({ userId, $or: or })) !== null;
+  });
 }
 
 export function canSee(visibility: string, principal: Principal | null, accessLevel: number): boolean {
@@ -65,13 +63,19 @@ export async function findGroup(models: IdentityModels, idOrPath: string): Promi
   const query = /^-?\d+$/.test(idOrPath)
     ? { _id: Number(idOrPath) }
     : { fullPathLower: idOrPath.toLowerCase() };
-  return models.namespaces.findOne({ ...query, kind: 'group' }).lean();
+  return models.cache.get(`group:${idOrPath.toLowerCase()}`, () =>
+    models.namespaces.findOne({ ...query, kind: 'group' }).lean<NamespaceDoc>(),
+  );
 }
 
 export async function findProject(models: IdentityModels, idOrPath: string): Promise<ProjectDoc | null> {
-  if (/^-?\d+$/.test(idOrPath)) return models.projects.findById(Number(idOrPath)).lean();
-  if (!idOrPath.includes('/')) return null;
-  return models.projects.findOne({ fullPathLower: idOrPath.toLowerCase() }).lean();
+  const numeric = /^-?\d+$/.test(idOrPath);
+  if (!numeric && !idOrPath.includes('/')) return null;
+  return models.cache.get(`project:${idOrPath.toLowerCase()}`, () =>
+    numeric
+      ? models.projects.findById(Number(idOrPath)).lean<ProjectDoc>()
+      : models.projects.findOne({ fullPathLower: idOrPath.toLowerCase() }).lean<ProjectDoc>(),
+  );
 }
 
 export async function resolveGroup(
@@ -114,7 +118,9 @@ export async function projectContext(
   const level = principal
     ? await membershipLevel(models, principal.id, project.ancestorGroupIds, project._id)
     : 0;
-  const namespace = await models.namespaces.findById(project.namespaceId).select({ fullName: 1 }).lean();
+  const namespace = await models.cache.get(`namespace-name:${project.namespaceId}`, () =>
+    models.namespaces.findById(project.namespaceId).select({ fullName: 1 }).lean(),
+  );
   return {
     kind: 'project',
     id: project._id,

@@ -44,7 +44,7 @@ function segmentIndexOf(spec: RouteSpec): number {
 function sign(deps: ForwardingDeps, req: Request, namespace: NamespaceContext | null): string {
   const context: InternalContext = {
     v: 1,
-    requestId: String(req.id),
+    requestId: req.id as string,
     exp: Date.now() + CONTEXT_TTL_MS,
     tier: deps.tier,
     externalUrl: deps.externalUrl,

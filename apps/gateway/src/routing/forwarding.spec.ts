@@ -10,7 +10,12 @@ interface Echo {
   method: string;
   url: string;
   params: Record<string, unknown>;
-  ctx: { requestId: string; tier: string; principal: { id: number } | null; namespace: { id: number } | null };
+  ctx: {
+    requestId: string;
+    tier: string;
+    principal: { id: number } | null;
+    namespace: { id: number } | null;
+  };
   headers: { authorization: string | null; requestId: string | null; forwardedHost: string | null };
 }
 
@@ -50,7 +55,7 @@ describe('gateway forwarding', () => {
     expect((await echo(await gw.call(path))).service).toBe(service);
   });
 
-  it('When the client sends its own internal context, then it is replaced by the gateway\'s', async () => {
+  it("When the client sends its own internal context, then it is replaced by the gateway's", async () => {
     const forged = signContext(TEST_CONTEXT_SECRET, {
       v: 1,
       requestId: 'forged',
@@ -60,7 +65,9 @@ describe('gateway forwarding', () => {
       principal: null,
       namespace: null,
     });
-    const body = await echo(await gw.call('/api/v4/notification_settings', { headers: { [INTERNAL_CONTEXT_HEADER]: forged } }));
+    const body = await echo(
+      await gw.call('/api/v4/notification_settings', { headers: { [INTERNAL_CONTEXT_HEADER]: forged } }),
+    );
     expect(body.ctx.requestId).not.toBe('forged');
     expect(body.ctx.tier).toBe('free');
     expect(body.ctx.principal?.id).toBe(1);
@@ -115,18 +122,27 @@ describe('gateway forwarding', () => {
       '/ops/web/shop/prometheus/alerts/notify.json',
     ]) {
       const body = await echo(
-        await gw.call(path, { token: null, method: 'POST', headers: { Authorization: 'Bearer integration-token' }, body: '{}' }),
+        await gw.call(path, {
+          token: null,
+          method: 'POST',
+          headers: { Authorization: 'Bearer integration-token' },
+          body: '{}',
+        }),
       );
       expect(body.service).toBe('alerts');
       expect(body.url).toBe(path);
       expect(body.ctx.namespace?.id).toBe(project._id);
       expect(body.headers.authorization).toBe('Bearer integration-token');
     }
-    const unknown = await gw.call('/nope/nothing/alerts/notify.json', { token: null, method: 'POST', body: '{}' });
+    const unknown = await gw.call('/nope/nothing/alerts/notify.json', {
+      token: null,
+      method: 'POST',
+      body: '{}',
+    });
     expect(unknown.status).toBe(404);
   });
 
-  it('When API v3 is called, then 410 with GitLab\'s message', async () => {
+  it("When API v3 is called, then 410 with GitLab's message", async () => {
     const response = await gw.call('/api/v3/projects');
     expect(response.status).toBe(410);
     expect(await response.json()).toEqual({ error: 'API V3 is no longer supported. Use API V4 instead.' });

@@ -36,7 +36,7 @@ export function createServiceProxy(target: string, logger: Logger): RequestHandl
         for (const header of STRIPPED_HEADERS) proxyReq.removeHeader(header);
         if (!req.forwardAuthorization) proxyReq.removeHeader('authorization');
         if (req.forwardContext) proxyReq.setHeader(INTERNAL_CONTEXT_HEADER, req.forwardContext);
-        proxyReq.setHeader(REQUEST_ID_HEADER, String(req.id));
+        proxyReq.setHeader(REQUEST_ID_HEADER, req.id as string);
         proxyReq.setHeader('x-forwarded-host', req.headers.host ?? '');
         proxyReq.setHeader('x-forwarded-proto', req.protocol);
       },

@@ -7,10 +7,16 @@ import {
   createServiceHttpApp,
   sendJson,
 } from '@gl/service-kit';
-import { createTestRuntime, listen, TEST_CONTEXT_SECRET, type TestRuntime, type TestServer } from '@gl/testing';
+import {
+  createTestRuntime,
+  listen,
+  TEST_CONTEXT_SECRET,
+  type TestRuntime,
+  type TestServer,
+} from '@gl/testing';
 import type { Tier } from '@gl/contracts';
 import { createGatewayApp } from '../app';
-import { createIdentityModels, type IdentityModels } from '../identity/identity.models';
+import { createIdentityModels, identityModelList, type IdentityModels } from '../identity/identity.models';
 import { createIdentityRouters } from '../identity/identity.routers';
 import { createUsersService } from '../identity/users.service';
 import { seedRoot } from '../identity/root-seed';
@@ -61,13 +67,20 @@ export interface GatewayHarness {
 }
 
 /** The real gateway app in-process, on its own test database, forwarding to echo services. */
-export async function startGatewayHarness(options: { tier?: Tier; downServices?: ServiceName[] } = {}): Promise<GatewayHarness> {
+export async function startGatewayHarness(
+  options: { tier?: Tier; downServices?: ServiceName[] } = {},
+): Promise<GatewayHarness> {
   const runtime = await createTestRuntime('gateway');
   const models = createIdentityModels(runtime.connection);
-  for (const model of Object.values(models)) runtime.outbox.register(model);
-  await Promise.all(Object.values(models).map((model) => model.init()));
+  for (const model of identityModelList(models)) runtime.outbox.register(model);
+  await Promise.all(identityModelList(models).map((model) => model.init()));
   const externalUrl = 'http://gitlab.example.com';
-  const identity = { models, counters: createCounters(runtime.connection), outbox: runtime.outbox, externalUrl };
+  const identity = {
+    models,
+    counters: createCounters(runtime.connection),
+    outbox: runtime.outbox,
+    externalUrl,
+  };
   const users = createUsersService(identity);
   await seedRoot(identity, users, { rootToken: ROOT_TOKEN, dataDir: '/nonexistent', logger: runtime.logger });
 

@@ -31,13 +31,15 @@ export interface Bus {
 }
 
 export async function connectBus(url: string, name: string, logger: Logger): Promise<Bus> {
-  const connection = await connect({
+  // transport-node's typings re-export `@nats-io/nats-core/internal`, a subpath that only `exports`-aware module
+  // resolution finds; under our `moduleResolution: node` its return type is unresolved, so name it here.
+  const connection = (await connect({
     servers: url,
     name,
     maxReconnectAttempts: -1,
     reconnectTimeWait: 500,
     waitOnFirstConnect: false,
-  });
+  })) as NatsConnection;
   const jsm = await jetstreamManager(connection);
   await ensureStream(jsm);
   const js = jetstream(connection);
@@ -69,7 +71,9 @@ export async function connectBus(url: string, name: string, logger: Logger): Pro
         deliver_policy: DeliverPolicy.All,
         ack_wait: nanos(30_000),
         max_deliver: -1,
-        ...(filterSubjects.length === 1 ? { filter_subject: filterSubjects[0] } : { filter_subjects: filterSubjects }),
+        ...(filterSubjects.length === 1
+          ? { filter_subject: filterSubjects[0] }
+          : { filter_subjects: filterSubjects }),
       };
       try {
         await jsm.consumers.info(EVENT_STREAM, durable);

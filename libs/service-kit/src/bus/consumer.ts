@@ -52,7 +52,10 @@ export async function startConsumer(
     }
     const parsed = eventEnvelope.safeParse(decoded);
     if (!parsed.success) {
-      log.error({ subject: msg.subject, seq: msg.seq, issues: parsed.error.issues }, 'terminated invalid event');
+      log.error(
+        { subject: msg.subject, seq: msg.seq, issues: parsed.error.issues },
+        'terminated invalid event',
+      );
       msg.term('invalid envelope');
       count('terminated');
       return;

@@ -11,8 +11,7 @@ interface Thing {
   name: string;
 }
 
-const letters = (): string =>
-  Array.from(randomBytes(6), (b) => String.fromCharCode(97 + (b % 26))).join('');
+const letters = (): string => Array.from(randomBytes(6), (b) => String.fromCharCode(97 + (b % 26))).join('');
 
 function eventually<T>(probe: () => Promise<T | undefined>, timeoutMs = 10_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;
@@ -49,9 +48,17 @@ describe('outbox and bus', () => {
   });
 
   const event = (verb: string, data: Record<string, unknown> = {}): EventEnvelope =>
-    createEvent(origin, { type: `gl.${context}.thing.${verb}`, actor: { id: 1, username: 'root', name: 'Root' }, projectId: 5, data });
+    createEvent(origin, {
+      type: `gl.${context}.thing.${verb}`,
+      actor: { id: 1, username: 'root', name: 'Root' },
+      projectId: 5,
+      data,
+    });
 
-  async function collect(durable: string, handle?: (e: EventEnvelope) => Promise<void>): Promise<EventEnvelope[]> {
+  async function collect(
+    durable: string,
+    handle?: (e: EventEnvelope) => Promise<void>,
+  ): Promise<EventEnvelope[]> {
     const seen: EventEnvelope[] = [];
     consumers.push(
       await startConsumer(
@@ -138,8 +145,20 @@ describe('outbox and bus', () => {
     const notDeleted = event('destroyed', { thingId: 5 });
     const deleted = event('destroyed', { thingId: 6 });
     await entries.insertMany([
-      { _id: notDeleted.id as never, payload: JSON.stringify(notDeleted), state: 'pending', check: { model: 'Thing', docId: 5 }, createdAt: stale },
-      { _id: deleted.id as never, payload: JSON.stringify(deleted), state: 'pending', check: { model: 'Thing', docId: 6 }, createdAt: stale },
+      {
+        _id: notDeleted.id as never,
+        payload: JSON.stringify(notDeleted),
+        state: 'pending',
+        check: { model: 'Thing', docId: 5 },
+        createdAt: stale,
+      },
+      {
+        _id: deleted.id as never,
+        payload: JSON.stringify(deleted),
+        state: 'pending',
+        check: { model: 'Thing', docId: 6 },
+        createdAt: stale,
+      },
     ]);
     const seen = await collect(`d_${context}`);
     await runtime.outbox.drain();

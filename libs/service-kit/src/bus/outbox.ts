@@ -77,11 +77,15 @@ export function pushEvents(update: Update, events: EventEnvelope[]): Update {
   };
 }
 
+// Mongoose models are invariant in their document type, so a registry of models of every kind needs `any`.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type AnyModel = Model<any>;
+
 export interface Outbox {
   /** Models whose documents may carry `_outbox` events. */
-  register(model: Model<any>): void;
+  register(model: AnyModel): void;
   /** Deletes one document by id and publishes its events (and any it still carried), crash-safe. */
-  deleteWithEvents(model: Model<any>, id: unknown, events: EventEnvelope[]): Promise<boolean>;
+  deleteWithEvents(model: AnyModel, id: unknown, events: EventEnvelope[]): Promise<boolean>;
   /** Asks the relay to run now (after a write), instead of waiting for its next tick. */
   kick(): void;
   /** Publishes everything pending once; resolves with the number of events published. */
@@ -104,7 +108,7 @@ export function createOutbox(options: OutboxOptions): Outbox {
   const entries: Model<OutboxEntry> =
     (connection.models.OutboxEntry as Model<OutboxEntry> | undefined) ??
     connection.model<OutboxEntry>('OutboxEntry', outboxEntrySchema, 'outbox');
-  const models = new Map<string, Model<any>>();
+  const models = new Map<string, AnyModel>();
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<number> | null = null;
   let again = false;
@@ -133,7 +137,7 @@ export function createOutbox(options: OutboxOptions): Outbox {
     );
   }
 
-  async function drainEmbedded(model: Model<any>): Promise<number> {
+  async function drainEmbedded(model: AnyModel): Promise<number> {
     let published = 0;
     const docs = await model
       .find({ [OUTBOX_PENDING_FIELD]: true })
@@ -172,7 +176,11 @@ export function createOutbox(options: OutboxOptions): Outbox {
   }
 
   async function drainReady(): Promise<number> {
-    const ready = await entries.find({ state: 'ready' }).sort({ createdAt: 1 }).limit(BATCH).lean<OutboxEntry[]>();
+    const ready = await entries
+      .find({ state: 'ready' })
+      .sort({ createdAt: 1 })
+      .limit(BATCH)
+      .lean<OutboxEntry[]>();
     for (const entry of ready) {
       await publishOne(JSON.parse(entry.payload) as EventEnvelope);
       await entries.updateOne({ _id: entry._id }, { $set: { state: 'published', publishedAt: new Date() } });
@@ -183,7 +191,10 @@ export function createOutbox(options: OutboxOptions): Outbox {
   async function purgeOld(): Promise<void> {
     if (Date.now() - lastPurge < 60_000) return;
     lastPurge = Date.now();
-    await entries.deleteMany({ state: 'published', publishedAt: { $lt: new Date(Date.now() - RETENTION_MS) } });
+    await entries.deleteMany({
+      state: 'published',
+      publishedAt: { $lt: new Date(Date.now() - RETENTION_MS) },
+    });
   }
 
   async function drainAll(): Promise<number> {
@@ -225,7 +236,12 @@ export function createOutbox(options: OutboxOptions): Outbox {
     },
     async deleteWithEvents(model, id, events) {
       const carried = (
-        (await model.findById(id).select({ [OUTBOX_FIELD]: 1 }).lean<{ _outbox?: string[] }>())?._outbox ?? []
+        (
+          await model
+            .findById(id)
+            .select({ [OUTBOX_FIELD]: 1 })
+            .lean<{ _outbox?: string[] }>()
+        )?._outbox ?? []
       ).map((e) => JSON.parse(e) as EventEnvelope);
       const all = [...carried, ...events];
       const now = Date.now();

@@ -74,7 +74,7 @@ export function readBody(limit = DEFAULT_BODY_LIMIT): RequestHandler {
         req.body = {};
       } else if (type === 'application/json' || type.endsWith('+json')) {
         try {
-          req.body = JSON.parse(raw.toString('utf8'));
+          req.body = JSON.parse(raw.toString('utf8')) as unknown;
         } catch {
           throw new ParamError([INVALID_BODY]);
         }
@@ -94,6 +94,7 @@ export function readBody(limit = DEFAULT_BODY_LIMIT): RequestHandler {
  * (python-gitlab adds a stray `?id=` that must not override the path's id).
  */
 export function collectParams(req: Request): Record<string, unknown> {
-  const body = req.body && typeof req.body === 'object' && !Array.isArray(req.body) ? req.body : {};
+  const raw: unknown = req.body;
+  const body = raw && typeof raw === 'object' && !Array.isArray(raw) ? (raw as Record<string, unknown>) : {};
   return { ...(req.query as Record<string, unknown>), ...body, ...req.params };
 }

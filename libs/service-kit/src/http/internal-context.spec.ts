@@ -25,7 +25,10 @@ describe('internal context signature', () => {
   it('When the payload is altered after signing, then it is refused', () => {
     const [, signature] = signContext(SECRET, context).split('.');
     const forged = Buffer.from(JSON.stringify({ ...context, tier: 'ultimate' })).toString('base64url');
-    expect(verifyContext(SECRET, `${forged}.${signature}`)).toMatchObject({ ok: false, reason: 'bad internal context signature' });
+    expect(verifyContext(SECRET, `${forged}.${signature}`)).toMatchObject({
+      ok: false,
+      reason: 'bad internal context signature',
+    });
   });
 
   it('When expired, missing or malformed, then it is refused', () => {

@@ -41,7 +41,7 @@ export function assignNested(target: ParamObject, key: string, value: string): v
       if (!Array.isArray(existing)) node[part] = [];
       node = node[part] as ParamValue[];
       i++; // consume the '' segment
-      if (i === parts.length - 1) (node as ParamValue[]).push(value);
+      if (i === parts.length - 1) node.push(value);
       return;
     }
     if (typeof existing !== 'object' || existing === null || Array.isArray(existing)) node[part] = {};

@@ -13,7 +13,7 @@ export interface PageRequest {
 
 function positiveInt(raw: unknown, name: string, fallback: number): number {
   if (raw === undefined || raw === '') return fallback;
-  const text = String(raw).trim();
+  const text = typeof raw === 'string' ? raw.trim() : typeof raw === 'number' ? String(raw) : '';
   if (!/^-?\d+$/.test(text)) throw new ParamError([`${name} is invalid`]);
   const value = Number(text);
   if (value <= 0) throw new ParamError([`${name} does not have a valid value`]);
@@ -21,7 +21,10 @@ function positiveInt(raw: unknown, name: string, fallback: number): number {
 }
 
 /** GitLab offset pagination parameters: page ≥ 1, per_page ≥ 1 (0 → 400), per_page capped at 100. */
-export function readPageRequest(query: Record<string, unknown>, defaultPerPage = DEFAULT_PER_PAGE): PageRequest {
+export function readPageRequest(
+  query: Record<string, unknown>,
+  defaultPerPage = DEFAULT_PER_PAGE,
+): PageRequest {
   const page = positiveInt(query.page, 'page', 1);
   const perPage = Math.min(positiveInt(query.per_page, 'per_page', defaultPerPage), MAX_PER_PAGE);
   return { page, perPage, skip: (page - 1) * perPage };
@@ -29,8 +32,12 @@ export function readPageRequest(query: Record<string, unknown>, defaultPerPage =
 
 /** The client-facing base URL of this request; the gateway forwards the original host and protocol. */
 export function requestBaseUrl(req: Request): string {
-  const proto = String(req.headers['x-forwarded-proto'] ?? req.protocol).split(',')[0]!.trim();
-  const host = String(req.headers['x-forwarded-host'] ?? req.headers.host ?? 'localhost').split(',')[0]!.trim();
+  const proto = String(req.headers['x-forwarded-proto'] ?? req.protocol)
+    .split(',')[0]!
+    .trim();
+  const host = String(req.headers['x-forwarded-host'] ?? req.headers.host ?? 'localhost')
+    .split(',')[0]!
+    .trim();
   return `${proto}://${host}`;
 }
 

@@ -40,7 +40,8 @@ export function requireUser(ctx: InternalContext): Principal {
 }
 
 export function requireNamespace(ctx: InternalContext, kind: 'group' | 'project'): NamespaceContext {
-  if (!ctx.namespace || ctx.namespace.kind !== kind) throw new NotFoundError(kind === 'group' ? 'Group' : 'Project');
+  if (!ctx.namespace || ctx.namespace.kind !== kind)
+    throw new NotFoundError(kind === 'group' ? 'Group' : 'Project');
   return ctx.namespace;
 }
 

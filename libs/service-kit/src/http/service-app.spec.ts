@@ -16,9 +16,12 @@ describe('service HTTP shell', () => {
     const router = Router();
     router.all('/echo/:id', (req, res) => sendJson(res, 200, collectParams(req)));
     router.get('/items', (req, res) => {
-      const page = readPageRequest(req.query as Record<string, unknown>);
+      const page = readPageRequest(req.query);
       const total = 45;
-      const items = Array.from({ length: Math.max(0, Math.min(page.perPage, total - page.skip)) }, (_, i) => page.skip + i);
+      const items = Array.from(
+        { length: Math.max(0, Math.min(page.perPage, total - page.skip)) },
+        (_, i) => page.skip + i,
+      );
       setPaginationHeaders(req, res, page, total);
       sendJson(res, 200, items);
     });
@@ -40,13 +43,18 @@ describe('service HTTP shell', () => {
   afterAll(() => server.close());
 
   const call = (path: string, init: RequestInit = {}) =>
-    fetch(`${server.url}${path}`, { ...init, headers: { ...auth, ...(init.headers as Record<string, string>) } });
+    fetch(`${server.url}${path}`, {
+      ...init,
+      headers: { ...auth, ...(init.headers as Record<string, string>) },
+    });
 
   it('When the internal context is missing or forged, then 401 and nothing else happens', async () => {
     const missing = await fetch(`${server.url}/api/v4/echo/1`);
     expect(missing.status).toBe(401);
     expect(await missing.json()).toEqual({ message: '401 Unauthorized' });
-    const forged = await fetch(`${server.url}/api/v4/echo/1`, { headers: signedContextHeader({}, 'x'.repeat(40)) });
+    const forged = await fetch(`${server.url}/api/v4/echo/1`, {
+      headers: signedContextHeader({}, 'x'.repeat(40)),
+    });
     expect(forged.status).toBe(401);
     const unknownPath = await fetch(`${server.url}/api/v4/nothing-here`);
     expect(unknownPath.status).toBe(401);
@@ -80,7 +88,7 @@ describe('service HTTP shell', () => {
     expect(await multi.json()).toMatchObject({ position: { head_sha: 'def' }, body: 'hello' });
   });
 
-  it('When JSON is malformed, then 400 with Grape\'s message', async () => {
+  it("When JSON is malformed, then 400 with Grape's message", async () => {
     const response = await call('/api/v4/echo/1', {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
@@ -91,7 +99,10 @@ describe('service HTTP shell', () => {
   });
 
   it('When a DELETE carries an empty JSON body, then it is accepted (python-gitlab)', async () => {
-    const response = await call('/api/v4/things/3', { method: 'DELETE', headers: { 'content-type': 'application/json' } });
+    const response = await call('/api/v4/things/3', {
+      method: 'DELETE',
+      headers: { 'content-type': 'application/json' },
+    });
     expect(response.status).toBe(204);
     expect(await response.text()).toBe('');
   });
@@ -106,7 +117,7 @@ describe('service HTTP shell', () => {
     expect(await response.json()).toEqual({ message: '413 Request Entity Too Large' });
   });
 
-  it('When a handler throws something unknown, then 500 with GitLab\'s body', async () => {
+  it("When a handler throws something unknown, then 500 with GitLab's body", async () => {
     const response = await call('/api/v4/boom');
     expect(response.status).toBe(500);
     expect(await response.json()).toEqual({ message: '500 Internal Server Error' });

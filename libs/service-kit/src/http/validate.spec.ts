@@ -33,7 +33,9 @@ describe('Grape-style parameter validation', () => {
   });
 
   it('When a nested parameter is missing, then it is named with brackets', () => {
-    expect(messageOf(() => parseParams(schema, { name: 'x', position: {} }))).toBe('position[base_sha] is missing');
+    expect(messageOf(() => parseParams(schema, { name: 'x', position: {} }))).toBe(
+      'position[base_sha] is missing',
+    );
   });
 
   it('When a required string is empty, then "<name> is empty"', () => {

@@ -9,10 +9,12 @@ function paramName(path: PropertyKey[]): string {
 
 function grapeMessage(issue: z.core.$ZodIssue): string {
   const name = paramName(issue.path);
-  if (issue.code === 'custom') return issue.message.includes(' ') ? issue.message : `${name} ${issue.message}`;
+  if (issue.code === 'custom')
+    return issue.message.includes(' ') ? issue.message : `${name} ${issue.message}`;
   if (issue.code === 'invalid_type' && issue.input === undefined) return `${name} is missing`;
   if (issue.code === 'invalid_value') return `${name} does not have a valid value`;
-  if (issue.code === 'too_small' && issue.origin === 'string' && issue.minimum === 1) return `${name} is empty`;
+  if (issue.code === 'too_small' && issue.origin === 'string' && issue.minimum === 1)
+    return `${name} is empty`;
   return `${name} is invalid`;
 }
 

@@ -29,11 +29,18 @@ function open(url: string, dbName: string, maxPoolSize?: number): Connection {
  * Each service owns one database on the shared server (`createConnection`, never the global mongoose
  * connection), so a service cannot reach another's collections by accident.
  */
-export async function connectMongo(url: string, dbName: string, options: MongoConnectOptions = {}): Promise<Connection> {
+export async function connectMongo(
+  url: string,
+  dbName: string,
+  options: MongoConnectOptions = {},
+): Promise<Connection> {
   // Start serialized (safe on both servers), then widen the pool only if this is real MongoDB.
   const serialized = open(url, dbName, FERRETDB_POOL_SIZE);
   await serialized.asPromise();
-  const info = (await serialized.db!.admin().command({ buildInfo: 1 })) as { version?: string; ferretdbVersion?: string };
+  const info = (await serialized.db!.admin().command({ buildInfo: 1 })) as {
+    version?: string;
+    ferretdbVersion?: string;
+  };
   const ferretdb = info.ferretdbVersion !== undefined;
   options.onServerDetected?.({
     ferretdb,
@@ -48,7 +55,7 @@ export async function connectMongo(url: string, dbName: string, options: MongoCo
 }
 
 export async function mongoReady(connection: Connection): Promise<boolean> {
-  if (connection.readyState !== 1 || !connection.db) return false;
+  if (connection.readyState !== mongoose.ConnectionStates.connected || !connection.db) return false;
   try {
     await connection.db.admin().ping();
     return true;

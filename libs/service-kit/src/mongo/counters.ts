@@ -27,7 +27,7 @@ export function createCounters(connection: Connection): Counters {
       const doc = await model
         .findOneAndUpdate({ _id: key }, { $inc: { value: 1 } }, { upsert: true, new: true })
         .lean<CounterDoc>();
-      return doc!.value;
+      return doc.value;
     },
     async ensureAtLeast(key, value) {
       await model.updateOne({ _id: key }, { $max: { value } }, { upsert: true });

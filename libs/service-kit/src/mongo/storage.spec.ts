@@ -20,7 +20,10 @@ describe('storage subset through mongoose', () => {
 
   beforeAll(async () => {
     db = await createTestDatabase('storage');
-    const schema = new Schema<Item>({ _id: Number, projectId: Number, name: String, position: Number }, { versionKey: false });
+    const schema = new Schema<Item>(
+      { _id: Number, projectId: Number, name: String, position: Number },
+      { versionKey: false },
+    );
     schema.index({ projectId: 1, name: 1 }, { unique: true });
     items = db.connection.model<Item>('Item', schema, 'items');
     await items.init();
@@ -29,7 +32,9 @@ describe('storage subset through mongoose', () => {
 
   it('When a unique key is inserted twice, then the second insert fails with code 11000', async () => {
     await items.create({ _id: 1, projectId: 1, name: 'a', position: 0 });
-    const duplicate = await items.create({ _id: 2, projectId: 1, name: 'a', position: 1 }).catch((err: unknown) => err);
+    const duplicate = await items
+      .create({ _id: 2, projectId: 1, name: 'a', position: 1 })
+      .catch((err: unknown) => err);
     expect(isDuplicateKeyError(duplicate)).toBe(true);
     // The same name in another project is fine: the index is compound.
     await expect(items.create({ _id: 3, projectId: 2, name: 'a', position: 0 })).resolves.toBeDefined();
@@ -55,7 +60,10 @@ describe('storage subset through mongoose', () => {
   });
 
   it('When one document is updated concurrently, then no update is lost', async () => {
-    const schema = new Schema({ _id: Number, count: Number, a: Number, b: Number, log: [String] }, { versionKey: false });
+    const schema = new Schema(
+      { _id: Number, count: Number, a: Number, b: Number, log: [String] },
+      { versionKey: false },
+    );
     const docs = db.connection.model('Concurrent', schema, 'concurrent');
     await docs.create({ _id: 1, count: 0, log: [] });
     await Promise.all([

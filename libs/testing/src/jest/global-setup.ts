@@ -1,3 +1,4 @@
+import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { TEST_ENV } from '../env';
 
@@ -6,9 +7,8 @@ type InfraHandle = import('../../../../tools/launcher/src/harness').InfraHandle;
 type RunningStack = import('../../../../tools/launcher/src/harness').RunningStack;
 
 declare global {
-  // eslint-disable-next-line no-var
   var __GL_INFRA__: InfraHandle | undefined;
-  // eslint-disable-next-line no-var
+
   var __GL_STACK__: RunningStack | undefined;
 }
 
@@ -17,8 +17,29 @@ declare global {
  * builds and starts the whole stack for the end-to-end suites, and publishes both through environment
  * variables that every worker inherits.
  */
+/**
+ * Each run keeps its data folder (logs help after a failure) until a later run starts; folders whose owner
+ * process is gone are removed then. A folder of a run still going on is left alone.
+ */
+function removeFinishedRuns(dataRoot: string): void {
+  if (!existsSync(dataRoot)) return;
+  for (const name of readdirSync(dataRoot)) {
+    if (!/^(test|faults)-\d+$/.test(name)) continue;
+    const ownerFile = join(dataRoot, name, 'owner.pid');
+    const owner = existsSync(ownerFile) ? Number(readFileSync(ownerFile, 'utf8').trim()) : NaN;
+    let alive = false;
+    try {
+      alive = Number.isInteger(owner) && owner > 0 && process.kill(owner, 0);
+    } catch {
+      alive = false;
+    }
+    if (!alive) rmSync(join(dataRoot, name), { recursive: true, force: true });
+  }
+}
+
 export default async function globalSetup(): Promise<void> {
   const rootDir = resolve(__dirname, '..', '..', '..', '..');
+  removeFinishedRuns(join(rootDir, '.data'));
   const dataDir = join(rootDir, '.data', `test-${process.pid}`);
   const log = (line: string): void => {
     process.stdout.write(`[test-infra] ${line}\n`);
@@ -26,7 +47,9 @@ export default async function globalSetup(): Promise<void> {
   // Global setup runs outside jest's module mapping, so it loads infrastructure and stack control from the
   // bundle; esbuild takes well under a second, so the end-to-end suites always run the current code.
   // eslint-disable-next-line @typescript-eslint/no-require-imports
-  const { buildAll } = require(join(rootDir, 'tools', 'build', 'build.js')) as { buildAll: () => Promise<number> };
+  const { buildAll } = require(join(rootDir, 'tools', 'build', 'build.js')) as {
+    buildAll: () => Promise<number>;
+  };
   await buildAll();
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const { startInfra, startStack } = require(join(rootDir, 'dist', 'tools', 'harness.js')) as Harness;

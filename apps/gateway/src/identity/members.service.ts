@@ -1,0 +1,302 @@
+import type { FilterQuery } from 'mongoose';
+import type { AddMemberBody, ListMembersQuery, Principal, UpdateMemberBody } from '@gl/contracts';
+import { MEMBER_ACCESS_LEVELS } from '@gl/contracts';
+import {
+  ConflictError,
+  ForbiddenError,
+  ModelError,
+  NotFoundError,
+  pushEvents,
+  type EventOrigin,
+  type PageRequest,
+} from '@gl/service-kit';
+import { MAINTAINER, OWNER, requireLevel, roleName } from './access';
+import { actorOfPrincipal } from './http';
+import type { IdentityDeps } from './identity.deps';
+import { EVENT_TYPES, memberEvent } from './identity.events';
+import type { MemberDoc, UserDoc } from './identity.models';
+import { insertMember, removeMember } from './member-store';
+import { isExpired, today } from './memberships';
+import { ValidationErrors } from './paths';
+
+/** The group or project whose members are addressed, as resolved for the caller. */
+export interface MemberSource {
+  type: MemberDoc['sourceType'];
+  id: number;
+  /** Groups above it, outermost first (a project's own group included). */
+  ancestorGroupIds: number[];
+  /** The caller's level on it, inherited levels included. */
+  accessLevel: number;
+  /** The user owning a personal project's namespace: that membership cannot be removed. */
+  personalOwnerId: number | null;
+}
+
+export interface MemberRow {
+  member: MemberDoc;
+  user: UserDoc;
+  createdBy: UserDoc | null;
+}
+
+function escapeRegex(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+/** Members of groups and projects (lib/api/members.rb + Members::*Service + member policies). */
+export function createMembersService(deps: IdentityDeps) {
+  const { models } = deps;
+
+  async function withUsers(members: MemberDoc[]): Promise<MemberRow[]> {
+    const ids = [
+      ...new Set(members.flatMap((m) => (m.createdBy === null ? [m.userId] : [m.userId, m.createdBy]))),
+    ];
+    const users = new Map((await models.users.find({ _id: { $in: ids } }).lean()).map((u) => [u._id, u]));
+    return members.flatMap((member) => {
+      const user = users.get(member.userId);
+      if (!user) return [];
+      return [
+        { member, user, createdBy: member.createdBy === null ? null : (users.get(member.createdBy) ?? null) },
+      ];
+    });
+  }
+
+  /** `query` matches name or username (substring) or the exact e-mail, as User.search does. */
+  async function userFilter(query: ListMembersQuery): Promise<FilterQuery<MemberDoc>> {
+    const filter: FilterQuery<MemberDoc> = {};
+    const restrictions: number[][] = [];
+    if (query.user_ids?.length) restrictions.push(query.user_ids);
+    if (query.query) {
+      const pattern = new RegExp(escapeRegex(query.query), 'i');
+      const matching = await models.users
+        .find({ $or: [{ name: pattern }, { username: pattern }, { emailLower: query.query.toLowerCase() }] })
+        .select({ _id: 1 })
+        .lean();
+      restrictions.push(matching.map((u) => u._id));
+    }
+    if (restrictions.length > 0) {
+      filter.userId = { $in: restrictions.reduce((a, b) => a.filter((id) => b.includes(id))) };
+    }
+    return filter;
+  }
+
+  async function listDirect(
+    source: MemberSource,
+    query: ListMembersQuery,
+    page: PageRequest,
+  ): Promise<{ total: number; rows: MemberRow[] }> {
+    const filter = { sourceType: source.type, sourceId: source.id, ...(await userFilter(query)) };
+    const [total, members] = await Promise.all([
+      models.members.countDocuments(filter),
+      models.members.find(filter).sort({ _id: 1 }).skip(page.skip).limit(page.perPage).lean(),
+    ]);
+    return { total, rows: await withUsers(members) };
+  }
+
+  /** Direct and inherited members, one entry per user: the membership with the highest level wins. */
+  async function effectiveMembers(
+    source: MemberSource,
+    extra: FilterQuery<MemberDoc> = {},
+  ): Promise<MemberDoc[]> {
+    const sources: FilterQuery<MemberDoc>[] = [{ sourceType: source.type, sourceId: source.id }];
+    if (source.ancestorGroupIds.length > 0) {
+      sources.push({ sourceType: 'group', sourceId: { $in: source.ancestorGroupIds } });
+    }
+    const rows = await models.members
+      .find({ $or: sources, ...extra })
+      .sort({ _id: 1 })
+      .lean();
+    const best = new Map<number, MemberDoc>();
+    for (const row of rows) {
+      if (isExpired(row.expiresAt)) continue;
+      const current = best.get(row.userId);
+      if (!current || row.accessLevel > current.accessLevel) best.set(row.userId, row);
+    }
+    return [...best.values()].sort((a, b) => a._id - b._id);
+  }
+
+  async function listAll(
+    source: MemberSource,
+    query: ListMembersQuery,
+    page: PageRequest,
+  ): Promise<{ total: number; rows: MemberRow[] }> {
+    const all = await effectiveMembers(source, await userFilter(query));
+    return { total: all.length, rows: await withUsers(all.slice(page.skip, page.skip + page.perPage)) };
+  }
+
+  async function directMember(source: MemberSource, userId: number): Promise<MemberDoc> {
+    const member = await models.members
+      .findOne({ sourceType: source.type, sourceId: source.id, userId })
+      .lean();
+    // `find_by!` → ActiveRecord::RecordNotFound → 404 {"message":"404 Not found"}.
+    if (!member) throw new NotFoundError();
+    return member;
+  }
+
+  async function getDirect(source: MemberSource, userId: number): Promise<MemberRow> {
+    const [row] = await withUsers([await directMember(source, userId)]);
+    if (!row) throw new NotFoundError();
+    return row;
+  }
+
+  async function getEffective(source: MemberSource, userId: number): Promise<MemberRow> {
+    const [member] = await effectiveMembers(source, { userId });
+    const [row] = member ? await withUsers([member]) : [];
+    if (!row) throw new NotFoundError();
+    return row;
+  }
+
+  /** Member validations: a known level, no past expiry, not below what the user inherits from a group above. */
+  async function validate(
+    source: MemberSource,
+    userId: number,
+    accessLevel: number,
+    expiresAt: string | null,
+  ) {
+    const errors = new ValidationErrors();
+    if (!(MEMBER_ACCESS_LEVELS as readonly number[]).includes(accessLevel)) {
+      errors.add('access_level', 'is not included in the list');
+    } else if (source.ancestorGroupIds.length > 0) {
+      const inherited = await models.members
+        .find({ userId, sourceType: 'group', sourceId: { $in: source.ancestorGroupIds } })
+        .lean();
+      const highest = inherited
+        .filter((m) => !isExpired(m.expiresAt))
+        .sort((a, b) => b.accessLevel - a.accessLevel)[0];
+      if (highest && highest.accessLevel > accessLevel) {
+        const group = await models.namespaces.findById(highest.sourceId).select({ name: 1 }).lean();
+        errors.add(
+          'access_level',
+          `should be greater than or equal to ${roleName(highest.accessLevel)} inherited membership from group ${group?.name ?? ''}`,
+        );
+      }
+    }
+    if (expiresAt !== null && expiresAt < today()) errors.add('expires_at', 'cannot be a date in the past');
+    if (errors.has()) throw ModelError.fields(errors.fields);
+  }
+
+  /** Maintainers manage members; only Owners may grant, change or take away the Owner role. */
+  function authorizeManage(principal: Principal, source: MemberSource, levels: number[]): void {
+    requireLevel(principal, source.accessLevel, MAINTAINER);
+    if (levels.includes(OWNER)) requireLevel(principal, source.accessLevel, OWNER);
+  }
+
+  /** A group keeps at least one owner, counting owners inherited from groups above. */
+  async function isLastOwner(source: MemberSource, member: MemberDoc): Promise<boolean> {
+    if (source.type !== 'group' || member.accessLevel !== OWNER) return false;
+    const owners = await models.members
+      .find({
+        sourceType: 'group',
+        sourceId: { $in: [...source.ancestorGroupIds, source.id] },
+        accessLevel: OWNER,
+      })
+      .lean();
+    return new Set(owners.filter((m) => !isExpired(m.expiresAt)).map((m) => m.userId)).size <= 1;
+  }
+
+  async function targetUser(params: Pick<AddMemberBody, 'user_id' | 'username'>): Promise<UserDoc> {
+    const user =
+      params.user_id !== undefined
+        ? await models.users.findById(params.user_id).lean()
+        : await models.users.findOne({ usernameLower: params.username!.toLowerCase() }).lean();
+    if (!user) throw new NotFoundError('User');
+    return user;
+  }
+
+  /** POST: user 404, then 409 for an existing member, then role checks (403), then validations (400). */
+  async function add(
+    source: MemberSource,
+    params: AddMemberBody,
+    principal: Principal,
+    origin: EventOrigin,
+  ): Promise<MemberRow> {
+    const user = await targetUser(params);
+    if (await models.members.exists({ sourceType: source.type, sourceId: source.id, userId: user._id })) {
+      throw new ConflictError('Member already exists');
+    }
+    authorizeManage(principal, source, [params.access_level]);
+    const expiresAt = params.expires_at ?? null;
+    await validate(source, user._id, params.access_level, expiresAt);
+    const member = await insertMember(
+      deps,
+      {
+        sourceType: source.type,
+        sourceId: source.id,
+        userId: user._id,
+        accessLevel: params.access_level,
+        expiresAt,
+        createdBy: principal.id,
+      },
+      origin,
+      actorOfPrincipal(principal),
+    );
+    const [row] = await withUsers([member]);
+    return row!;
+  }
+
+  async function update(
+    source: MemberSource,
+    params: UpdateMemberBody,
+    principal: Principal,
+    origin: EventOrigin,
+  ): Promise<MemberRow> {
+    const member = await directMember(source, params.user_id);
+    authorizeManage(principal, source, [member.accessLevel, params.access_level]);
+    if (params.access_level !== OWNER && (await isLastOwner(source, member))) throw new ForbiddenError();
+    const expiresAt = params.expires_at === undefined ? member.expiresAt : params.expires_at;
+    await validate(source, member.userId, params.access_level, params.expires_at ?? null);
+    const updated: MemberDoc = {
+      ...member,
+      accessLevel: params.access_level,
+      expiresAt,
+      updatedAt: new Date(),
+    };
+    await models.members.updateOne(
+      { _id: member._id },
+      pushEvents({ $set: { accessLevel: updated.accessLevel, expiresAt, updatedAt: updated.updatedAt } }, [
+        memberEvent(origin, EVENT_TYPES.identity.memberUpdated, actorOfPrincipal(principal), updated),
+      ]),
+    );
+    deps.outbox.kick();
+    const [row] = await withUsers([updated]);
+    return row!;
+  }
+
+  /**
+   * DELETE: members may leave on their own; otherwise Maintainer (Owner for owners). A group's last owner
+   * and a personal project's owner stay. Removing a group member also removes their direct memberships
+   * in the group's subgroups and projects unless `skip_subresources` (Members::DestroyService).
+   */
+  async function remove(
+    source: MemberSource,
+    userId: number,
+    skipSubresources: boolean,
+    principal: Principal,
+    origin: EventOrigin,
+  ): Promise<void> {
+    const member = await directMember(source, userId);
+    if (member.userId !== principal.id) authorizeManage(principal, source, [member.accessLevel]);
+    if (await isLastOwner(source, member)) throw new ForbiddenError();
+    if (source.personalOwnerId === member.userId) throw new ForbiddenError();
+    const actor = actorOfPrincipal(principal);
+    if (source.type === 'group' && !skipSubresources) {
+      const [subgroups, projects] = await Promise.all([
+        models.namespaces.find({ ancestorIds: source.id }).select({ _id: 1 }).lean(),
+        models.projects.find({ ancestorGroupIds: source.id }).select({ _id: 1 }).lean(),
+      ]);
+      const inner = await models.members
+        .find({
+          userId: member.userId,
+          $or: [
+            { sourceType: 'group', sourceId: { $in: subgroups.map((g) => g._id) } },
+            { sourceType: 'project', sourceId: { $in: projects.map((p) => p._id) } },
+          ],
+        })
+        .lean();
+      for (const row of inner) await removeMember(deps, row, origin, actor);
+    }
+    if (!(await removeMember(deps, member, origin, actor))) throw new NotFoundError();
+    deps.outbox.kick();
+  }
+
+  return { listDirect, listAll, getDirect, getEffective, add, update, remove };
+}
+export type MembersService = ReturnType<typeof createMembersService>;

@@ -1,0 +1,98 @@
+import { isDuplicateKeyError } from '@gl/service-kit';
+import type { IdentityModels, RouteDoc } from './identity.models';
+
+/**
+ * Gitlab::PathRegex: a namespace path is letters, digits, `_`, `-`, `.`; it cannot start with `-`, end in
+ * `.`, `.git` or `.atom`. Project paths may end in `.` but follow the same rules otherwise.
+ */
+const NAMESPACE_PATH = /^[a-zA-Z0-9_.][a-zA-Z0-9_\-.]{0,254}$/;
+const BAD_SUFFIX = /(\.git|\.atom)$/;
+export const PATH_FORMAT_MESSAGE =
+  "can contain only letters, digits, '_', '-' and '.'. Cannot start with '-', end in '.git' or end in '.atom'";
+
+export function namespacePathErrors(path: string): string[] {
+  if (path.trim() === '') return ["can't be blank"];
+  if (!NAMESPACE_PATH.test(path) || path.endsWith('.') || BAD_SUFFIX.test(path)) return [PATH_FORMAT_MESSAGE];
+  return [];
+}
+
+export function projectPathErrors(path: string): string[] {
+  if (path.trim() === '') return ["can't be blank"];
+  if (!NAMESPACE_PATH.test(path) || BAD_SUFFIX.test(path)) return [PATH_FORMAT_MESSAGE];
+  return [];
+}
+
+export function nameErrors(name: string): string[] {
+  if (name.trim() === '') return ["can't be blank"];
+  if (name.length > 255) return ['is too long (maximum is 255 characters)'];
+  return [];
+}
+
+/** Rails' `parameterize`, used when a project is created with a name only. */
+export function parameterize(name: string): string {
+  return name
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .replace(/[^a-z0-9\-_]+/g, '-')
+    .replace(/-{2,}/g, '-')
+    .replace(/^-|-$/g, '');
+}
+
+export function joinPath(parent: string | null, path: string): string {
+  return parent ? `${parent}/${path}` : path;
+}
+
+/**
+ * Full paths are owned through `routes` (one document per lower-cased path, unique by `_id`), so a group,
+ * a user namespace and a project can never share one, even when two requests race: the insert decides.
+ */
+export async function claimRoute(
+  models: IdentityModels,
+  fullPath: string,
+  source: Pick<RouteDoc, 'sourceType' | 'sourceId'>,
+): Promise<boolean> {
+  try {
+    await models.routes.create({ _id: fullPath.toLowerCase(), ...source });
+    return true;
+  } catch (err) {
+    if (isDuplicateKeyError(err)) return false;
+    throw err;
+  }
+}
+
+export async function routeTaken(models: IdentityModels, fullPath: string): Promise<boolean> {
+  return (await models.routes.exists({ _id: fullPath.toLowerCase() })) !== null;
+}
+
+export async function releaseRoute(
+  models: IdentityModels,
+  fullPath: string,
+  source: Pick<RouteDoc, 'sourceType' | 'sourceId'>,
+): Promise<void> {
+  // Only the owner's own route: a stale release must not free a path someone else has claimed since.
+  await models.routes.deleteOne({ _id: fullPath.toLowerCase(), ...source });
+}
+
+/** Ruby's Hash#inspect of validation errors, as GitLab embeds it in "Failed to save group {...}". */
+export function rubyInspect(errors: Record<string, string[]>): string {
+  const entries = Object.entries(errors).map(
+    ([key, messages]) => `:${key}=>[${messages.map((m) => JSON.stringify(m)).join(', ')}]`,
+  );
+  return `{${entries.join(', ')}}`;
+}
+
+/** Collects model validation errors in declaration order, GitLab's `errors.messages`. */
+export class ValidationErrors {
+  readonly fields: Record<string, string[]> = {};
+
+  add(field: string, messages: string[] | string): void {
+    const list = Array.isArray(messages) ? messages : [messages];
+    if (list.length === 0) return;
+    (this.fields[field] ??= []).push(...list);
+  }
+
+  has(field?: string): boolean {
+    return field ? (this.fields[field]?.length ?? 0) > 0 : Object.keys(this.fields).length > 0;
+  }
+}

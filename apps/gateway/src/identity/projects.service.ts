@@ -1,0 +1,330 @@
+import type { FilterQuery } from 'mongoose';
+import type { CreateProjectBody, ListProjectsQuery, Principal, UpdateProjectBody } from '@gl/contracts';
+import {
+  HttpError,
+  isDuplicateKeyError,
+  ModelError,
+  pushEvents,
+  withEvents,
+  type EventOrigin,
+  type PageRequest,
+} from '@gl/service-kit';
+import { membershipLevel } from '../namespaces/resolve';
+import { CREATE_PROJECT_LEVEL, MAINTAINER, OWNER, moreVisible, requireLevel } from './access';
+import { destroyProject } from './cascade';
+import { actorOfPrincipal } from './http';
+import type { IdentityDeps } from './identity.deps';
+import { EVENT_TYPES, projectEvent } from './identity.events';
+import type { NamespaceDoc, ProjectDoc } from './identity.models';
+import { insertMember } from './member-store';
+import {
+  authorizedProjectsFilter,
+  membershipsOf,
+  visibleProjectsFilter,
+  type Memberships,
+} from './memberships';
+import {
+  ValidationErrors,
+  claimRoute,
+  joinPath,
+  nameErrors,
+  parameterize,
+  projectPathErrors,
+  releaseRoute,
+  routeTaken,
+} from './paths';
+
+type Visibility = ProjectDoc['visibility'];
+const DEFAULT_BRANCH = 'main';
+
+const SORT_FIELDS: Record<NonNullable<ListProjectsQuery['order_by']>, string> = {
+  id: '_id',
+  name: 'name',
+  path: 'path',
+  created_at: 'createdAt',
+  updated_at: 'updatedAt',
+  last_activity_at: 'lastActivityAt',
+  star_count: 'starCount',
+};
+
+function escapeRegex(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+function notAllowedInGroup(visibility: Visibility, group: NamespaceDoc): string {
+  return `${visibility} is not allowed in a ${group.visibility} group.`;
+}
+
+/** Projects::CreateService#check_personal_projects_limit messages. */
+function limitReachedMessage(limit: number): string {
+  return limit === 0
+    ? 'Personal project creation is not allowed. Please contact your administrator with questions'
+    : `Your project limit is ${limit} projects! Please contact your administrator to increase it`;
+}
+
+/** Projects: creation in a personal or group namespace, listing with GitLab's filters, updates, removal. */
+export function createProjectsService(deps: IdentityDeps) {
+  const { models, counters } = deps;
+
+  async function uniquenessErrors(
+    errors: ValidationErrors,
+    namespace: NamespaceDoc,
+    name: string,
+    fullPath: string,
+    self?: ProjectDoc,
+  ): Promise<void> {
+    if (!errors.has('name') && (self === undefined || self.name !== name)) {
+      const taken = await models.projects.exists({
+        namespaceId: namespace._id,
+        name,
+        _id: { $ne: self?._id ?? -1 },
+      });
+      if (taken) errors.add('name', 'has already been taken');
+    }
+    const moved = self === undefined || self.fullPathLower !== fullPath.toLowerCase();
+    if (!errors.has('path') && moved && (await routeTaken(models, fullPath)))
+      errors.add('path', 'has already been taken');
+  }
+
+  /**
+   * Projects::CreateService: the namespace defaults to the caller's own; creating in a group needs the
+   * group's project creation level (Developer by default); a project can never be more visible than its
+   * group (it is silently capped, as GitLab does on create).
+   */
+  async function create(
+    input: CreateProjectBody,
+    principal: Principal,
+    origin: EventOrigin,
+  ): Promise<ProjectDoc> {
+    const creator = await models.users.findById(principal.id).lean();
+    const namespaceId = input.namespace_id ?? creator?.namespaceId;
+    const namespace = namespaceId === undefined ? null : await models.namespaces.findById(namespaceId).lean();
+
+    if (namespace?.kind === 'user' && creator) {
+      const personal = await models.projects.countDocuments({ namespaceId: creator.namespaceId });
+      if (personal >= creator.projectsLimit) {
+        throw new HttpError(403, { error: [limitReachedMessage(creator.projectsLimit)] });
+      }
+    }
+    let creatorLevel = 0;
+    if (namespace?.kind === 'group') {
+      creatorLevel = await membershipLevel(models, principal.id, [...namespace.ancestorIds, namespace._id]);
+    }
+    const allowed =
+      namespace !== null &&
+      (principal.isAdmin ||
+        (namespace.kind === 'user'
+          ? namespace.ownerId === principal.id
+          : creatorLevel >= CREATE_PROJECT_LEVEL));
+    if (!allowed) throw ModelError.fields({ namespace: ['is not valid'] });
+
+    // set_project_name_from_path: either one fills in the other; a name that is no valid path is parameterized.
+    const name = input.name ?? input.path!;
+    let path = input.path ?? input.name!;
+    if (input.path === undefined && projectPathErrors(path).length > 0) path = parameterize(name);
+    const requested: Visibility = input.visibility ?? 'private';
+    const visibility: Visibility =
+      namespace.kind === 'group' && moreVisible(requested, namespace.visibility)
+        ? namespace.visibility
+        : requested;
+    const fullPath = joinPath(namespace.fullPath, path);
+
+    const errors = new ValidationErrors();
+    errors.add('name', nameErrors(name));
+    errors.add('path', projectPathErrors(path));
+    await uniquenessErrors(errors, namespace, name, fullPath);
+    if (errors.has()) throw ModelError.fields(errors.fields);
+
+    const id = await counters.next('projects');
+    const route = { sourceType: 'project' as const, sourceId: id };
+    if (!(await claimRoute(models, fullPath, route)))
+      throw ModelError.fields({ path: ['has already been taken'] });
+    const now = new Date();
+    const project: ProjectDoc = {
+      _id: id,
+      name,
+      path,
+      fullPath,
+      fullPathLower: fullPath.toLowerCase(),
+      namespaceId: namespace._id,
+      namespaceKind: namespace.kind,
+      ancestorGroupIds: namespace.kind === 'group' ? [...namespace.ancestorIds, namespace._id] : [],
+      visibility,
+      description: input.description ?? '',
+      defaultBranch: input.default_branch || DEFAULT_BRANCH,
+      creatorId: principal.id,
+      starCount: 0,
+      createdAt: now,
+      updatedAt: now,
+      lastActivityAt: now,
+    };
+    const actor = actorOfPrincipal(principal);
+    try {
+      await models.projects.create(
+        withEvents(project, [projectEvent(origin, EVENT_TYPES.identity.projectCreated, actor, project)]),
+      );
+    } catch (err) {
+      await releaseRoute(models, fullPath, route);
+      // A project written without its route (fixtures, older data) still owns its full path.
+      if (isDuplicateKeyError(err)) throw ModelError.fields({ path: ['has already been taken'] });
+      throw err;
+    }
+
+    const member = (userId: number, accessLevel: number) =>
+      insertMember(
+        deps,
+        {
+          sourceType: 'project',
+          sourceId: id,
+          userId,
+          accessLevel,
+          expiresAt: null,
+          createdBy: principal.id,
+        },
+        origin,
+        actor,
+      );
+    if (namespace.kind === 'user' && namespace.ownerId !== null) {
+      // A personal project belongs to the namespace's user, even when an admin creates it for them.
+      await member(namespace.ownerId, OWNER);
+    } else if (creatorLevel > 0 && creatorLevel < MAINTAINER) {
+      // A developer who may create projects in the group becomes Maintainer of what they create.
+      await member(principal.id, MAINTAINER);
+    }
+    deps.outbox.kick();
+    return project;
+  }
+
+  async function ownedFilter(
+    principal: Principal,
+    memberships: Memberships,
+  ): Promise<FilterQuery<ProjectDoc>> {
+    const user = await models.users.findById(principal.id).select({ namespaceId: 1 }).lean();
+    const owned = (levels: Map<number, number>) =>
+      [...levels].filter(([, l]) => l >= OWNER).map(([id]) => id);
+    return {
+      $or: [
+        { namespaceId: user?.namespaceId ?? -1 },
+        { _id: { $in: owned(memberships.projects) } },
+        { ancestorGroupIds: { $in: owned(memberships.groups) } },
+      ],
+    };
+  }
+
+  async function starredIds(userId: number): Promise<number[]> {
+    return (await models.stars.find({ userId }).select({ projectId: 1 }).lean()).map((s) => s.projectId);
+  }
+
+  /** GET /projects: everything visible to the caller, narrowed by GitLab's ProjectsFinder filters. */
+  async function list(
+    query: ListProjectsQuery,
+    principal: Principal | null,
+    page: PageRequest,
+    /** Narrows the list, e.g. to one group's projects. */
+    scope: FilterQuery<ProjectDoc> = {},
+  ): Promise<{ total: number; projects: ProjectDoc[]; memberships: Memberships | null }> {
+    const memberships = principal ? await membershipsOf(models, principal.id) : null;
+    const and: FilterQuery<ProjectDoc>[] = [visibleProjectsFilter(principal, memberships), scope];
+    if (principal && memberships) {
+      if (query.membership) and.push(authorizedProjectsFilter(memberships));
+      if (query.owned) and.push(await ownedFilter(principal, memberships));
+      if (query.starred) and.push({ _id: { $in: await starredIds(principal.id) } });
+      if (query.min_access_level !== undefined) {
+        const min = query.min_access_level;
+        const atLeast = (levels: Map<number, number>) =>
+          [...levels].filter(([, l]) => l >= min).map(([id]) => id);
+        and.push({
+          $or: [
+            { _id: { $in: atLeast(memberships.projects) } },
+            { ancestorGroupIds: { $in: atLeast(memberships.groups) } },
+          ],
+        });
+      }
+    }
+    if (query.visibility) and.push({ visibility: query.visibility });
+    if (query.search) {
+      const pattern = new RegExp(escapeRegex(query.search), 'i');
+      and.push({ $or: [{ name: pattern }, { path: pattern }, { fullPath: pattern }] });
+    }
+    const filter: FilterQuery<ProjectDoc> = { $and: and };
+    const direction = query.sort === 'asc' ? 1 : -1;
+    const field = SORT_FIELDS[query.order_by ?? 'created_at'];
+    const sort: Record<string, 1 | -1> =
+      field === '_id' ? { _id: direction } : { [field]: direction, _id: direction };
+    const [total, projects] = await Promise.all([
+      models.projects.countDocuments(filter),
+      models.projects.find(filter).sort(sort).skip(page.skip).limit(page.perPage).lean(),
+    ]);
+    return { total, projects, memberships };
+  }
+
+  /**
+   * PUT /projects/:id: Maintainer for most attributes, Owner to change visibility (ProjectPolicy
+   * `change_visibility_level`); a group project cannot become more visible than its group.
+   */
+  async function update(
+    project: ProjectDoc,
+    accessLevel: number,
+    input: UpdateProjectBody,
+    principal: Principal,
+    origin: EventOrigin,
+  ): Promise<ProjectDoc> {
+    requireLevel(principal, accessLevel, MAINTAINER);
+    if (input.visibility !== undefined) requireLevel(principal, accessLevel, OWNER);
+    const namespace = await models.namespaces.findById(project.namespaceId).lean();
+    if (!namespace) throw new Error(`project ${project._id} has no namespace ${project.namespaceId}`);
+
+    const name = input.name ?? project.name;
+    const path = input.path ?? project.path;
+    const visibility = input.visibility ?? project.visibility;
+    const fullPath = joinPath(namespace.fullPath, path);
+    const errors = new ValidationErrors();
+    if (input.name !== undefined) errors.add('name', nameErrors(name));
+    if (input.path !== undefined) errors.add('path', projectPathErrors(path));
+    if (namespace.kind === 'group' && moreVisible(visibility, namespace.visibility)) {
+      errors.add('visibility_level', notAllowedInGroup(visibility, namespace));
+    }
+    await uniquenessErrors(errors, namespace, name, fullPath, project);
+    if (errors.has()) throw ModelError.fields(errors.fields);
+
+    const moved = fullPath.toLowerCase() !== project.fullPathLower;
+    const route = { sourceType: 'project' as const, sourceId: project._id };
+    if (moved && !(await claimRoute(models, fullPath, route)))
+      throw ModelError.fields({ path: ['has already been taken'] });
+    const changes = {
+      name,
+      path,
+      fullPath,
+      fullPathLower: fullPath.toLowerCase(),
+      visibility,
+      description: input.description ?? project.description,
+      defaultBranch: input.default_branch || project.defaultBranch,
+      updatedAt: new Date(),
+    };
+    const updated: ProjectDoc = { ...project, ...changes };
+    await models.projects.updateOne(
+      { _id: project._id },
+      pushEvents({ $set: changes }, [
+        projectEvent(origin, EVENT_TYPES.identity.projectUpdated, actorOfPrincipal(principal), updated),
+      ]),
+    );
+    if (moved) await releaseRoute(models, project.fullPath, route);
+    deps.outbox.kick();
+    return updated;
+  }
+
+  /** DELETE /projects/:id (Owner or admin). */
+  async function remove(
+    project: ProjectDoc,
+    accessLevel: number,
+    principal: Principal,
+    origin: EventOrigin,
+  ): Promise<void> {
+    requireLevel(principal, accessLevel, OWNER);
+    await destroyProject(deps, project, origin, actorOfPrincipal(principal));
+    deps.outbox.kick();
+  }
+
+  return { create, list, update, remove };
+}
+export type ProjectsService = ReturnType<typeof createProjectsService>;

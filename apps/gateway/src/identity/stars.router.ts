@@ -1,0 +1,56 @@
+import { Router, type Request, type Response } from 'express';
+import { listStarrersQuery } from '@gl/contracts';
+import { sendJson, setPaginationHeaders } from '@gl/service-kit';
+import { resolveProject } from '../namespaces/resolve';
+import { callerOf, maybeSignedIn, pageOf, paramsOf, signedIn, withBody } from './http';
+import type { IdentityRouterDeps } from './identity.routers';
+import type { ProjectDoc } from './identity.models';
+import { presentProject } from './projects.presenter';
+import type { StarsService } from './stars.service';
+import { userBasic } from './users.entities';
+
+/** POST /projects/:id/star, /unstar (201 with the project, or 304 when nothing changes) and starrers. */
+export function createStarsRouter(deps: IdentityRouterDeps & { stars: StarsService }): Router {
+  const router = Router();
+  const { models, externalUrl, stars } = deps;
+
+  const projectOf = async (req: Request): Promise<ProjectDoc> =>
+    (await resolveProject(models, String(req.params.id), req.principal, externalUrl)).project!;
+
+  async function answer(res: Response, project: ProjectDoc | null): Promise<void> {
+    // not_modified!: 304 and no body at all.
+    if (!project) {
+      res.status(304).end();
+      return;
+    }
+    sendJson(res, 201, await presentProject(models, externalUrl, project, null));
+  }
+
+  router.post('/projects/:id/star', signedIn(deps), withBody(), async (req, res) => {
+    const project = await projectOf(req);
+    await answer(res, await stars.star(project, callerOf(req).id));
+  });
+
+  router.post('/projects/:id/unstar', signedIn(deps), withBody(), async (req, res) => {
+    const project = await projectOf(req);
+    await answer(res, await stars.unstar(project, callerOf(req).id));
+  });
+
+  router.get('/projects/:id/starrers', maybeSignedIn(deps), async (req, res) => {
+    const { search } = paramsOf(req, listStarrersQuery);
+    const project = await projectOf(req);
+    const page = pageOf(req);
+    const { total, rows } = await stars.starrers(project, search, page);
+    setPaginationHeaders(req, res, page, total);
+    sendJson(
+      res,
+      200,
+      rows.map(({ star, user }) => ({
+        starred_since: star.createdAt.toISOString(),
+        user: userBasic(externalUrl, user),
+      })),
+    );
+  });
+
+  return router;
+}

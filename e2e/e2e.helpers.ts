@@ -1,0 +1,38 @@
+import { Gitlab } from '@gitbeaker/rest';
+import { testEnv } from '@gl/testing';
+
+/** End-to-end suites drive the stack started by global setup, through the gateway only. */
+export function gatewayUrl(): string {
+  return testEnv('gatewayUrl');
+}
+
+export function rootToken(): string {
+  return testEnv('rootToken');
+}
+
+export function gitlab(token = rootToken()): InstanceType<typeof Gitlab> {
+  return new Gitlab({ host: gatewayUrl(), token });
+}
+
+export function stackInfo(): { serviceUrls: Record<string, string>; pids: Record<string, number> } {
+  return JSON.parse(testEnv('stackInfo')) as {
+    serviceUrls: Record<string, string>;
+    pids: Record<string, number>;
+  };
+}
+
+/** Raw HTTP against the gateway, with the root token unless told otherwise. */
+export function api(path: string, init: RequestInit & { token?: string | null } = {}): Promise<Response> {
+  const { token, ...rest } = init;
+  const headers: Record<string, string> = { ...(rest.headers as Record<string, string>) };
+  const chosen = token === undefined ? rootToken() : token;
+  if (chosen) headers['PRIVATE-TOKEN'] = chosen;
+  return fetch(`${gatewayUrl()}/api/v4${path}`, { ...rest, headers });
+}
+
+let counter = 0;
+/** Names unique across runs sharing one database server. */
+export function unique(prefix: string): string {
+  counter += 1;
+  return `${prefix}${Date.now().toString(36)}${counter}`;
+}

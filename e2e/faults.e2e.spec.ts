@@ -1,0 +1,105 @@
+import { join, resolve } from 'node:path';
+import { EVENT_TYPES, type EventEnvelope } from '@gl/contracts';
+import { connectBus, createLogger, startConsumer, type Bus, type RunningConsumer } from '@gl/service-kit';
+import { startInfra, type InfraHandle } from '@gl/infra';
+import { startStack, type RunningStack } from '../tools/launcher/src/stack';
+
+/**
+ * Fault tests on a stack of their own (own infrastructure, so crashing the broker disturbs no other
+ * suite): an acknowledged write and its domain events survive the broker being down and the writing
+ * process being killed before it could publish. Bounded: a handful of requests, waits capped at 30 s.
+ */
+const ROOT_TOKEN = 'glpat-faults-root-token-0000000000';
+const rootDir = resolve(__dirname, '..');
+
+describe('faults: nothing acknowledged is lost', () => {
+  let infra: InfraHandle;
+  let stack: RunningStack;
+  let bus: Bus;
+  let observer: RunningConsumer;
+  const seen = new Map<string, EventEnvelope>();
+  let deliveries = 0;
+
+  beforeAll(async () => {
+    const dataDir = join(rootDir, '.data', `faults-${process.pid}`);
+    infra = await startInfra({ rootDir, dataDir, fresh: true });
+    if (!infra.faults)
+      throw new Error('fault tests need the local infrastructure (not MONGO_URL/NATS_URL or Docker)');
+    stack = await startStack({
+      rootDir,
+      dataDir,
+      mongoUrl: infra.mongoUrl,
+      natsUrl: infra.natsUrl,
+      gatewayPort: 0,
+      rootToken: ROOT_TOKEN,
+      databasePrefix: 'faults_',
+      extraEnv: { LOG_LEVEL: 'warn' },
+    });
+    const logger = createLogger('faults-observer', 'silent');
+    bus = await connectBus(infra.natsUrl, 'faults-observer', logger);
+    observer = await startConsumer(
+      bus,
+      {
+        durable: 'faults-observer',
+        filterSubjects: [EVENT_TYPES.identity.userCreated],
+        handle: async (event) => {
+          deliveries++;
+          seen.set(String(event.data.username), event);
+        },
+      },
+      logger,
+    );
+  }, 120_000);
+
+  afterAll(async () => {
+    await observer?.stop();
+    await bus?.close();
+    await stack?.stop();
+    await infra?.stop();
+  });
+
+  async function createUser(username: string): Promise<Response> {
+    return fetch(`${stack.gatewayUrl}/api/v4/users`, {
+      method: 'POST',
+      headers: { 'PRIVATE-TOKEN': ROOT_TOKEN, 'content-type': 'application/json' },
+      body: JSON.stringify({
+        username,
+        name: username,
+        email: `${username}@example.com`,
+        password: 'long-enough-password',
+      }),
+    });
+  }
+
+  async function waitForEvents(usernames: string[]): Promise<void> {
+    const deadline = Date.now() + 30_000;
+    while (!usernames.every((u) => seen.has(u))) {
+      if (Date.now() > deadline)
+        throw new Error(`missing events for ${usernames.filter((u) => !seen.has(u)).join(', ')}`);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+
+  it('When the broker is down during writes, then the writes succeed and their events arrive once it is back', async () => {
+    await infra.faults!.killNats();
+    const usernames = ['down1', 'down2', 'down3'];
+    for (const username of usernames) expect((await createUser(username)).status).toBe(201);
+    await infra.faults!.restartNats();
+    await waitForEvents(usernames);
+  }, 60_000);
+
+  it('When the gateway is killed after acknowledging a write it could not publish, then its successor publishes it', async () => {
+    await infra.faults!.killNats();
+    expect((await createUser('orphan1')).status).toBe(201);
+    await stack.kill('gateway', 'SIGKILL');
+    await infra.faults!.restartNats();
+    await stack.restart('gateway');
+    await waitForEvents(['orphan1']);
+  }, 90_000);
+
+  it('When events were replayed around restarts, then each event id was delivered once', () => {
+    const ids = [...seen.values()].map((e) => e.id);
+    expect(new Set(ids).size).toBe(ids.length);
+    expect(deliveries).toBe(ids.length);
+  });
+});

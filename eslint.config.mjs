@@ -1,0 +1,187 @@
+// ESLint flat config: typescript-eslint with type information plus Nx module boundaries.
+// `npx eslint .` works on its own (offline, no Nx daemon): the project graph the boundary rule needs is
+// computed here in-process before the rules run, so there is no stale cache to depend on.
+import { readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import js from '@eslint/js';
+import { defineConfig } from 'eslint/config';
+import nxPlugin from '@nx/eslint-plugin';
+import tseslint from 'typescript-eslint';
+
+const root = dirname(fileURLToPath(import.meta.url));
+
+process.env.NX_DAEMON ??= 'false';
+process.env.NX_NO_CLOUD ??= 'true';
+process.env.NX_WORKSPACE_ROOT_PATH ??= root;
+{
+  const { createProjectGraphAsync } = await import('@nx/devkit');
+  // Writes .nx/workspace-data/project-graph.json, which @nx/enforce-module-boundaries reads. A broken
+  // project.json fails the lint run here rather than silently skipping the boundary rule.
+  await createProjectGraphAsync({ exitOnError: false });
+}
+
+// Files outside tsconfig.json's `include` get the project service's default project, configured from
+// tsconfig.json so path aliases resolve. Only while tsconfig.json leaves e2e/ out: a file both included and
+// listed here is an error.
+const tsInclude = JSON.parse(readFileSync(join(root, 'tsconfig.json'), 'utf8')).include ?? [];
+const OUTSIDE_TSCONFIG = tsInclude.some((glob) => glob.startsWith('e2e/')) ? [] : ['e2e/*.ts', 'e2e/*/*.ts'];
+const projectService = OUTSIDE_TSCONFIG.length
+  ? {
+      allowDefaultProject: OUTSIDE_TSCONFIG,
+      defaultProject: 'tsconfig.json',
+      maximumDefaultProjectFileMatchCount_THIS_WILL_SLOW_DOWN_LINTING: 64,
+    }
+  : true;
+
+// The code is written for `noUncheckedIndexedAccess` (`list[0]!`). Until tsconfig.base.json turns it on, those
+// `!` look unnecessary to the type checker, so the rule that flags unnecessary assertions waits for it.
+const tsBase = JSON.parse(readFileSync(join(root, 'tsconfig.base.json'), 'utf8'));
+const CHECKED_INDEX_ACCESS = tsBase.compilerOptions?.noUncheckedIndexedAccess === true;
+
+const NODE_GLOBALS = {
+  require: 'readonly',
+  module: 'writable',
+  exports: 'writable',
+  __dirname: 'readonly',
+  __filename: 'readonly',
+  process: 'readonly',
+  console: 'readonly',
+  Buffer: 'readonly',
+  setTimeout: 'readonly',
+  clearTimeout: 'readonly',
+  setInterval: 'readonly',
+  clearInterval: 'readonly',
+  URL: 'readonly',
+  fetch: 'readonly',
+};
+
+/** Who may import whom; apps never import apps because type:app is in no list. */
+const DEP_CONSTRAINTS = [
+  { sourceTag: 'type:app', onlyDependOnLibsWithTags: ['type:lib', 'type:contracts'] },
+  { sourceTag: 'type:lib', onlyDependOnLibsWithTags: ['type:lib', 'type:contracts'] },
+  { sourceTag: 'type:contracts', onlyDependOnLibsWithTags: ['type:contracts'] },
+  {
+    sourceTag: 'type:testing',
+    onlyDependOnLibsWithTags: ['type:lib', 'type:contracts', 'type:tool', 'type:testing'],
+  },
+  { sourceTag: 'type:tool', onlyDependOnLibsWithTags: ['type:tool', 'type:lib', 'type:contracts'] },
+];
+
+/** Test files, and the helpers only they use (an app's src/testing/, *.test-helpers.ts), may also use the test kit. */
+const TEST_FILES = ['**/*.spec.ts', '**/*.test-helpers.ts', 'apps/*/src/testing/**/*.ts', 'e2e/**/*.ts'];
+
+const SPEC_DEP_CONSTRAINTS = DEP_CONSTRAINTS.map((c) => ({
+  ...c,
+  onlyDependOnLibsWithTags: [...new Set([...c.onlyDependOnLibsWithTags, 'type:testing'])],
+}));
+
+const boundaries = (depConstraints) => [
+  'error',
+  { enforceBuildableLibDependency: false, allow: [], depConstraints },
+];
+
+const NO_DEEP_IMPORTS = {
+  group: ['@gl/*/*'],
+  message: 'Import a library through its public entry point (@gl/<name>), not its internals.',
+};
+
+export default defineConfig(
+  {
+    ignores: [
+      '**/node_modules/**',
+      '**/dist/**',
+      '.cache/**',
+      '.data/**',
+      '.nx/**',
+      '**/coverage/**',
+      'tools/build/*.js',
+    ],
+  },
+  {
+    linterOptions: { reportUnusedDisableDirectives: 'error' },
+  },
+
+  // TypeScript: recommended rules with type information.
+  {
+    files: ['**/*.ts'],
+    extends: [js.configs.recommended, tseslint.configs.recommendedTypeChecked],
+    languageOptions: {
+      parserOptions: { projectService, tsconfigRootDir: root },
+    },
+    plugins: { '@nx': nxPlugin },
+    rules: {
+      '@typescript-eslint/no-floating-promises': 'error',
+      // Express 5 awaits async handlers, so passing one where a void callback is expected is fine.
+      '@typescript-eslint/no-misused-promises': ['error', { checksVoidReturn: { arguments: false } }],
+      '@typescript-eslint/no-unnecessary-type-assertion': CHECKED_INDEX_ACCESS ? 'error' : 'off',
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none', ignoreRestSiblings: true },
+      ],
+      '@nx/enforce-module-boundaries': boundaries(DEP_CONSTRAINTS),
+      'no-restricted-imports': ['error', { patterns: [NO_DEEP_IMPORTS] }],
+    },
+  },
+  // Production code of an app must not reach its test helpers (which may use the test kit).
+  {
+    files: ['apps/**/*.ts'],
+    ignores: TEST_FILES,
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            NO_DEEP_IMPORTS,
+            {
+              group: ['**/testing/**', '**/*.test-helpers'],
+              message: 'Test helpers are for *.spec.ts files only.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  // Tests and their helpers may also use the test kit.
+  {
+    files: TEST_FILES,
+    rules: {
+      '@nx/enforce-module-boundaries': boundaries(SPEC_DEP_CONSTRAINTS),
+      // jest's expect(mock.fn) and similar pass methods around on purpose.
+      '@typescript-eslint/unbound-method': 'off',
+      // Stubs of async interfaces are often `async () => value`.
+      '@typescript-eslint/require-await': 'off',
+    },
+  },
+
+  // Contracts are plain zod: no node built-ins, no npm packages, no other library.
+  {
+    files: ['libs/contracts/**/*.ts'],
+    ignores: ['**/*.spec.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: '^(?!zod$|zod/|\\.{1,2}/|\\.{1,2}$)',
+              message: 'libs/contracts may import only zod (and its own files).',
+            },
+          ],
+        },
+      ],
+    },
+  },
+
+  // Plain JavaScript (jest config, scripts): no type information, CommonJS by default.
+  {
+    files: ['**/*.js', '**/*.cjs'],
+    extends: [js.configs.recommended],
+    languageOptions: { sourceType: 'commonjs', ecmaVersion: 2022, globals: NODE_GLOBALS },
+  },
+  {
+    files: ['**/*.mjs'],
+    extends: [js.configs.recommended],
+    languageOptions: { sourceType: 'module', ecmaVersion: 2022, globals: NODE_GLOBALS },
+  },
+);

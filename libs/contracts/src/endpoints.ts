@@ -1,0 +1,5 @@
+import type { EndpointContract } from './endpoint';
+import { IDENTITY_ENDPOINTS } from './identity';
+
+/** Every documented endpoint; each domain's contracts append their list here. */
+export const ENDPOINTS: EndpointContract[] = [...IDENTITY_ENDPOINTS];

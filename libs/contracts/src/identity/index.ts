@@ -1,0 +1,6 @@
+export * from './params';
+export * from './users';
+export * from './groups';
+export * from './projects';
+export * from './members';
+export * from './endpoints';

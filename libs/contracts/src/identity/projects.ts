@@ -1,0 +1,119 @@
+import { z } from 'zod';
+import { booleanParam, integerParam, visibility } from '../primitives';
+import { userSummary } from '../shared';
+import { sortParam, stringParam } from './params';
+
+/** POST /projects: `at_least_one_of :name, :path`; namespace_id defaults to the caller's own namespace. */
+export const createProjectBody = z.object({
+  name: stringParam.optional(),
+  path: stringParam.optional(),
+  namespace_id: integerParam.optional(),
+  description: stringParam.optional(),
+  visibility: visibility.optional(),
+  default_branch: stringParam.optional(),
+  initialize_with_readme: booleanParam.optional(),
+});
+export type CreateProjectBody = z.infer<typeof createProjectBody>;
+
+/** PUT /projects/:id; at least one attribute must be given. */
+export const updateProjectBody = z.object({
+  name: stringParam.optional(),
+  path: stringParam.optional(),
+  description: stringParam.optional(),
+  visibility: visibility.optional(),
+  default_branch: stringParam.optional(),
+});
+export type UpdateProjectBody = z.infer<typeof updateProjectBody>;
+export const UPDATE_PROJECT_ATTRIBUTES = [
+  'name',
+  'default_branch',
+  'path',
+  'description',
+  'visibility',
+] as const;
+
+export const PROJECT_ORDER_BY = [
+  'id',
+  'name',
+  'path',
+  'created_at',
+  'updated_at',
+  'last_activity_at',
+  'star_count',
+] as const;
+
+/** GET /projects filters; GitLab orders by created_at descending by default. */
+export const listProjectsQuery = z.object({
+  search: stringParam.optional(),
+  owned: booleanParam.optional(),
+  starred: booleanParam.optional(),
+  membership: booleanParam.optional(),
+  visibility: visibility.optional(),
+  min_access_level: integerParam.optional(),
+  simple: booleanParam.optional(),
+  order_by: z.enum(PROJECT_ORDER_BY).optional(),
+  sort: sortParam.optional(),
+});
+export type ListProjectsQuery = z.infer<typeof listProjectsQuery>;
+
+export const listStarrersQuery = z.object({ search: stringParam.optional() });
+
+/** Entities::NamespaceBasic, embedded in projects. */
+export const namespaceBasicEntity = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  path: z.string(),
+  kind: z.enum(['group', 'user']),
+  full_path: z.string(),
+  parent_id: z.number().int().nullable(),
+  avatar_url: z.string().nullable(),
+  web_url: z.string(),
+});
+
+/** Entities::BasicProjectDetails (anonymous lists, `simple=true`). */
+export const basicProjectEntity = z.object({
+  id: z.number().int(),
+  description: z.string(),
+  name: z.string(),
+  name_with_namespace: z.string(),
+  path: z.string(),
+  path_with_namespace: z.string(),
+  created_at: z.string(),
+  default_branch: z.string(),
+  tag_list: z.array(z.string()),
+  topics: z.array(z.string()),
+  ssh_url_to_repo: z.string(),
+  http_url_to_repo: z.string(),
+  web_url: z.string(),
+  readme_url: z.string().nullable(),
+  forks_count: z.number().int(),
+  avatar_url: z.string().nullable(),
+  star_count: z.number().int(),
+  last_activity_at: z.string(),
+  namespace: namespaceBasicEntity,
+});
+
+const accessEntry = z
+  .object({ access_level: z.number().int(), notification_level: z.number().int() })
+  .nullable();
+
+/** Entities::Project, plus `permissions` (Entities::ProjectWithAccess) for signed-in callers. */
+export const projectEntity = basicProjectEntity.extend({
+  visibility,
+  owner: userSummary.optional(),
+  creator_id: z.number().int(),
+  empty_repo: z.boolean(),
+  archived: z.boolean(),
+  open_issues_count: z.number().int(),
+  updated_at: z.string(),
+  issues_enabled: z.boolean(),
+  merge_requests_enabled: z.boolean(),
+  wiki_enabled: z.boolean(),
+  jobs_enabled: z.boolean(),
+  snippets_enabled: z.boolean(),
+  container_registry_enabled: z.boolean(),
+  _links: z.record(z.string(), z.string()),
+  permissions: z.object({ project_access: accessEntry, group_access: accessEntry }).optional(),
+});
+
+export const starrerEntity = z.object({ starred_since: z.string(), user: userSummary });

@@ -1,0 +1,17 @@
+#!/usr/bin/env bash
+# `npm start`: installs dependencies if needed, builds, then starts the local infrastructure, the six services
+# and the gateway (tools/launcher/src/start-cli.ts). Ctrl-C stops everything.
+set -Eeuo pipefail
+
+cd "$(dirname "${BASH_SOURCE[0]}")/../.."
+source tools/scripts/lib.sh
+trap on_error ERR
+
+section dependencies
+ensure_deps
+
+section build
+node tools/build/build.js
+section_done
+
+exec node --enable-source-maps dist/tools/start.js "$@"

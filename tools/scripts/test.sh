@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# `npm test`: dependencies, lint + typecheck + format, build, then one jest run for unit, component and
+# end-to-end tests (jest's global setup brings up the infrastructure and the whole stack).
+# Extra arguments go to jest: `npm test -- libs/service-kit`.
+set -Eeuo pipefail
+
+cd "$(dirname "${BASH_SOURCE[0]}")/../.."
+source tools/scripts/lib.sh
+trap on_error ERR
+started=$SECONDS
+
+section dependencies
+ensure_deps
+
+section "check (lint, typecheck, format)"
+bash tools/scripts/check.sh
+
+section build
+node tools/build/build.js
+
+section "tests (jest)"
+node_modules/.bin/jest --ci "$@"
+
+section_done
+printf '\nall passed in %ss\n' "$((SECONDS - started))"
