@@ -18,7 +18,8 @@ describe('faults: nothing acknowledged is lost', () => {
   let bus: Bus;
   let observer: RunningConsumer;
   const seen = new Map<string, EventEnvelope>();
-  let deliveries = 0;
+  /** Event ids delivered per username: a redelivery repeats an id, a duplicate write would add one. */
+  const idsByUser = new Map<string, Set<string>>();
 
   beforeAll(async () => {
     const dataDir = join(rootDir, '.data', `faults-${process.pid}`);
@@ -43,8 +44,9 @@ describe('faults: nothing acknowledged is lost', () => {
         durable: 'faults-observer',
         filterSubjects: [EVENT_TYPES.identity.userCreated],
         handle: async (event) => {
-          deliveries++;
-          seen.set(String(event.data.username), event);
+          const username = String(event.data.username);
+          seen.set(username, event);
+          idsByUser.set(username, (idsByUser.get(username) ?? new Set()).add(event.id));
         },
       },
       logger,
@@ -97,9 +99,11 @@ describe('faults: nothing acknowledged is lost', () => {
     await waitForEvents(['orphan1']);
   }, 90_000);
 
-  it('When events were replayed around restarts, then each event id was delivered once', () => {
-    const ids = [...seen.values()].map((e) => e.id);
-    expect(new Set(ids).size).toBe(ids.length);
-    expect(deliveries).toBe(ids.length);
+  it('When the broker crashed and events were replayed, then each write still has exactly one event id', () => {
+    // Delivery is at-least-once: a broker killed with -9 forgets acks newer than its last sync and redelivers
+    // those messages. They carry the same event id, which is what idempotent consumers de-duplicate on.
+    for (const [username, ids] of idsByUser)
+      expect({ username, ids: ids.size }).toEqual({ username, ids: 1 });
+    expect([...idsByUser.keys()]).toEqual(expect.arrayContaining(['down1', 'down2', 'down3', 'orphan1']));
   });
 });

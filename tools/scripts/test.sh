@@ -19,7 +19,16 @@ section build
 node tools/build/build.js
 
 section "tests (jest)"
-node_modules/.bin/jest --ci "$@"
+mkdir -p .cache
+results=.cache/jest-results.json
+rm -f "$results"
+status=0
+node_modules/.bin/jest --ci --json --outputFile="$results" "$@" || status=$?
+# One plain closing line with the counts, whatever the runner printed above it.
+if [[ -f $results ]]; then
+  node -e 'const r=require(process.argv[1]); console.log(`jest: ${r.numPassedTests} passed, ${r.numFailedTests} failed, ${r.numPendingTests} skipped`)' "$(pwd)/$results"
+fi
+if ((status != 0)); then exit "$status"; fi
 
 section_done
 printf '\nall passed in %ss\n' "$((SECONDS - started))"
