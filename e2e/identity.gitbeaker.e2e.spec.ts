@@ -16,7 +16,7 @@ describe('identity catalogue with @gitbeaker/rest', () => {
       password: 'correct-horse-battery-staple',
     });
     const token = await root.Users.createPersonalAccessToken(user.id, 'e2e', ['api']);
-    return { id: user.id, username, token: token.token as string };
+    return { id: user.id, username, token: token.token };
   }
 
   it('When root creates a user and a token, then the user can authenticate with it', async () => {

@@ -101,7 +101,7 @@ function machineFacts(args: Args): Record<string, string | number> {
     node: process.version,
     platform: `${platform()} ${arch()}`,
     memoryGiB: Math.round((totalmem() / 2 ** 30) * 10) / 10,
-    loadavg1m: Math.round(loadavg()[0] * 100) / 100,
+    loadavg1m: Math.round((loadavg()[0] ?? 0) * 100) / 100,
     connections: args.connections,
     pipelining: 1,
     warmupSeconds: WARMUP_SECONDS,

@@ -31,11 +31,11 @@ export function formatTable(results: TargetResult[]): string {
     int(r.measurement.non2xx),
     statusSummary(r.measurement),
   ]);
-  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i].length)));
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i]?.length ?? 0)));
   const line = (cells: string[]): string =>
     cells
       .map((cell, i) =>
-        i === 0 || i === cells.length - 1 ? cell.padEnd(widths[i]) : cell.padStart(widths[i]),
+        i === 0 || i === cells.length - 1 ? cell.padEnd(widths[i] ?? 0) : cell.padStart(widths[i] ?? 0),
       )
       .join(' | ')
       .trimEnd();

@@ -60,7 +60,7 @@ export function paramsOf<S extends z.ZodType>(req: Request, schema: S): z.infer<
 }
 
 export function pageOf(req: Request): PageRequest {
-  return readPageRequest(req.query as Record<string, unknown>);
+  return readPageRequest(req.query);
 }
 
 /** The parameter a Grape message is about: `scopes[0] is invalid` → `scopes`, `a, b are missing` → `a`. */

@@ -31,15 +31,13 @@ export interface Bus {
 }
 
 export async function connectBus(url: string, name: string, logger: Logger): Promise<Bus> {
-  // transport-node's typings re-export `@nats-io/nats-core/internal`, a subpath that only `exports`-aware module
-  // resolution finds; under our `moduleResolution: node` its return type is unresolved, so name it here.
-  const connection = (await connect({
+  const connection = await connect({
     servers: url,
     name,
     maxReconnectAttempts: -1,
     reconnectTimeWait: 500,
     waitOnFirstConnect: false,
-  })) as NatsConnection;
+  });
   const jsm = await jetstreamManager(connection);
   await ensureStream(jsm);
   const js = jetstream(connection);
