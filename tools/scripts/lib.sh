@@ -28,7 +28,12 @@ on_error() {
 ensure_deps() {
   if [[ ! -d node_modules || ! -f node_modules/.package-lock.json ]]; then
     echo "node_modules missing: npm ci (first time builds re2 from source, a few minutes)"
-    npm ci --no-audit --no-fund
+    # npm 11 writes only this platform's optional packages (@swc/core-*, …) into the lock file and then
+    # `npm ci` may call its own lock file out of sync; `npm install` keeps the locked versions and proceeds.
+    if ! npm ci --no-audit --no-fund; then
+      echo "npm ci refused the lock file; installing the locked versions with npm install"
+      npm install --no-audit --no-fund
+    fi
   elif [[ package-lock.json -nt node_modules/.package-lock.json ]]; then
     echo "package-lock.json is newer than node_modules: npm install"
     npm install --no-audit --no-fund

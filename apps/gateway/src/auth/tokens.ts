@@ -8,14 +8,3 @@ export function generateToken(): string {
 export function hashToken(token: string): string {
   return createHash('sha256').update(token).digest('hex');
 }
-
-export const TOKEN_SCOPES = [
-  'api',
-  'read_api',
-  'read_user',
-  'sudo',
-  'read_repository',
-  'write_repository',
-  'read_registry',
-  'write_registry',
-] as const;

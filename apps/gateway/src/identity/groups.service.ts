@@ -3,7 +3,6 @@ import type { CreateGroupBody, ListGroupsQuery, Principal, UpdateGroupBody } fro
 import {
   ForbiddenError,
   HttpError,
-  isDuplicateKeyError,
   ModelError,
   pushEvents,
   withEvents,
@@ -22,6 +21,7 @@ import { authorizedGroupsFilter, membershipsOf, visibleProjectsFilter } from './
 import {
   ValidationErrors,
   claimRoute,
+  insertWithRoute,
   joinPath,
   nameErrors,
   namespacePathErrors,
@@ -29,13 +29,10 @@ import {
   routeTaken,
   rubyInspect,
 } from './paths';
+import { findPage, searchPattern } from './queries';
 
 type Visibility = NamespaceDoc['visibility'];
 const GROUP_PROJECTS_LIMIT = 100;
-
-function escapeRegex(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-}
 
 /** POST /groups renders model errors inside a string: `Failed to save group {:path=>["..."]}`. */
 function failedToSave(fields: Record<string, string[]>): HttpError {
@@ -78,9 +75,6 @@ export function createGroupsService(deps: IdentityDeps) {
     if (errors.has()) throw failedToSave(errors.fields);
 
     const id = await counters.next('namespaces');
-    const route = { sourceType: 'namespace' as const, sourceId: id };
-    if (!(await claimRoute(models, fullPath, route)))
-      throw failedToSave({ path: ['has already been taken'] });
     const now = new Date();
     const group: NamespaceDoc = {
       _id: id,
@@ -99,16 +93,16 @@ export function createGroupsService(deps: IdentityDeps) {
       updatedAt: now,
     };
     const actor = actorOfPrincipal(principal);
-    try {
-      await models.namespaces.create(
-        withEvents(group, [groupEvent(origin, EVENT_TYPES.identity.groupCreated, actor, group)]),
-      );
-    } catch (err) {
-      await releaseRoute(models, fullPath, route);
-      // A namespace written without its route (fixtures, older data) still owns its full path.
-      if (isDuplicateKeyError(err)) throw failedToSave({ path: ['has already been taken'] });
-      throw err;
-    }
+    await insertWithRoute(
+      models,
+      fullPath,
+      { sourceType: 'namespace', sourceId: id },
+      () =>
+        models.namespaces.create(
+          withEvents(group, [groupEvent(origin, EVENT_TYPES.identity.groupCreated, actor, group)]),
+        ),
+      () => failedToSave({ path: ['has already been taken'] }),
+    );
     // The creator owns the new group (Groups::CreateService adds them as Owner).
     await insertMember(
       deps,
@@ -164,7 +158,7 @@ export function createGroupsService(deps: IdentityDeps) {
     if (query.top_level_only) and.push({ parentId: null });
     if (query.visibility) and.push({ visibility: query.visibility });
     if (query.search) {
-      const pattern = new RegExp(escapeRegex(query.search), 'i');
+      const pattern = searchPattern(query.search);
       and.push({ $or: [{ name: pattern }, { path: pattern }] });
     }
     const filter: FilterQuery<NamespaceDoc> = { $and: and };
@@ -172,11 +166,8 @@ export function createGroupsService(deps: IdentityDeps) {
     const orderBy = query.order_by ?? 'name';
     const sort: Record<string, 1 | -1> =
       orderBy === 'id' ? { _id: direction } : { [orderBy]: direction, _id: 1 };
-    const [total, groups] = await Promise.all([
-      models.namespaces.countDocuments(filter),
-      models.namespaces.find(filter).sort(sort).skip(page.skip).limit(page.perPage).lean(),
-    ]);
-    return { total, groups };
+    const { total, docs } = await findPage(models.namespaces, filter, sort, page);
+    return { total, groups: docs };
   }
 
   /** GroupDetail#projects: the group's own projects the caller can see. */

@@ -1,37 +1,30 @@
 import { EVENT_TYPES, groupDetailEntity, groupEntity, groupEventData, memberEventData } from '@gl/contracts';
-import { createTestRuntime, listen, type TestRuntime, type TestServer } from '@gl/testing';
 import {
   addMember,
-  apiClient,
   asList,
   asRecord,
   createGroup,
-  createIdentityTestApp,
   createProject,
   createUser,
   publishedEvents,
   unique,
+  startIdentityTestGateway,
   type Api,
+  type IdentityTestGateway,
   type TestUser,
 } from './identity.test-helpers';
 
 describe('identity: groups and subgroups', () => {
-  let runtime: TestRuntime;
-  let server: TestServer;
+  let gw: IdentityTestGateway;
   let api: Api;
   let owner: TestUser;
 
   beforeAll(async () => {
-    runtime = await createTestRuntime('gateway-identity-groups');
-    const { app } = await createIdentityTestApp(runtime);
-    server = await listen(app);
-    api = apiClient(server.url);
+    gw = await startIdentityTestGateway('gateway-identity-groups');
+    api = gw.api;
     owner = await createUser(api);
   });
-  afterAll(async () => {
-    await server.close();
-    await runtime.close();
-  });
+  afterAll(() => gw.close());
 
   describe('POST /groups', () => {
     it('When a user creates a group, then 201, private by default, creator is Owner, events published', async () => {
@@ -57,7 +50,7 @@ describe('identity: groups and subgroups', () => {
       const members = await api('GET', `/groups/${group.id}/members`, { token: owner.token });
       expect(asList(members.body)).toEqual([expect.objectContaining({ id: owner.id, access_level: 50 })]);
 
-      const created = (await publishedEvents(runtime, EVENT_TYPES.identity.groupCreated)).find(
+      const created = (await publishedEvents(gw.runtime, EVENT_TYPES.identity.groupCreated)).find(
         (e) => e.groupId === group.id,
       );
       expect(groupEventData.parse(created!.data)).toEqual({
@@ -69,7 +62,7 @@ describe('identity: groups and subgroups', () => {
         ancestorGroupIds: [],
         visibility: 'private',
       });
-      const added = (await publishedEvents(runtime, EVENT_TYPES.identity.memberAdded)).find(
+      const added = (await publishedEvents(gw.runtime, EVENT_TYPES.identity.memberAdded)).find(
         (e) => e.groupId === group.id,
       );
       expect(memberEventData.parse(added!.data)).toEqual({
@@ -334,9 +327,9 @@ describe('identity: groups and subgroups', () => {
         'Moved / sub',
       );
 
-      const groupEvents = await publishedEvents(runtime, EVENT_TYPES.identity.groupUpdated);
+      const groupEvents = await publishedEvents(gw.runtime, EVENT_TYPES.identity.groupUpdated);
       expect(groupEvents.find((e) => e.groupId === sub.id)?.data.fullPath).toBe(`${newPath}/sub`);
-      const projectEvents = await publishedEvents(runtime, EVENT_TYPES.identity.projectUpdated);
+      const projectEvents = await publishedEvents(gw.runtime, EVENT_TYPES.identity.projectUpdated);
       expect(projectEvents.find((e) => e.projectId === project.id)?.data.fullPath).toBe(
         `${newPath}/sub/proj`,
       );
@@ -399,15 +392,15 @@ describe('identity: groups and subgroups', () => {
         message: '404 Project Not Found',
       });
 
-      const destroyed = (await publishedEvents(runtime, EVENT_TYPES.identity.groupDestroyed)).map(
+      const destroyed = (await publishedEvents(gw.runtime, EVENT_TYPES.identity.groupDestroyed)).map(
         (e) => e.groupId,
       );
       expect(destroyed).toEqual(expect.arrayContaining([group.id, sub.id]));
-      const projects = (await publishedEvents(runtime, EVENT_TYPES.identity.projectDestroyed)).map(
+      const projects = (await publishedEvents(gw.runtime, EVENT_TYPES.identity.projectDestroyed)).map(
         (e) => e.projectId,
       );
       expect(projects).toContain(project.id);
-      const removed = await publishedEvents(runtime, EVENT_TYPES.identity.memberRemoved);
+      const removed = await publishedEvents(gw.runtime, EVENT_TYPES.identity.memberRemoved);
       expect(removed.some((e) => e.groupId === group.id && e.data.userId === owner.id)).toBe(true);
 
       // Its path can be used again.

@@ -1,6 +1,7 @@
 import type { Express, RequestHandler } from 'express';
 import type { EventEnvelope } from '@gl/contracts';
 import { createCounters, type BaseServiceConfig, type ServiceRuntime } from '@gl/service-kit';
+import { createTestRuntime, listen, type TestRuntime } from '@gl/testing';
 import { createGatewayApp } from '../app';
 import { SERVICES, type ServiceName } from '../routing/route-table';
 import { createIdentityModels, identityModelList, type IdentityModels } from './identity.models';
@@ -9,9 +10,8 @@ import { seedRoot } from './root-seed';
 import { createUsersService } from './users.service';
 
 /**
- * Test-only: the real gateway app with its identity catalogue on a test runtime, an HTTP client and small
- * factories that create data through the public API. Spec files bring the runtime and the listener from
- * @gl/testing; this file only needs what the app itself uses.
+ * Test-only: the real gateway app with its identity catalogue on a test runtime, listening on a loopback
+ * port, an HTTP client and small factories that create data through the public API.
  */
 export const ROOT_TOKEN = 'glpat-identity-tests-root-0000';
 export const EXTERNAL_URL = 'http://gitlab.example.test';
@@ -51,6 +51,29 @@ export async function createIdentityTestApp(
     identityRouters: createIdentityRouters({ ...identity, users, tier: 'ultimate' }),
   });
   return { app, models };
+}
+
+export interface IdentityTestGateway {
+  runtime: TestRuntime;
+  /** Client for the listening app, root token by default. */
+  api: Api;
+  /** Stops the listener, then the runtime. */
+  close(): Promise<void>;
+}
+
+/** A fresh test runtime named after the suite, the identity test app on it, listening on a loopback port. */
+export async function startIdentityTestGateway(service: string): Promise<IdentityTestGateway> {
+  const runtime = await createTestRuntime(service);
+  const { app } = await createIdentityTestApp(runtime);
+  const server = await listen(app);
+  return {
+    runtime,
+    api: apiClient(server.url),
+    async close() {
+      await server.close();
+      await runtime.close();
+    },
+  };
 }
 
 export interface ApiResponse {

@@ -18,6 +18,7 @@ import type { MemberDoc, UserDoc } from './identity.models';
 import { insertMember, removeMember } from './member-store';
 import { isExpired, today } from './memberships';
 import { ValidationErrors } from './paths';
+import { findPage, userSearchConditions } from './queries';
 
 /** The group or project whose members are addressed, as resolved for the caller. */
 export interface MemberSource {
@@ -35,10 +36,6 @@ export interface MemberRow {
   member: MemberDoc;
   user: UserDoc;
   createdBy: UserDoc | null;
-}
-
-function escapeRegex(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
 /** Members of groups and projects (lib/api/members.rb + Members::*Service + member policies). */
@@ -65,9 +62,8 @@ export function createMembersService(deps: IdentityDeps) {
     const restrictions: number[][] = [];
     if (query.user_ids?.length) restrictions.push(query.user_ids);
     if (query.query) {
-      const pattern = new RegExp(escapeRegex(query.query), 'i');
       const matching = await models.users
-        .find({ $or: [{ name: pattern }, { username: pattern }, { emailLower: query.query.toLowerCase() }] })
+        .find({ $or: userSearchConditions(query.query) })
         .select({ _id: 1 })
         .lean();
       restrictions.push(matching.map((u) => u._id));
@@ -84,11 +80,8 @@ export function createMembersService(deps: IdentityDeps) {
     page: PageRequest,
   ): Promise<{ total: number; rows: MemberRow[] }> {
     const filter = { sourceType: source.type, sourceId: source.id, ...(await userFilter(query)) };
-    const [total, members] = await Promise.all([
-      models.members.countDocuments(filter),
-      models.members.find(filter).sort({ _id: 1 }).skip(page.skip).limit(page.perPage).lean(),
-    ]);
-    return { total, rows: await withUsers(members) };
+    const { total, docs } = await findPage(models.members, filter, { _id: 1 }, page);
+    return { total, rows: await withUsers(docs) };
   }
 
   /** Direct and inherited members, one entry per user: the membership with the highest level wins. */

@@ -1,37 +1,30 @@
 import { EVENT_TYPES, memberEntity, memberEventData } from '@gl/contracts';
-import { createTestRuntime, listen, type TestRuntime, type TestServer } from '@gl/testing';
 import {
   addMember,
-  apiClient,
   asList,
   asRecord,
   createGroup,
-  createIdentityTestApp,
   createProject,
   createUser,
   publishedEvents,
+  startIdentityTestGateway,
   type Api,
+  type IdentityTestGateway,
   type TestNamespace,
   type TestUser,
 } from './identity.test-helpers';
 
 describe('identity: group and project members', () => {
-  let runtime: TestRuntime;
-  let server: TestServer;
+  let gw: IdentityTestGateway;
   let api: Api;
   let owner: TestUser;
 
   beforeAll(async () => {
-    runtime = await createTestRuntime('gateway-identity-members');
-    const { app } = await createIdentityTestApp(runtime);
-    server = await listen(app);
-    api = apiClient(server.url);
+    gw = await startIdentityTestGateway('gateway-identity-members');
+    api = gw.api;
     owner = await createUser(api);
   });
-  afterAll(async () => {
-    await server.close();
-    await runtime.close();
-  });
+  afterAll(() => gw.close());
 
   describe('POST /:source/:id/members', () => {
     it('When an owner adds a member, then 201 with the Member entity and member.added is published', async () => {
@@ -50,7 +43,7 @@ describe('identity: group and project members', () => {
         expires_at: '2099-12-31',
         created_by: { id: owner.id },
       });
-      const event = (await publishedEvents(runtime, EVENT_TYPES.identity.memberAdded)).find(
+      const event = (await publishedEvents(gw.runtime, EVENT_TYPES.identity.memberAdded)).find(
         (e) => e.groupId === group.id && e.data.userId === user.id,
       );
       expect(memberEventData.parse(event!.data)).toEqual({
@@ -244,7 +237,7 @@ describe('identity: group and project members', () => {
       });
       expect(res.status).toBe(200);
       expect(memberEntity.parse(res.body).access_level).toBe(40);
-      const event = (await publishedEvents(runtime, EVENT_TYPES.identity.memberUpdated)).find(
+      const event = (await publishedEvents(gw.runtime, EVENT_TYPES.identity.memberUpdated)).find(
         (e) => e.groupId === group.id && e.data.userId === user.id,
       );
       expect(event?.data.accessLevel).toBe(40);
@@ -265,7 +258,7 @@ describe('identity: group and project members', () => {
       });
       expect(res.status).toBe(204);
       expect(res.text).toBe('');
-      const event = (await publishedEvents(runtime, EVENT_TYPES.identity.memberRemoved)).find(
+      const event = (await publishedEvents(gw.runtime, EVENT_TYPES.identity.memberRemoved)).find(
         (e) => e.projectId === project.id && e.data.userId === user.id,
       );
       expect(event).toBeDefined();

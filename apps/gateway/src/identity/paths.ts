@@ -61,6 +61,28 @@ export async function claimRoute(
   }
 }
 
+/**
+ * Inserts the document that will own a new full path: the route is claimed first and given back when the
+ * insert fails. `taken` is the caller's error for a path that is someone else's; a document written
+ * without its route (fixtures, older data) still owns its full path, so a duplicate key counts as taken.
+ */
+export async function insertWithRoute(
+  models: IdentityModels,
+  fullPath: string,
+  source: Pick<RouteDoc, 'sourceType' | 'sourceId'>,
+  insert: () => Promise<unknown>,
+  taken: () => Error,
+): Promise<void> {
+  if (!(await claimRoute(models, fullPath, source))) throw taken();
+  try {
+    await insert();
+  } catch (err) {
+    await releaseRoute(models, fullPath, source);
+    if (isDuplicateKeyError(err)) throw taken();
+    throw err;
+  }
+}
+
 export async function routeTaken(models: IdentityModels, fullPath: string): Promise<boolean> {
   return (await models.routes.exists({ _id: fullPath.toLowerCase() })) !== null;
 }

@@ -2,7 +2,6 @@ import type { FilterQuery } from 'mongoose';
 import type { CreateProjectBody, ListProjectsQuery, Principal, UpdateProjectBody } from '@gl/contracts';
 import {
   HttpError,
-  isDuplicateKeyError,
   ModelError,
   pushEvents,
   withEvents,
@@ -26,6 +25,7 @@ import {
 import {
   ValidationErrors,
   claimRoute,
+  insertWithRoute,
   joinPath,
   nameErrors,
   parameterize,
@@ -33,6 +33,7 @@ import {
   releaseRoute,
   routeTaken,
 } from './paths';
+import { findPage, searchPattern } from './queries';
 
 type Visibility = ProjectDoc['visibility'];
 const DEFAULT_BRANCH = 'main';
@@ -46,10 +47,6 @@ const SORT_FIELDS: Record<NonNullable<ListProjectsQuery['order_by']>, string> = 
   last_activity_at: 'lastActivityAt',
   star_count: 'starCount',
 };
-
-function escapeRegex(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-}
 
 function notAllowedInGroup(visibility: Visibility, group: NamespaceDoc): string {
   return `${visibility} is not allowed in a ${group.visibility} group.`;
@@ -136,9 +133,6 @@ export function createProjectsService(deps: IdentityDeps) {
     if (errors.has()) throw ModelError.fields(errors.fields);
 
     const id = await counters.next('projects');
-    const route = { sourceType: 'project' as const, sourceId: id };
-    if (!(await claimRoute(models, fullPath, route)))
-      throw ModelError.fields({ path: ['has already been taken'] });
     const now = new Date();
     const project: ProjectDoc = {
       _id: id,
@@ -159,16 +153,16 @@ export function createProjectsService(deps: IdentityDeps) {
       lastActivityAt: now,
     };
     const actor = actorOfPrincipal(principal);
-    try {
-      await models.projects.create(
-        withEvents(project, [projectEvent(origin, EVENT_TYPES.identity.projectCreated, actor, project)]),
-      );
-    } catch (err) {
-      await releaseRoute(models, fullPath, route);
-      // A project written without its route (fixtures, older data) still owns its full path.
-      if (isDuplicateKeyError(err)) throw ModelError.fields({ path: ['has already been taken'] });
-      throw err;
-    }
+    await insertWithRoute(
+      models,
+      fullPath,
+      { sourceType: 'project', sourceId: id },
+      () =>
+        models.projects.create(
+          withEvents(project, [projectEvent(origin, EVENT_TYPES.identity.projectCreated, actor, project)]),
+        ),
+      () => ModelError.fields({ path: ['has already been taken'] }),
+    );
 
     const member = (userId: number, accessLevel: number) =>
       insertMember(
@@ -243,7 +237,7 @@ export function createProjectsService(deps: IdentityDeps) {
     }
     if (query.visibility) and.push({ visibility: query.visibility });
     if (query.search) {
-      const pattern = new RegExp(escapeRegex(query.search), 'i');
+      const pattern = searchPattern(query.search);
       and.push({ $or: [{ name: pattern }, { path: pattern }, { fullPath: pattern }] });
     }
     const filter: FilterQuery<ProjectDoc> = { $and: and };
@@ -251,11 +245,8 @@ export function createProjectsService(deps: IdentityDeps) {
     const field = SORT_FIELDS[query.order_by ?? 'created_at'];
     const sort: Record<string, 1 | -1> =
       field === '_id' ? { _id: direction } : { [field]: direction, _id: direction };
-    const [total, projects] = await Promise.all([
-      models.projects.countDocuments(filter),
-      models.projects.find(filter).sort(sort).skip(page.skip).limit(page.perPage).lean(),
-    ]);
-    return { total, projects, memberships };
+    const { total, docs } = await findPage(models.projects, filter, sort, page);
+    return { total, projects: docs, memberships };
   }
 
   /**

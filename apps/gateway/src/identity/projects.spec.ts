@@ -5,39 +5,32 @@ import {
   projectEventData,
   starrerEntity,
 } from '@gl/contracts';
-import { createTestRuntime, listen, type TestRuntime, type TestServer } from '@gl/testing';
 import {
   addMember,
-  apiClient,
   asList,
   asRecord,
   createGroup,
-  createIdentityTestApp,
   createProject,
   createUser,
   publishedEvents,
   unique,
+  startIdentityTestGateway,
   type Api,
+  type IdentityTestGateway,
   type TestUser,
 } from './identity.test-helpers';
 
 describe('identity: projects and stars', () => {
-  let runtime: TestRuntime;
-  let server: TestServer;
+  let gw: IdentityTestGateway;
   let api: Api;
   let alice: TestUser;
 
   beforeAll(async () => {
-    runtime = await createTestRuntime('gateway-identity-projects');
-    const { app } = await createIdentityTestApp(runtime);
-    server = await listen(app);
-    api = apiClient(server.url);
+    gw = await startIdentityTestGateway('gateway-identity-projects');
+    api = gw.api;
     alice = await createUser(api);
   });
-  afterAll(async () => {
-    await server.close();
-    await runtime.close();
-  });
+  afterAll(() => gw.close());
 
   describe('POST /projects', () => {
     it('When a user creates a project, then it lands in their namespace, they own it, project.created is published', async () => {
@@ -66,7 +59,7 @@ describe('identity: projects and stars', () => {
       const members = await api('GET', `/projects/${project.id}/members`, { token: alice.token });
       expect(asList(members.body)).toEqual([expect.objectContaining({ id: alice.id, access_level: 50 })]);
 
-      const event = (await publishedEvents(runtime, EVENT_TYPES.identity.projectCreated)).find(
+      const event = (await publishedEvents(gw.runtime, EVENT_TYPES.identity.projectCreated)).find(
         (e) => e.projectId === project.id,
       );
       expect(event).toMatchObject({ groupId: null, actor: { id: alice.id } });
@@ -272,7 +265,7 @@ describe('identity: projects and stars', () => {
         default_branch: 'develop',
         name: 'Renamed',
       });
-      const events = await publishedEvents(runtime, EVENT_TYPES.identity.projectUpdated);
+      const events = await publishedEvents(gw.runtime, EVENT_TYPES.identity.projectUpdated);
       expect(events.find((e) => e.projectId === project.id)?.data.name).toBe('Renamed');
     });
 
@@ -342,7 +335,7 @@ describe('identity: projects and stars', () => {
       expect(res.headers.get('content-type')).toBe('application/json');
       expect(res.body).toEqual({ message: '202 Accepted' });
       expect((await api('GET', `/projects/${project.id}`)).status).toBe(404);
-      const events = await publishedEvents(runtime, EVENT_TYPES.identity.projectDestroyed);
+      const events = await publishedEvents(gw.runtime, EVENT_TYPES.identity.projectDestroyed);
       expect(events.some((e) => e.projectId === project.id)).toBe(true);
       // The path is free again.
       await createProject(api, alice.token, { path: project.path });

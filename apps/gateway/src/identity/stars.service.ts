@@ -2,10 +2,7 @@ import type { FilterQuery } from 'mongoose';
 import { isDuplicateKeyError, type PageRequest } from '@gl/service-kit';
 import type { IdentityDeps } from './identity.deps';
 import type { ProjectDoc, StarDoc, UserDoc } from './identity.models';
-
-function escapeRegex(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-}
+import { findPage, searchPattern } from './queries';
 
 /**
  * Stars: one document per (user, project), keyed so a second star is a duplicate. `star_count` is set
@@ -53,17 +50,14 @@ export function createStarsService(deps: IdentityDeps) {
   ): Promise<{ total: number; rows: { star: StarDoc; user: UserDoc }[] }> {
     const filter: FilterQuery<StarDoc> = { projectId: project._id };
     if (search) {
-      const pattern = new RegExp(escapeRegex(search), 'i');
+      const pattern = searchPattern(search);
       const matching = await models.users
         .find({ $or: [{ name: pattern }, { username: pattern }] })
         .select({ _id: 1 })
         .lean();
       filter.userId = { $in: matching.map((u) => u._id) };
     }
-    const [total, stars] = await Promise.all([
-      models.stars.countDocuments(filter),
-      models.stars.find(filter).sort({ createdAt: -1, _id: 1 }).skip(page.skip).limit(page.perPage).lean(),
-    ]);
+    const { total, docs: stars } = await findPage(models.stars, filter, { createdAt: -1, _id: 1 }, page);
     const users = new Map(
       (await models.users.find({ _id: { $in: stars.map((s) => s.userId) } }).lean()).map((u) => [u._id, u]),
     );

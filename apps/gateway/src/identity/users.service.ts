@@ -15,6 +15,7 @@ import type { IdentityDeps } from './identity.deps';
 import { EVENT_TYPES, userEvent } from './identity.events';
 import type { TokenDoc, UserDoc } from './identity.models';
 import { claimRoute, nameErrors, namespacePathErrors, releaseRoute, ValidationErrors } from './paths';
+import { findPage, userSearchConditions } from './queries';
 import { createUserEmailModel, type UserEmailDoc } from './user-emails.model';
 
 export interface NewUser {
@@ -49,10 +50,6 @@ const MIN_PASSWORD = 8;
 function hashPassword(password: string): string {
   const salt = randomBytes(16);
   return `scrypt$${salt.toString('hex')}$${scryptSync(password, salt, 32).toString('hex')}`;
-}
-
-function escapeRegex(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
 /** GitLab's User validations that the API can trip (render_validation_error! → 400 {"message":{...}}). */
@@ -182,16 +179,12 @@ export function createUsersService(deps: IdentityDeps) {
     const query: FilterQuery<UserDoc> = {};
     if (filters.username !== undefined) query.usernameLower = filters.username.toLowerCase();
     if (filters.search) {
-      const pattern = new RegExp(escapeRegex(filters.search), 'i');
-      query.$or = [{ name: pattern }, { username: pattern }, { emailLower: filters.search.toLowerCase() }];
+      query.$or = userSearchConditions(filters.search);
     }
     if (filters.active) query.state = 'active';
     if (filters.blocked) query.state = 'blocked';
-    const [total, users] = await Promise.all([
-      models.users.countDocuments(query),
-      models.users.find(query).sort({ _id: -1 }).skip(page.skip).limit(page.perPage).lean(),
-    ]);
-    return { total, users };
+    const { total, docs } = await findPage(models.users, query, { _id: -1 }, page);
+    return { total, users: docs };
   }
 
   /** The user's highest access level anywhere (UserDetailsWithAdmin#highest_role). */
@@ -268,11 +261,8 @@ export function createUsersService(deps: IdentityDeps) {
     page: PageRequest,
   ): Promise<{ total: number; emails: UserEmailDoc[] }> {
     await emailsReady();
-    const [total, rows] = await Promise.all([
-      emails.countDocuments({ userId }),
-      emails.find({ userId }).sort({ _id: 1 }).skip(page.skip).limit(page.perPage).lean(),
-    ]);
-    return { total, emails: rows };
+    const { total, docs } = await findPage(emails, { userId }, { _id: 1 }, page);
+    return { total, emails: docs };
   }
 
   return { create, findById, list, highestRole, createToken, ensureToken, addEmail, listEmails };

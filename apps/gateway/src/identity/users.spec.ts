@@ -9,34 +9,27 @@ import {
   userPublicEntity,
   userWithAdminEntity,
 } from '@gl/contracts';
-import { createTestRuntime, listen, type TestRuntime, type TestServer } from '@gl/testing';
 import {
-  apiClient,
   asList,
   asRecord,
-  createIdentityTestApp,
   createToken,
   createUser,
   publishedEvents,
   unique,
+  startIdentityTestGateway,
   type Api,
+  type IdentityTestGateway,
 } from './identity.test-helpers';
 
 describe('identity: users and personal access tokens', () => {
-  let runtime: TestRuntime;
-  let server: TestServer;
+  let gw: IdentityTestGateway;
   let api: Api;
 
   beforeAll(async () => {
-    runtime = await createTestRuntime('gateway-identity-users');
-    const { app } = await createIdentityTestApp(runtime);
-    server = await listen(app);
-    api = apiClient(server.url);
+    gw = await startIdentityTestGateway('gateway-identity-users');
+    api = gw.api;
   });
-  afterAll(async () => {
-    await server.close();
-    await runtime.close();
-  });
+  afterAll(() => gw.close());
 
   describe('POST /users', () => {
     it('When root creates a user, then 201 answers the admin view and user.created is published', async () => {
@@ -61,7 +54,7 @@ describe('identity: users and personal access tokens', () => {
         bio: 'hi',
       });
 
-      const events = await publishedEvents(runtime, EVENT_TYPES.identity.userCreated);
+      const events = await publishedEvents(gw.runtime, EVENT_TYPES.identity.userCreated);
       const event = events.find((e) => e.data.userId === user.id);
       expect(event).toMatchObject({ producer: 'gateway', actor: { id: 1, username: 'root' } });
       expect(userEventData.parse(event!.data)).toMatchObject({ username, isAdmin: false, emails: [] });
@@ -344,7 +337,7 @@ describe('identity: users and personal access tokens', () => {
       expect(mine.status).toBe(200);
       expect(asList(mine.body).map((e) => e.email)).toEqual([`${user.username}@example.com`, secondary]);
 
-      const events = await publishedEvents(runtime, EVENT_TYPES.identity.userUpdated);
+      const events = await publishedEvents(gw.runtime, EVENT_TYPES.identity.userUpdated);
       expect(events.find((e) => e.data.userId === user.id)?.data.emails).toEqual([secondary]);
     });
 

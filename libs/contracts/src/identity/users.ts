@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { booleanParam, integerParam } from '../primitives';
+import { booleanParam, integerParam, stringListParam } from '../primitives';
 import { userSummary } from '../shared';
 import { dayParam, stringParam } from './params';
 
@@ -42,20 +42,9 @@ export const listUsersQuery = z.object({
 
 export const userIdParam = z.object({ id: integerParam });
 
-const scopeList = z.preprocess(
-  (value) =>
-    typeof value === 'string'
-      ? value
-          .split(',')
-          .map((s) => s.trim())
-          .filter(Boolean)
-      : value,
-  z
-    .array(z.string())
-    .refine(
-      (scopes) => scopes.every((s) => (PERSONAL_ACCESS_TOKEN_SCOPES as readonly string[]).includes(s)),
-      { message: 'scopes does not have a valid value' },
-    ),
+const scopeList = stringListParam.refine(
+  (scopes) => scopes.every((s) => (PERSONAL_ACCESS_TOKEN_SCOPES as readonly string[]).includes(s)),
+  { message: 'scopes does not have a valid value' },
 );
 
 /** POST /users/:user_id/personal_access_tokens. */
