@@ -191,9 +191,14 @@ describe('outbox and bus', () => {
     const good = event('created');
     await runtime.bus.publish(good);
     await eventually(async () => (seen.some((e) => e.id === good.id) ? true : undefined));
-    const info = await runtime.bus.jsm.consumers.info(EVENT_STREAM, `d_${context}`);
+    // The handler records the event before its ack (and the terms before them) reach the server.
+    const info = await eventually(async () => {
+      const current = await runtime.bus.jsm.consumers.info(EVENT_STREAM, `d_${context}`);
+      return current.num_ack_pending === 0 && current.num_pending === 0 ? current : undefined;
+    });
     expect(info.num_ack_pending).toBe(0);
     expect(info.num_pending).toBe(0);
+    expect(info.delivered.consumer_seq).toBe(4);
     expect(seen.map((e) => e.id)).toEqual([good.id]);
   });
 });
