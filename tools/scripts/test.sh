@@ -11,6 +11,7 @@ started=$SECONDS
 
 section dependencies
 ensure_deps
+ensure_test_clients
 
 section "check (lint, typecheck, format)"
 bash tools/scripts/check.sh

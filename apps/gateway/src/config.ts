@@ -17,6 +17,8 @@ export const gatewayConfigSchema = baseServiceConfig.extend({
   /** Root's personal access token; generated and written under DATA_DIR when unset. */
   GITLAB_ROOT_TOKEN: z.string().min(20).optional(),
   DATA_DIR: z.string().default('.data/dev'),
+  /** How long token, user, namespace and membership lookups are reused; another replica's writes show after it. */
+  IDENTITY_CACHE_TTL_MS: z.coerce.number().int().min(0).default(5_000),
   BOARDS_URL: serviceUrl,
   DISCUSSIONS_URL: serviceUrl,
   ALERTS_URL: serviceUrl,

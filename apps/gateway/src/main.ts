@@ -15,7 +15,7 @@ void runService({
   configSchema: gatewayConfigSchema,
   async createApp(runtime) {
     const { config, logger, connection, outbox } = runtime;
-    const models = createIdentityModels(connection);
+    const models = createIdentityModels(connection, { cacheTtlMs: config.IDENTITY_CACHE_TTL_MS });
     for (const model of identityModelList(models)) outbox.register(model);
     await Promise.all(identityModelList(models).map((model) => model.init()));
     const identity = {

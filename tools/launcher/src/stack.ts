@@ -135,7 +135,8 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
     PORT: String(gatewayPort),
     MONGO_DB: `${prefix}gateway`,
     DATA_DIR: options.dataDir,
-    GITLAB_EXTERNAL_URL: options.externalUrl ?? `http://localhost:${gatewayPort}`,
+    // The URL clients are told to use (and web_url fields carry) is the one the gateway is reached at.
+    GITLAB_EXTERNAL_URL: options.externalUrl ?? gatewayUrl,
     GITLAB_TIER: options.tier ?? 'ultimate',
     ...(options.rootToken ? { GITLAB_ROOT_TOKEN: options.rootToken } : {}),
     ...Object.fromEntries(STACK_SERVICES.map((s) => [`${s.toUpperCase()}_URL`, serviceUrls[s]])),

@@ -49,6 +49,27 @@ export function toPrincipal(user: UserDoc, scopes: string[], externalUrl: string
   };
 }
 
+/** When this process last wrote each token's last_used_at; the cached record may be older. */
+const lastUseWritten = new Map<number, number>();
+const LAST_USE_INTERVAL_MS = 60_000;
+
+/**
+ * Throttled to one write a minute per token, so reads do not turn into writes. It goes through the raw
+ * collection on purpose: last_used_at informs no access decision, so it must not flush the identity cache.
+ */
+function recordTokenUse(models: IdentityModels, tokenId: number, storedLastUse: Date | null): void {
+  const now = Date.now();
+  const last = Math.max(lastUseWritten.get(tokenId) ?? 0, storedLastUse?.getTime() ?? 0);
+  if (now - last < LAST_USE_INTERVAL_MS) return;
+  if (lastUseWritten.size > 100_000) lastUseWritten.clear();
+  lastUseWritten.set(tokenId, now);
+  // The driver's collection type assumes ObjectId keys; ours are numeric.
+  const byId = { _id: tokenId } as unknown as Parameters<typeof models.tokens.collection.updateOne>[0];
+  void models.tokens.collection
+    .updateOne(byId, { $set: { lastUsedAt: new Date(now) } })
+    .catch(() => undefined);
+}
+
 function today(): string {
   return new Date().toISOString().slice(0, 10);
 }
@@ -78,12 +99,7 @@ export async function authenticate(
     models.users.findById(record.userId).lean(),
   );
   if (!user || user.state !== 'active') throw new UnauthorizedError();
-  if (!record.lastUsedAt || Date.now() - record.lastUsedAt.getTime() > 60_000) {
-    // Throttled: one write a minute per token keeps reads from turning into writes.
-    void models.tokens
-      .updateOne({ _id: record._id }, { $set: { lastUsedAt: new Date() } })
-      .catch(() => undefined);
-  }
+  recordTokenUse(models, record._id, record.lastUsedAt);
 
   const sudo = sudoTarget(req);
   if (sudo === null)

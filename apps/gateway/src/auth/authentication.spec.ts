@@ -149,6 +149,18 @@ describe('gateway authentication', () => {
     });
   });
 
+  it('When a token is used, then last_used_at is recorded without flushing the identity cache', async () => {
+    const token = await makeToken(gw.models, user.id);
+    await gw.call(groupPath, { token });
+    const invalidations = gw.models.cache.stats.invalidations;
+    const hits = gw.models.cache.stats.hits;
+    for (let i = 0; i < 3; i++) expect((await gw.call(groupPath, { token })).status).toBe(200);
+    expect(gw.models.cache.stats.invalidations).toBe(invalidations);
+    expect(gw.models.cache.stats.hits).toBeGreaterThan(hits);
+    const stored = await gw.models.tokens.findOne({ userId: user.id }).sort({ _id: -1 }).lean();
+    expect(stored?.lastUsedAt).toBeInstanceOf(Date);
+  });
+
   it('When the token hash is looked up, then the plain token is stored nowhere', async () => {
     const stored = await gw.models.tokens.find({ userId: user.id }).lean();
     expect(stored.length).toBeGreaterThan(0);
