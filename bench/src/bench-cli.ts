@@ -140,15 +140,8 @@ async function bench(args: Args, teardown: Teardown): Promise<void> {
     await exited;
   });
 
-  const group = await createGroup(
-    stack.gatewayUrl,
-    stack.rootToken,
-    infra.mongoUrl,
-    `${databasePrefix}gateway`,
-  );
-  log(
-    `group ${group.path} (id ${group.id}) created ${group.createdVia === 'api' ? 'with POST /api/v4/groups' : 'in the gateway database (POST /api/v4/groups not served yet)'}`,
-  );
+  const group = await createGroup(stack.gatewayUrl, stack.rootToken);
+  log(`group ${group.path} (id ${group.id}) created with POST /api/v4/groups`);
 
   // The stack's default external URL; the gateway puts it in every context it signs.
   const externalUrl = `http://localhost:${new URL(stack.gatewayUrl).port}`;

@@ -55,6 +55,33 @@ describe('identity: group and project members', () => {
       });
     });
 
+    it('When expires_at is sent as null (go-gitlab always does), then it means no expiry; on edit it clears one', async () => {
+      const group = await createGroup(api, owner.token);
+      const user = await createUser(api);
+      const added = await api('POST', `/groups/${group.id}/members`, {
+        token: owner.token,
+        body: { user_id: user.id, access_level: 30, expires_at: null },
+      });
+      expect(added.status).toBe(201);
+      expect(memberEntity.parse(added.body).expires_at).toBeNull();
+      const dated = await api('PUT', `/groups/${group.id}/members/${user.id}`, {
+        token: owner.token,
+        body: { access_level: 30, expires_at: '2099-01-31' },
+      });
+      expect(memberEntity.parse(dated.body).expires_at).toBe('2099-01-31');
+      const kept = await api('PUT', `/groups/${group.id}/members/${user.id}`, {
+        token: owner.token,
+        body: { access_level: 40 },
+      });
+      expect(memberEntity.parse(kept.body).expires_at).toBe('2099-01-31');
+      const cleared = await api('PUT', `/groups/${group.id}/members/${user.id}`, {
+        token: owner.token,
+        body: { access_level: 40, expires_at: null },
+      });
+      expect(cleared.status).toBe(200);
+      expect(memberEntity.parse(cleared.body).expires_at).toBeNull();
+    });
+
     it('When the user is already a member, then 409 Member already exists', async () => {
       const project = await createProject(api, owner.token);
       const user = await createUser(api);

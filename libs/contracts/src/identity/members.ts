@@ -11,14 +11,14 @@ export const addMemberBody = z.object({
   access_level: integerParam,
   user_id: integerParam.optional(),
   username: stringParam.optional(),
-  expires_at: dayParam.optional(),
+  expires_at: dayParam.nullable().optional(),
 });
 export type AddMemberBody = z.infer<typeof addMemberBody>;
 
 export const updateMemberBody = z.object({
   user_id: integerParam,
   access_level: integerParam,
-  expires_at: dayParam.optional(),
+  expires_at: dayParam.nullable().optional(),
 });
 export type UpdateMemberBody = z.infer<typeof updateMemberBody>;
 

@@ -132,6 +132,28 @@ describe('outbox and bus', () => {
     expect(await things.exists({ _id: 4 })).toBeNull();
   });
 
+  it('When the relay publishes a carried event while the document is being deleted, then the delete still succeeds', async () => {
+    const seen = await collect(`d_${context}`);
+    const updated = event('updated');
+    await things.create(withEvents({ _id: 7, name: 'seven' }, [updated]));
+    // What the relay records right after publishing, before it clears the document's own copy.
+    await runtime.connection.collection('outbox').insertOne({
+      _id: updated.id as never,
+      payload: JSON.stringify(updated),
+      state: 'published',
+      publishedAt: new Date(),
+      createdAt: new Date(),
+    });
+    await runtime.bus.publish(updated);
+    const destroyed = event('destroyed');
+    expect(await runtime.outbox.deleteWithEvents(things, 7, [destroyed])).toBe(true);
+    await runtime.outbox.drain();
+    await eventually(async () => (seen.length === 2 ? true : undefined));
+    expect(seen.map((e) => e.id)).toEqual([updated.id, destroyed.id]);
+    const entry = await runtime.connection.collection('outbox').findOne({ _id: updated.id as never });
+    expect(entry?.state).toBe('published');
+  });
+
   it('When deleting a missing document, then no event is published', async () => {
     expect(await runtime.outbox.deleteWithEvents(things, 404, [event('destroyed')])).toBe(false);
     await runtime.outbox.drain();

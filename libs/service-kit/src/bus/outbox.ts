@@ -3,6 +3,7 @@ import type { Logger } from 'pino';
 import type { EventEnvelope } from '@gl/contracts';
 import type { ServiceMetrics } from '../metrics';
 import type { Bus } from './bus';
+import { isDuplicateKeyError } from '../mongo/connection';
 
 /**
  * Transactional outbox without transactions (FerretDB has none):
@@ -245,25 +246,30 @@ export function createOutbox(options: OutboxOptions): Outbox {
       ).map((e) => JSON.parse(e) as EventEnvelope);
       const all = [...carried, ...events];
       const now = Date.now();
-      if (all.length > 0) {
-        await entries.insertMany(
-          all.map((envelope, i) => ({
+      const recorded: string[] = [];
+      for (const [index, envelope] of all.entries()) {
+        try {
+          await entries.create({
             _id: envelope.id,
             payload: JSON.stringify(envelope),
-            state: 'pending' as const,
+            state: 'pending',
             check: { model: model.modelName, docId: id },
-            createdAt: new Date(now + i),
-          })),
-        );
+            createdAt: new Date(now + index),
+          });
+          recorded.push(envelope.id);
+        } catch (err) {
+          // The relay may have published a carried event (and recorded it) since we read the document:
+          // it needs nothing more from us.
+          if (!(isDuplicateKeyError(err) && index < carried.length)) throw err;
+        }
       }
       const { deletedCount } = await model.deleteOne({ _id: id });
       if (deletedCount !== 1) {
-        await entries.deleteMany({ _id: { $in: all.map((e) => e.id) }, state: 'pending' });
+        await entries.deleteMany({ _id: { $in: recorded }, state: 'pending' });
         return false;
       }
-      if (all.length > 0) {
-        await entries.updateMany({ _id: { $in: all.map((e) => e.id) } }, { $set: { state: 'ready' } });
-      }
+      // Only our own pending entries: one the relay recorded as published meanwhile stays published.
+      await entries.updateMany({ _id: { $in: recorded }, state: 'pending' }, { $set: { state: 'ready' } });
       outbox.kick();
       return true;
     },
