@@ -16,3 +16,4 @@ export * from './mongo/connection';
 export * from './mongo/counters';
 export * from './bus';
 export * from './openapi';
+export * from './parent-watch';

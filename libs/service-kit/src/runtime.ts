@@ -11,6 +11,7 @@ import { connectMongo, mongoReady } from './mongo/connection';
 import { connectBus, type Bus } from './bus/bus';
 import { createOutbox, type Outbox } from './bus/outbox';
 import { startConsumer, type RunningConsumer, type Subscription } from './bus/consumer';
+import { watchParent } from './parent-watch';
 
 /** What a service's composition root hands to its `createApp`. */
 export interface ServiceRuntime<C extends BaseServiceConfig> {
@@ -128,6 +129,14 @@ export async function runService<S extends z.ZodObject>(
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     process.once(signal, () => {
       void shutdown(signal).then(() => process.exit(0));
+    });
+  }
+  // Started by our launcher (npm start, tests, bench): go when it goes, however it ended.
+  const launcherPid = Number(env.GL_PARENT_PID);
+  if (Number.isInteger(launcherPid) && launcherPid > 0) {
+    watchParent(launcherPid, () => {
+      logger.warn({ launcherPid }, 'launcher exited; shutting down');
+      void shutdown('launcher exited').then(() => process.exit(0));
     });
   }
   return { server, port, shutdown };

@@ -98,6 +98,8 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
   const envs = new Map<string, NodeJS.ProcessEnv>();
 
   const common = {
+    // Children stop by themselves if this process disappears without stopping them (see watchParent).
+    GL_PARENT_PID: String(process.pid),
     MONGO_URL: options.mongoUrl,
     NATS_URL: options.natsUrl,
     INTERNAL_CONTEXT_SECRET: secret,

@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { startInfra } from '@gl/infra';
+import { watchParent } from '@gl/service-kit';
 import { startStack } from './stack';
 
 /**
@@ -8,6 +9,7 @@ import { startStack } from './stack';
  * gateway; prints where it listens and where the root token is; Ctrl-C stops everything.
  */
 async function main(): Promise<void> {
+  const parentPid = process.ppid;
   const rootDir = resolve(__dirname, '..', '..');
   const dataDir = resolve(rootDir, process.env.DATA_DIR ?? '.data/dev');
   const log = (line: string): void => {
@@ -56,6 +58,8 @@ async function main(): Promise<void> {
   };
   process.on('SIGINT', () => void shutdown('SIGINT'));
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
+  // `npm start` killed by a supervisor does not pass the signal on: stop when our parent is gone.
+  watchParent(parentPid, () => void shutdown('parent process exited'));
 }
 
 main().catch((err: unknown) => {
