@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { Gitlab } from '@gitbeaker/rest';
 import { testEnv } from '@gl/testing';
 
@@ -35,4 +36,31 @@ let counter = 0;
 export function unique(prefix: string): string {
   counter += 1;
   return `${prefix}${Date.now().toString(36)}${counter}`;
+}
+
+export interface ClientRun {
+  status: number | null;
+  /** The program's last stdout line, parsed as JSON when it is JSON (kept raw otherwise, so failures show it). */
+  output: unknown;
+  stderr: string;
+}
+
+/**
+ * Runs a real-client program against the stack (GL_URL, GL_TOKEN = root) and returns its verdict: the
+ * client scripts print one JSON line `{"ok":…,"checked":[…]}` last.
+ */
+export function runClient(command: string, args: string[] = []): ClientRun {
+  const run = spawnSync(command, args, {
+    env: { ...process.env, GL_URL: gatewayUrl(), GL_TOKEN: rootToken() },
+    encoding: 'utf8',
+    timeout: 60_000,
+  });
+  const lastLine = run.stdout.trim().split('\n').pop() ?? '';
+  let output: unknown = lastLine;
+  try {
+    output = JSON.parse(lastLine);
+  } catch {
+    // not JSON: keep the raw line
+  }
+  return { status: run.status, output, stderr: run.stderr.slice(-2000) };
 }

@@ -1,7 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, renameSync, rmSync, statSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
-import { gatewayUrl, rootToken } from './e2e.helpers';
+import { runClient } from './e2e.helpers';
 
 /**
  * go-gitlab 0.73.1 against the running stack. The program in clients/go-gitlab/ is built once into
@@ -45,19 +45,7 @@ describe('identity catalogue with go-gitlab', () => {
   it('When go-gitlab creates users, groups, projects and members and pages through lists, then every step works', () => {
     const buildError = buildClient();
     expect(buildError).toBeNull();
-    const run = spawnSync(BINARY, [], {
-      env: { ...process.env, GL_URL: gatewayUrl(), GL_TOKEN: rootToken() },
-      encoding: 'utf8',
-      timeout: 60_000,
-    });
-    const lastLine = run.stdout.trim().split('\n').pop() ?? '';
-    let output: unknown = lastLine;
-    try {
-      output = JSON.parse(lastLine);
-    } catch {
-      // not JSON: keep the raw line so the failure shows it
-    }
-    expect({ status: run.status, output, stderr: run.stderr.slice(-2000) }).toEqual({
+    expect(runClient(BINARY)).toEqual({
       status: 0,
       output: {
         ok: true,

@@ -10,6 +10,7 @@ import {
   readPageRequest,
   type EventOrigin,
   type PageRequest,
+  type ParamRule,
 } from '@gl/service-kit';
 import { requireAuth, type AuthDeps } from '../auth/auth.middleware';
 import { originOf } from './identity.deps';
@@ -76,7 +77,7 @@ function subjectOf(message: string): string {
 export function paramsWithRules<S extends z.ZodType>(
   req: Request,
   schema: S,
-  rules: ((params: Record<string, unknown>) => string | null)[],
+  rules: ParamRule[],
 ): z.infer<S> {
   const raw = collectParams(req);
   const broken = rules.map((rule) => rule(raw)).filter((m): m is string => m !== null);
@@ -94,23 +95,6 @@ export function paramsWithRules<S extends z.ZodType>(
   }
   if (broken.length > 0) throw new ParamError(broken);
   return parsed;
-}
-
-const given = (params: Record<string, unknown>, key: string): boolean =>
-  params[key] !== undefined && params[key] !== null;
-
-export function atLeastOneOf(...keys: string[]) {
-  return (params: Record<string, unknown>): string | null =>
-    keys.some((k) => given(params, k))
-      ? null
-      : `${keys.join(', ')} are missing, at least one parameter must be provided`;
-}
-
-export function mutuallyExclusive(...keys: string[]) {
-  return (params: Record<string, unknown>): string | null => {
-    const present = keys.filter((k) => given(params, k));
-    return present.length > 1 ? `${present.join(', ')} are mutually exclusive` : null;
-  };
 }
 
 /** GitLab's `/users/:id` style requirement: a non-numeric segment does not match the route at all. */

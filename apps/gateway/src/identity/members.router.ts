@@ -6,19 +6,15 @@ import {
   removeMemberQuery,
   updateMemberBody,
 } from '@gl/contracts';
-import { sendJson, sendNoContent, setPaginationHeaders } from '@gl/service-kit';
-import { resolveGroup, resolveProject } from '../namespaces/resolve';
 import {
   atLeastOneOf,
-  callerOf,
   mutuallyExclusive,
-  originOfRequest,
-  pageOf,
-  paramsOf,
-  paramsWithRules,
-  signedIn,
-  withBody,
-} from './http';
+  sendJson,
+  sendNoContent,
+  setPaginationHeaders,
+} from '@gl/service-kit';
+import { resolveGroup, resolveProject } from '../namespaces/resolve';
+import { callerOf, originOfRequest, pageOf, paramsOf, paramsWithRules, signedIn, withBody } from './http';
 import type { IdentityRouterDeps } from './identity.routers';
 import { memberEntity } from './members.entities';
 import type { MemberRow, MemberSource, MembersService } from './members.service';

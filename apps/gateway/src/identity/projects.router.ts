@@ -5,10 +5,9 @@ import {
   listProjectsQuery,
   updateProjectBody,
 } from '@gl/contracts';
-import { sendJson, setPaginationHeaders } from '@gl/service-kit';
+import { atLeastOneOf, sendJson, setPaginationHeaders } from '@gl/service-kit';
 import { resolveProject, type ResolvedNamespace } from '../namespaces/resolve';
 import {
-  atLeastOneOf,
   callerOf,
   maybeSignedIn,
   originOfRequest,

@@ -7,11 +7,10 @@ import {
   listUsersQuery,
   userIdParam,
 } from '@gl/contracts';
-import { ForbiddenError, NotFoundError, sendJson, setPaginationHeaders } from '@gl/service-kit';
+import { atLeastOneOf, ForbiddenError, NotFoundError, sendJson, setPaginationHeaders } from '@gl/service-kit';
 import { requireAdmin } from './access';
 import {
   actorOfPrincipal,
-  atLeastOneOf,
   callerOf,
   maybeSignedIn,
   numericParam,

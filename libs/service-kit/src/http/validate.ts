@@ -29,19 +29,35 @@ export function parseParams<S extends z.ZodType>(schema: S, input: unknown): z.i
   throw new ParamError(messages);
 }
 
-/** Grape's `exactly_one_of`: none → "a, b are missing, exactly one parameter must be provided". */
-export function requireExactlyOne(params: Record<string, unknown>, keys: readonly string[]): string {
-  const given = keys.filter((k) => params[k] !== undefined && params[k] !== null);
-  if (given.length === 0) {
-    throw new ParamError([`${keys.join(', ')} are missing, exactly one parameter must be provided`]);
-  }
-  if (given.length > 1) throw new ParamError([`${given.join(', ')} are mutually exclusive`]);
-  return given[0]!;
+/** A Grape group rule (`at_least_one_of`, `mutually_exclusive`): the message when broken, else null. */
+export type ParamRule = (params: Record<string, unknown>) => string | null;
+
+const isGiven = (params: Record<string, unknown>, key: string): boolean =>
+  params[key] !== undefined && params[key] !== null;
+
+/** Grape's `at_least_one_of`: "a, b are missing, at least one parameter must be provided". */
+export function atLeastOneOf(...keys: string[]): ParamRule {
+  return (params) =>
+    keys.some((k) => isGiven(params, k))
+      ? null
+      : `${keys.join(', ')} are missing, at least one parameter must be provided`;
 }
 
-/** Grape's `at_least_one_of`. */
-export function requireAtLeastOne(params: Record<string, unknown>, keys: readonly string[]): void {
-  if (keys.every((k) => params[k] === undefined)) {
-    throw new ParamError([`${keys.join(', ')} are missing, at least one parameter must be provided`]);
+/** Grape's `mutually_exclusive`: names only the parameters actually given, "a, b are mutually exclusive". */
+export function mutuallyExclusive(...keys: string[]): ParamRule {
+  return (params) => {
+    const present = keys.filter((k) => isGiven(params, k));
+    return present.length > 1 ? `${present.join(', ')} are mutually exclusive` : null;
+  };
+}
+
+/** Grape's `exactly_one_of`: none → "a, b are missing, exactly one parameter must be provided". */
+export function requireExactlyOne(params: Record<string, unknown>, keys: readonly string[]): string {
+  const exclusive = mutuallyExclusive(...keys)(params);
+  if (exclusive) throw new ParamError([exclusive]);
+  const given = keys.find((k) => isGiven(params, k));
+  if (given === undefined) {
+    throw new ParamError([`${keys.join(', ')} are missing, exactly one parameter must be provided`]);
   }
+  return given;
 }
