@@ -1,10 +1,17 @@
 import type { Express } from 'express';
 import {
+  createCounters,
   createServiceHttpApp,
+  type BaseServiceConfig,
   type ServiceInstance,
   type ServiceRuntime,
-  type BaseServiceConfig,
 } from '@gl/service-kit';
+import { createDiscussionsModels } from './discussions.models';
+import { createDiscussionsRouter } from './discussions.router';
+import { createNoteablesRouter } from './noteables.router';
+import { createNoteablesService } from './noteables.service';
+import { createNotesService } from './notes.service';
+import { createIncidentsSubscription, createMilestonesSubscription } from './subscriptions';
 
 export const SERVICE_NAME = 'discussions';
 
@@ -15,13 +22,20 @@ export const SERVICE_NAME = 'discussions';
 export function createDiscussionsApp(
   runtime: ServiceRuntime<BaseServiceConfig>,
 ): ServiceInstance & { app: Express } {
+  const models = createDiscussionsModels(runtime.connection, runtime.outbox);
+  const deps = { models, counters: createCounters(runtime.connection), outbox: runtime.outbox };
+  const notes = createNotesService(deps);
+  const noteables = createNoteablesService(deps, notes);
   const app = createServiceHttpApp({
     name: SERVICE_NAME,
     logger: runtime.logger,
     metrics: runtime.metrics,
     contextSecret: runtime.config.INTERNAL_CONTEXT_SECRET,
     readiness: runtime.readiness,
-    apiRouters: [],
+    apiRouters: [createDiscussionsRouter(noteables, notes), createNoteablesRouter(noteables)],
   });
-  return { app };
+  return {
+    app,
+    subscriptions: [createIncidentsSubscription(noteables), createMilestonesSubscription(noteables)],
+  };
 }

@@ -1,5 +1,6 @@
 import type { EndpointContract } from './endpoint';
 import { IDENTITY_ENDPOINTS } from './identity';
+import { DISCUSSIONS_ENDPOINTS } from './discussions';
 
 /** Every documented endpoint; each domain's contracts append their list here. */
-export const ENDPOINTS: EndpointContract[] = [...IDENTITY_ENDPOINTS];
+export const ENDPOINTS: EndpointContract[] = [...IDENTITY_ENDPOINTS, ...DISCUSSIONS_ENDPOINTS];

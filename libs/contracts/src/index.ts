@@ -5,3 +5,4 @@ export * from './events';
 export * from './endpoint';
 export * from './endpoints';
 export * from './identity';
+export * from './discussions';

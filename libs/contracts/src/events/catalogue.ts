@@ -10,6 +10,8 @@ export const DURABLES = {
   registryCleanup: 'registry-cleanup',
   alertsIncidents: 'alerts-incidents',
   discussionsIncidents: 'discussions-incidents',
+  /** Discussions' copy of group milestone titles, for "changed milestone to %title" system notes. */
+  discussionsMilestones: 'discussions-milestones',
   notificationsIdentity: 'notifications-identity',
   boardsIdentity: 'boards-identity',
 } as const;

@@ -1,3 +1,4 @@
 export * from './envelope';
 export * from './catalogue';
 export * from './identity.events';
+export * from './domain.events';

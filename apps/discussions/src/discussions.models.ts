@@ -1,0 +1,229 @@
+import { Schema, type Connection, type Model } from 'mongoose';
+import type { NoteableTypeName, PositionParam, UserSummary } from '@gl/contracts';
+import { addOutboxFields, type Outbox } from '@gl/service-kit';
+
+export type NoteableKind = Exclude<NoteableTypeName, 'Commit'>;
+
+export interface DiffRefs {
+  baseSha: string;
+  headSha: string;
+  startSha: string;
+}
+
+/** Issues, merge requests, snippets and epics share one collection; `kind` tells them apart. */
+export interface NoteableDoc {
+  _id: number;
+  kind: NoteableKind;
+  projectId: number | null;
+  groupId: number | null;
+  iid: number | null;
+  title: string;
+  description: string | null;
+  state: 'opened' | 'closed' | 'merged';
+  labels: string[];
+  milestoneId: number | null;
+  assigneeIds: number[];
+  author: UserSummary;
+  createdAt: Date;
+  updatedAt: Date;
+  closedAt: Date | null;
+  closedBy: UserSummary | null;
+  mergedAt: Date | null;
+  mergedBy: UserSummary | null;
+  issueType: 'issue' | 'incident' | null;
+  alertId: string | null;
+  sourceBranch: string | null;
+  targetBranch: string | null;
+  diffRefs: DiffRefs | null;
+  mergeCommitSha: string | null;
+  fileName: string | null;
+  content: string | null;
+  visibility: 'private' | 'internal' | 'public' | null;
+  confidential: boolean;
+}
+
+export interface NoteDoc {
+  _id: number;
+  projectId: number | null;
+  groupId: number | null;
+  noteableType: NoteableTypeName;
+  /** Database id of the noteable; null for commits. */
+  noteableId: number | null;
+  noteableIid: number | null;
+  /** The commit SHA for commit notes. */
+  commitSha: string | null;
+  discussionId: string;
+  type: 'DiscussionNote' | 'DiffNote' | null;
+  body: string;
+  system: boolean;
+  author: UserSummary;
+  createdAt: Date;
+  updatedAt: Date;
+  resolvable: boolean;
+  resolvedBy: UserSummary | null;
+  resolvedAt: Date | null;
+  position: PositionParam | null;
+  /** Diff notes on merge requests: the commit the thread starts on. */
+  commitId: string | null;
+}
+
+export interface CommitDoc {
+  _id: string;
+  projectId: number;
+  branch: string;
+  title: string;
+  message: string;
+  parentIds: string[];
+  authorName: string;
+  authorEmail: string;
+  createdAt: Date;
+}
+
+export interface BranchDoc {
+  _id: string;
+  projectId: number;
+  name: string;
+  headSha: string;
+  updatedAt: Date;
+}
+
+/** Alert → incident issue, keyed by alert id: the reservation that makes incident creation idempotent. */
+export interface IncidentLinkDoc {
+  _id: string;
+  projectId: number;
+  issueId: number;
+  issueIid: number;
+}
+
+/** What discussions knows about group milestones, from the boards service's events. */
+export interface MilestoneDoc {
+  _id: number;
+  iid: number | null;
+  title: string;
+}
+
+export interface DiscussionsModels {
+  noteables: Model<NoteableDoc>;
+  notes: Model<NoteDoc>;
+  commits: Model<CommitDoc>;
+  branches: Model<BranchDoc>;
+  incidents: Model<IncidentLinkDoc>;
+  milestones: Model<MilestoneDoc>;
+}
+
+const mixed = Schema.Types.Mixed;
+
+function model<T>(connection: Connection, name: string, schema: Schema<T>, collection: string): Model<T> {
+  return (connection.models[name] as Model<T> | undefined) ?? connection.model<T>(name, schema, collection);
+}
+
+export function createDiscussionsModels(connection: Connection, outbox: Outbox): DiscussionsModels {
+  const noteableSchema = new Schema<NoteableDoc>(
+    {
+      _id: Number,
+      kind: String,
+      projectId: Number,
+      groupId: Number,
+      iid: Number,
+      title: String,
+      description: String,
+      state: String,
+      labels: [String],
+      milestoneId: Number,
+      assigneeIds: [Number],
+      author: mixed,
+      createdAt: Date,
+      updatedAt: Date,
+      closedAt: Date,
+      closedBy: mixed,
+      mergedAt: Date,
+      mergedBy: mixed,
+      issueType: String,
+      alertId: String,
+      sourceBranch: String,
+      targetBranch: String,
+      diffRefs: mixed,
+      mergeCommitSha: String,
+      fileName: String,
+      content: String,
+      visibility: String,
+      confidential: Boolean,
+    },
+    { versionKey: false },
+  );
+  noteableSchema.index({ kind: 1, projectId: 1, iid: 1 });
+  noteableSchema.index({ kind: 1, groupId: 1, iid: 1 });
+  addOutboxFields(noteableSchema);
+
+  const noteSchema = new Schema<NoteDoc>(
+    {
+      _id: Number,
+      projectId: Number,
+      groupId: Number,
+      noteableType: String,
+      noteableId: Number,
+      noteableIid: Number,
+      commitSha: String,
+      discussionId: String,
+      type: String,
+      body: String,
+      system: Boolean,
+      author: mixed,
+      createdAt: Date,
+      updatedAt: Date,
+      resolvable: Boolean,
+      resolvedBy: mixed,
+      resolvedAt: Date,
+      position: mixed,
+      commitId: String,
+    },
+    { versionKey: false },
+  );
+  noteSchema.index({ noteableType: 1, noteableId: 1, createdAt: 1 });
+  noteSchema.index({ projectId: 1, commitSha: 1 });
+  addOutboxFields(noteSchema);
+
+  const commitSchema = new Schema<CommitDoc>(
+    {
+      _id: String,
+      projectId: Number,
+      branch: String,
+      title: String,
+      message: String,
+      parentIds: [String],
+      authorName: String,
+      authorEmail: String,
+      createdAt: Date,
+    },
+    { versionKey: false },
+  );
+  commitSchema.index({ projectId: 1 });
+
+  const branchSchema = new Schema<BranchDoc>(
+    { _id: String, projectId: Number, name: String, headSha: String, updatedAt: Date },
+    { versionKey: false },
+  );
+  addOutboxFields(branchSchema);
+
+  const incidentSchema = new Schema<IncidentLinkDoc>(
+    { _id: String, projectId: Number, issueId: Number, issueIid: Number },
+    { versionKey: false },
+  );
+  const milestoneSchema = new Schema<MilestoneDoc>(
+    { _id: Number, iid: Number, title: String },
+    { versionKey: false },
+  );
+
+  const models: DiscussionsModels = {
+    noteables: model(connection, 'Noteable', noteableSchema, 'noteables'),
+    notes: model(connection, 'Note', noteSchema, 'notes'),
+    commits: model(connection, 'Commit', commitSchema, 'commits'),
+    branches: model(connection, 'Branch', branchSchema, 'branches'),
+    incidents: model(connection, 'IncidentLink', incidentSchema, 'incident_links'),
+    milestones: model(connection, 'Milestone', milestoneSchema, 'milestones'),
+  };
+  outbox.register(models.noteables);
+  outbox.register(models.notes);
+  outbox.register(models.branches);
+  return models;
+}

@@ -1,0 +1,243 @@
+import type {
+  CommitEntity,
+  DiscussionEntity,
+  EpicEntity,
+  IssueEntity,
+  MergeRequestEntity,
+  NoteEntity,
+  PositionEntity,
+  PositionParam,
+  SnippetEntity,
+} from '@gl/contracts';
+import type { CommitDoc, MilestoneDoc, NoteDoc, NoteableDoc } from './discussions.models';
+
+const iso = (date: Date | null | undefined): string | null => (date ? new Date(date).toISOString() : null);
+const isoNow = (date: Date): string => new Date(date).toISOString();
+
+/** DiscussionNote and DiffNote on merge requests can be resolved; single comments and system notes cannot. */
+export function isResolvable(note: Pick<NoteDoc, 'noteableType' | 'system' | 'type'>): boolean {
+  return note.noteableType === 'MergeRequest' && !note.system && note.type !== null;
+}
+
+/** Commit notes take `resolved` too (the spec's example), without being resolvable threads. */
+function showsResolution(note: NoteDoc): boolean {
+  return isResolvable(note) || (note.noteableType === 'Commit' && !note.system);
+}
+
+function presentPosition(position: PositionParam): PositionEntity {
+  const out: PositionEntity = {
+    base_sha: position.base_sha,
+    start_sha: position.start_sha,
+    head_sha: position.head_sha,
+    old_path: position.old_path ?? null,
+    new_path: position.new_path ?? null,
+    position_type: position.position_type,
+  };
+  if (position.position_type === 'image') {
+    Object.assign(out, {
+      width: position.width ?? null,
+      height: position.height ?? null,
+      x: position.x ?? null,
+      y: position.y ?? null,
+    });
+  } else {
+    Object.assign(out, {
+      old_line: position.old_line ?? null,
+      new_line: position.new_line ?? null,
+      line_range: position.line_range ?? null,
+    });
+  }
+  return out;
+}
+
+export function presentNote(note: NoteDoc): NoteEntity {
+  const entity: NoteEntity = {
+    id: note._id,
+    type: note.type,
+    body: note.body,
+    attachment: null,
+    author: note.author,
+    created_at: isoNow(note.createdAt),
+    updated_at: isoNow(note.updatedAt),
+    system: note.system,
+    noteable_id: note.noteableId,
+    noteable_type: note.noteableType,
+    project_id: note.projectId,
+    resolvable: isResolvable(note),
+    confidential: false,
+    internal: false,
+    imported: false,
+    imported_from: 'none',
+    noteable_iid: note.noteableIid,
+    commands_changes: {},
+  };
+  if (note.type === 'DiffNote' && note.noteableType === 'MergeRequest') entity.commit_id = note.commitId;
+  if (note.type === 'DiffNote' && note.position) entity.position = presentPosition(note.position);
+  if (showsResolution(note)) {
+    entity.resolved = note.resolvedAt !== null && note.resolvedAt !== undefined;
+    entity.resolved_by = note.resolvedBy ?? null;
+    entity.resolved_at = iso(note.resolvedAt);
+  }
+  return entity;
+}
+
+/** A thread from its notes (oldest first). Individual = its first note is a single comment or system note. */
+export function presentDiscussion(notes: NoteDoc[]): DiscussionEntity {
+  const first = notes[0]!;
+  const entity: DiscussionEntity = {
+    id: first.discussionId,
+    individual_note: first.type === null,
+    notes: notes.map(presentNote),
+  };
+  if (first.noteableType === 'MergeRequest') {
+    const resolvable = notes.filter(isResolvable);
+    entity.resolvable = resolvable.length > 0;
+    if (entity.resolvable) entity.resolved = resolvable.every((n) => n.resolvedAt);
+  }
+  return entity;
+}
+
+function milestoneOf(doc: NoteableDoc, milestone: MilestoneDoc | null): IssueEntity['milestone'] {
+  if (!doc.milestoneId) return null;
+  return { id: doc.milestoneId, iid: milestone?.iid ?? null, title: milestone?.title ?? null };
+}
+
+function references(prefix: string, iid: number, fullPath: string): IssueEntity['references'] {
+  return { short: `${prefix}${iid}`, relative: `${prefix}${iid}`, full: `${fullPath}${prefix}${iid}` };
+}
+
+export interface NamespaceView {
+  webUrl: string;
+  fullPath: string;
+}
+
+/** What an issue or merge request shows besides its own document. */
+export interface IssuableExtras {
+  milestone: MilestoneDoc | null;
+  userNotesCount: number;
+}
+
+export function presentIssue(doc: NoteableDoc, ns: NamespaceView, extras: IssuableExtras): IssueEntity {
+  const incident = doc.issueType === 'incident';
+  return {
+    id: doc._id,
+    iid: doc.iid!,
+    project_id: doc.projectId!,
+    title: doc.title,
+    description: doc.description,
+    state: doc.state === 'closed' ? 'closed' : 'opened',
+    created_at: isoNow(doc.createdAt),
+    updated_at: isoNow(doc.updatedAt),
+    closed_at: iso(doc.closedAt),
+    closed_by: doc.closedBy ?? null,
+    labels: doc.labels,
+    milestone: milestoneOf(doc, extras.milestone),
+    assignees: doc.assigneeIds.map((id) => ({ id })),
+    author: doc.author,
+    type: incident ? 'INCIDENT' : 'ISSUE',
+    issue_type: incident ? 'incident' : 'issue',
+    user_notes_count: extras.userNotesCount,
+    confidential: doc.confidential,
+    discussion_locked: null,
+    web_url: `${ns.webUrl}/-/${incident ? 'issues/incident' : 'issues'}/${doc.iid}`,
+    references: references('#', doc.iid!, ns.fullPath),
+  };
+}
+
+export function presentMergeRequest(
+  doc: NoteableDoc,
+  ns: NamespaceView,
+  extras: IssuableExtras,
+): MergeRequestEntity {
+  const refs = doc.diffRefs!;
+  return {
+    id: doc._id,
+    iid: doc.iid!,
+    project_id: doc.projectId!,
+    title: doc.title,
+    description: doc.description,
+    state: doc.state,
+    created_at: isoNow(doc.createdAt),
+    updated_at: isoNow(doc.updatedAt),
+    merged_by: doc.mergedBy ?? null,
+    merged_at: iso(doc.mergedAt),
+    closed_by: doc.closedBy ?? null,
+    closed_at: iso(doc.closedAt),
+    source_branch: doc.sourceBranch!,
+    target_branch: doc.targetBranch!,
+    labels: doc.labels,
+    milestone: milestoneOf(doc, extras.milestone),
+    author: doc.author,
+    draft: false,
+    merge_status: 'can_be_merged',
+    sha: refs.headSha,
+    merge_commit_sha: doc.mergeCommitSha ?? null,
+    diff_refs: { base_sha: refs.baseSha, head_sha: refs.headSha, start_sha: refs.startSha },
+    user_notes_count: extras.userNotesCount,
+    web_url: `${ns.webUrl}/-/merge_requests/${doc.iid}`,
+    references: references('!', doc.iid!, ns.fullPath),
+  };
+}
+
+export function presentSnippet(doc: NoteableDoc, ns: NamespaceView): SnippetEntity {
+  const webUrl = `${ns.webUrl}/-/snippets/${doc._id}`;
+  const fileName = doc.fileName ?? '';
+  return {
+    id: doc._id,
+    title: doc.title,
+    description: doc.description,
+    visibility: doc.visibility ?? 'private',
+    author: doc.author,
+    created_at: isoNow(doc.createdAt),
+    updated_at: isoNow(doc.updatedAt),
+    project_id: doc.projectId!,
+    file_name: fileName,
+    files: fileName ? [{ path: fileName, raw_url: `${webUrl}/raw/main/${fileName}` }] : [],
+    web_url: webUrl,
+    raw_url: `${webUrl}/raw`,
+  };
+}
+
+export function presentEpic(doc: NoteableDoc, ns: NamespaceView): EpicEntity {
+  return {
+    id: doc._id,
+    iid: doc.iid!,
+    group_id: doc.groupId!,
+    title: doc.title,
+    description: doc.description,
+    state: doc.state === 'closed' ? 'closed' : 'opened',
+    author: doc.author,
+    labels: doc.labels,
+    confidential: doc.confidential,
+    created_at: isoNow(doc.createdAt),
+    updated_at: isoNow(doc.updatedAt),
+    closed_at: iso(doc.closedAt),
+    web_url: `${ns.webUrl}/-/epics/${doc.iid}`,
+    references: references('&', doc.iid!, ns.fullPath),
+  };
+}
+
+export function presentCommit(doc: CommitDoc, ns: NamespaceView): CommitEntity {
+  const date = isoNow(doc.createdAt);
+  return {
+    id: doc._id,
+    short_id: doc._id.slice(0, 8),
+    created_at: date,
+    parent_ids: doc.parentIds,
+    title: doc.title,
+    message: doc.message,
+    author_name: doc.authorName,
+    author_email: doc.authorEmail,
+    authored_date: date,
+    committer_name: doc.authorName,
+    committer_email: doc.authorEmail,
+    committed_date: date,
+    trailers: {},
+    extended_trailers: {},
+    web_url: `${ns.webUrl}/-/commit/${doc._id}`,
+    stats: { additions: 0, deletions: 0, total: 0 },
+    status: null,
+    project_id: doc.projectId,
+    last_pipeline: null,
+  };
+}

@@ -1,0 +1,323 @@
+import { Router, type Request } from 'express';
+import { z } from 'zod';
+import {
+  ACCESS_LEVELS,
+  addDiscussionNoteBody,
+  createCommitDiscussionBody,
+  createDiscussionBody,
+  createMergeRequestDiscussionBody,
+  createNoteBody,
+  integerParam,
+  listDiscussionsQuery,
+  listNotesQuery,
+  resolveDiscussionBody,
+  updateNoteBody,
+  updateSingleNoteBody,
+  type NoteableTypeName,
+  type PositionParam,
+} from '@gl/contracts';
+import {
+  BadRequestError,
+  ForbiddenError,
+  HttpError,
+  NotFoundError,
+  accessLevelOf,
+  collectParams,
+  isHigherTier,
+  parseParams,
+  readPageRequest,
+  requireExactlyOne,
+  requireUser,
+  sendJson,
+  sendNoContent,
+  setPaginationHeaders,
+  ParamError,
+} from '@gl/service-kit';
+import type { InternalContext } from '@gl/contracts';
+import {
+  canAdminNote,
+  canSetCreatedAt,
+  commenter,
+  readableNamespace,
+  userSummaryOf,
+} from './discussions.access';
+import { isResolvable, presentDiscussion, presentNote } from './discussions.presenters';
+import type { NoteDoc } from './discussions.models';
+import { noteErrors, parseCreatedAt, type NoteTarget, type NotesService } from './notes.service';
+import { targetOfCommit, targetOfNoteable, type NoteablesService } from './noteables.service';
+import { originOf } from './discussions.origin';
+
+interface NoteableRoute {
+  type: NoteableTypeName;
+  base: string;
+  kind: 'project' | 'group';
+  /** The Notes API (single comments) exists for this noteable. */
+  notesApi: boolean;
+}
+
+const ROUTES: NoteableRoute[] = [
+  { type: 'Issue', base: '/projects/:id/issues/:noteable_id', kind: 'project', notesApi: true },
+  {
+    type: 'MergeRequest',
+    base: '/projects/:id/merge_requests/:noteable_id',
+    kind: 'project',
+    notesApi: true,
+  },
+  { type: 'Snippet', base: '/projects/:id/snippets/:noteable_id', kind: 'project', notesApi: true },
+  { type: 'Epic', base: '/groups/:id/epics/:noteable_id', kind: 'group', notesApi: true },
+  { type: 'Commit', base: '/projects/:id/repository/commits/:noteable_id', kind: 'project', notesApi: false },
+  { type: 'Commit', base: '/projects/:id/commits/:noteable_id', kind: 'project', notesApi: false },
+];
+
+/** UserPreference::NOTES_FILTERS. */
+const ACTIVITY_FILTERS: Record<'all_notes' | 'only_comments' | 'only_activity', (n: NoteDoc) => boolean> = {
+  all_notes: () => true,
+  only_comments: (n) => !n.system,
+  only_activity: (n) => n.system,
+};
+
+const noteIdParams = z.object({ note_id: integerParam });
+
+function pathParam(req: Request, name: string): string {
+  return String((req.params as Record<string, string | undefined>)[name] ?? '');
+}
+
+/** `resolve_note` on the project: the noteable's author, or Developer and up (NotePolicy adds the note's author). */
+function canResolve(ctx: InternalContext, target: NoteTarget): boolean {
+  return ctx.principal?.id === target.authorId || accessLevelOf(ctx) >= ACCESS_LEVELS.developer;
+}
+
+/** destroy_conditionally!: a note changed after If-Unmodified-Since is not deleted (412). */
+function requireUnmodifiedSince(req: Request, note: NoteDoc): void {
+  const header = req.headers['if-unmodified-since'];
+  if (!header) return;
+  const since = new Date(header).getTime();
+  // HTTP dates have whole seconds; compare at that precision.
+  if (!Number.isNaN(since) && Math.floor(new Date(note.updatedAt).getTime() / 1000) * 1000 > since) {
+    throw new HttpError(412, { message: '412 Precondition Failed' });
+  }
+}
+
+/** DiffNote#positions_complete: a file, and for text positions a line. */
+function requireCompletePosition(position: PositionParam): void {
+  const path = position.new_path ?? position.old_path;
+  const line = position.new_line ?? position.old_line ?? position.line_range;
+  if (!path || (position.position_type === 'text' && line === undefined)) {
+    throw noteErrors(['is incomplete'], 'position');
+  }
+}
+
+export function createDiscussionsRouter(noteables: NoteablesService, notes: NotesService): Router {
+  const router = Router();
+
+  /** find_noteable: the noteable on a readable namespace, else 404 "<Type> Not Found". */
+  async function targetOf(req: Request, route: NoteableRoute): Promise<NoteTarget> {
+    const ns = readableNamespace(req.ctx, route.kind);
+    const raw = pathParam(req, 'noteable_id');
+    const missing = new NotFoundError(route.type);
+    if (route.type === 'Commit') {
+      const commit = await noteables.findCommit(ns.id, raw);
+      if (!commit) throw missing;
+      return targetOfCommit(commit);
+    }
+    const id = parseParams(z.object({ noteable_id: integerParam }), { noteable_id: raw }).noteable_id;
+    let doc;
+    if (route.type === 'Issue' || route.type === 'MergeRequest') {
+      doc = await noteables.findByIid(route.type, 'projectId', ns.id, id);
+    } else if (route.type === 'Snippet') {
+      doc = await noteables.findSnippet(ns.id, id);
+    } else {
+      doc = isHigherTier(req.ctx) ? await noteables.findEpicById(ns.id, id) : null;
+    }
+    if (!doc) throw missing;
+    return targetOfNoteable(doc);
+  }
+
+  for (const route of ROUTES) {
+    const base = `${route.base}/discussions`;
+    const one = `${base}/:discussion_id`;
+    const note = `${one}/notes/:note_id`;
+    const createSchema =
+      route.type === 'MergeRequest'
+        ? createMergeRequestDiscussionBody
+        : route.type === 'Commit'
+          ? createCommitDiscussionBody
+          : createDiscussionBody;
+
+    router.get(base, async (req, res) => {
+      requireUser(req.ctx);
+      parseParams(listDiscussionsQuery, req.query);
+      const page = readPageRequest(req.query);
+      const target = await targetOf(req, route);
+      const { threads, total } = await notes.threadPage(target, page.skip, page.perPage);
+      setPaginationHeaders(req, res, page, total);
+      sendJson(res, 200, threads.map(presentDiscussion));
+    });
+
+    router.get(one, async (req, res) => {
+      requireUser(req.ctx);
+      const target = await targetOf(req, route);
+      const thread = await notes.thread(target, pathParam(req, 'discussion_id'));
+      if (thread.length === 0) throw new NotFoundError('Discussion');
+      sendJson(res, 200, presentDiscussion(thread));
+    });
+
+    router.post(base, async (req, res) => {
+      const user = commenter(req.ctx, route.kind);
+      const params = parseParams(createSchema, collectParams(req)) as z.infer<
+        typeof createMergeRequestDiscussionBody
+      >;
+      const target = await targetOf(req, route);
+      const position = params.position ?? null;
+      if (position) requireCompletePosition(position);
+      const created = await notes.create(originOf(req), target, userSummaryOf(user), {
+        body: params.body,
+        type: position ? 'DiffNote' : 'DiscussionNote',
+        position,
+        commitId: route.type === 'MergeRequest' && position ? (params.commit_id ?? null) : null,
+        createdAt: canSetCreatedAt(req.ctx) ? parseCreatedAt(params.created_at) : null,
+      });
+      sendJson(res, 201, presentDiscussion([created]));
+    });
+
+    router.get(`${one}/notes`, async (req, res) => {
+      requireUser(req.ctx);
+      const target = await targetOf(req, route);
+      const thread = await notes.thread(target, pathParam(req, 'discussion_id'));
+      if (thread.length === 0) throw new NotFoundError('Notes');
+      sendJson(res, 200, thread.map(presentNote));
+    });
+
+    router.post(`${one}/notes`, async (req, res) => {
+      const user = commenter(req.ctx, route.kind);
+      const params = parseParams(addDiscussionNoteBody, collectParams(req));
+      const target = await targetOf(req, route);
+      const created = await notes.reply(
+        originOf(req),
+        target,
+        userSummaryOf(user),
+        pathParam(req, 'discussion_id'),
+        params.body,
+        canSetCreatedAt(req.ctx) ? parseCreatedAt(params.created_at) : null,
+      );
+      sendJson(res, 201, presentNote(created));
+    });
+
+    router.get(note, async (req, res) => {
+      requireUser(req.ctx);
+      const { note_id } = parseParams(noteIdParams, { note_id: pathParam(req, 'note_id') });
+      const target = await targetOf(req, route);
+      sendJson(res, 200, presentNote(await notes.findNote(target, note_id)));
+    });
+
+    router.put(note, async (req, res) => {
+      const user = requireUser(req.ctx);
+      const raw = collectParams(req);
+      const { note_id } = parseParams(noteIdParams, { note_id: pathParam(req, 'note_id') });
+      const params = parseParams(updateNoteBody, raw);
+      const given = requireExactlyOne(raw, ['body', 'resolved']);
+      const target = await targetOf(req, route);
+      const found = await notes.findNote(target, note_id);
+      let updated: NoteDoc;
+      if (given === 'body') {
+        if (!canAdminNote(req.ctx, found)) throw new ForbiddenError();
+        updated = await notes.updateBody(found, params.body!);
+      } else {
+        const ownNote = req.ctx.principal?.id === found.author.id;
+        if (!ownNote && !canResolve(req.ctx, target)) throw new ForbiddenError();
+        const commitNote = found.noteableType === 'Commit' && !found.system;
+        if (!isResolvable(found) && !commitNote) throw new BadRequestError('Note is not resolvable');
+        updated = await notes.setResolved(found, params.resolved!, userSummaryOf(user));
+      }
+      sendJson(res, 200, presentNote(updated));
+    });
+
+    router.delete(note, async (req, res) => {
+      requireUser(req.ctx);
+      const { note_id } = parseParams(noteIdParams, { note_id: pathParam(req, 'note_id') });
+      const target = await targetOf(req, route);
+      const found = await notes.findNote(target, note_id);
+      if (!canAdminNote(req.ctx, found)) throw new ForbiddenError();
+      requireUnmodifiedSince(req, found);
+      await notes.remove(found);
+      sendNoContent(res);
+    });
+
+    if (route.type === 'MergeRequest') {
+      router.put(one, async (req, res) => {
+        const user = requireUser(req.ctx);
+        const params = parseParams(resolveDiscussionBody, collectParams(req));
+        const target = await targetOf(req, route);
+        const thread = await notes.thread(target, pathParam(req, 'discussion_id'));
+        if (thread.length === 0) throw new NotFoundError('Discussion');
+        if (!thread.some(isResolvable) || !canResolve(req.ctx, target)) throw new ForbiddenError();
+        const updated = await notes.resolveThread(thread, params.resolved, userSummaryOf(user));
+        sendJson(res, 200, presentDiscussion(updated));
+      });
+    }
+
+    if (!route.notesApi) continue;
+    const notesBase = `${route.base}/notes`;
+
+    router.get(notesBase, async (req, res) => {
+      requireUser(req.ctx);
+      const query = parseParams(listNotesQuery, req.query);
+      const page = readPageRequest(req.query);
+      const target = await targetOf(req, route);
+      const all = (await notes.threads(target))
+        .flat()
+        .filter((n) => ACTIVITY_FILTERS[query.activity_filter ?? 'all_notes'](n));
+      const key = query.order_by === 'updated_at' ? 'updatedAt' : 'createdAt';
+      const direction = query.sort === 'asc' ? 1 : -1;
+      all.sort((a, b) => direction * (a[key].getTime() - b[key].getTime() || a._id - b._id));
+      setPaginationHeaders(req, res, page, all.length);
+      sendJson(res, 200, all.slice(page.skip, page.skip + page.perPage).map(presentNote));
+    });
+
+    router.post(notesBase, async (req, res) => {
+      const user = commenter(req.ctx, route.kind);
+      const params = parseParams(createNoteBody, collectParams(req));
+      const target = await targetOf(req, route);
+      const created = await notes.create(originOf(req), target, userSummaryOf(user), {
+        body: params.body,
+        type: null,
+        createdAt: canSetCreatedAt(req.ctx) ? parseCreatedAt(params.created_at) : null,
+      });
+      sendJson(res, 201, presentNote(created));
+    });
+
+    router.get(`${notesBase}/:note_id`, async (req, res) => {
+      requireUser(req.ctx);
+      const { note_id } = parseParams(noteIdParams, { note_id: pathParam(req, 'note_id') });
+      const target = await targetOf(req, route);
+      sendJson(res, 200, presentNote(await notes.findNote(target, note_id)));
+    });
+
+    router.put(`${notesBase}/:note_id`, async (req, res) => {
+      requireUser(req.ctx);
+      const raw = collectParams(req);
+      const { note_id } = parseParams(noteIdParams, { note_id: pathParam(req, 'note_id') });
+      const params = parseParams(updateSingleNoteBody, raw);
+      // Grape's allow_blank: false on the Notes API (the Discussions API lets the model refuse it instead).
+      if (params.body !== undefined && params.body.trim() === '') throw new ParamError(['body is empty']);
+      const target = await targetOf(req, route);
+      const found = await notes.findNote(target, note_id);
+      if (!canAdminNote(req.ctx, found)) throw new ForbiddenError();
+      const updated = params.body === undefined ? found : await notes.updateBody(found, params.body);
+      sendJson(res, 200, presentNote(updated));
+    });
+
+    router.delete(`${notesBase}/:note_id`, async (req, res) => {
+      requireUser(req.ctx);
+      const { note_id } = parseParams(noteIdParams, { note_id: pathParam(req, 'note_id') });
+      const target = await targetOf(req, route);
+      const found = await notes.findNote(target, note_id);
+      if (!canAdminNote(req.ctx, found)) throw new ForbiddenError();
+      requireUnmodifiedSince(req, found);
+      await notes.remove(found);
+      sendNoContent(res);
+    });
+  }
+
+  return router;
+}

@@ -1,0 +1,687 @@
+import type { NamespaceContext } from '@gl/contracts';
+import {
+  commitEntity,
+  discussionEntity,
+  epicEntity,
+  issueEntity,
+  noteEntity,
+  snippetEntity,
+} from '@gl/contracts';
+import { z } from 'zod';
+import {
+  DEVELOPER,
+  GUEST,
+  MAINTAINER,
+  OWNER,
+  ROOT,
+  STRANGER,
+  groupNamespace,
+  projectNamespace,
+  startDiscussionsHarness,
+  type DiscussionsHarness,
+} from './testing/discussions.harness';
+
+type Kind = 'Issue' | 'MergeRequest' | 'Snippet' | 'Epic' | 'Commit';
+
+interface Noteable {
+  ns: NamespaceContext;
+  /** Path prefix P of the discussions endpoints. */
+  prefix: string;
+  noteableId: number | null;
+  noteableIid: number | null;
+}
+
+const discussions = z.array(discussionEntity);
+
+describe('Discussions API', () => {
+  let h: DiscussionsHarness;
+  beforeAll(async () => {
+    h = await startDiscussionsHarness();
+  });
+  afterAll(() => h.close());
+
+  async function make(kind: Kind, visibility: 'private' | 'public' = 'private'): Promise<Noteable> {
+    if (kind === 'Epic') {
+      const ns = groupNamespace({ visibility });
+      const epic = epicEntity.parse(
+        (await h.call('POST', `/groups/${ns.id}/epics`, { ns, json: { title: 'Epic' } })).body,
+      );
+      return { ns, prefix: `/groups/${ns.id}/epics/${epic.id}`, noteableId: epic.id, noteableIid: null };
+    }
+    const ns = projectNamespace({ visibility });
+    const p = `/projects/${ns.id}`;
+    if (kind === 'Issue') {
+      const issue = issueEntity.parse(
+        (await h.call('POST', `${p}/issues`, { ns, json: { title: 'Issue' } })).body,
+      );
+      return { ns, prefix: `${p}/issues/${issue.iid}`, noteableId: issue.id, noteableIid: issue.iid };
+    }
+    if (kind === 'MergeRequest') {
+      const res = await h.call('POST', `${p}/merge_requests`, {
+        ns,
+        json: { source_branch: 'feature', target_branch: 'main', title: 'MR' },
+      });
+      const mr = res.body as { id: number; iid: number };
+      return { ns, prefix: `${p}/merge_requests/${mr.iid}`, noteableId: mr.id, noteableIid: mr.iid };
+    }
+    if (kind === 'Snippet') {
+      const snippet = snippetEntity.parse(
+        (await h.call('POST', `${p}/snippets`, { ns, json: { title: 'S', content: 'x' } })).body,
+      );
+      return { ns, prefix: `${p}/snippets/${snippet.id}`, noteableId: snippet.id, noteableIid: null };
+    }
+    const commit = commitEntity.parse(
+      (
+        await h.call('POST', `${p}/repository/commits`, {
+          ns,
+          json: { branch: 'main', commit_message: 'Commit', actions: [{ action: 'create', file_path: 'a' }] },
+        })
+      ).body,
+    );
+    return { ns, prefix: `${p}/repository/commits/${commit.id}`, noteableId: null, noteableIid: null };
+  }
+
+  describe.each<Kind>(['Issue', 'MergeRequest', 'Snippet', 'Epic', 'Commit'])('on a %s', (kind) => {
+    it('When a thread is started, then 201 with a 40-hex id, individual_note false and one DiscussionNote', async () => {
+      const n = await make(kind);
+      const res = await h.call('POST', `${n.prefix}/discussions`, {
+        ns: n.ns,
+        json: { body: 'First thought' },
+      });
+      expect(res.status).toBe(201);
+      const thread = discussionEntity.parse(res.body);
+      expect(thread.id).toMatch(/^[0-9a-f]{40}$/);
+      expect(thread.individual_note).toBe(false);
+      expect(thread.notes).toHaveLength(1);
+      expect(thread.notes[0]).toMatchObject({
+        type: 'DiscussionNote',
+        body: 'First thought',
+        system: false,
+        noteable_type: kind,
+        noteable_id: n.noteableId,
+        noteable_iid: n.noteableIid,
+        author: { id: OWNER.id, username: OWNER.username },
+        resolvable: kind === 'MergeRequest',
+        attachment: null,
+      });
+    });
+
+    it('When threads are listed, then oldest first, 20 per page with pagination headers', async () => {
+      const n = await make(kind);
+      for (let i = 0; i < 22; i++) {
+        await h.call('POST', `${n.prefix}/discussions`, { ns: n.ns, json: { body: `n${i}` } });
+      }
+      const page1 = await h.call('GET', `${n.prefix}/discussions`, { ns: n.ns });
+      expect(page1.status).toBe(200);
+      const list = discussions.parse(page1.body);
+      expect(list).toHaveLength(20);
+      expect(list[0]!.notes[0]!.body).toBe('n0');
+      expect(page1.headers.get('x-total')).toBe('22');
+      expect(page1.headers.get('x-next-page')).toBe('2');
+      const page2 = discussions.parse(
+        (await h.call('GET', `${n.prefix}/discussions?page=2`, { ns: n.ns })).body,
+      );
+      expect(page2.map((d) => d.notes[0]!.body)).toEqual(['n20', 'n21']);
+    });
+
+    it('When a thread is read, replied to, and its notes read, then notes come oldest first', async () => {
+      const n = await make(kind);
+      const thread = discussionEntity.parse(
+        (await h.call('POST', `${n.prefix}/discussions`, { ns: n.ns, json: { body: 'Q' } })).body,
+      );
+      const reply = await h.call('POST', `${n.prefix}/discussions/${thread.id}/notes`, {
+        ns: n.ns,
+        as: GUEST,
+        json: { body: 'A' },
+      });
+      expect(reply.status).toBe(201);
+      expect(noteEntity.parse(reply.body)).toMatchObject({
+        type: 'DiscussionNote',
+        body: 'A',
+        author: { id: GUEST.id },
+      });
+      const read = discussionEntity.parse(
+        (await h.call('GET', `${n.prefix}/discussions/${thread.id}`, { ns: n.ns })).body,
+      );
+      expect(read.notes.map((x) => x.body)).toEqual(['Q', 'A']);
+      const notes = z
+        .array(noteEntity)
+        .parse((await h.call('GET', `${n.prefix}/discussions/${thread.id}/notes`, { ns: n.ns })).body);
+      expect(notes.map((x) => x.body)).toEqual(['Q', 'A']);
+      const one = await h.call('GET', `${n.prefix}/discussions/${thread.id}/notes/${notes[1]!.id}`, {
+        ns: n.ns,
+      });
+      expect(noteEntity.parse(one.body).body).toBe('A');
+    });
+
+    it('When a note is edited by its author, then 200; by another non-maintainer, then 403; by a maintainer, then 200', async () => {
+      const n = await make(kind);
+      const thread = discussionEntity.parse(
+        (await h.call('POST', `${n.prefix}/discussions`, { ns: n.ns, as: GUEST, json: { body: 'typo' } }))
+          .body,
+      );
+      const url = `${n.prefix}/discussions/${thread.id}/notes/${thread.notes[0]!.id}`;
+      const own = await h.call('PUT', url, { ns: n.ns, as: GUEST, json: { body: 'fixed' } });
+      expect(noteEntity.parse(own.body).body).toBe('fixed');
+      const other = await h.call('PUT', url, { ns: n.ns, as: DEVELOPER, json: { body: 'hijack' } });
+      expect(other).toMatchObject({ status: 403, body: { message: '403 Forbidden' } });
+      const maintainer = await h.call('PUT', url, { ns: n.ns, as: MAINTAINER, json: { body: 'moderated' } });
+      expect(noteEntity.parse(maintainer.body).body).toBe('moderated');
+    });
+
+    it('When a note is deleted, then 204 with no body; a second delete is 404', async () => {
+      const n = await make(kind);
+      const thread = discussionEntity.parse(
+        (await h.call('POST', `${n.prefix}/discussions`, { ns: n.ns, json: { body: 'bye' } })).body,
+      );
+      const url = `${n.prefix}/discussions/${thread.id}/notes/${thread.notes[0]!.id}`;
+      const forbidden = await h.call('DELETE', url, { ns: n.ns, as: DEVELOPER });
+      expect(forbidden.status).toBe(403);
+      const deleted = await h.call('DELETE', url, { ns: n.ns });
+      expect(deleted).toMatchObject({ status: 204, body: null });
+      const again = await h.call('DELETE', url, { ns: n.ns });
+      expect(again).toMatchObject({ status: 404, body: { message: '404 Not found' } });
+      const gone = await h.call('GET', `${n.prefix}/discussions/${thread.id}`, { ns: n.ns });
+      expect(gone).toMatchObject({ status: 404, body: { message: '404 Discussion Not Found' } });
+    });
+
+    it('When the body is missing, empty or too long, then 400 as GitLab', async () => {
+      const n = await make(kind);
+      const missing = await h.call('POST', `${n.prefix}/discussions`, { ns: n.ns, json: {} });
+      expect(missing).toMatchObject({ status: 400, body: { error: 'body is missing' } });
+      const empty = await h.call('POST', `${n.prefix}/discussions`, { ns: n.ns, json: { body: '' } });
+      expect(empty).toMatchObject({
+        status: 400,
+        body: { message: '400 Bad request - Note {:note=>["can\'t be blank"]}' },
+      });
+      const long = await h.call('POST', `${n.prefix}/discussions`, {
+        ns: n.ns,
+        json: { body: 'x'.repeat(1_000_001) },
+      });
+      expect(long).toMatchObject({
+        status: 400,
+        body: { message: '400 Bad request - Note {:note=>["is too long (maximum is 1000000 characters)"]}' },
+      });
+      const limit = await h.call('POST', `${n.prefix}/discussions`, {
+        ns: n.ns,
+        json: { body: 'x'.repeat(1_000_000) },
+      });
+      expect(limit.status).toBe(201);
+    });
+
+    it('When the noteable or the thread does not exist, then 404 "<Type> Not Found" / "Discussion Not Found"', async () => {
+      const n = await make(kind);
+      const base = n.prefix.replace(/\/[^/]+$/, kind === 'Commit' ? `/${'f'.repeat(40)}` : '/999999');
+      const res = await h.call('GET', `${base}/discussions`, { ns: n.ns });
+      expect(res).toMatchObject({ status: 404, body: { message: `404 ${kind} Not Found` } });
+      const thread = await h.call('GET', `${n.prefix}/discussions/${'a'.repeat(40)}`, { ns: n.ns });
+      expect(thread).toMatchObject({ status: 404, body: { message: '404 Discussion Not Found' } });
+      const reply = await h.call('POST', `${n.prefix}/discussions/${'a'.repeat(40)}/notes`, {
+        ns: n.ns,
+        json: { body: 'x' },
+      });
+      expect(reply).toMatchObject({ status: 404, body: { message: '404 Discussion Not Found' } });
+      const notes = await h.call('GET', `${n.prefix}/discussions/${'a'.repeat(40)}/notes`, { ns: n.ns });
+      expect(notes).toMatchObject({ status: 404, body: { message: '404 Notes Not Found' } });
+    });
+
+    it('When a non-member reads or comments on a private namespace, then 404; on a public one, then any user may comment', async () => {
+      const n = await make(kind);
+      const hidden = await h.call('GET', `${n.prefix}/discussions`, { ns: n.ns, as: STRANGER });
+      expect(hidden.status).toBe(404);
+      expect(hidden.body).toEqual({ message: `404 ${kind === 'Epic' ? 'Group' : 'Project'} Not Found` });
+      const anonymous = await h.call('GET', `${n.prefix}/discussions`, { ns: n.ns, as: null });
+      expect(anonymous.status).toBe(401);
+      const pub = await make(kind, 'public');
+      const comment = await h.call('POST', `${pub.prefix}/discussions`, {
+        ns: pub.ns,
+        as: STRANGER,
+        json: { body: 'hi' },
+      });
+      expect(comment.status).toBe(201);
+    });
+
+    it('When an owner or admin gives created_at, then it is kept; from a developer it is ignored', async () => {
+      const n = await make(kind);
+      const when = '2020-01-02T03:04:05.000Z';
+      const owner = discussionEntity.parse(
+        (
+          await h.call('POST', `${n.prefix}/discussions`, {
+            ns: n.ns,
+            json: { body: 'old', created_at: when },
+          })
+        ).body,
+      );
+      expect(owner.notes[0]).toMatchObject({ created_at: when, updated_at: when });
+      const admin = discussionEntity.parse(
+        (
+          await h.call('POST', `${n.prefix}/discussions`, {
+            ns: n.ns,
+            as: ROOT,
+            json: { body: 'a', created_at: when },
+          })
+        ).body,
+      );
+      expect(admin.notes[0]!.created_at).toBe(when);
+      const dev = discussionEntity.parse(
+        (
+          await h.call('POST', `${n.prefix}/discussions`, {
+            ns: n.ns,
+            as: DEVELOPER,
+            json: { body: 'b', created_at: when },
+          })
+        ).body,
+      );
+      expect(dev.notes[0]!.created_at).not.toBe(when);
+    });
+  });
+
+  describe.each<Kind>(['Issue', 'MergeRequest', 'Epic'])('single comments on a %s', (kind) => {
+    it('When a reply is added to a single comment, then it becomes a thread with the same id and DiscussionNote type', async () => {
+      const n = await make(kind);
+      const single = noteEntity.parse(
+        (await h.call('POST', `${n.prefix}/notes`, { ns: n.ns, json: { body: 'single' } })).body,
+      );
+      expect(single.type).toBeNull();
+      const [before] = discussions.parse((await h.call('GET', `${n.prefix}/discussions`, { ns: n.ns })).body);
+      expect(before).toMatchObject({ individual_note: true, notes: [{ id: single.id, type: null }] });
+      const reply = await h.call('POST', `${n.prefix}/discussions/${before!.id}/notes`, {
+        ns: n.ns,
+        json: { body: 'r' },
+      });
+      expect(reply.status).toBe(201);
+      expect(noteEntity.parse(reply.body).type).toBe('DiscussionNote');
+      const after = discussionEntity.parse(
+        (await h.call('GET', `${n.prefix}/discussions/${before!.id}`, { ns: n.ns })).body,
+      );
+      expect(after.individual_note).toBe(false);
+      expect(after.notes.map((x) => [x.id, x.type])).toEqual([
+        [single.id, 'DiscussionNote'],
+        [noteEntity.parse(reply.body).id, 'DiscussionNote'],
+      ]);
+    });
+  });
+
+  it('When a system note on an issue is replied to, then it becomes a thread too', async () => {
+    const n = await make('Issue');
+    await h.call('PUT', n.prefix, { ns: n.ns, json: { state_event: 'close' } });
+    const [system] = discussions.parse((await h.call('GET', `${n.prefix}/discussions`, { ns: n.ns })).body);
+    const reply = await h.call('POST', `${n.prefix}/discussions/${system!.id}/notes`, {
+      ns: n.ns,
+      json: { body: 'why?' },
+    });
+    expect(reply.status).toBe(201);
+    const thread = discussionEntity.parse(
+      (await h.call('GET', `${n.prefix}/discussions/${system!.id}`, { ns: n.ns })).body,
+    );
+    expect(thread.notes.map((x) => [x.body, x.system])).toEqual([
+      ['closed', true],
+      ['why?', false],
+    ]);
+  });
+
+  it('When a reply is added to a single comment on a snippet, then 400 "Discussion can not be replied to."', async () => {
+    const n = await make('Snippet');
+    await h.call('POST', `${n.prefix}/notes`, { ns: n.ns, json: { body: 'single' } });
+    const [single] = discussions.parse((await h.call('GET', `${n.prefix}/discussions`, { ns: n.ns })).body);
+    expect(single!.individual_note).toBe(true);
+    const res = await h.call('POST', `${n.prefix}/discussions/${single!.id}/notes`, {
+      ns: n.ns,
+      json: { body: 'x' },
+    });
+    expect(res).toMatchObject({
+      status: 400,
+      body: { message: '400 Bad request - Discussion can not be replied to.' },
+    });
+  });
+
+  it('When a system note is edited or deleted, even by an admin, then 403', async () => {
+    const n = await make('Issue');
+    await h.call('PUT', n.prefix, { ns: n.ns, json: { state_event: 'close' } });
+    const [system] = discussions.parse((await h.call('GET', `${n.prefix}/discussions`, { ns: n.ns })).body);
+    const url = `${n.prefix}/discussions/${system!.id}/notes/${system!.notes[0]!.id}`;
+    expect((await h.call('PUT', url, { ns: n.ns, as: ROOT, json: { body: 'x' } })).status).toBe(403);
+    expect((await h.call('DELETE', url, { ns: n.ns, as: ROOT })).status).toBe(403);
+  });
+
+  it('When a note changed after If-Unmodified-Since is deleted, then 412 and it stays', async () => {
+    const n = await make('Issue');
+    const note = noteEntity.parse(
+      (await h.call('POST', `${n.prefix}/notes`, { ns: n.ns, json: { body: 'x' } })).body,
+    );
+    const url = `${n.prefix}/notes/${note.id}`;
+    const stale = await h.call('DELETE', url, {
+      ns: n.ns,
+      headers: { 'if-unmodified-since': new Date(Date.parse(note.updated_at) - 60_000).toUTCString() },
+    });
+    expect(stale).toMatchObject({ status: 412, body: { message: '412 Precondition Failed' } });
+    const fresh = await h.call('DELETE', url, {
+      ns: n.ns,
+      headers: { 'if-unmodified-since': new Date(Date.parse(note.updated_at) + 60_000).toUTCString() },
+    });
+    expect(fresh.status).toBe(204);
+  });
+
+  describe('Notes API', () => {
+    it('When notes are listed, then newest first by default, asc on request, with system notes', async () => {
+      const n = await make('Issue');
+      await h.call('POST', `${n.prefix}/notes`, { ns: n.ns, json: { body: 'one' } });
+      await h.call('PUT', n.prefix, { ns: n.ns, json: { state_event: 'close' } });
+      await h.call('POST', `${n.prefix}/notes`, { ns: n.ns, json: { body: 'two' } });
+      const desc = z.array(noteEntity).parse((await h.call('GET', `${n.prefix}/notes`, { ns: n.ns })).body);
+      expect(desc.map((x) => x.body)).toEqual(['two', 'closed', 'one']);
+      const asc = z
+        .array(noteEntity)
+        .parse((await h.call('GET', `${n.prefix}/notes?sort=asc`, { ns: n.ns })).body);
+      expect(asc.map((x) => x.body)).toEqual(['one', 'closed', 'two']);
+      const comments = z
+        .array(noteEntity)
+        .parse((await h.call('GET', `${n.prefix}/notes?activity_filter=only_activity`, { ns: n.ns })).body);
+      expect(comments.map((x) => x.body)).toEqual(['closed']);
+    });
+
+    it('When a single comment is read, edited and deleted, then 200, 200 and 204; unknown ids are 404 "404 Not found"', async () => {
+      const n = await make('MergeRequest');
+      const note = noteEntity.parse(
+        (await h.call('POST', `${n.prefix}/notes`, { ns: n.ns, json: { body: 'c' } })).body,
+      );
+      expect(note).toMatchObject({ type: null, noteable_type: 'MergeRequest', resolvable: false });
+      const url = `${n.prefix}/notes/${note.id}`;
+      expect(noteEntity.parse((await h.call('GET', url, { ns: n.ns })).body).body).toBe('c');
+      expect(noteEntity.parse((await h.call('PUT', url, { ns: n.ns, json: { body: 'd' } })).body).body).toBe(
+        'd',
+      );
+      const blank = await h.call('PUT', url, { ns: n.ns, json: { body: '  ' } });
+      expect(blank).toMatchObject({ status: 400, body: { error: 'body is empty' } });
+      const none = await h.call('PUT', url, { ns: n.ns, json: {} });
+      expect(noteEntity.parse(none.body).body).toBe('d');
+      expect((await h.call('DELETE', url, { ns: n.ns })).status).toBe(204);
+      expect(await h.call('GET', url, { ns: n.ns })).toMatchObject({
+        status: 404,
+        body: { message: '404 Not found' },
+      });
+    });
+  });
+
+  describe('Merge request resolution and diff notes', () => {
+    const position = {
+      base_sha: 'a'.repeat(40),
+      start_sha: 'b'.repeat(40),
+      head_sha: 'c'.repeat(40),
+      position_type: 'text',
+      new_path: 'app.rb',
+      old_path: 'app.rb',
+      new_line: 12,
+    };
+
+    it('When a thread is resolved and unresolved, then every note shows resolved, resolved_by and resolved_at', async () => {
+      const n = await make('MergeRequest');
+      const thread = discussionEntity.parse(
+        (await h.call('POST', `${n.prefix}/discussions`, { ns: n.ns, json: { body: 'fix?' } })).body,
+      );
+      expect(thread).toMatchObject({ resolvable: true, resolved: false });
+      await h.call('POST', `${n.prefix}/discussions/${thread.id}/notes`, { ns: n.ns, json: { body: 'and' } });
+      const resolved = await h.call('PUT', `${n.prefix}/discussions/${thread.id}?resolved=true`, {
+        ns: n.ns,
+        as: DEVELOPER,
+      });
+      expect(resolved.status).toBe(200);
+      const r = discussionEntity.parse(resolved.body);
+      expect(r.resolved).toBe(true);
+      for (const note of r.notes) {
+        expect(note).toMatchObject({ resolvable: true, resolved: true, resolved_by: { id: DEVELOPER.id } });
+        expect(note.resolved_at).toEqual(expect.any(String));
+      }
+      const reply = noteEntity.parse(
+        (
+          await h.call('POST', `${n.prefix}/discussions/${thread.id}/notes`, {
+            ns: n.ns,
+            json: { body: 'late' },
+          })
+        ).body,
+      );
+      expect(reply.resolved).toBe(true);
+      const unresolved = discussionEntity.parse(
+        (await h.call('PUT', `${n.prefix}/discussions/${thread.id}`, { ns: n.ns, json: { resolved: false } }))
+          .body,
+      );
+      expect(unresolved.resolved).toBe(false);
+      expect(
+        unresolved.notes.every(
+          (x) => x.resolved === false && x.resolved_by === null && x.resolved_at === null,
+        ),
+      ).toBe(true);
+    });
+
+    it('When resolution is asked without resolved, by a guest, or on a single comment, then 400, 403 and 403', async () => {
+      const n = await make('MergeRequest');
+      const thread = discussionEntity.parse(
+        (await h.call('POST', `${n.prefix}/discussions`, { ns: n.ns, json: { body: 'x' } })).body,
+      );
+      const missing = await h.call('PUT', `${n.prefix}/discussions/${thread.id}`, { ns: n.ns, json: {} });
+      expect(missing).toMatchObject({ status: 400, body: { error: 'resolved is missing' } });
+      const guest = await h.call('PUT', `${n.prefix}/discussions/${thread.id}?resolved=true`, {
+        ns: n.ns,
+        as: GUEST,
+      });
+      expect(guest.status).toBe(403);
+      await h.call('POST', `${n.prefix}/notes`, { ns: n.ns, json: { body: 'single' } });
+      const single = discussions.parse(
+        (await h.call('GET', `${n.prefix}/discussions`, { ns: n.ns })).body,
+      )[1]!;
+      const res = await h.call('PUT', `${n.prefix}/discussions/${single.id}?resolved=true`, { ns: n.ns });
+      expect(res.status).toBe(403);
+      const unknown = await h.call('PUT', `${n.prefix}/discussions/${'d'.repeat(40)}?resolved=true`, {
+        ns: n.ns,
+      });
+      expect(unknown.status).toBe(404);
+    });
+
+    it('When the merge request author (a guest) resolves a thread, then 200; a guest note author may resolve their note', async () => {
+      const ns = projectNamespace();
+      const mr = (
+        await h.call('POST', `/projects/${ns.id}/merge_requests`, {
+          ns,
+          json: { source_branch: 'f', target_branch: 'main', title: 'x' },
+        })
+      ).body as { iid: number };
+      const prefix = `/projects/${ns.id}/merge_requests/${mr.iid}`;
+      const thread = discussionEntity.parse(
+        (await h.call('POST', `${prefix}/discussions`, { ns, as: GUEST, json: { body: 'q' } })).body,
+      );
+      const byNoteAuthor = await h.call(
+        'PUT',
+        `${prefix}/discussions/${thread.id}/notes/${thread.notes[0]!.id}`,
+        {
+          ns,
+          as: GUEST,
+          json: { resolved: true },
+        },
+      );
+      expect(noteEntity.parse(byNoteAuthor.body).resolved).toBe(true);
+      const byNoteableAuthor = await h.call('PUT', `${prefix}/discussions/${thread.id}?resolved=false`, {
+        ns,
+      });
+      expect(discussionEntity.parse(byNoteableAuthor.body).resolved).toBe(false);
+    });
+
+    it("When a note is updated with both or neither of body and resolved, then GitLab's 400s; resolved alone resolves", async () => {
+      const n = await make('MergeRequest');
+      const thread = discussionEntity.parse(
+        (await h.call('POST', `${n.prefix}/discussions`, { ns: n.ns, json: { body: 'x' } })).body,
+      );
+      const url = `${n.prefix}/discussions/${thread.id}/notes/${thread.notes[0]!.id}`;
+      const both = await h.call('PUT', url, { ns: n.ns, json: { body: 'y', resolved: true } });
+      expect(both).toMatchObject({ status: 400, body: { error: 'body, resolved are mutually exclusive' } });
+      const neither = await h.call('PUT', url, { ns: n.ns, json: {} });
+      expect(neither).toMatchObject({
+        status: 400,
+        body: { error: 'body, resolved are missing, exactly one parameter must be provided' },
+      });
+      const resolved = noteEntity.parse(
+        (await h.call('PUT', `${url}?resolved=true`, { ns: n.ns, as: DEVELOPER })).body,
+      );
+      expect(resolved).toMatchObject({ resolved: true, resolved_by: { id: DEVELOPER.id } });
+    });
+
+    it('When an issue note is resolved, then 400 "Note is not resolvable"', async () => {
+      const n = await make('Issue');
+      const thread = discussionEntity.parse(
+        (await h.call('POST', `${n.prefix}/discussions`, { ns: n.ns, json: { body: 'x' } })).body,
+      );
+      const res = await h.call('PUT', `${n.prefix}/discussions/${thread.id}/notes/${thread.notes[0]!.id}`, {
+        ns: n.ns,
+        json: { resolved: true },
+      });
+      expect(res).toMatchObject({
+        status: 400,
+        body: { message: '400 Bad request - Note is not resolvable' },
+      });
+    });
+
+    it('When a diff note is sent as nested JSON, then a DiffNote with its position and commit_id', async () => {
+      const n = await make('MergeRequest');
+      const res = await h.call('POST', `${n.prefix}/discussions`, {
+        ns: n.ns,
+        json: {
+          body: 'Nit',
+          commit_id: 'c'.repeat(40),
+          position: {
+            ...position,
+            line_range: {
+              start: { line_code: 'abc_1_12', type: 'new' },
+              end: { line_code: 'abc_1_13', type: 'new' },
+            },
+          },
+        },
+      });
+      expect(res.status).toBe(201);
+      const note = discussionEntity.parse(res.body).notes[0]!;
+      expect(note).toMatchObject({ type: 'DiffNote', commit_id: 'c'.repeat(40), resolvable: true });
+      expect(note.position).toMatchObject({
+        base_sha: position.base_sha,
+        head_sha: position.head_sha,
+        start_sha: position.start_sha,
+        position_type: 'text',
+        new_path: 'app.rb',
+        new_line: 12,
+        old_line: null,
+        line_range: {
+          start: { line_code: 'abc_1_12', type: 'new' },
+          end: { line_code: 'abc_1_13', type: 'new' },
+        },
+      });
+    });
+
+    it('When a diff note is sent as bracketed multipart or form keys, then the same position is stored', async () => {
+      const n = await make('MergeRequest');
+      const flat: Record<string, string> = { body: 'Multipart' };
+      for (const [key, value] of Object.entries(position)) flat[`position[${key}]`] = String(value);
+      const multipart = await h.call('POST', `${n.prefix}/discussions`, { ns: n.ns, multipart: flat });
+      expect(multipart.status).toBe(201);
+      expect(discussionEntity.parse(multipart.body).notes[0]!.position).toMatchObject({
+        new_line: 12,
+        new_path: 'app.rb',
+      });
+      const form = await h.call('POST', `${n.prefix}/discussions`, { ns: n.ns, form: flat });
+      expect(discussionEntity.parse(form.body).notes[0]!.type).toBe('DiffNote');
+    });
+
+    it('When an image diff note is sent, then width, height, x and y are kept', async () => {
+      const n = await make('MergeRequest');
+      const res = await h.call('POST', `${n.prefix}/discussions`, {
+        ns: n.ns,
+        json: {
+          body: 'img',
+          position: {
+            ...position,
+            position_type: 'image',
+            new_line: undefined,
+            width: 100,
+            height: 50,
+            x: 3,
+            y: 4,
+          },
+        },
+      });
+      expect(discussionEntity.parse(res.body).notes[0]!.position).toMatchObject({
+        width: 100,
+        height: 50,
+        x: 3,
+        y: 4,
+      });
+    });
+
+    it.each([
+      [{ ...position, base_sha: undefined }, 'position[base_sha] is missing'],
+      [{ ...position, position_type: 'video' }, 'position[position_type] does not have a valid value'],
+      [{ ...position, new_line: 'twelve' }, 'position[new_line] is invalid'],
+      ['not-a-hash', 'position is invalid'],
+    ])('When the position is invalid (%#), then 400 %s', async (bad, message) => {
+      const n = await make('MergeRequest');
+      const res = await h.call('POST', `${n.prefix}/discussions`, {
+        ns: n.ns,
+        json: { body: 'x', position: bad },
+      });
+      expect(res).toMatchObject({ status: 400, body: { error: message } });
+    });
+
+    it('When a text position names no file or line, then 400 "Note {:position=>[\\"is incomplete\\"]}"', async () => {
+      const n = await make('MergeRequest');
+      const { new_line: _line, new_path: _n, old_path: _o, ...bare } = position;
+      const res = await h.call('POST', `${n.prefix}/discussions`, {
+        ns: n.ns,
+        json: { body: 'x', position: bare },
+      });
+      expect(res).toMatchObject({
+        status: 400,
+        body: { message: '400 Bad request - Note {:position=>["is incomplete"]}' },
+      });
+    });
+  });
+
+  describe('Commit discussions', () => {
+    it('When a diff note is started on a commit and its note resolved, then DiffNote with position and resolved true', async () => {
+      const n = await make('Commit');
+      const sha = n.prefix.split('/').pop()!;
+      const res = await h.call('POST', `${n.prefix}/discussions`, {
+        ns: n.ns,
+        json: {
+          body: 'here',
+          position: {
+            base_sha: sha,
+            start_sha: sha,
+            head_sha: sha,
+            position_type: 'text',
+            new_path: 'a',
+            new_line: 1,
+          },
+        },
+      });
+      expect(res.status).toBe(201);
+      const thread = discussionEntity.parse(res.body);
+      expect(thread.notes[0]).toMatchObject({ type: 'DiffNote', noteable_type: 'Commit', noteable_id: null });
+      expect(thread.notes[0]!.commit_id).toBeUndefined();
+      const resolved = await h.call(
+        'PUT',
+        `${n.prefix}/discussions/${thread.id}/notes/${thread.notes[0]!.id}?resolved=true`,
+        { ns: n.ns },
+      );
+      expect(resolved.status).toBe(200);
+      expect(noteEntity.parse(resolved.body)).toMatchObject({
+        resolved: true,
+        resolved_by: { id: OWNER.id },
+      });
+      const viaShortPath = await h.call('GET', `/projects/${n.ns.id}/commits/${sha}/discussions`, {
+        ns: n.ns,
+      });
+      expect(discussions.parse(viaShortPath.body)).toHaveLength(1);
+    });
+  });
+
+  it('When epics are addressed on the free tier, then discussions answer 404 "404 Epic Not Found"', async () => {
+    const n = await make('Epic');
+    const res = await h.call('GET', `${n.prefix}/discussions`, { ns: n.ns, tier: 'free' });
+    expect(res).toMatchObject({ status: 404, body: { message: '404 Epic Not Found' } });
+  });
+});

@@ -1,0 +1,324 @@
+import { Router, type Request } from 'express';
+import { z } from 'zod';
+import {
+  ACCESS_LEVELS,
+  createCommitBody,
+  createEpicBody,
+  createIssueBody,
+  createMergeRequestBody,
+  createSnippetBody,
+  listCommitsQuery,
+  listDiscussionsQuery,
+  listIssuesQuery,
+  listMergeRequestsQuery,
+  positiveIdParam,
+  updateIssueBody,
+  updateMergeRequestBody,
+} from '@gl/contracts';
+import {
+  ForbiddenError,
+  HttpError,
+  NotFoundError,
+  ParamError,
+  accessLevelOf,
+  collectParams,
+  isHigherTier,
+  parseParams,
+  readPageRequest,
+  requireExactlyOne,
+  requireUser,
+  sendJson,
+  setPaginationHeaders,
+} from '@gl/service-kit';
+import {
+  canSetCreatedAt,
+  commenter,
+  readableNamespace,
+  requireRole,
+  userSummaryOf,
+} from './discussions.access';
+import {
+  presentCommit,
+  presentEpic,
+  presentIssue,
+  presentMergeRequest,
+  presentSnippet,
+} from './discussions.presenters';
+import type { NoteableDoc } from './discussions.models';
+import { parseCreatedAt } from './notes.service';
+import { originOf } from './discussions.origin';
+import type { NoteablesService } from './noteables.service';
+
+export function pathId(req: Request, name: string): number {
+  return parseParams(z.object({ [name]: positiveIdParam }), { [name]: req.params[name] })[name] as number;
+}
+
+/** Epics are a higher-tier feature: without it GitLab's `authorize_epics_feature!` answers 403. */
+export function requireEpicsFeature(req: Request): void {
+  if (!isHigherTier(req.ctx)) throw new ForbiddenError();
+}
+
+export function createNoteablesRouter(noteables: NoteablesService): Router {
+  const router = Router();
+
+  async function issueOr404(req: Request): Promise<NoteableDoc> {
+    const ns = readableNamespace(req.ctx, 'project');
+    const issue = await noteables.findByIid('Issue', 'projectId', ns.id, pathId(req, 'issue_iid'));
+    if (!issue) throw new NotFoundError();
+    return issue;
+  }
+
+  async function mergeRequestOr404(req: Request): Promise<NoteableDoc> {
+    const ns = readableNamespace(req.ctx, 'project');
+    const mr = await noteables.findByIid(
+      'MergeRequest',
+      'projectId',
+      ns.id,
+      pathId(req, 'merge_request_iid'),
+    );
+    if (!mr) throw new NotFoundError();
+    return mr;
+  }
+
+  /** `update_issue` / `update_merge_request`: author or assignee, or the role that administers them. */
+  function requireUpdate(req: Request, doc: NoteableDoc, minimum: number): void {
+    const user = requireUser(req.ctx);
+    const own = doc.author.id === user.id || doc.assigneeIds.includes(user.id);
+    if (!own && accessLevelOf(req.ctx) < minimum) throw new ForbiddenError();
+  }
+
+  const extras = async (doc: NoteableDoc) => ({
+    milestone: await noteables.milestone(doc.milestoneId),
+    userNotesCount: await noteables.userNotesCount(doc),
+  });
+  const present = {
+    issue: async (doc: NoteableDoc, req: Request) => presentIssue(doc, req.ctx.namespace!, await extras(doc)),
+    mergeRequest: async (doc: NoteableDoc, req: Request) =>
+      presentMergeRequest(doc, req.ctx.namespace!, await extras(doc)),
+  };
+
+  // Issues
+  router.get('/projects/:id/issues', async (req, res) => {
+    const ns = readableNamespace(req.ctx, 'project');
+    const query = parseParams(listIssuesQuery, req.query);
+    const page = readPageRequest(req.query);
+    const { items, total } = await noteables.list(
+      'Issue',
+      'projectId',
+      ns.id,
+      query.state,
+      page.skip,
+      page.perPage,
+    );
+    setPaginationHeaders(req, res, page, total);
+    sendJson(res, 200, await Promise.all(items.map((doc) => present.issue(doc, req))));
+  });
+
+  router.post('/projects/:id/issues', async (req, res) => {
+    const user = commenter(req.ctx, 'project');
+    const params = parseParams(createIssueBody, collectParams(req));
+    const createdAt = canSetCreatedAt(req.ctx) ? parseCreatedAt(params.created_at) : null;
+    const doc = await noteables.createIssue(
+      originOf(req),
+      req.ctx.namespace!.id,
+      userSummaryOf(user),
+      params,
+      createdAt,
+    );
+    sendJson(res, 201, await present.issue(doc, req));
+  });
+
+  router.get('/projects/:id/issues/:issue_iid', async (req, res) => {
+    sendJson(res, 200, await present.issue(await issueOr404(req), req));
+  });
+
+  router.put('/projects/:id/issues/:issue_iid', async (req, res) => {
+    const user = requireUser(req.ctx);
+    const issue = await issueOr404(req);
+    requireUpdate(req, issue, ACCESS_LEVELS.reporter);
+    const params = parseParams(updateIssueBody, collectParams(req));
+    const updated = await noteables.updateIssue(originOf(req), issue, userSummaryOf(user), params);
+    sendJson(res, 200, await present.issue(updated, req));
+  });
+
+  // Merge requests
+  router.get('/projects/:id/merge_requests', async (req, res) => {
+    const ns = readableNamespace(req.ctx, 'project');
+    const query = parseParams(listMergeRequestsQuery, req.query);
+    const page = readPageRequest(req.query);
+    const { items, total } = await noteables.list(
+      'MergeRequest',
+      'projectId',
+      ns.id,
+      query.state,
+      page.skip,
+      page.perPage,
+    );
+    setPaginationHeaders(req, res, page, total);
+    sendJson(res, 200, await Promise.all(items.map((doc) => present.mergeRequest(doc, req))));
+  });
+
+  router.post('/projects/:id/merge_requests', async (req, res) => {
+    readableNamespace(req.ctx, 'project');
+    const user = requireRole(req.ctx, ACCESS_LEVELS.developer);
+    const params = parseParams(createMergeRequestBody, collectParams(req));
+    const doc = await noteables.createMergeRequest(
+      originOf(req),
+      req.ctx.namespace!.id,
+      userSummaryOf(user),
+      params,
+    );
+    sendJson(res, 201, await present.mergeRequest(doc, req));
+  });
+
+  router.get('/projects/:id/merge_requests/:merge_request_iid', async (req, res) => {
+    sendJson(res, 200, await present.mergeRequest(await mergeRequestOr404(req), req));
+  });
+
+  router.put('/projects/:id/merge_requests/:merge_request_iid/merge', async (req, res) => {
+    const mr = await mergeRequestOr404(req);
+    const user = requireRole(req.ctx, ACCESS_LEVELS.developer);
+    if (mr.state !== 'opened') throw new HttpError(405, { message: '405 Method Not Allowed' });
+    const merged = await noteables.mergeMergeRequest(
+      originOf(req),
+      mr,
+      userSummaryOf(user),
+      user.email,
+      req.ctx.namespace!.fullPath,
+    );
+    sendJson(res, 200, await present.mergeRequest(merged, req));
+  });
+
+  router.put('/projects/:id/merge_requests/:merge_request_iid', async (req, res) => {
+    const user = requireUser(req.ctx);
+    const mr = await mergeRequestOr404(req);
+    requireUpdate(req, mr, ACCESS_LEVELS.developer);
+    const params = parseParams(updateMergeRequestBody, collectParams(req));
+    const updated = await noteables.updateMergeRequest(originOf(req), mr, userSummaryOf(user), params);
+    sendJson(res, 200, await present.mergeRequest(updated, req));
+  });
+
+  // Project snippets
+  router.get('/projects/:id/snippets', async (req, res) => {
+    const ns = readableNamespace(req.ctx, 'project');
+    parseParams(listDiscussionsQuery, req.query);
+    const page = readPageRequest(req.query);
+    const { items, total } = await noteables.list(
+      'Snippet',
+      'projectId',
+      ns.id,
+      undefined,
+      page.skip,
+      page.perPage,
+    );
+    setPaginationHeaders(req, res, page, total);
+    sendJson(
+      res,
+      200,
+      items.map((doc) => presentSnippet(doc, ns)),
+    );
+  });
+
+  router.post('/projects/:id/snippets', async (req, res) => {
+    readableNamespace(req.ctx, 'project');
+    const user = requireRole(req.ctx, ACCESS_LEVELS.reporter);
+    const raw = collectParams(req);
+    const params = parseParams(createSnippetBody, raw);
+    requireExactlyOne(raw, ['content', 'files']);
+    const file = params.files?.[0];
+    const doc = await noteables.createSnippet(originOf(req), req.ctx.namespace!.id, userSummaryOf(user), {
+      title: params.title,
+      description: params.description,
+      visibility: params.visibility,
+      file_name: file?.file_path ?? params.file_name,
+      content: file?.content ?? params.content,
+    });
+    sendJson(res, 201, presentSnippet(doc, req.ctx.namespace!));
+  });
+
+  router.get('/projects/:id/snippets/:snippet_id', async (req, res) => {
+    const ns = readableNamespace(req.ctx, 'project');
+    const snippet = await noteables.findSnippet(ns.id, pathId(req, 'snippet_id'));
+    if (!snippet) throw new NotFoundError('Snippet');
+    sendJson(res, 200, presentSnippet(snippet, ns));
+  });
+
+  // Group epics [higher tier]
+  router.get('/groups/:id/epics', async (req, res) => {
+    const ns = readableNamespace(req.ctx, 'group');
+    requireEpicsFeature(req);
+    parseParams(listDiscussionsQuery, req.query);
+    const page = readPageRequest(req.query);
+    const { items, total } = await noteables.list(
+      'Epic',
+      'groupId',
+      ns.id,
+      undefined,
+      page.skip,
+      page.perPage,
+    );
+    setPaginationHeaders(req, res, page, total);
+    sendJson(
+      res,
+      200,
+      items.map((doc) => presentEpic(doc, ns)),
+    );
+  });
+
+  router.post('/groups/:id/epics', async (req, res) => {
+    const ns = readableNamespace(req.ctx, 'group');
+    requireUser(req.ctx);
+    requireEpicsFeature(req);
+    const user = requireRole(req.ctx, ACCESS_LEVELS.reporter);
+    const params = parseParams(createEpicBody, collectParams(req));
+    const doc = await noteables.createEpic(originOf(req), ns.id, userSummaryOf(user), params);
+    sendJson(res, 201, presentEpic(doc, ns));
+  });
+
+  router.get('/groups/:id/epics/:epic_iid', async (req, res) => {
+    const ns = readableNamespace(req.ctx, 'group');
+    requireEpicsFeature(req);
+    const epic = await noteables.findByIid('Epic', 'groupId', ns.id, pathId(req, 'epic_iid'));
+    // GitLab's `authorize!(:read_epic, epic)` runs on a nil epic: an unknown iid is 403, not 404.
+    if (!epic) throw new ForbiddenError();
+    sendJson(res, 200, presentEpic(epic, ns));
+  });
+
+  // Commits
+  router.post('/projects/:id/repository/commits', async (req, res) => {
+    readableNamespace(req.ctx, 'project');
+    const user = requireRole(req.ctx, ACCESS_LEVELS.developer);
+    const params = parseParams(createCommitBody, collectParams(req));
+    if (params.actions.length === 0) throw new ParamError(['actions is empty']);
+    const commit = await noteables.createCommit(
+      originOf(req),
+      req.ctx.namespace!.id,
+      userSummaryOf(user),
+      params.author_email ?? user.email,
+      params,
+    );
+    sendJson(res, 201, presentCommit(commit, req.ctx.namespace!));
+  });
+
+  router.get('/projects/:id/repository/commits', async (req, res) => {
+    const ns = readableNamespace(req.ctx, 'project');
+    const query = parseParams(listCommitsQuery, req.query);
+    const page = readPageRequest(req.query);
+    const { items, total } = await noteables.listCommits(ns.id, query.ref_name, page.skip, page.perPage);
+    setPaginationHeaders(req, res, page, total);
+    sendJson(
+      res,
+      200,
+      items.map((commit) => presentCommit(commit, ns)),
+    );
+  });
+
+  router.get('/projects/:id/repository/commits/:sha', async (req, res) => {
+    const ns = readableNamespace(req.ctx, 'project');
+    const commit = await noteables.findCommit(ns.id, String(req.params.sha));
+    if (!commit) throw new NotFoundError('Commit');
+    sendJson(res, 200, presentCommit(commit, ns));
+  });
+
+  return router;
+}

@@ -1,0 +1,291 @@
+import { createHash, randomBytes } from 'node:crypto';
+import {
+  DOMAIN_EVENT_TYPES,
+  type NoteCreatedData,
+  type NoteableTypeName,
+  type PositionParam,
+  type UserSummary,
+} from '@gl/contracts';
+import {
+  BadRequestError,
+  NotFoundError,
+  createEvent,
+  withEvents,
+  type Counters,
+  type EventOrigin,
+  type Outbox,
+} from '@gl/service-kit';
+import type { DiscussionsModels, NoteDoc } from './discussions.models';
+import { actorOf } from './discussions.access';
+import { isResolvable } from './discussions.presenters';
+
+export const NOTE_MAX_LENGTH = 1_000_000;
+
+/** What a note hangs on: an issue, merge request, snippet or epic by database id, or a commit by SHA. */
+export interface NoteTarget {
+  type: NoteableTypeName;
+  projectId: number | null;
+  groupId: number | null;
+  noteableId: number | null;
+  noteableIid: number | null;
+  commitSha: string | null;
+  /** The event's target_title: the noteable's title, or the commit title. */
+  title: string;
+  authorId: number;
+}
+
+export interface NotesDeps {
+  models: DiscussionsModels;
+  counters: Counters;
+  outbox: Outbox;
+}
+
+/** Noteable.replyable_types (EE adds Epic): single comments there can be turned into threads. */
+const REPLYABLE: ReadonlySet<NoteableTypeName> = new Set(['Issue', 'MergeRequest', 'Epic']);
+
+const UNDERSCORED: Record<NoteableTypeName, string> = {
+  Issue: 'issue',
+  MergeRequest: 'merge_request',
+  Snippet: 'snippet',
+  Epic: 'epic',
+  Commit: 'commit',
+};
+
+/** app/models/discussion.rb: SHA1 of "discussion-<type>-<id or sha>-<random hex>". */
+export function newDiscussionId(target: NoteTarget): string {
+  const key = target.commitSha ?? String(target.noteableId);
+  return createHash('sha1')
+    .update(`discussion-${UNDERSCORED[target.type]}-${key}-${randomBytes(16).toString('hex')}`)
+    .digest('hex');
+}
+
+export function targetFilter(target: NoteTarget): Record<string, unknown> {
+  return target.type === 'Commit'
+    ? { noteableType: 'Commit', projectId: target.projectId, commitSha: target.commitSha }
+    : { noteableType: target.type, noteableId: target.noteableId };
+}
+
+/** Ruby's Hash#inspect of ActiveModel errors, as `bad_request!("Note #{note.errors.messages}")` prints it. */
+export function noteErrors(messages: string[], attribute = 'note'): BadRequestError {
+  const list = messages.map((m) => JSON.stringify(m)).join(', ');
+  return new BadRequestError(`Note {:${attribute}=>[${list}]}`);
+}
+
+export function validateBody(body: string): void {
+  if (body.trim() === '') throw noteErrors(["can't be blank"]);
+  if (body.length > NOTE_MAX_LENGTH)
+    throw noteErrors([`is too long (maximum is ${NOTE_MAX_LENGTH} characters)`]);
+}
+
+/** `created_at` as Rails would take it: a parseable time, else ignored. */
+export function parseCreatedAt(raw: string | undefined): Date | null {
+  if (!raw) return null;
+  const date = new Date(raw);
+  return Number.isNaN(date.getTime()) ? null : date;
+}
+
+/** Notes oldest first: created_at, then id (GitLab's `fresh` scope). */
+function byCreation(a: NoteDoc, b: NoteDoc): number {
+  return new Date(a.createdAt).getTime() - new Date(b.createdAt).getTime() || a._id - b._id;
+}
+
+export interface NewNote {
+  body: string;
+  type: NoteDoc['type'];
+  system?: boolean;
+  discussionId?: string;
+  createdAt?: Date | null;
+  position?: PositionParam | null;
+  commitId?: string | null;
+  resolved?: { by: UserSummary; at: Date } | null;
+}
+
+export function createNotesService(deps: NotesDeps) {
+  const { models, counters, outbox } = deps;
+
+  async function create(
+    origin: EventOrigin,
+    target: NoteTarget,
+    author: UserSummary,
+    input: NewNote,
+  ): Promise<NoteDoc> {
+    const system = input.system ?? false;
+    if (!system) validateBody(input.body);
+    const id = await counters.next('note');
+    const now = new Date();
+    const createdAt = input.createdAt ?? now;
+    const doc: NoteDoc = {
+      _id: id,
+      projectId: target.projectId,
+      groupId: target.groupId,
+      noteableType: target.type,
+      noteableId: target.noteableId,
+      noteableIid: target.noteableIid,
+      commitSha: target.commitSha,
+      discussionId: input.discussionId ?? newDiscussionId(target),
+      type: input.type,
+      body: input.body,
+      system,
+      author,
+      createdAt,
+      updatedAt: input.createdAt ?? now,
+      resolvable: false,
+      resolvedBy: input.resolved?.by ?? null,
+      resolvedAt: input.resolved?.at ?? null,
+      position: input.position ?? null,
+      commitId: input.commitId ?? null,
+    };
+    doc.resolvable = isResolvable(doc);
+    // GitLab records no activity event for system notes (Notes::PostProcessService skips them).
+    const events = system
+      ? []
+      : [
+          createEvent(origin, {
+            type: DOMAIN_EVENT_TYPES.discussions.noteCreated,
+            actor: actorOf(author),
+            projectId: target.projectId,
+            groupId: target.groupId,
+            data: {
+              noteId: id,
+              noteType: doc.type,
+              discussionId: doc.discussionId,
+              body: doc.body,
+              system,
+              createdAt: createdAt.toISOString(),
+              noteableType: target.type,
+              noteableId: target.noteableId,
+              noteableIid: target.noteableIid,
+              commitId: target.commitSha,
+              targetTitle: target.title,
+            } satisfies NoteCreatedData,
+          }),
+        ];
+    await models.notes.create(withEvents(doc, events));
+    if (events.length > 0) outbox.kick();
+    return doc;
+  }
+
+  async function createSystemNote(
+    origin: EventOrigin,
+    target: NoteTarget,
+    author: UserSummary,
+    body: string,
+  ): Promise<NoteDoc> {
+    return create(origin, target, author, { body, type: null, system: true });
+  }
+
+  /**
+   * One page of threads, ordered as GitLab's discussion_ids_relation (MIN(created_at), MIN(id)). Sorting
+   * in process: FerretDB's server-side sort and `$in` were slower here (measured: 160 ms vs 126 ms for a
+   * page of 20 out of 200 threads).
+   */
+  async function threadPage(target: NoteTarget, skip: number, limit: number) {
+    const all = await threads(target);
+    return { threads: all.slice(skip, skip + limit), total: all.length };
+  }
+
+  /** Every note of the target, grouped into threads ordered by their first note (created_at, id). */
+  async function threads(target: NoteTarget): Promise<NoteDoc[][]> {
+    const notes = (await models.notes.find(targetFilter(target)).lean<NoteDoc[]>()).sort(byCreation);
+    const byId = new Map<string, NoteDoc[]>();
+    for (const note of notes) {
+      const thread = byId.get(note.discussionId);
+      if (thread) thread.push(note);
+      else byId.set(note.discussionId, [note]);
+    }
+    return [...byId.values()];
+  }
+
+  async function thread(target: NoteTarget, discussionId: string): Promise<NoteDoc[]> {
+    return (await models.notes.find({ ...targetFilter(target), discussionId }).lean<NoteDoc[]>()).sort(
+      byCreation,
+    );
+  }
+
+  async function findNote(target: NoteTarget, noteId: number): Promise<NoteDoc> {
+    const note = await models.notes.findOne({ ...targetFilter(target), _id: noteId }).lean<NoteDoc>();
+    if (!note) throw new NotFoundError();
+    return note;
+  }
+
+  /** POST .../discussions/:id/notes: a reply; a single comment becomes a thread where GitLab allows it. */
+  async function reply(
+    origin: EventOrigin,
+    target: NoteTarget,
+    author: UserSummary,
+    discussionId: string,
+    body: string,
+    createdAt: Date | null,
+  ): Promise<NoteDoc> {
+    const notes = await thread(target, discussionId);
+    const first = notes[0];
+    if (!first) throw new NotFoundError('Discussion');
+    if (first.type === null && !REPLYABLE.has(target.type)) {
+      throw new BadRequestError('Discussion can not be replied to.');
+    }
+    validateBody(body);
+    if (first.type === null) {
+      await models.notes.updateMany(
+        { ...targetFilter(target), discussionId },
+        { $set: { type: 'DiscussionNote' } },
+      );
+    }
+    const converted = notes.map((n) => ({ ...n, type: n.type ?? ('DiscussionNote' as const) }));
+    const resolvable = converted.filter(isResolvable);
+    const resolvedThread = resolvable.length > 0 && resolvable.every((n) => n.resolvedAt);
+    return create(origin, target, author, {
+      body,
+      type: 'DiscussionNote',
+      discussionId,
+      createdAt,
+      resolved: resolvedThread && target.type === 'MergeRequest' ? { by: author, at: new Date() } : null,
+    });
+  }
+
+  async function updateBody(note: NoteDoc, body: string): Promise<NoteDoc> {
+    validateBody(body);
+    const updatedAt = new Date();
+    await models.notes.updateOne({ _id: note._id }, { $set: { body, updatedAt } });
+    return { ...note, body, updatedAt };
+  }
+
+  async function setResolved(note: NoteDoc, resolved: boolean, by: UserSummary): Promise<NoteDoc> {
+    const resolvedAt = resolved ? new Date() : null;
+    const resolvedBy = resolved ? by : null;
+    await models.notes.updateOne({ _id: note._id }, { $set: { resolvedAt, resolvedBy } });
+    return { ...note, resolvedAt, resolvedBy };
+  }
+
+  /** Resolves or unresolves every resolvable note of a thread (Discussions::ResolveService). */
+  async function resolveThread(notes: NoteDoc[], resolved: boolean, by: UserSummary): Promise<NoteDoc[]> {
+    const out: NoteDoc[] = [];
+    for (const note of notes) {
+      if (!isResolvable(note)) out.push(note);
+      else if (resolved && note.resolvedAt) out.push(note);
+      else out.push(await setResolved(note, resolved, by));
+    }
+    return out;
+  }
+
+  async function remove(note: NoteDoc): Promise<void> {
+    // Through the outbox: a note.created event the relay has not sent yet still goes out.
+    const deleted = await outbox.deleteWithEvents(models.notes, note._id, []);
+    if (!deleted) throw new NotFoundError();
+  }
+
+  return {
+    create,
+    createSystemNote,
+    threads,
+    threadPage,
+    thread,
+    findNote,
+    reply,
+    updateBody,
+    setResolved,
+    resolveThread,
+    remove,
+  };
+}
+
+export type NotesService = ReturnType<typeof createNotesService>;

@@ -1,0 +1,285 @@
+import { randomUUID } from 'node:crypto';
+import { DOMAIN_EVENT_TYPES } from '@gl/contracts';
+import { connectBus, createLogger } from '@gl/service-kit';
+import { testEnv } from '@gl/testing';
+import { api, gitlab, unique } from './e2e.helpers';
+
+interface Note {
+  id: number;
+  type: string | null;
+  body: string;
+  system: boolean;
+  noteable_type: string;
+  resolvable: boolean;
+  resolved?: boolean;
+  resolved_by?: { id: number } | null;
+  position?: Record<string, unknown>;
+}
+interface Discussion {
+  id: string;
+  individual_note: boolean;
+  resolved?: boolean;
+  notes: Note[];
+}
+
+/**
+ * Discussions through the gateway with the real client: every noteable's thread API, a diff note sent
+ * as multipart (gitbeaker's own encoding) and as nested JSON (python-gitlab's), thread resolution, and a
+ * single comment turned into a thread.
+ */
+describe('discussions with @gitbeaker/rest', () => {
+  const root = gitlab();
+  let projectId: number;
+  let groupId: number;
+
+  beforeAll(async () => {
+    const path = unique('disc');
+    const group = await root.Groups.create(path, path, { visibility: 'private' });
+    groupId = group.id;
+    const project = await root.Projects.create({ name: 'app', namespaceId: group.id });
+    projectId = project.id;
+  });
+
+  it('When an issue gets a thread, a reply and an edit, then IssueDiscussions shows them oldest first', async () => {
+    const issue = await root.Issues.create(projectId, 'Bug');
+    const thread = (await root.IssueDiscussions.create(
+      projectId,
+      issue.iid,
+      'Steps?',
+    )) as unknown as Discussion;
+    expect(thread.id).toMatch(/^[0-9a-f]{40}$/);
+    expect(thread.individual_note).toBe(false);
+    const reply = (await root.IssueDiscussions.addNote(
+      projectId,
+      issue.iid,
+      thread.id,
+      'Click',
+    )) as unknown as Note;
+    await root.IssueDiscussions.editNote(projectId, issue.iid, thread.id, reply.id, { body: 'Click twice' });
+    const shown = (await root.IssueDiscussions.show(
+      projectId,
+      issue.iid,
+      thread.id,
+    )) as unknown as Discussion;
+    expect(shown.notes.map((n) => [n.body, n.type])).toEqual([
+      ['Steps?', 'DiscussionNote'],
+      ['Click twice', 'DiscussionNote'],
+    ]);
+    await root.IssueDiscussions.removeNote(projectId, issue.iid, thread.id, reply.id);
+    const all = (await root.IssueDiscussions.all(projectId, issue.iid)) as unknown as Discussion[];
+    expect(all.map((d) => d.notes.length)).toEqual([1]);
+  });
+
+  it('When an issue is closed, then its "closed" system note is listed as an individual note', async () => {
+    const issue = await root.Issues.create(projectId, 'To close');
+    await root.Issues.edit(projectId, issue.iid, { stateEvent: 'close' });
+    const all = (await root.IssueDiscussions.all(projectId, issue.iid)) as unknown as Discussion[];
+    expect(all).toHaveLength(1);
+    expect(all[0]).toMatchObject({
+      individual_note: true,
+      notes: [{ body: 'closed', system: true, type: null }],
+    });
+  });
+
+  it('When a single comment is replied to, then it becomes a thread with the same id', async () => {
+    const issue = await root.Issues.create(projectId, 'Single');
+    const single = (await root.IssueNotes.create(projectId, issue.iid, 'just a comment')) as unknown as Note;
+    expect(single.type).toBeNull();
+    const [discussion] = (await root.IssueDiscussions.all(projectId, issue.iid)) as unknown as Discussion[];
+    expect(discussion!.individual_note).toBe(true);
+    const reply = (await root.IssueDiscussions.addNote(
+      projectId,
+      issue.iid,
+      discussion!.id,
+      'reply',
+    )) as unknown as Note;
+    expect(reply.type).toBe('DiscussionNote');
+    const thread = (await root.IssueDiscussions.show(
+      projectId,
+      issue.iid,
+      discussion!.id,
+    )) as unknown as Discussion;
+    expect(thread.individual_note).toBe(false);
+    expect(thread.notes.map((n) => [n.id, n.type])).toEqual([
+      [single.id, 'DiscussionNote'],
+      [reply.id, 'DiscussionNote'],
+    ]);
+  });
+
+  it('When merge request diff notes are sent as multipart and as JSON, then both are DiffNotes and threads resolve', async () => {
+    await root.Commits.create(projectId, 'main', 'Initial', [
+      { action: 'create', filePath: 'a.rb', content: 'a' },
+    ]);
+    await root.Commits.create(projectId, 'feature', 'Feature', [
+      { action: 'create', filePath: 'b.rb', content: 'b' },
+    ]);
+    const mr = await root.MergeRequests.create(projectId, 'feature', 'main', 'Feature');
+    const refs = mr.diff_refs as { base_sha: string; head_sha: string; start_sha: string };
+    expect(refs.base_sha).toMatch(/^[0-9a-f]{40}$/);
+
+    const multipart = (await root.MergeRequestDiscussions.create(projectId, mr.iid, 'multipart nit', {
+      position: {
+        baseSha: refs.base_sha,
+        startSha: refs.start_sha,
+        headSha: refs.head_sha,
+        positionType: 'text',
+        newPath: 'b.rb',
+        oldPath: 'b.rb',
+        newLine: '1',
+      },
+    })) as unknown as Discussion;
+    expect(multipart.notes[0]).toMatchObject({ type: 'DiffNote', resolvable: true });
+    expect(multipart.notes[0]!.position).toMatchObject({
+      head_sha: refs.head_sha,
+      new_path: 'b.rb',
+      new_line: 1,
+    });
+
+    const json = await api(`/projects/${projectId}/merge_requests/${mr.iid}/discussions`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        body: 'json nit',
+        position: { ...refs, position_type: 'text', new_path: 'b.rb', old_path: 'b.rb', new_line: 1 },
+      }),
+    });
+    expect(json.status).toBe(201);
+    const jsonThread = (await json.json()) as Discussion;
+    expect(jsonThread.notes[0]).toMatchObject({
+      type: 'DiffNote',
+      position: { position_type: 'text', new_line: 1 },
+    });
+
+    const resolved = (await root.MergeRequestDiscussions.resolve(
+      projectId,
+      mr.iid,
+      multipart.id,
+      true,
+    )) as unknown as Discussion;
+    expect(resolved.resolved).toBe(true);
+    expect(resolved.notes[0]!.resolved).toBe(true);
+
+    const note = (await root.MergeRequestDiscussions.editNote(
+      projectId,
+      mr.iid,
+      jsonThread.id,
+      jsonThread.notes[0]!.id,
+      {
+        resolved: true,
+      },
+    )) as unknown as Note;
+    expect(note.resolved).toBe(true);
+
+    const both = await api(
+      `/projects/${projectId}/merge_requests/${mr.iid}/discussions/${jsonThread.id}/notes/${jsonThread.notes[0]!.id}`,
+      {
+        method: 'PUT',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ body: 'x', resolved: false }),
+      },
+    );
+    expect(both.status).toBe(400);
+    expect(await both.json()).toEqual({ error: 'body, resolved are mutually exclusive' });
+  });
+
+  it('When a commit, a snippet and an epic get threads, then Commit/ProjectSnippet/EpicDiscussions list them', async () => {
+    const commit = await root.Commits.create(projectId, 'main', 'Docs', [
+      { action: 'create', filePath: 'README.md', content: '#' },
+    ]);
+    expect(commit.id).toMatch(/^[0-9a-f]{40}$/);
+    const onCommit = (await root.CommitDiscussions.create(projectId, commit.id, 'On the commit', {
+      position: {
+        baseSha: commit.id,
+        startSha: commit.id,
+        headSha: commit.id,
+        positionType: 'text',
+        newPath: 'README.md',
+        newLine: '1',
+      },
+    })) as unknown as Discussion;
+    expect(onCommit.notes[0]).toMatchObject({ type: 'DiffNote', noteable_type: 'Commit' });
+    expect(((await root.CommitDiscussions.all(projectId, commit.id)) as unknown as Discussion[]).length).toBe(
+      1,
+    );
+
+    const snippet = await root.ProjectSnippets.create(projectId, 'Snippet', {
+      files: [{ filePath: 'x.rb', content: 'puts 1' }],
+    });
+    const onSnippet = (await root.ProjectSnippetDiscussions.create(
+      projectId,
+      snippet.id,
+      'On the snippet',
+    )) as unknown as Discussion;
+    expect(onSnippet.notes[0]!.noteable_type).toBe('Snippet');
+
+    const epic = await root.Epics.create(groupId, 'Epic');
+    const onEpic = (await root.EpicDiscussions.create(
+      groupId,
+      epic.id,
+      'On the epic',
+    )) as unknown as Discussion;
+    expect(onEpic.notes[0]!.noteable_type).toBe('Epic');
+    const listed = (await root.EpicDiscussions.all(groupId, epic.id)) as unknown as Discussion[];
+    expect(listed.map((d) => d.id)).toEqual([onEpic.id]);
+  });
+
+  it('When alerts publishes alert.created (twice) and alert.resolved, then the running service opens one incident and closes it', async () => {
+    const bus = await connectBus(testEnv('natsUrl'), 'discussions-e2e-alerts', createLogger('e2e', 'silent'));
+    const alertId = randomUUID();
+    const envelope = (type: string, data: Record<string, unknown>) => ({
+      id: randomUUID(),
+      type,
+      version: 1,
+      occurredAt: new Date().toISOString(),
+      producer: 'alerts',
+      correlationId: null,
+      actor: null,
+      projectId,
+      groupId: null,
+      data,
+    });
+    const created = envelope(DOMAIN_EVENT_TYPES.alerts.alertCreated, {
+      alertId,
+      alertIid: 1,
+      title: 'Error rate',
+      description: null,
+      severity: 'critical',
+      createIncident: true,
+    });
+    const incidents = async () =>
+      (
+        (await root.Issues.all({ projectId })) as unknown as {
+          iid: number;
+          issue_type: string;
+          state: string;
+        }[]
+      ).filter((i) => i.issue_type === 'incident');
+    async function until<T>(probe: () => Promise<T>, ok: (value: T) => boolean): Promise<T> {
+      const deadline = Date.now() + 15_000;
+      for (;;) {
+        const value = await probe();
+        if (ok(value) || Date.now() > deadline) return value;
+        await new Promise((r) => setTimeout(r, 200));
+      }
+    }
+    try {
+      await bus.publish(created);
+      await bus.publish({ ...created, id: randomUUID() });
+      const opened = await until(incidents, (list) => list.length > 0);
+      expect(opened).toHaveLength(1);
+      await bus.publish(envelope(DOMAIN_EVENT_TYPES.alerts.alertResolved, { alertId, alertIid: 1 }));
+      const closed = await until(incidents, (list) => list[0]?.state === 'closed');
+      expect(closed).toMatchObject([{ state: 'closed' }]);
+      const notes = (await root.IssueDiscussions.all(projectId, closed[0]!.iid)) as unknown as Discussion[];
+      expect(notes.map((d) => d.notes[0]!.body)).toEqual(['closed']);
+    } finally {
+      await bus.close();
+    }
+  });
+
+  it('When a thread is created without a token, then 401', async () => {
+    const issue = await root.Issues.create(projectId, 'Anon');
+    const res = await api(`/projects/${projectId}/issues/${issue.iid}/discussions`, { token: null });
+    expect(res.status).toBe(401);
+  });
+});

@@ -1,0 +1,150 @@
+import { z } from 'zod';
+import { booleanParam, integerParam, paginationQuery, stringListParam } from '../primitives';
+
+/** Grape coerces scalars to String for `type: String` parameters. */
+const textParam = z.preprocess(
+  (value) => (typeof value === 'number' || typeof value === 'boolean' ? String(value) : value),
+  z.string(),
+);
+
+const lineRangeEnd = z.object({
+  line_code: textParam.optional(),
+  type: textParam.optional(),
+  old_line: integerParam.optional(),
+  new_line: integerParam.optional(),
+});
+
+const positionFields = {
+  base_sha: textParam,
+  start_sha: textParam,
+  head_sha: textParam,
+  position_type: z.enum(['text', 'image', 'file']),
+  new_path: textParam.optional(),
+  new_line: integerParam.optional(),
+  old_path: textParam.optional(),
+  old_line: integerParam.optional(),
+  width: integerParam.optional(),
+  height: integerParam.optional(),
+  x: integerParam.optional(),
+  y: integerParam.optional(),
+};
+
+/** Commit diff-note position: the merge request fields without `line_range`. */
+export const commitPositionParam = z.object(positionFields);
+export const mergeRequestPositionParam = z.object({
+  ...positionFields,
+  line_range: z.object({ start: lineRangeEnd.optional(), end: lineRangeEnd.optional() }).optional(),
+});
+export type PositionParam = z.infer<typeof mergeRequestPositionParam>;
+
+export const listDiscussionsQuery = paginationQuery;
+
+export const createDiscussionBody = z.object({
+  body: textParam,
+  created_at: textParam.optional(),
+});
+export const createMergeRequestDiscussionBody = createDiscussionBody.extend({
+  commit_id: textParam.optional(),
+  position: mergeRequestPositionParam.optional(),
+});
+export const createCommitDiscussionBody = createDiscussionBody.extend({
+  position: commitPositionParam.optional(),
+});
+export const addDiscussionNoteBody = createDiscussionBody;
+
+export const updateNoteBody = z.object({
+  body: textParam.optional(),
+  resolved: booleanParam.optional(),
+});
+export const resolveDiscussionBody = z.object({ resolved: booleanParam });
+
+export const listNotesQuery = paginationQuery.extend({
+  order_by: z.enum(['created_at', 'updated_at']).optional(),
+  sort: z.enum(['asc', 'desc']).optional(),
+  activity_filter: z.enum(['all_notes', 'only_comments', 'only_activity']).optional(),
+});
+export const createNoteBody = createDiscussionBody;
+export const updateSingleNoteBody = z.object({
+  body: textParam.optional(),
+  confidential: booleanParam.optional(),
+});
+
+const nullableId = z.preprocess(
+  (value) => (value === '' || value === null ? 0 : value),
+  integerParam.refine((v) => v >= 0, 'is invalid'),
+);
+
+export const createIssueBody = z.object({
+  title: textParam.pipe(z.string().min(1)),
+  description: textParam.optional(),
+  labels: stringListParam.optional(),
+  milestone_id: nullableId.optional(),
+  assignee_ids: z
+    .preprocess(
+      (v) => (typeof v === 'string' ? v.split(',').filter(Boolean) : typeof v === 'number' ? [v] : v),
+      z.array(integerParam),
+    )
+    .optional(),
+  issue_type: z.enum(['issue', 'incident']).optional(),
+  created_at: textParam.optional(),
+});
+export const updateIssueBody = createIssueBody.partial().extend({
+  state_event: z.enum(['close', 'reopen']).optional(),
+});
+export const listIssuesQuery = paginationQuery.extend({
+  state: z.enum(['opened', 'closed', 'all']).optional(),
+});
+
+export const createMergeRequestBody = z.object({
+  source_branch: textParam,
+  target_branch: textParam,
+  title: textParam.pipe(z.string().min(1)),
+  description: textParam.optional(),
+  labels: stringListParam.optional(),
+  milestone_id: nullableId.optional(),
+});
+export const updateMergeRequestBody = z.object({
+  title: textParam.optional(),
+  description: textParam.optional(),
+  labels: stringListParam.optional(),
+  milestone_id: nullableId.optional(),
+  state_event: z.enum(['close', 'reopen']).optional(),
+});
+export const listMergeRequestsQuery = paginationQuery.extend({
+  state: z.enum(['opened', 'closed', 'merged', 'all']).optional(),
+});
+
+export const createSnippetBody = z.object({
+  title: textParam.pipe(z.string().min(1)),
+  description: textParam.optional(),
+  file_name: textParam.optional(),
+  content: textParam.optional(),
+  visibility: z.enum(['private', 'internal', 'public']).optional(),
+  files: z.array(z.object({ file_path: textParam, content: textParam })).optional(),
+});
+
+export const createEpicBody = z.object({
+  title: textParam.pipe(z.string().min(1)),
+  description: textParam.optional(),
+  labels: stringListParam.optional(),
+  confidential: booleanParam.optional(),
+});
+
+export const commitActionParam = z.object({
+  action: z.enum(['create', 'delete', 'move', 'update', 'chmod']),
+  file_path: textParam,
+  previous_path: textParam.optional(),
+  content: textParam.optional(),
+  encoding: z.enum(['text', 'base64']).optional(),
+});
+export const createCommitBody = z.object({
+  branch: textParam,
+  commit_message: textParam,
+  actions: z.array(commitActionParam),
+  start_branch: textParam.optional(),
+  start_sha: textParam.optional(),
+  author_email: textParam.optional(),
+  author_name: textParam.optional(),
+});
+
+export const listCommitsQuery = paginationQuery.extend({ ref_name: textParam.optional() });

@@ -1,0 +1,109 @@
+import { z } from 'zod';
+
+/**
+ * Subjects and payloads (`data`) of the domain events the services publish. Shared here because more than
+ * one service reads them: the events service turns them into activity events, the alerts and discussions
+ * services link alerts and incident issues. Evolve additively: new optional fields, never renamed ones.
+ */
+export const DOMAIN_EVENT_TYPES = {
+  boards: {
+    milestoneOpened: 'gl.boards.milestone.opened',
+    milestoneClosed: 'gl.boards.milestone.closed',
+  },
+  discussions: {
+    issueOpened: 'gl.discussions.issue.opened',
+    issueClosed: 'gl.discussions.issue.closed',
+    issueReopened: 'gl.discussions.issue.reopened',
+    mergeRequestOpened: 'gl.discussions.merge_request.opened',
+    mergeRequestClosed: 'gl.discussions.merge_request.closed',
+    mergeRequestReopened: 'gl.discussions.merge_request.reopened',
+    mergeRequestMerged: 'gl.discussions.merge_request.merged',
+    mergeRequestApproved: 'gl.discussions.merge_request.approved',
+    snippetCreated: 'gl.discussions.snippet.created',
+    epicOpened: 'gl.discussions.epic.opened',
+    noteCreated: 'gl.discussions.note.created',
+    branchPushed: 'gl.discussions.branch.pushed',
+    /** An incident issue was opened for an alert (answer to `gl.alerts.alert.created` with createIncident). */
+    incidentOpened: 'gl.discussions.incident.opened',
+  },
+  alerts: {
+    alertCreated: 'gl.alerts.alert.created',
+    alertResolved: 'gl.alerts.alert.resolved',
+  },
+  registry: {
+    repositoryDeleteRequested: 'gl.registry.repository.delete_requested',
+    tagsCleanupRequested: 'gl.registry.tags.cleanup_requested',
+  },
+} as const;
+
+/**
+ * Issues, merge requests, snippets, epics and milestones: what the activity log shows as the target.
+ * `targetIid` is null for things without an iid (snippets).
+ */
+export const targetEventData = z.object({
+  targetId: z.number().int(),
+  targetIid: z.number().int().nullable(),
+  targetTitle: z.string(),
+});
+export type TargetEventData = z.infer<typeof targetEventData>;
+
+export const noteableType = z.enum(['Issue', 'MergeRequest', 'Snippet', 'Epic', 'Commit']);
+
+/** `gl.discussions.note.created`: enough for GitLab's event `note` object without asking discussions. */
+export const noteCreatedData = z.object({
+  noteId: z.number().int(),
+  /** GitLab's note type: null (single comment), DiscussionNote or DiffNote. */
+  noteType: z.enum(['DiscussionNote', 'DiffNote']).nullable(),
+  discussionId: z.string(),
+  body: z.string(),
+  system: z.boolean(),
+  createdAt: z.string(),
+  noteableType,
+  /** Database id of the noteable; null for commits. */
+  noteableId: z.number().int().nullable(),
+  noteableIid: z.number().int().nullable(),
+  /** Commit SHA for commit notes, else null. */
+  commitId: z.string().nullable(),
+  /** Title of the thing commented on (the event's target_title). */
+  targetTitle: z.string(),
+});
+export type NoteCreatedData = z.infer<typeof noteCreatedData>;
+
+/** `gl.discussions.branch.pushed`: GitLab's push_data. */
+export const branchPushedData = z.object({
+  ref: z.string(),
+  refType: z.enum(['branch', 'tag']),
+  /** GitLab's push_data.action: created (new ref), pushed (update), removed (deleted ref). */
+  action: z.enum(['created', 'pushed', 'removed']),
+  commitCount: z.number().int(),
+  commitFrom: z.string().nullable(),
+  commitTo: z.string().nullable(),
+  commitTitle: z.string().nullable(),
+});
+export type BranchPushedData = z.infer<typeof branchPushedData>;
+
+/** `gl.alerts.alert.created`: discussions opens an incident issue when `createIncident` is true. */
+export const alertCreatedData = z.object({
+  alertId: z.string(),
+  alertIid: z.number().int(),
+  title: z.string(),
+  description: z.string().nullable(),
+  severity: z.string(),
+  createIncident: z.boolean(),
+});
+export type AlertCreatedData = z.infer<typeof alertCreatedData>;
+
+/** `gl.alerts.alert.resolved`: discussions closes the alert's incident issue, if any. */
+export const alertResolvedData = z.object({
+  alertId: z.string(),
+  alertIid: z.number().int(),
+});
+export type AlertResolvedData = z.infer<typeof alertResolvedData>;
+
+/** `gl.discussions.incident.opened`: alerts records `issue_iid` on the alert. */
+export const incidentOpenedData = z.object({
+  alertId: z.string(),
+  issueId: z.number().int(),
+  issueIid: z.number().int(),
+});
+export type IncidentOpenedData = z.infer<typeof incidentOpenedData>;
