@@ -1,10 +1,17 @@
 import type { Express } from 'express';
 import {
+  createCounters,
   createServiceHttpApp,
   type ServiceInstance,
   type ServiceRuntime,
   type BaseServiceConfig,
 } from '@gl/service-kit';
+import { createBoardsModels } from './boards.models';
+import { createBoardsRouter } from './boards.router';
+import { BoardsService } from './boards.service';
+import { createLabelsRouter } from './labels.router';
+import { createMilestonesRouter } from './milestones.router';
+import { createUsersSubscription } from './users.projection';
 
 export const SERVICE_NAME = 'boards';
 
@@ -14,14 +21,22 @@ export const SERVICE_NAME = 'boards';
  */
 export function createBoardsApp(
   runtime: ServiceRuntime<BaseServiceConfig>,
-): ServiceInstance & { app: Express } {
+): ServiceInstance & { app: Express; boards: BoardsService } {
+  const models = createBoardsModels(runtime.connection);
+  runtime.outbox.register(models.milestones);
+  const counters = createCounters(runtime.connection);
+  const boards = new BoardsService(models, counters);
   const app = createServiceHttpApp({
     name: SERVICE_NAME,
     logger: runtime.logger,
     metrics: runtime.metrics,
     contextSecret: runtime.config.INTERNAL_CONTEXT_SECRET,
     readiness: runtime.readiness,
-    apiRouters: [],
+    apiRouters: [
+      createLabelsRouter(models, counters, boards),
+      createMilestonesRouter(models, counters, runtime.outbox),
+      createBoardsRouter(models, boards),
+    ],
   });
-  return { app };
+  return { app, boards, subscriptions: [createUsersSubscription(models)] };
 }

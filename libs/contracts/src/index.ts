@@ -6,3 +6,4 @@ export * from './endpoint';
 export * from './endpoints';
 export * from './identity';
 export * from './discussions';
+export * from './boards';

@@ -9,6 +9,8 @@ export const DOMAIN_EVENT_TYPES = {
   boards: {
     milestoneOpened: 'gl.boards.milestone.opened',
     milestoneClosed: 'gl.boards.milestone.closed',
+    /** A closed milestone activated again (GitLab's `reopened` activity). */
+    milestoneReopened: 'gl.boards.milestone.reopened',
   },
   discussions: {
     issueOpened: 'gl.discussions.issue.opened',

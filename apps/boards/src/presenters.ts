@@ -1,0 +1,131 @@
+import type { z } from 'zod';
+import type {
+  BoardEntity,
+  BoardListEntity,
+  LabelEntity,
+  MilestoneEntity,
+  NamespaceContext,
+  UserSummary,
+  labelBasicEntity,
+} from '@gl/contracts';
+import type { BoardDoc, LabelDoc, MilestoneDoc, UserDoc } from './boards.models';
+
+type LabelBasic = z.infer<typeof labelBasicEntity>;
+
+/** LabelsHelper#text_color_for_bg: dark text on light backgrounds, white on dark ones. */
+export function textColorFor(color: string): string {
+  const hex = color.replace('#', '');
+  const full = hex.length === 3 ? [...hex].map((c) => c + c).join('') : hex;
+  const [r, g, b] = [0, 2, 4].map((i) => parseInt(full.slice(i, i + 2), 16));
+  const luminance = (r! * 0.299 + g! * 0.587 + b! * 0.114) / 255;
+  return luminance > 0.5 ? '#1F1E24' : '#FFFFFF';
+}
+
+export function presentLabel(label: LabelDoc): LabelEntity {
+  return {
+    id: label._id,
+    name: label.name,
+    description: label.description,
+    description_html: label.description ?? '',
+    text_color: textColorFor(label.color),
+    color: label.color,
+    subscribed: false,
+    priority: label.priority,
+    is_project_label: false,
+    archived: false,
+  };
+}
+
+export function presentLabelBasic(label: LabelDoc): LabelBasic {
+  return { id: label._id, name: label.name, color: label.color, description: label.description };
+}
+
+export function presentMilestone(milestone: MilestoneDoc, groupWebUrl: string): MilestoneEntity {
+  return {
+    id: milestone._id,
+    iid: milestone.iid,
+    group_id: milestone.groupId,
+    title: milestone.title,
+    description: milestone.description,
+    state: milestone.state,
+    created_at: milestone.createdAt.toISOString(),
+    updated_at: milestone.updatedAt.toISOString(),
+    due_date: milestone.dueDate,
+    start_date: milestone.startDate,
+    web_url: `${groupWebUrl}/-/milestones/${milestone.iid}`,
+  };
+}
+
+export function presentUser(user: UserDoc, externalUrl: string): UserSummary {
+  return {
+    id: user._id,
+    username: user.username,
+    name: user.name,
+    state: user.state,
+    locked: false,
+    avatar_url: null,
+    web_url: `${externalUrl}/${user.username}`,
+  };
+}
+
+/** Everything a board refers to, fetched once per response. */
+export interface Referenced {
+  labels: Map<number, LabelDoc>;
+  milestones: Map<number, MilestoneDoc>;
+  users: Map<number, UserDoc>;
+}
+
+export interface PresentContext {
+  group: NamespaceContext;
+  externalUrl: string;
+}
+
+export function presentList(
+  item: BoardDoc['lists'][number],
+  position: number,
+  refs: Referenced,
+  pc: PresentContext,
+): BoardListEntity {
+  const label = item.kind === 'label' ? refs.labels.get(item.targetId) : undefined;
+  const out: BoardListEntity = { id: item.id, label: label ? presentLabelBasic(label) : null, position };
+  if (item.kind === 'milestone') {
+    const milestone = refs.milestones.get(item.targetId);
+    if (milestone) out.milestone = presentMilestone(milestone, pc.group.webUrl);
+  }
+  if (item.kind === 'assignee') {
+    const user = refs.users.get(item.targetId);
+    if (user) out.assignee = presentUser(user, pc.externalUrl);
+  }
+  return out;
+}
+
+/** Board entity; `fullMilestone` on create/update, `{id, title}` on list/get (as the spec's examples). */
+export function presentBoard(
+  board: BoardDoc,
+  refs: Referenced,
+  pc: PresentContext,
+  fullMilestone: boolean,
+): BoardEntity {
+  const milestone = board.milestoneId === null ? undefined : refs.milestones.get(board.milestoneId);
+  const assignee = board.assigneeId === null ? undefined : refs.users.get(board.assigneeId);
+  return {
+    id: board._id,
+    name: board.name,
+    hide_backlog_list: board.hideBacklogList,
+    hide_closed_list: board.hideClosedList,
+    project: null,
+    lists: board.lists.map((item, i) => presentList(item, i, refs, pc)),
+    group: { id: pc.group.id, name: pc.group.name, web_url: pc.group.webUrl },
+    milestone: milestone
+      ? fullMilestone
+        ? presentMilestone(milestone, pc.group.webUrl)
+        : { id: milestone._id, title: milestone.title }
+      : null,
+    assignee: assignee ? presentUser(assignee, pc.externalUrl) : null,
+    labels: board.labelIds.flatMap((id) => {
+      const label = refs.labels.get(id);
+      return label ? [presentLabelBasic(label)] : [];
+    }),
+    weight: board.weight,
+  };
+}

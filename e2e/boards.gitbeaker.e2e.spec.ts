@@ -1,0 +1,171 @@
+import { boardEntity, boardListEntity, labelEntity, milestoneEntity } from '@gl/contracts';
+import { z } from 'zod';
+import { api, gitlab, unique } from './e2e.helpers';
+
+/**
+ * Group boards, labels and milestones through the gateway with the real client (the stack runs the
+ * ultimate tier; the free tier's rules are covered by the component tests).
+ */
+describe('boards with @gitbeaker/rest', () => {
+  const root = gitlab();
+  let groupId: number;
+
+  beforeAll(async () => {
+    const path = unique('boards');
+    const group = await root.Groups.create(path, path, { visibility: 'private' });
+    groupId = group.id;
+  });
+
+  it('When labels and milestones are created and edited, then GroupLabels and GroupMilestones show them', async () => {
+    const label = labelEntity.parse(
+      await root.GroupLabels.create(groupId, 'bug', '#FF0000', { description: 'Bugs' }),
+    );
+    expect(label).toMatchObject({ name: 'bug', color: '#FF0000', description: 'Bugs' });
+    const edited = labelEntity.parse(await root.GroupLabels.edit(groupId, label.id, { newName: 'defect' }));
+    expect(edited.name).toBe('defect');
+    expect((await root.GroupLabels.all(groupId)).map((l) => l.name)).toContain('defect');
+
+    const milestone = milestoneEntity.parse(
+      await root.GroupMilestones.create(groupId, 'v1.0', { dueDate: '2027-01-31' }),
+    );
+    expect(milestone).toMatchObject({ iid: 1, group_id: groupId, state: 'active', due_date: '2027-01-31' });
+    const closed = milestoneEntity.parse(
+      await root.GroupMilestones.edit(groupId, milestone.id, { stateEvent: 'close' }),
+    );
+    expect(closed.state).toBe('closed');
+    const shown = milestoneEntity.parse(await root.GroupMilestones.show(groupId, milestone.id));
+    expect(shown.state).toBe('closed');
+    const all = z.array(milestoneEntity).parse(await root.GroupMilestones.all(groupId, { state: 'closed' }));
+    expect(all.map((m) => m.id)).toEqual([milestone.id]);
+  });
+
+  it('When a board gets lists that are moved and deleted, then positions stay dense and the board goes away', async () => {
+    const board = boardEntity.parse(await root.GroupIssueBoards.create(groupId, 'Sprint'));
+    expect(board).toMatchObject({ name: 'Sprint', project: null, lists: [], group: { id: groupId } });
+
+    const labels = [];
+    for (const name of ['todo', 'doing', 'done']) {
+      labels.push(labelEntity.parse(await root.GroupLabels.create(groupId, name, '#0033CC')));
+    }
+    // gitbeaker types createList's options as Sudo only but sends them as the body (label_id).
+    const lists = [];
+    for (const label of labels) {
+      lists.push(
+        boardListEntity.parse(
+          await root.GroupIssueBoards.createList(groupId, board.id, { labelId: label.id } as never),
+        ),
+      );
+    }
+    expect(lists.map((l) => l.position)).toEqual([0, 1, 2]);
+
+    const moved = boardListEntity.parse(
+      await root.GroupIssueBoards.editList(groupId, board.id, lists[0]!.id, 2),
+    );
+    expect(moved.position).toBe(2);
+    const order = async () =>
+      z
+        .array(boardListEntity)
+        .parse(await root.GroupIssueBoards.allLists(groupId, board.id))
+        .map((l) => [l.label!.name, l.position]);
+    expect(await order()).toEqual([
+      ['doing', 0],
+      ['done', 1],
+      ['todo', 2],
+    ]);
+    await expect(root.GroupIssueBoards.editList(groupId, board.id, lists[0]!.id, 5)).rejects.toThrow();
+    const refused = await api(`/groups/${groupId}/boards/${board.id}/lists/${lists[0]!.id}`, {
+      method: 'PUT',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ position: 2 }),
+    });
+    expect(refused.status).toBe(400);
+    expect(await refused.json()).toEqual({ message: { error: 'List could not be moved!' } });
+
+    await root.GroupIssueBoards.removeList(groupId, board.id, lists[1]!.id);
+    expect(await order()).toEqual([
+      ['done', 0],
+      ['todo', 1],
+    ]);
+
+    const milestone = milestoneEntity.parse(await root.GroupMilestones.create(groupId, 'v2.0'));
+    const edited = boardEntity.parse(
+      await root.GroupIssueBoards.edit(groupId, board.id, {
+        name: 'Sprint 2',
+        milestoneId: milestone.id,
+        weight: 3,
+        hideBacklogList: true,
+      }),
+    );
+    expect(edited).toMatchObject({
+      name: 'Sprint 2',
+      milestone: { id: milestone.id, iid: milestone.iid },
+      weight: 3,
+    });
+    expect(edited.hide_backlog_list).toBe(true);
+    const shown = boardEntity.parse(await root.GroupIssueBoards.show(groupId, board.id));
+    expect(shown.milestone).toEqual({ id: milestone.id, title: 'v2.0' });
+    expect(shown.lists.map((l) => l.position)).toEqual([0, 1]);
+
+    await root.GroupIssueBoards.remove(groupId, board.id);
+    const gone = await api(`/groups/${groupId}/boards/${board.id}`);
+    expect(gone.status).toBe(404);
+    expect(await gone.json()).toEqual({ message: '404 Not found' });
+  });
+
+  async function createUserWithToken(): Promise<{ id: number; token: string }> {
+    const username = unique('bdev');
+    const user = await root.Users.create({
+      username,
+      name: `Dev ${username}`,
+      email: `${username}@example.com`,
+      password: 'correct-horse-battery-staple',
+    });
+    const token = await root.Users.createPersonalAccessToken(user.id, 'e2e', ['api']);
+    return { id: user.id, token: token.token };
+  }
+
+  it("When a developer and an outsider use a private group's board, then roles decide: 200, 403, 404", async () => {
+    const dev = await createUserWithToken();
+    const outsider = await createUserWithToken();
+    await root.GroupMembers.add(groupId, 30, { userId: dev.id });
+    const board = boardEntity.parse(await root.GroupIssueBoards.create(groupId, 'Roles'));
+    const label = labelEntity.parse(await root.GroupLabels.create(groupId, unique('role'), '#00AA00'));
+    const list = boardListEntity.parse(
+      await gitlab(dev.token).GroupIssueBoards.createList(groupId, board.id, { labelId: label.id } as never),
+    );
+    expect(list.position).toBe(0);
+    const removal = await api(`/groups/${groupId}/boards/${board.id}/lists/${list.id}`, {
+      method: 'DELETE',
+      token: dev.token,
+    });
+    expect(removal.status).toBe(403);
+    const hidden = await api(`/groups/${groupId}/boards`, { token: outsider.token });
+    expect(hidden.status).toBe(404);
+    expect(await hidden.json()).toEqual({ message: '404 Group Not Found' });
+
+    // The boards service learns users from identity events: an assignee list works once it has.
+    let assignee: Response | undefined;
+    for (let attempt = 0; attempt < 50; attempt++) {
+      assignee = await api(`/groups/${groupId}/boards/${board.id}/lists`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ assignee_id: dev.id }),
+      });
+      if (assignee.status === 201) break;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    expect(assignee!.status).toBe(201);
+    expect(boardListEntity.parse(await assignee!.json())).toMatchObject({
+      label: null,
+      position: 1,
+      assignee: { id: dev.id },
+    });
+  });
+
+  it('When the boards are called without a token or on an unknown group, then 401 and 404', async () => {
+    const anonymous = await api(`/groups/${groupId}/boards`, { token: null });
+    expect(anonymous.status).toBe(401);
+    const unknown = await api(`/groups/${unique('missing')}/boards`);
+    expect(unknown.status).toBe(404);
+  });
+});
