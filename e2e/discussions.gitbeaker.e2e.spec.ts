@@ -277,6 +277,35 @@ describe('discussions with @gitbeaker/rest', () => {
     }
   });
 
+  it('When an issue is renamed and assigned to a new user, then the title and "assigned to @user" system notes', async () => {
+    const username = unique('assignee');
+    const user = await root.Users.create({
+      username,
+      name: 'Assignee',
+      email: `${username}@example.com`,
+      password: 'long-enough-pass',
+    });
+    await root.GroupMembers.add(groupId, 30, { userId: user.id }); // GitLab assigns people who can read the issue
+    const issue = await root.Issues.create(projectId, 'Login broken');
+    await root.Issues.edit(projectId, issue.iid, { title: 'Signup broken' });
+    const systemNotes = async () =>
+      ((await root.IssueDiscussions.all(projectId, issue.iid)) as unknown as Discussion[])
+        .flatMap((d) => d.notes)
+        .filter((n) => n.system)
+        .map((n) => n.body);
+    // The username reaches discussions through gl.identity.user.created (eventually): until it has, an
+    // assignment names nobody and writes no note, so assign again until the note appears.
+    const deadline = Date.now() + 15_000;
+    let notes = await systemNotes();
+    while (!notes.includes(`assigned to @${username}`) && Date.now() < deadline) {
+      await root.Issues.edit(projectId, issue.iid, { assigneeIds: [] });
+      await root.Issues.edit(projectId, issue.iid, { assigneeIds: [user.id] });
+      notes = await systemNotes();
+    }
+    expect(notes[0]).toBe('changed title from **{-Login-} broken** to **{+Signup+} broken**');
+    expect(notes[notes.length - 1]).toBe(`assigned to @${username}`);
+  });
+
   it('When a thread is created without a token, then 401', async () => {
     const issue = await root.Issues.create(projectId, 'Anon');
     const res = await api(`/projects/${projectId}/issues/${issue.iid}/discussions`, { token: null });

@@ -11,7 +11,11 @@ import { createDiscussionsRouter } from './discussions.router';
 import { createNoteablesRouter } from './noteables.router';
 import { createNoteablesService } from './noteables.service';
 import { createNotesService } from './notes.service';
-import { createIncidentsSubscription, createMilestonesSubscription } from './subscriptions';
+import {
+  createIncidentsSubscription,
+  createMilestonesSubscription,
+  createUsersSubscription,
+} from './subscriptions';
 
 export const SERVICE_NAME = 'discussions';
 
@@ -36,6 +40,10 @@ export function createDiscussionsApp(
   });
   return {
     app,
-    subscriptions: [createIncidentsSubscription(noteables), createMilestonesSubscription(noteables)],
+    subscriptions: [
+      createIncidentsSubscription(noteables),
+      createMilestonesSubscription(noteables),
+      createUsersSubscription(noteables),
+    ],
   };
 }

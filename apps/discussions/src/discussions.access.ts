@@ -23,6 +23,29 @@ export function commenter(ctx: InternalContext, kind: 'group' | 'project'): Prin
   return user;
 }
 
+/**
+ * ProjectPolicy `read_merge_request` on the project: everyone on public projects, signed-in users on internal
+ * ones (`public_access`), Reporter and up otherwise; a Guest of a private project cannot list them.
+ */
+export function canReadMergeRequests(ctx: InternalContext): boolean {
+  const ns = ctx.namespace;
+  if (!ns) return false;
+  if (ns.visibility === 'public') return true;
+  if (ns.visibility === 'internal' && ctx.principal) return true;
+  return accessLevelOf(ctx) >= ACCESS_LEVELS.reporter;
+}
+
+/** `read_merge_request` on one merge request: IssuablePolicy adds Guests who authored it or are assigned. */
+export function canReadMergeRequest(
+  ctx: InternalContext,
+  mr: { author: { id: number }; assigneeIds: number[] },
+): boolean {
+  if (canReadMergeRequests(ctx)) return true;
+  const user = ctx.principal;
+  if (!user || accessLevelOf(ctx) < ACCESS_LEVELS.guest) return false;
+  return mr.author.id === user.id || mr.assigneeIds.includes(user.id);
+}
+
 export function requireRole(ctx: InternalContext, minimum: number): Principal {
   const user = requireUser(ctx);
   if (accessLevelOf(ctx) < minimum) throw new ForbiddenError();

@@ -102,6 +102,15 @@ export interface MilestoneDoc {
   title: string;
 }
 
+/** What discussions knows about users, from the identity events: enough for `@username` references. */
+export interface UserDoc {
+  _id: number;
+  username: string;
+  name: string;
+  /** occurredAt of the identity event this copy comes from: an older event never overwrites it. */
+  seenAt: string;
+}
+
 export interface DiscussionsModels {
   noteables: Model<NoteableDoc>;
   notes: Model<NoteDoc>;
@@ -109,6 +118,7 @@ export interface DiscussionsModels {
   branches: Model<BranchDoc>;
   incidents: Model<IncidentLinkDoc>;
   milestones: Model<MilestoneDoc>;
+  users: Model<UserDoc>;
 }
 
 const mixed = Schema.Types.Mixed;
@@ -214,6 +224,11 @@ export function createDiscussionsModels(connection: Connection, outbox: Outbox):
     { versionKey: false },
   );
 
+  const userSchema = new Schema<UserDoc>(
+    { _id: Number, username: String, name: String, seenAt: String },
+    { versionKey: false },
+  );
+
   const models: DiscussionsModels = {
     noteables: model(connection, 'Noteable', noteableSchema, 'noteables'),
     notes: model(connection, 'Note', noteSchema, 'notes'),
@@ -221,6 +236,7 @@ export function createDiscussionsModels(connection: Connection, outbox: Outbox):
     branches: model(connection, 'Branch', branchSchema, 'branches'),
     incidents: model(connection, 'IncidentLink', incidentSchema, 'incident_links'),
     milestones: model(connection, 'Milestone', milestoneSchema, 'milestones'),
+    users: model(connection, 'User', userSchema, 'users'),
   };
   outbox.register(models.noteables);
   outbox.register(models.notes);

@@ -36,6 +36,7 @@ import {
 import type { InternalContext } from '@gl/contracts';
 import {
   canAdminNote,
+  canReadMergeRequest,
   canSetCreatedAt,
   commenter,
   readableNamespace,
@@ -101,7 +102,7 @@ function requireUnmodifiedSince(req: Request, note: NoteDoc): void {
 /** DiffNote#positions_complete: a file, and for text positions a line. */
 function requireCompletePosition(position: PositionParam): void {
   const path = position.new_path ?? position.old_path;
-  const line = position.new_line ?? position.old_line ?? position.line_range;
+  const line = position.new_line ?? position.old_line ?? position.line_range ?? undefined;
   if (!path || (position.position_type === 'text' && line === undefined)) {
     throw noteErrors(['is incomplete'], 'position');
   }
@@ -130,6 +131,8 @@ export function createDiscussionsRouter(noteables: NoteablesService, notes: Note
       doc = isHigherTier(req.ctx) ? await noteables.findEpicById(ns.id, id) : null;
     }
     if (!doc) throw missing;
+    // find_noteable: a noteable the user cannot read is "not found".
+    if (route.type === 'MergeRequest' && !canReadMergeRequest(req.ctx, doc)) throw missing;
     return targetOfNoteable(doc);
   }
 

@@ -13,6 +13,7 @@ import {
   GUEST,
   MAINTAINER,
   OWNER,
+  REPORTER,
   ROOT,
   STRANGER,
   groupNamespace,
@@ -82,6 +83,8 @@ describe('Discussions API', () => {
   }
 
   describe.each<Kind>(['Issue', 'MergeRequest', 'Snippet', 'Epic', 'Commit'])('on a %s', (kind) => {
+    // The lowest role that reads the noteable of a private project: merge requests need Reporter.
+    const lowest = kind === 'MergeRequest' ? REPORTER : GUEST;
     it('When a thread is started, then 201 with a 40-hex id, individual_note false and one DiscussionNote', async () => {
       const n = await make(kind);
       const res = await h.call('POST', `${n.prefix}/discussions`, {
@@ -131,14 +134,14 @@ describe('Discussions API', () => {
       );
       const reply = await h.call('POST', `${n.prefix}/discussions/${thread.id}/notes`, {
         ns: n.ns,
-        as: GUEST,
+        as: lowest,
         json: { body: 'A' },
       });
       expect(reply.status).toBe(201);
       expect(noteEntity.parse(reply.body)).toMatchObject({
         type: 'DiscussionNote',
         body: 'A',
-        author: { id: GUEST.id },
+        author: { id: lowest.id },
       });
       const read = discussionEntity.parse(
         (await h.call('GET', `${n.prefix}/discussions/${thread.id}`, { ns: n.ns })).body,
@@ -157,11 +160,11 @@ describe('Discussions API', () => {
     it('When a note is edited by its author, then 200; by another non-maintainer, then 403; by a maintainer, then 200', async () => {
       const n = await make(kind);
       const thread = discussionEntity.parse(
-        (await h.call('POST', `${n.prefix}/discussions`, { ns: n.ns, as: GUEST, json: { body: 'typo' } }))
+        (await h.call('POST', `${n.prefix}/discussions`, { ns: n.ns, as: lowest, json: { body: 'typo' } }))
           .body,
       );
       const url = `${n.prefix}/discussions/${thread.id}/notes/${thread.notes[0]!.id}`;
-      const own = await h.call('PUT', url, { ns: n.ns, as: GUEST, json: { body: 'fixed' } });
+      const own = await h.call('PUT', url, { ns: n.ns, as: lowest, json: { body: 'fixed' } });
       expect(noteEntity.parse(own.body).body).toBe('fixed');
       const other = await h.call('PUT', url, { ns: n.ns, as: DEVELOPER, json: { body: 'hijack' } });
       expect(other).toMatchObject({ status: 403, body: { message: '403 Forbidden' } });
@@ -453,18 +456,18 @@ describe('Discussions API', () => {
       ).toBe(true);
     });
 
-    it('When resolution is asked without resolved, by a guest, or on a single comment, then 400, 403 and 403', async () => {
+    it('When resolution is asked without resolved, by a reporter, or on a single comment, then 400, 403 and 403', async () => {
       const n = await make('MergeRequest');
       const thread = discussionEntity.parse(
         (await h.call('POST', `${n.prefix}/discussions`, { ns: n.ns, json: { body: 'x' } })).body,
       );
       const missing = await h.call('PUT', `${n.prefix}/discussions/${thread.id}`, { ns: n.ns, json: {} });
       expect(missing).toMatchObject({ status: 400, body: { error: 'resolved is missing' } });
-      const guest = await h.call('PUT', `${n.prefix}/discussions/${thread.id}?resolved=true`, {
+      const reporter = await h.call('PUT', `${n.prefix}/discussions/${thread.id}?resolved=true`, {
         ns: n.ns,
-        as: GUEST,
+        as: REPORTER,
       });
-      expect(guest.status).toBe(403);
+      expect(reporter.status).toBe(403);
       await h.call('POST', `${n.prefix}/notes`, { ns: n.ns, json: { body: 'single' } });
       const single = discussions.parse(
         (await h.call('GET', `${n.prefix}/discussions`, { ns: n.ns })).body,
@@ -477,7 +480,7 @@ describe('Discussions API', () => {
       expect(unknown.status).toBe(404);
     });
 
-    it('When the merge request author (a guest) resolves a thread, then 200; a guest note author may resolve their note', async () => {
+    it('When the merge request author resolves a thread, then 200; a reporter note author may resolve their note', async () => {
       const ns = projectNamespace();
       const mr = (
         await h.call('POST', `/projects/${ns.id}/merge_requests`, {
@@ -487,14 +490,14 @@ describe('Discussions API', () => {
       ).body as { iid: number };
       const prefix = `/projects/${ns.id}/merge_requests/${mr.iid}`;
       const thread = discussionEntity.parse(
-        (await h.call('POST', `${prefix}/discussions`, { ns, as: GUEST, json: { body: 'q' } })).body,
+        (await h.call('POST', `${prefix}/discussions`, { ns, as: REPORTER, json: { body: 'q' } })).body,
       );
       const byNoteAuthor = await h.call(
         'PUT',
         `${prefix}/discussions/${thread.id}/notes/${thread.notes[0]!.id}`,
         {
           ns,
-          as: GUEST,
+          as: REPORTER,
           json: { resolved: true },
         },
       );
@@ -570,6 +573,25 @@ describe('Discussions API', () => {
           start: { line_code: 'abc_1_12', type: 'new' },
           end: { line_code: 'abc_1_13', type: 'new' },
         },
+      });
+    });
+
+    it('When a position carries "line_range": null as go-gitlab sends it, then the DiffNote is created without a range', async () => {
+      const n = await make('MergeRequest');
+      const res = await h.call('POST', `${n.prefix}/discussions`, {
+        ns: n.ns,
+        json: { body: 'Nit', position: { ...position, line_range: null } },
+      });
+      expect(res.status).toBe(201);
+      const note = discussionEntity.parse(res.body).notes[0]!;
+      expect(note).toMatchObject({ type: 'DiffNote', position: { new_line: 12, line_range: null } });
+      const lineless = await h.call('POST', `${n.prefix}/discussions`, {
+        ns: n.ns,
+        json: { body: 'x', position: { ...position, new_line: undefined, line_range: null } },
+      });
+      expect(lineless).toMatchObject({
+        status: 400,
+        body: { message: '400 Bad request - Note {:position=>["is incomplete"]}' },
       });
     });
 

@@ -31,6 +31,8 @@ import {
   setPaginationHeaders,
 } from '@gl/service-kit';
 import {
+  canReadMergeRequest,
+  canReadMergeRequests,
   canSetCreatedAt,
   commenter,
   readableNamespace,
@@ -77,6 +79,8 @@ export function createNoteablesRouter(noteables: NoteablesService): Router {
       pathId(req, 'merge_request_iid'),
     );
     if (!mr) throw new NotFoundError();
+    // find_merge_request_with_access: `authorize! :read_merge_request, merge_request` → 403.
+    if (!canReadMergeRequest(req.ctx, mr)) throw new ForbiddenError();
     return mr;
   }
 
@@ -109,6 +113,7 @@ export function createNoteablesRouter(noteables: NoteablesService): Router {
       query.state,
       page.skip,
       page.perPage,
+      query.iids,
     );
     setPaginationHeaders(req, res, page, total);
     sendJson(res, 200, await Promise.all(items.map((doc) => present.issue(doc, req))));
@@ -144,6 +149,7 @@ export function createNoteablesRouter(noteables: NoteablesService): Router {
   // Merge requests
   router.get('/projects/:id/merge_requests', async (req, res) => {
     const ns = readableNamespace(req.ctx, 'project');
+    if (!canReadMergeRequests(req.ctx)) throw new ForbiddenError();
     const query = parseParams(listMergeRequestsQuery, req.query);
     const page = readPageRequest(req.query);
     const { items, total } = await noteables.list(
@@ -153,6 +159,7 @@ export function createNoteablesRouter(noteables: NoteablesService): Router {
       query.state,
       page.skip,
       page.perPage,
+      query.iids,
     );
     setPaginationHeaders(req, res, page, total);
     sendJson(res, 200, await Promise.all(items.map((doc) => present.mergeRequest(doc, req))));

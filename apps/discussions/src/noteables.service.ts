@@ -18,6 +18,7 @@ import {
 import type { CommitDoc, DiffRefs, IncidentLinkDoc, NoteableDoc, NoteableKind } from './discussions.models';
 import { actorOf } from './discussions.access';
 import type { NoteTarget, NotesDeps, NotesService } from './notes.service';
+import { assigneesChangeNote, titleChangeNote } from './system-notes';
 
 const EVENTS = DOMAIN_EVENT_TYPES.discussions;
 
@@ -158,9 +159,11 @@ export function createNoteablesService(deps: NotesDeps, notes: NotesService) {
     state: string | undefined,
     skip: number,
     limit: number,
+    iids?: number[],
   ): Promise<{ items: NoteableDoc[]; total: number }> {
     const filter: Record<string, unknown> = { kind, [scope]: parentId };
     if (state && state !== 'all') filter.state = state;
+    if (iids) filter.iid = { $in: iids };
     const [items, total] = await Promise.all([
       models.noteables.find(filter).sort({ _id: -1 }).skip(skip).limit(limit).lean<NoteableDoc[]>(),
       models.noteables.countDocuments(filter),
@@ -172,6 +175,24 @@ export function createNoteablesService(deps: NotesDeps, notes: NotesService) {
     if (!milestoneId) return 'removed milestone';
     const milestone = await models.milestones.findById(milestoneId).lean();
     return `changed milestone to ${milestone ? milestoneReference(milestone) : `%${milestoneId}`}`;
+  }
+
+  /**
+   * Usernames of the given users, in that order, from the identity projection; the acting user is known
+   * from the request. A user the projection has not seen yet is left out of the note.
+   */
+  async function usernames(ids: number[], actor: UserSummary): Promise<string[]> {
+    if (ids.length === 0) return [];
+    const known = await models.users.find({ _id: { $in: ids } }).lean();
+    const byId = new Map<number, string>(known.map((u) => [u._id, u.username]));
+    byId.set(actor.id, actor.username);
+    return ids.flatMap((id) => byId.get(id) ?? []);
+  }
+
+  async function assigneesNote(before: number[], after: number[], actor: UserSummary) {
+    const added = after.filter((id) => !before.includes(id));
+    const removed = before.filter((id) => !after.includes(id));
+    return assigneesChangeNote(await usernames(added, actor), await usernames(removed, actor));
   }
 
   /** Applies field changes and a state event; writes GitLab's system notes; carries the state event. */
@@ -192,8 +213,15 @@ export function createNoteablesService(deps: NotesDeps, notes: NotesService) {
       if (value === undefined) continue;
       set[key] = value;
     }
+    if (changes.title !== undefined && changes.title !== doc.title) {
+      systemNotes.push(titleChangeNote(doc.title, changes.title));
+    }
     if (changes.description !== undefined && changes.description !== doc.description) {
       systemNotes.push('changed the description');
+    }
+    if (changes.assigneeIds !== undefined) {
+      const note = await assigneesNote(doc.assigneeIds, changes.assigneeIds, actor);
+      if (note) systemNotes.push(note);
     }
     if (changes.milestoneId !== undefined && changes.milestoneId !== doc.milestoneId) {
       systemNotes.push(await milestoneNote(changes.milestoneId));
@@ -335,7 +363,7 @@ export function createNoteablesService(deps: NotesDeps, notes: NotesService) {
     origin: EventOrigin,
     doc: NoteableDoc,
     actor: UserSummary,
-    input: Omit<IssueUpdate, 'assignee_ids' | 'issue_type'>,
+    input: Omit<IssueUpdate, 'issue_type'>,
   ) {
     return update(
       origin,
@@ -346,6 +374,7 @@ export function createNoteablesService(deps: NotesDeps, notes: NotesService) {
         description: input.description,
         labels: input.labels,
         milestoneId: input.milestone_id === undefined ? undefined : input.milestone_id || null,
+        assigneeIds: input.assignee_ids,
       },
       input.state_event,
       mrEvents,
@@ -594,6 +623,20 @@ export function createNoteablesService(deps: NotesDeps, notes: NotesService) {
     },
     async milestone(id: number | null) {
       return id ? models.milestones.findById(id).lean() : null;
+    },
+    /** Keeps the newest copy of a user: an identity event older than the stored one changes nothing. */
+    async recordUser(user: { userId: number; username: string; name: string }, seenAt: string) {
+      const set = { username: user.username, name: user.name, seenAt };
+      const newer = await models.users.updateOne(
+        { _id: user.userId, seenAt: { $lte: seenAt } },
+        { $set: set },
+      );
+      if (newer.matchedCount > 0) return;
+      try {
+        await models.users.create({ _id: user.userId, ...set });
+      } catch (err) {
+        if (!isDuplicateKeyError(err)) throw err; // already there, with a newer copy
+      }
     },
     async recordMilestone(id: number, iid: number | null, title: string) {
       await models.milestones.updateOne({ _id: id }, { $set: { iid, title } }, { upsert: true });

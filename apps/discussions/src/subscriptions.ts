@@ -3,7 +3,9 @@ import {
   DURABLES,
   alertCreatedData,
   alertResolvedData,
+  EVENT_TYPES,
   targetEventData,
+  userEventData,
   type EventEnvelope,
 } from '@gl/contracts';
 import { PoisonMessageError, type Subscription } from '@gl/service-kit';
@@ -50,6 +52,18 @@ export function createMilestonesSubscription(noteables: NoteablesService): Subsc
     async handle(event) {
       const data = parse(targetEventData, event);
       await noteables.recordMilestone(data.targetId, data.targetIid, data.targetTitle);
+    },
+  };
+}
+
+/** Usernames from the identity catalogue, for "assigned to @user" system notes. */
+export function createUsersSubscription(noteables: NoteablesService): Subscription {
+  const { userCreated, userUpdated } = EVENT_TYPES.identity;
+  return {
+    durable: DURABLES.discussionsUsers,
+    filterSubjects: [userCreated, userUpdated],
+    async handle(event) {
+      await noteables.recordUser(parse(userEventData, event), event.occurredAt);
     },
   };
 }

@@ -14,8 +14,8 @@ export const positionEntity = z.object({
   new_line: z.number().int().nullable().optional(),
   line_range: z
     .object({
-      start: z.record(z.string(), z.unknown()).optional(),
-      end: z.record(z.string(), z.unknown()).optional(),
+      start: z.record(z.string(), z.unknown()).nullish(),
+      end: z.record(z.string(), z.unknown()).nullish(),
     })
     .nullable()
     .optional(),

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { booleanParam, integerParam, paginationQuery, stringListParam } from '../primitives';
+import { booleanParam, coerceInteger, integerParam, paginationQuery, stringListParam } from '../primitives';
 
 /** Grape coerces scalars to String for `type: String` parameters. */
 const textParam = z.preprocess(
@@ -33,7 +33,9 @@ const positionFields = {
 export const commitPositionParam = z.object(positionFields);
 export const mergeRequestPositionParam = z.object({
   ...positionFields,
-  line_range: z.object({ start: lineRangeEnd.optional(), end: lineRangeEnd.optional() }).optional(),
+  // Grape lets an optional Hash be null: go-gitlab always sends "line_range" (null when unset), and
+  // "start"/"end" as null inside a range that lacks them.
+  line_range: z.object({ start: lineRangeEnd.nullish(), end: lineRangeEnd.nullish() }).nullish(),
 });
 export type PositionParam = z.infer<typeof mergeRequestPositionParam>;
 
@@ -91,8 +93,23 @@ export const createIssueBody = z.object({
 export const updateIssueBody = createIssueBody.partial().extend({
   state_event: z.enum(['close', 'reopen']).optional(),
 });
+/**
+ * GitLab v4's `iids[]` (Array[Integer], CommaSeparatedToIntegerArray): `iids[]=1&iids[]=2` or `iids=1,2`.
+ * v4 has no `iid` filter (v3's `iid` on issues and `iid[]` on merge requests are ignored as unknown).
+ */
+const iidsParam = z
+  .preprocess((value) => {
+    const list = typeof value === 'string' ? value.split(',').filter(Boolean) : value;
+    if (!Array.isArray(list)) return value;
+    const iids = list.map(coerceInteger);
+    // Grape names the whole parameter ("iids is invalid"), not the element, when one is not an integer.
+    return iids.every((iid) => Number.isInteger(iid)) ? iids : null;
+  }, z.array(z.number().int()))
+  .optional();
+
 export const listIssuesQuery = paginationQuery.extend({
   state: z.enum(['opened', 'closed', 'all']).optional(),
+  iids: iidsParam,
 });
 
 export const createMergeRequestBody = z.object({
@@ -108,10 +125,12 @@ export const updateMergeRequestBody = z.object({
   description: textParam.optional(),
   labels: stringListParam.optional(),
   milestone_id: nullableId.optional(),
+  assignee_ids: createIssueBody.shape.assignee_ids,
   state_event: z.enum(['close', 'reopen']).optional(),
 });
 export const listMergeRequestsQuery = paginationQuery.extend({
   state: z.enum(['opened', 'closed', 'merged', 'all']).optional(),
+  iids: iidsParam,
 });
 
 export const createSnippetBody = z.object({

@@ -12,6 +12,8 @@ export const DURABLES = {
   discussionsIncidents: 'discussions-incidents',
   /** Discussions' copy of group milestone titles, for "changed milestone to %title" system notes. */
   discussionsMilestones: 'discussions-milestones',
+  /** Discussions' copy of usernames, for "assigned to @user" system notes. */
+  discussionsUsers: 'discussions-users',
   notificationsIdentity: 'notifications-identity',
   boardsIdentity: 'boards-identity',
 } as const;
