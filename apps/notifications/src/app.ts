@@ -5,8 +5,14 @@ import {
   type ServiceRuntime,
   type BaseServiceConfig,
 } from '@gl/service-kit';
+import { identityProjection } from './identity.projection';
+import { createModels } from './models';
+import { createSettingsRouter } from './settings.router';
+import { createSettingsService, type SettingsService } from './settings.service';
 
 export const SERVICE_NAME = 'notifications';
+
+export { resolveEffectiveLevel, type EffectiveLevel } from './effective-level';
 
 /**
  * Composes the notifications service from ready dependencies; opens nothing itself (main.ts does), so component
@@ -14,14 +20,16 @@ export const SERVICE_NAME = 'notifications';
  */
 export function createNotificationsApp(
   runtime: ServiceRuntime<BaseServiceConfig>,
-): ServiceInstance & { app: Express } {
+): ServiceInstance & { app: Express; settings: SettingsService } {
+  const models = createModels(runtime.connection);
+  const settings = createSettingsService(models);
   const app = createServiceHttpApp({
     name: SERVICE_NAME,
     logger: runtime.logger,
     metrics: runtime.metrics,
     contextSecret: runtime.config.INTERNAL_CONTEXT_SECRET,
     readiness: runtime.readiness,
-    apiRouters: [],
+    apiRouters: [createSettingsRouter(models, settings)],
   });
-  return { app };
+  return { app, settings, subscriptions: [identityProjection(models, settings)] };
 }

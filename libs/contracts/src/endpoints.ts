@@ -2,10 +2,12 @@ import type { EndpointContract } from './endpoint';
 import { IDENTITY_ENDPOINTS } from './identity';
 import { DISCUSSIONS_ENDPOINTS } from './discussions';
 import { BOARDS_ENDPOINTS } from './boards';
+import { NOTIFICATIONS_ENDPOINTS } from './notifications';
 
 /** Every documented endpoint; each domain's contracts append their list here. */
 export const ENDPOINTS: EndpointContract[] = [
   ...IDENTITY_ENDPOINTS,
   ...DISCUSSIONS_ENDPOINTS,
   ...BOARDS_ENDPOINTS,
+  ...NOTIFICATIONS_ENDPOINTS,
 ];

@@ -7,3 +7,4 @@ export * from './endpoints';
 export * from './identity';
 export * from './discussions';
 export * from './boards';
+export * from './notifications';
