@@ -1,27 +1,60 @@
 import type { Express } from 'express';
+import { z } from 'zod';
+import { booleanParam } from '@gl/contracts';
 import {
+  createCounters,
   createServiceHttpApp,
   type ServiceInstance,
   type ServiceRuntime,
   type BaseServiceConfig,
 } from '@gl/service-kit';
+import { createAlertsModels } from './alerts.models';
+import { createAlertsRouter } from './alerts.router';
+import { AlertsService } from './alerts.service';
+import { createErrorTrackingRouter } from './error-tracking.router';
+import { createIncidentsSubscription } from './incidents.subscription';
+import { createIntegrationsRouter } from './integrations.router';
+import { createNotifyRouter } from './notify.router';
 
 export const SERVICE_NAME = 'alerts';
+
+/** Extra configuration: the notify throttle (off by default, as GitLab's) and the SSRF escape hatch. */
+export const alertsConfigSchema = z.object({
+  ALERTS_NOTIFY_RATE_LIMIT: z.coerce.number().int().min(0).default(0),
+  ALERTS_NOTIFY_RATE_PERIOD_SECONDS: z.coerce.number().int().positive().default(3600),
+  ALERTS_ALLOW_LOCAL_REQUESTS: z.preprocess((v) => v ?? false, booleanParam),
+});
+export type AlertsConfig = BaseServiceConfig & Partial<z.infer<typeof alertsConfigSchema>>;
 
 /**
  * Composes the alerts service from ready dependencies; opens nothing itself (main.ts does), so component
  * tests build it in-process against their own database.
  */
 export function createAlertsApp(
-  runtime: ServiceRuntime<BaseServiceConfig>,
-): ServiceInstance & { app: Express } {
+  runtime: ServiceRuntime<AlertsConfig>,
+): ServiceInstance & { app: Express; alerts: AlertsService } {
+  const models = createAlertsModels(runtime.connection);
+  runtime.outbox.register(models.alerts);
+  const counters = createCounters(runtime.connection);
+  const alerts = new AlertsService(models, counters, runtime.outbox);
+  const { config } = runtime;
   const app = createServiceHttpApp({
     name: SERVICE_NAME,
     logger: runtime.logger,
     metrics: runtime.metrics,
-    contextSecret: runtime.config.INTERNAL_CONTEXT_SECRET,
+    contextSecret: config.INTERNAL_CONTEXT_SECRET,
     readiness: runtime.readiness,
-    apiRouters: [],
+    apiRouters: [
+      createIntegrationsRouter(models, counters, alerts, SERVICE_NAME),
+      createAlertsRouter(models, alerts, SERVICE_NAME),
+      createErrorTrackingRouter(models, config.ALERTS_ALLOW_LOCAL_REQUESTS ?? false),
+    ],
+    rawRouters: [
+      createNotifyRouter(models, alerts, SERVICE_NAME, {
+        requests: config.ALERTS_NOTIFY_RATE_LIMIT ?? 0,
+        periodSeconds: config.ALERTS_NOTIFY_RATE_PERIOD_SECONDS ?? 3600,
+      }),
+    ],
   });
-  return { app };
+  return { app, alerts, subscriptions: [createIncidentsSubscription(alerts)] };
 }

@@ -1,8 +1,9 @@
 import { runService } from '@gl/service-kit';
-import { createAlertsApp, SERVICE_NAME } from './app';
+import { alertsConfigSchema, createAlertsApp, SERVICE_NAME } from './app';
 
 void runService({
   name: SERVICE_NAME,
   database: 'gl_alerts',
+  configSchema: alertsConfigSchema,
   createApp: (runtime) => createAlertsApp(runtime),
 });

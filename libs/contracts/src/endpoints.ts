@@ -3,6 +3,7 @@ import { IDENTITY_ENDPOINTS } from './identity';
 import { DISCUSSIONS_ENDPOINTS } from './discussions';
 import { BOARDS_ENDPOINTS } from './boards';
 import { NOTIFICATIONS_ENDPOINTS } from './notifications';
+import { ALERTS_ENDPOINTS } from './alerts';
 
 /** Every documented endpoint; each domain's contracts append their list here. */
 export const ENDPOINTS: EndpointContract[] = [
@@ -10,4 +11,5 @@ export const ENDPOINTS: EndpointContract[] = [
   ...DISCUSSIONS_ENDPOINTS,
   ...BOARDS_ENDPOINTS,
   ...NOTIFICATIONS_ENDPOINTS,
+  ...ALERTS_ENDPOINTS,
 ];

@@ -8,3 +8,4 @@ export * from './identity';
 export * from './discussions';
 export * from './boards';
 export * from './notifications';
+export * from './alerts';

@@ -24,6 +24,8 @@ export interface ServiceHttpOptions {
   apiRouters: Router[];
   /** Routers mounted at the root behind context verification (alert notify paths live outside /api/v4). */
   rootRouters?: Router[];
+  /** Root routers that read the raw request themselves, mounted before body parsing (alert ingestion). */
+  rawRouters?: Router[];
 }
 
 /**
@@ -65,6 +67,7 @@ export function createServiceHttpApp(options: ServiceHttpOptions): Express {
   // Everything past the operational endpoints needs the gateway's signature, unknown paths included,
   // so a service reached directly reveals nothing (not even which routes exist).
   app.use(requireInternalContext(options.contextSecret));
+  for (const router of options.rawRouters ?? []) app.use(router);
   app.use(readBody(options.bodyLimit ?? DEFAULT_BODY_LIMIT));
   for (const router of options.apiRouters) app.use('/api/v4', router);
   for (const router of options.rootRouters ?? []) app.use(router);

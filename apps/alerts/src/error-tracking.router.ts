@@ -1,0 +1,126 @@
+import { isIP } from 'node:net';
+import { Router, type Request } from 'express';
+import { ACCESS_LEVELS, patchErrorTrackingBody, putErrorTrackingBody } from '@gl/contracts';
+import { ModelError, NotFoundError, ParamError, collectParams, parseParams, sendJson } from '@gl/service-kit';
+import { projectWith } from './alerts.access';
+import type { AlertsModels, ErrorTrackingDoc } from './alerts.models';
+import { presentErrorTracking } from './presenters';
+
+const NOT_FOUND = 'Error Tracking Setting';
+
+function ipv4Blocked(ip: string): boolean {
+  const [a, b] = ip.split('.').map(Number) as [number, number];
+  return (
+    a === 0 ||
+    a === 10 ||
+    a === 127 ||
+    (a === 100 && b >= 64 && b <= 127) ||
+    (a === 169 && b === 254) ||
+    (a === 172 && b >= 16 && b <= 31) ||
+    (a === 192 && b === 168) ||
+    a >= 224
+  );
+}
+
+function ipBlocked(host: string): boolean {
+  const bare = host.replace(/^\[|\]$/g, '').toLowerCase();
+  const version = isIP(bare);
+  if (version === 4) return ipv4Blocked(bare);
+  if (version === 6) {
+    const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/.exec(bare);
+    if (mapped) return ipv4Blocked(mapped[1]!);
+    return (
+      bare === '::' ||
+      bare === '::1' ||
+      /^fe[89ab]/.test(bare) ||
+      /^f[cd]/.test(bare) ||
+      bare.startsWith('::ffff:')
+    );
+  }
+  return bare === 'localhost' || bare.endsWith('.localhost') || bare === '0';
+}
+
+/**
+ * `api_url` as GitLab's UrlBlocker sees it: http(s) only, no credentials, and no loopback, link-local or
+ * private address unless the instance allows local requests.
+ */
+export function apiUrlProblem(value: string, allowLocal: boolean): string | null {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    return 'is blocked: URI is invalid';
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    return 'is blocked: Only allowed schemes are http, https';
+  if (url.username || url.password) return 'is blocked: Username and password are not allowed in the URL';
+  if (!allowLocal && ipBlocked(url.hostname))
+    return 'is blocked: Requests to the local network are not allowed';
+  return null;
+}
+
+export function createErrorTrackingRouter(models: AlertsModels, allowLocalRequests: boolean): Router {
+  const router = Router();
+  const paths = ['/projects/:id/error_tracking/settings', '/projects/:id/error_tracking/settings/'];
+
+  async function find(projectId: number): Promise<ErrorTrackingDoc> {
+    const doc = await models.errorTracking.findById(projectId).lean<ErrorTrackingDoc>();
+    if (!doc) throw new NotFoundError(NOT_FOUND);
+    return doc;
+  }
+
+  /** Grape's `requires :active, allow_blank: false`: missing, then empty, then invalid. */
+  function checkActive(params: Record<string, unknown>): void {
+    if (params.active === undefined || params.active === null) throw new ParamError(['active is missing']);
+    if (typeof params.active === 'string' && params.active.trim() === '')
+      throw new ParamError(['active is empty']);
+  }
+
+  const maintainer = (req: Request) => projectWith(req.ctx, ACCESS_LEVELS.maintainer);
+
+  router.get(paths, async (req, res) => {
+    const ns = maintainer(req);
+    sendJson(res, 200, presentErrorTracking(await find(ns.id)));
+  });
+
+  router.patch(paths, async (req, res) => {
+    const ns = maintainer(req);
+    const raw = collectParams(req);
+    checkActive(raw);
+    const params = parseParams(patchErrorTrackingBody, raw);
+    await find(ns.id);
+    const $set: Partial<ErrorTrackingDoc> = { active: params.active, updatedAt: new Date() };
+    if (params.integrated !== undefined) $set.integrated = params.integrated;
+    const updated = await models.errorTracking
+      .findOneAndUpdate({ _id: ns.id }, { $set }, { new: true })
+      .lean<ErrorTrackingDoc>();
+    if (!updated) throw new NotFoundError(NOT_FOUND);
+    sendJson(res, 200, presentErrorTracking(updated));
+  });
+
+  router.put(paths, async (req, res) => {
+    const ns = maintainer(req);
+    const raw = collectParams(req);
+    checkActive(raw);
+    const params = parseParams(putErrorTrackingBody, raw);
+    const $set: Partial<ErrorTrackingDoc> = {
+      active: params.active,
+      integrated: params.integrated,
+      updatedAt: new Date(),
+    };
+    if (params.api_url !== undefined) {
+      const apiUrl = params.api_url.trim();
+      const problem = apiUrl ? apiUrlProblem(apiUrl, allowLocalRequests) : null;
+      if (problem) throw ModelError.fields({ api_url: [problem] });
+      $set.apiUrl = apiUrl || null;
+    }
+    if (params.project_name !== undefined) $set.projectName = params.project_name || null;
+    if (params.token !== undefined) $set.token = params.token || null;
+    const updated = await models.errorTracking
+      .findOneAndUpdate({ _id: ns.id }, { $set }, { upsert: true, new: true })
+      .lean<ErrorTrackingDoc>();
+    sendJson(res, 200, presentErrorTracking(updated));
+  });
+
+  return router;
+}
