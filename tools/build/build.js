@@ -11,6 +11,10 @@ function entryPoints() {
   for (const app of readdirSync(join(root, 'apps'))) {
     const main = join(root, 'apps', app, 'src', 'main.ts');
     if (existsSync(main)) entries[`apps/${app}/main`] = main;
+    const worker = join(root, 'apps', app, 'src', 'worker.main.ts');
+    if (existsSync(worker)) entries[`apps/${app}/worker`] = worker;
+    const replay = join(root, 'apps', app, 'src', 'replay-cli.ts');
+    if (existsSync(replay)) entries[`apps/${app}/replay`] = replay;
   }
   const tools = {
     'tools/start': 'tools/launcher/src/start-cli.ts',

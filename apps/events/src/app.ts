@@ -1,12 +1,22 @@
 import type { Express } from 'express';
 import {
+  createCounters,
   createServiceHttpApp,
   type ServiceInstance,
   type ServiceRuntime,
   type BaseServiceConfig,
 } from '@gl/service-kit';
+import { activityLogSubscription, createActivityRecorder, type ActivityRecorder } from './activity.consumer';
+import { createEventsModels, type EventsModels } from './events.models';
+import { createEventsRouter } from './events.router';
+import { createRetentionJob, type RetentionJob } from './retention.job';
 
 export const SERVICE_NAME = 'events';
+
+export interface EventsAppOptions {
+  /** How often the retention job runs (default hourly). */
+  retentionIntervalMs?: number;
+}
 
 /**
  * Composes the events service from ready dependencies; opens nothing itself (main.ts does), so component
@@ -14,14 +24,31 @@ export const SERVICE_NAME = 'events';
  */
 export function createEventsApp(
   runtime: ServiceRuntime<BaseServiceConfig>,
-): ServiceInstance & { app: Express } {
+  options: EventsAppOptions = {},
+): ServiceInstance & {
+  app: Express;
+  models: EventsModels;
+  recorder: ActivityRecorder;
+  retention: RetentionJob;
+} {
+  const models = createEventsModels(runtime.connection);
+  const recorder = createActivityRecorder(models, createCounters(runtime.connection));
+  const retention = createRetentionJob(models, runtime.logger, options.retentionIntervalMs ?? 3_600_000);
   const app = createServiceHttpApp({
     name: SERVICE_NAME,
     logger: runtime.logger,
     metrics: runtime.metrics,
     contextSecret: runtime.config.INTERNAL_CONTEXT_SECRET,
     readiness: runtime.readiness,
-    apiRouters: [],
+    apiRouters: [createEventsRouter(models)],
   });
-  return { app };
+  return {
+    app,
+    models,
+    recorder,
+    retention,
+    subscriptions: [activityLogSubscription(recorder)],
+    start: () => retention.start(),
+    stop: () => retention.stop(),
+  };
 }

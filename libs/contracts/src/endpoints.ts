@@ -4,6 +4,7 @@ import { DISCUSSIONS_ENDPOINTS } from './discussions';
 import { BOARDS_ENDPOINTS } from './boards';
 import { NOTIFICATIONS_ENDPOINTS } from './notifications';
 import { ALERTS_ENDPOINTS } from './alerts';
+import { EVENTS_API_ENDPOINTS } from './events-api';
 
 /** Every documented endpoint; each domain's contracts append their list here. */
 export const ENDPOINTS: EndpointContract[] = [
@@ -12,4 +13,5 @@ export const ENDPOINTS: EndpointContract[] = [
   ...BOARDS_ENDPOINTS,
   ...NOTIFICATIONS_ENDPOINTS,
   ...ALERTS_ENDPOINTS,
+  ...EVENTS_API_ENDPOINTS,
 ];

@@ -9,3 +9,4 @@ export * from './discussions';
 export * from './boards';
 export * from './notifications';
 export * from './alerts';
+export * from './events-api';

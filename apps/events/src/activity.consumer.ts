@@ -1,0 +1,199 @@
+import {
+  DURABLES,
+  EVENT_SUBJECTS,
+  EVENT_TYPES,
+  groupEventData,
+  memberEventData,
+  projectEventData,
+  userEventData,
+  type EventEnvelope,
+} from '@gl/contracts';
+import { PoisonMessageError, isDuplicateKeyError, type Counters, type Subscription } from '@gl/service-kit';
+import type { z } from 'zod';
+import { toActivity } from './activity.mapping';
+import type { EventsModels } from './events.models';
+
+const ID = EVENT_TYPES.identity;
+
+function payload<S extends z.ZodType>(schema: S, event: EventEnvelope): z.infer<S> {
+  const result = schema.safeParse(event.data);
+  if (!result.success) throw new PoisonMessageError(`invalid ${event.type} payload`);
+  return result.data;
+}
+
+/** Keeps the copies of users, projects, groups and memberships the read side needs; each write is idempotent. */
+async function project(models: EventsModels, event: EventEnvelope): Promise<void> {
+  switch (event.type) {
+    case ID.userCreated:
+    case ID.userUpdated: {
+      const data = payload(userEventData, event);
+      await models.users.updateOne(
+        { _id: data.userId },
+        {
+          $set: {
+            username: data.username,
+            usernameLower: data.username.toLowerCase(),
+            name: data.name,
+            state: data.state,
+          },
+        },
+        { upsert: true },
+      );
+      return;
+    }
+    case ID.projectCreated:
+    case ID.projectUpdated: {
+      const data = payload(projectEventData, event);
+      const set: Record<string, unknown> = {
+        fullPath: data.fullPath,
+        visibility: data.visibility,
+        ancestorGroupIds: data.ancestorGroupIds,
+      };
+      if (event.type === ID.projectCreated) set.createdCorrelationId = event.correlationId;
+      // A late created/updated never resurrects a destroyed project.
+      await upsertLive(models.projects, data.projectId, set);
+      return;
+    }
+    case ID.projectDestroyed: {
+      const data = payload(projectEventData, event);
+      await models.projects.updateOne(
+        { _id: data.projectId },
+        { $set: { destroyed: true } },
+        { upsert: true },
+      );
+      return;
+    }
+    case ID.groupCreated:
+    case ID.groupUpdated: {
+      const data = payload(groupEventData, event);
+      await upsertLive(models.groups, data.groupId, {
+        visibility: data.visibility,
+        ancestorGroupIds: data.ancestorGroupIds,
+      });
+      return;
+    }
+    case ID.groupDestroyed: {
+      const data = payload(groupEventData, event);
+      await models.groups.updateOne({ _id: data.groupId }, { $set: { destroyed: true } }, { upsert: true });
+      return;
+    }
+    case ID.memberAdded:
+    case ID.memberUpdated: {
+      const data = payload(memberEventData, event);
+      await models.members.updateOne(
+        { _id: `${data.sourceType}:${data.sourceId}:${data.userId}` },
+        {
+          $set: {
+            sourceType: data.sourceType,
+            sourceId: data.sourceId,
+            userId: data.userId,
+            accessLevel: data.accessLevel,
+            expiresAt: data.expiresAt,
+          },
+        },
+        { upsert: true },
+      );
+      return;
+    }
+    case ID.memberRemoved:
+    case ID.memberExpired: {
+      const data = payload(memberEventData, event);
+      await models.members.deleteOne({ _id: `${data.sourceType}:${data.sourceId}:${data.userId}` });
+      return;
+    }
+    default:
+      return;
+  }
+}
+
+async function upsertLive(
+  model: EventsModels['projects'] | EventsModels['groups'],
+  id: number,
+  set: Record<string, unknown>,
+): Promise<void> {
+  try {
+    await (model as EventsModels['projects']).updateOne(
+      { _id: id, destroyed: { $ne: true } },
+      { $set: set, $setOnInsert: { destroyed: false } },
+      { upsert: true },
+    );
+  } catch (err) {
+    // The project is destroyed: the upsert tried to insert a second document with its id.
+    if (!isDuplicateKeyError(err)) throw err;
+  }
+}
+
+/** The creator's own owner membership, written by the request that created the project, is not `joined`. */
+async function isCreatorMembership(models: EventsModels, event: EventEnvelope): Promise<boolean> {
+  if (event.type !== ID.memberAdded || event.correlationId === null) return false;
+  const data = payload(memberEventData, event);
+  if (data.sourceType !== 'project') return false;
+  const created = await models.projects
+    .findOne({ _id: data.sourceId })
+    .select({ createdCorrelationId: 1 })
+    .lean();
+  return created?.createdCorrelationId === event.correlationId;
+}
+
+export interface ActivityRecorder {
+  /** Applies one domain event: projections first, then its activity event (at most once per event id). */
+  apply(event: EventEnvelope): Promise<void>;
+}
+
+export function createActivityRecorder(models: EventsModels, counters: Counters): ActivityRecorder {
+  /** Authors already written to the user projection by this process (spares one upsert per event). */
+  const knownAuthors = new Set<number>();
+  const markIngested = async (eventId: string, activityId: number | null): Promise<void> => {
+    try {
+      await models.ingested.create({ _id: eventId, activityId });
+    } catch (err) {
+      if (!isDuplicateKeyError(err)) throw err;
+    }
+  };
+  return {
+    async apply(event) {
+      await project(models, event);
+      const draft = toActivity(event);
+      if (!draft) return;
+      // By _id, which FerretDB answers without scanning; the unique sourceEventId index stays the guard
+      // for a crash between recording the activity and writing this marker.
+      if (await models.ingested.exists({ _id: event.id })) return;
+      if (await isCreatorMembership(models, event)) {
+        await markIngested(event.id, null);
+        return;
+      }
+      if (draft.authorUsername !== null && !knownAuthors.has(draft.authorId)) {
+        // Authors the identity events never announced (the seeded root) still resolve by id and username.
+        await models.users.updateOne(
+          { _id: draft.authorId },
+          {
+            $setOnInsert: {
+              username: draft.authorUsername,
+              usernameLower: draft.authorUsername.toLowerCase(),
+              name: draft.authorName ?? draft.authorUsername,
+              state: 'active',
+            },
+          },
+          { upsert: true },
+        );
+        knownAuthors.add(draft.authorId);
+      }
+      const activityId = await counters.next('activities');
+      try {
+        await models.activities.create({ _id: activityId, ...draft });
+      } catch (err) {
+        // An earlier or concurrent delivery of the same event won the insert: it is recorded once.
+        if (!isDuplicateKeyError(err)) throw err;
+      }
+      await markIngested(event.id, activityId);
+    },
+  };
+}
+
+/** `events-activity-log`: every domain event on the bus. */
+export function activityLogSubscription(
+  recorder: ActivityRecorder,
+  durable: string = DURABLES.activityLog,
+): Subscription {
+  return { durable, filterSubjects: EVENT_SUBJECTS, handle: (event) => recorder.apply(event) };
+}

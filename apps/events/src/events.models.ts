@@ -1,0 +1,183 @@
+import { Schema, type Connection, type Model } from 'mongoose';
+import type { ActivityAction, Visibility } from '@gl/contracts';
+
+/** One recorded activity event; `sourceEventId` (the domain event id) makes ingestion idempotent. */
+export interface ActivityDoc {
+  _id: number;
+  sourceEventId: string;
+  projectId: number | null;
+  groupId: number | null;
+  authorId: number;
+  /** The author as the event named them, for authors the user projection has not seen (root). */
+  authorUsername: string | null;
+  authorName: string | null;
+  action: ActivityAction;
+  actionName: string;
+  targetId: number | null;
+  targetIid: number | null;
+  targetType: string | null;
+  targetTitle: string | null;
+  note: ActivityNote | null;
+  pushData: ActivityPushData | null;
+  createdAt: Date;
+}
+
+export interface ActivityNote {
+  id: number;
+  type: string | null;
+  body: string;
+  system: boolean;
+  createdAt: string;
+  noteableId: number | null;
+  noteableType: string;
+  noteableIid: number | null;
+  commitId: string | null;
+}
+
+export interface ActivityPushData {
+  commitCount: number;
+  action: 'created' | 'pushed' | 'removed';
+  refType: 'branch' | 'tag';
+  commitFrom: string | null;
+  commitTo: string | null;
+  ref: string;
+  commitTitle: string | null;
+}
+
+/** One per applied domain event, keyed by its id: the duplicate check is a lookup by `_id`. */
+export interface IngestedDoc {
+  _id: string;
+  activityId: number | null;
+}
+
+export interface UserDoc {
+  _id: number;
+  username: string;
+  usernameLower: string;
+  name: string;
+  state: string;
+}
+
+export interface ProjectDoc {
+  _id: number;
+  fullPath: string;
+  visibility: Visibility;
+  ancestorGroupIds: number[];
+  destroyed: boolean;
+  /** Request that created the project: the creator's own owner membership is not a `joined` event. */
+  createdCorrelationId: string | null;
+}
+
+export interface GroupDoc {
+  _id: number;
+  visibility: Visibility;
+  ancestorGroupIds: number[];
+  destroyed: boolean;
+}
+
+export interface MemberDoc {
+  /** `<sourceType>:<sourceId>:<userId>` */
+  _id: string;
+  sourceType: 'group' | 'project';
+  sourceId: number;
+  userId: number;
+  accessLevel: number;
+  expiresAt: string | null;
+}
+
+export interface EventsModels {
+  activities: Model<ActivityDoc>;
+  ingested: Model<IngestedDoc>;
+  users: Model<UserDoc>;
+  projects: Model<ProjectDoc>;
+  groups: Model<GroupDoc>;
+  members: Model<MemberDoc>;
+}
+
+const options = { versionKey: false as const };
+
+function activitySchema(): Schema<ActivityDoc> {
+  const schema = new Schema<ActivityDoc>(
+    {
+      _id: Number,
+      sourceEventId: { type: String, required: true },
+      projectId: { type: Number, default: null },
+      groupId: { type: Number, default: null },
+      authorId: { type: Number, required: true },
+      authorUsername: { type: String, default: null },
+      authorName: { type: String, default: null },
+      action: { type: String, required: true },
+      actionName: { type: String, required: true },
+      targetId: { type: Number, default: null },
+      targetIid: { type: Number, default: null },
+      targetType: { type: String, default: null },
+      targetTitle: { type: String, default: null },
+      note: { type: Schema.Types.Mixed, default: null },
+      pushData: { type: Schema.Types.Mixed, default: null },
+      createdAt: { type: Date, required: true },
+    },
+    options,
+  );
+  schema.index({ sourceEventId: 1 }, { unique: true });
+  // One index per endpoint's filter + sort: /projects/:id/events, /users/:id/events and /events (own),
+  // /events?scope=all and the group-level events (epics, milestones); createdAt alone for retention.
+  schema.index({ projectId: 1, createdAt: -1, _id: -1 });
+  schema.index({ authorId: 1, createdAt: -1, _id: -1 });
+  schema.index({ groupId: 1, createdAt: -1, _id: -1 });
+  schema.index({ createdAt: -1, _id: -1 });
+  return schema;
+}
+
+export function createEventsModels(connection: Connection): EventsModels {
+  const users = new Schema<UserDoc>(
+    { _id: Number, username: String, usernameLower: String, name: String, state: String },
+    options,
+  );
+  users.index({ usernameLower: 1 });
+  const projects = new Schema<ProjectDoc>(
+    {
+      _id: Number,
+      fullPath: String,
+      visibility: String,
+      ancestorGroupIds: [Number],
+      destroyed: { type: Boolean, default: false },
+      createdCorrelationId: { type: String, default: null },
+    },
+    options,
+  );
+  projects.index({ visibility: 1 });
+  projects.index({ ancestorGroupIds: 1 });
+  const groups = new Schema<GroupDoc>(
+    {
+      _id: Number,
+      visibility: String,
+      ancestorGroupIds: [Number],
+      destroyed: { type: Boolean, default: false },
+    },
+    options,
+  );
+  const members = new Schema<MemberDoc>(
+    {
+      _id: String,
+      sourceType: String,
+      sourceId: Number,
+      userId: Number,
+      accessLevel: Number,
+      expiresAt: { type: String, default: null },
+    },
+    options,
+  );
+  members.index({ userId: 1 });
+  return {
+    activities: connection.model<ActivityDoc>('Activity', activitySchema(), 'activities'),
+    ingested: connection.model<IngestedDoc>(
+      'Ingested',
+      new Schema<IngestedDoc>({ _id: String, activityId: { type: Number, default: null } }, options),
+      'ingested',
+    ),
+    users: connection.model<UserDoc>('User', users, 'users'),
+    projects: connection.model<ProjectDoc>('Project', projects, 'projects'),
+    groups: connection.model<GroupDoc>('Group', groups, 'groups'),
+    members: connection.model<MemberDoc>('Member', members, 'members'),
+  };
+}

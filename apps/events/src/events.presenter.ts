@@ -1,0 +1,79 @@
+import type { ActivityEventEntity, UserSummary } from '@gl/contracts';
+import type { ActivityDoc, EventsModels, UserDoc } from './events.models';
+
+/** Authors of a page, from the user projection, with the name the event carried as a fallback. */
+export async function authorsOf(
+  models: EventsModels,
+  docs: ActivityDoc[],
+  externalUrl: string,
+): Promise<Map<number, UserSummary>> {
+  const ids = [...new Set(docs.map((doc) => doc.authorId))];
+  const users = await models.users.find({ _id: { $in: ids } }).lean<UserDoc[]>();
+  const byId = new Map<number, UserSummary>();
+  const summary = (id: number, username: string, name: string, state: string): UserSummary => ({
+    id,
+    username,
+    name,
+    state,
+    locked: false,
+    avatar_url: null,
+    web_url: `${externalUrl}/${username}`,
+  });
+  for (const doc of docs) {
+    if (doc.authorUsername !== null && !byId.has(doc.authorId))
+      byId.set(
+        doc.authorId,
+        summary(doc.authorId, doc.authorUsername, doc.authorName ?? doc.authorUsername, 'active'),
+      );
+  }
+  for (const user of users) byId.set(user._id, summary(user._id, user.username, user.name, user.state));
+  return byId;
+}
+
+/** GitLab's Entities::Event: `author`/`author_username` only when the author is known, `note` on comments, `push_data` on pushes. */
+export function presentActivity(doc: ActivityDoc, authors: Map<number, UserSummary>): ActivityEventEntity {
+  const author = authors.get(doc.authorId);
+  const entity: ActivityEventEntity = {
+    id: doc._id,
+    project_id: doc.projectId,
+    action_name: doc.actionName,
+    target_id: doc.targetId,
+    target_iid: doc.targetIid,
+    target_type: doc.targetType,
+    author_id: doc.authorId,
+    target_title: doc.targetTitle,
+    created_at: doc.createdAt.toISOString(),
+  } as ActivityEventEntity;
+  if (doc.note && author) {
+    entity.note = {
+      id: doc.note.id,
+      type: doc.note.type,
+      body: doc.note.body,
+      attachment: null,
+      author,
+      created_at: doc.note.createdAt,
+      system: doc.note.system,
+      noteable_id: doc.note.noteableId,
+      noteable_type: doc.note.noteableType,
+      noteable_iid: doc.note.noteableIid,
+      commit_id: doc.note.commitId,
+    };
+  }
+  if (author) entity.author = author;
+  entity.imported = false;
+  entity.imported_from = 'none';
+  if (doc.pushData) {
+    entity.push_data = {
+      commit_count: doc.pushData.commitCount,
+      action: doc.pushData.action,
+      ref_type: doc.pushData.refType,
+      commit_from: doc.pushData.commitFrom,
+      commit_to: doc.pushData.commitTo,
+      ref: doc.pushData.ref,
+      commit_title: doc.pushData.commitTitle,
+      ref_count: null,
+    };
+  }
+  if (author) entity.author_username = author.username;
+  return entity;
+}

@@ -1,0 +1,45 @@
+import type { Logger } from 'pino';
+import type { EventsModels } from './events.models';
+
+/** Spec limit: activity events older than two years are removed (GitLab: `2.years.ago`). */
+export function retentionCutoff(now: Date): Date {
+  const cutoff = new Date(now);
+  cutoff.setUTCFullYear(cutoff.getUTCFullYear() - 2);
+  return cutoff;
+}
+
+export interface RetentionJob {
+  /** Deletes every event created before the cutoff; returns how many went. */
+  runOnce(now?: Date): Promise<number>;
+  start(): void;
+  stop(): Promise<void>;
+}
+
+/** A periodic delete instead of a TTL index, which FerretDB does not have (ARCHITECTURE.md, Storage). */
+export function createRetentionJob(models: EventsModels, logger: Logger, intervalMs: number): RetentionJob {
+  let timer: NodeJS.Timeout | null = null;
+  let running: Promise<unknown> = Promise.resolve();
+  const job: RetentionJob = {
+    async runOnce(now = new Date()) {
+      const cutoff = retentionCutoff(now);
+      const result = await models.activities.deleteMany({ createdAt: { $lt: cutoff } });
+      if (result.deletedCount > 0)
+        logger.info({ deleted: result.deletedCount, cutoff }, 'expired activity events removed');
+      return result.deletedCount;
+    },
+    start() {
+      const tick = (): void => {
+        running = job.runOnce().catch((err: unknown) => logger.error({ err }, 'retention run failed'));
+      };
+      tick();
+      timer = setInterval(tick, intervalMs);
+      timer.unref();
+    },
+    async stop() {
+      if (timer) clearInterval(timer);
+      timer = null;
+      await running;
+    },
+  };
+  return job;
+}

@@ -1,0 +1,63 @@
+import type { InternalContext, NamespaceContext, Principal } from '@gl/contracts';
+import { createTestRuntime, listen, signedContextHeader, testPrincipal, type TestRuntime } from '@gl/testing';
+import { createEventsApp } from '../app';
+
+export const ADMIN = testPrincipal({ id: 1, username: 'root', name: 'Administrator', isAdmin: true });
+
+export interface Reply {
+  status: number;
+  body: unknown;
+  headers: Headers;
+}
+
+export interface CallOptions {
+  as?: Principal | null;
+  ns?: NamespaceContext | null;
+  tier?: InternalContext['tier'];
+}
+
+export interface EventsHarness {
+  runtime: TestRuntime;
+  instance: ReturnType<typeof createEventsApp>;
+  call(path: string, options?: CallOptions): Promise<Reply>;
+  /** Polls until `check` passes or the deadline expires (bus delivery is asynchronous). */
+  eventually<T>(read: () => Promise<T>, check: (value: T) => boolean, timeoutMs?: number): Promise<T>;
+  close(): Promise<void>;
+}
+
+export async function startEventsHarness(): Promise<EventsHarness> {
+  const runtime = await createTestRuntime('events');
+  const instance = createEventsApp(runtime);
+  await instance.models.activities.init();
+  const server = await listen(instance.app);
+  return {
+    runtime,
+    instance,
+    async call(path, options = {}) {
+      const headers = signedContextHeader({
+        principal: options.as === undefined ? ADMIN : options.as,
+        namespace: options.ns ?? null,
+        tier: options.tier ?? 'ultimate',
+      });
+      const response = await fetch(`${server.url}/api/v4${path}`, { headers });
+      const text = await response.text();
+      return {
+        status: response.status,
+        body: text ? (JSON.parse(text) as unknown) : null,
+        headers: response.headers,
+      };
+    },
+    async eventually(read, check, timeoutMs = 15_000) {
+      const deadline = Date.now() + timeoutMs;
+      for (;;) {
+        const value = await read();
+        if (check(value) || Date.now() > deadline) return value;
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+    },
+    async close() {
+      await server.close();
+      await runtime.close();
+    },
+  };
+}

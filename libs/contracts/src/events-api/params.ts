@@ -1,0 +1,56 @@
+import { z } from 'zod';
+import { paginationQuery } from '../primitives';
+
+/** Stored actions, the values of the `action` filter (GitLab's Event.actions). */
+export const ACTIVITY_ACTIONS = [
+  'created',
+  'updated',
+  'closed',
+  'reopened',
+  'pushed',
+  'commented',
+  'merged',
+  'joined',
+  'left',
+  'destroyed',
+  'expired',
+  'approved',
+] as const;
+export type ActivityAction = (typeof ACTIVITY_ACTIONS)[number];
+
+/** `target_type` filter values and the class name each one matches exactly (`note` matches only "Note"). */
+export const ACTIVITY_TARGET_TYPES = {
+  issue: 'Issue',
+  milestone: 'Milestone',
+  merge_request: 'MergeRequest',
+  note: 'Note',
+  project: 'Project',
+  snippet: 'Snippet',
+  user: 'User',
+} as const;
+export type ActivityTargetTypeFilter = keyof typeof ACTIVITY_TARGET_TYPES;
+
+const targetTypeValues = Object.keys(ACTIVITY_TARGET_TYPES) as [
+  ActivityTargetTypeFilter,
+  ...ActivityTargetTypeFilter[],
+];
+
+/** Grape `Date`: `YYYY-MM-DD` (a real calendar day), else "<param> is invalid". */
+export const activityDateParam = z.iso.date();
+
+/** Filters shared by the three activity-event endpoints, in Grape's declaration order. */
+export const activityEventsQuery = paginationQuery.extend({
+  action: z.enum(ACTIVITY_ACTIONS).optional(),
+  target_type: z.enum(targetTypeValues).optional(),
+  before: activityDateParam.optional(),
+  after: activityDateParam.optional(),
+  sort: z.enum(['asc', 'desc']).optional(),
+});
+export type ActivityEventsQuery = z.infer<typeof activityEventsQuery>;
+
+export const currentUserEventsQuery = activityEventsQuery.extend({ scope: z.string().optional() });
+export type CurrentUserEventsQuery = z.infer<typeof currentUserEventsQuery>;
+
+export const userEventsQuery = activityEventsQuery.extend({ user_id: z.string().min(1) });
+
+export const projectEventsQuery = activityEventsQuery.extend({ id: z.string().min(1) });
