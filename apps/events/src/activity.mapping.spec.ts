@@ -111,6 +111,7 @@ describe('toActivity', () => {
   it.each([
     [B.milestoneOpened, 'created', 'opened'],
     [B.milestoneClosed, 'closed', 'closed'],
+    [B.milestoneReopened, 'reopened', 'opened'],
   ])('When milestone event %s arrives, then %s / "%s" on a Milestone', (type, action, actionName) => {
     expect(
       toActivity(targetEvent(type, null, { targetId: 6, targetIid: 2, targetTitle: 'v1' }, { groupId: 30 })),

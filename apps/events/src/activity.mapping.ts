@@ -48,6 +48,7 @@ const TARGET_EVENTS: Record<string, TargetRule> = {
   [DISCUSSIONS.epicOpened]: { action: 'created', actionName: 'opened', targetType: 'Epic' },
   [BOARDS.milestoneOpened]: { action: 'created', actionName: 'opened', targetType: 'Milestone' },
   [BOARDS.milestoneClosed]: { action: 'closed', actionName: 'closed', targetType: 'Milestone' },
+  [BOARDS.milestoneReopened]: { action: 'reopened', actionName: 'opened', targetType: 'Milestone' },
 };
 
 const MEMBERSHIP_EVENTS: Record<string, { action: ActivityAction; actionName: string }> = {
