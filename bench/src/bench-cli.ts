@@ -12,19 +12,26 @@ import { BARE_SERVER_FLAG, runBareServer, startBareServer } from './bare-server'
 import { measure, stopLoad, type LoadOptions } from './load';
 import { formatRatio, formatTable, ratio, type TargetResult } from './report';
 import { createGroup, signedContextFor } from './setup';
+import { runRegistryBench } from './registry.bench';
+import { runEventsBench } from './events.bench';
+import { runAlertsBench } from './alerts.bench';
 
 /**
  * `npm run bench`: the same small GET measured, in one run, on (a) a bare Express 5 server, (b) the boards
  * service directly with a signed internal context, (c) through the gateway with the root token.
  * Flags: --duration N (seconds per target, default 5), --connections N (default 16), --json.
  */
-const USAGE = 'usage: npm run bench -- [--duration N] [--connections N] [--json]';
+const USAGE =
+  'usage: npm run bench -- [--duration N] [--connections N] [--json] [--scenario registry [--tags N]] [--scenario events [--events N]] [--scenario alerts]';
 const WARMUP_SECONDS = 1;
 
 interface Args {
   duration: number;
   connections: number;
   json: boolean;
+  scenario: 'gateway' | 'registry' | 'events' | 'alerts';
+  tags: number;
+  events: number;
 }
 
 function boundedInt(
@@ -49,6 +56,9 @@ function readArgs(argv: string[]): Args | null {
       duration: { type: 'string' },
       connections: { type: 'string' },
       json: { type: 'boolean', default: false },
+      scenario: { type: 'string', default: 'gateway' },
+      tags: { type: 'string' },
+      events: { type: 'string' },
       help: { type: 'boolean', short: 'h', default: false },
     },
   });
@@ -57,6 +67,12 @@ function readArgs(argv: string[]): Args | null {
     duration: boundedInt(values.duration, 'duration', 5, 1, 120),
     connections: boundedInt(values.connections, 'connections', 16, 1, 256),
     json: values.json,
+    scenario:
+      values.scenario === 'registry' || values.scenario === 'events' || values.scenario === 'alerts'
+        ? values.scenario
+        : 'gateway',
+    tags: boundedInt(values.tags, 'tags', 100_000, 1, 1_000_000),
+    events: boundedInt(values.events, 'events', 5_000, 1, 1_000_000),
   };
 }
 
@@ -131,6 +147,45 @@ async function bench(args: Args, teardown: Teardown): Promise<void> {
     log,
   });
   teardown.add('stack', () => stack.stop());
+
+  if (args.scenario === 'events') {
+    const result = await runEventsBench({
+      gatewayUrl: stack.gatewayUrl,
+      rootToken: stack.rootToken,
+      mongoUrl: infra.mongoUrl,
+      natsUrl: infra.natsUrl,
+      database: `${databasePrefix}events`,
+      events: args.events,
+      log,
+    });
+    process.stdout.write(`${JSON.stringify({ machine: machineFacts(args), events: result }, null, 2)}\n`);
+    return;
+  }
+
+  if (args.scenario === 'alerts') {
+    const result = await runAlertsBench({
+      gatewayUrl: stack.gatewayUrl,
+      rootToken: stack.rootToken,
+      durationSeconds: args.duration,
+      connections: args.connections,
+      log,
+    });
+    process.stdout.write(`${JSON.stringify({ machine: machineFacts(args), alerts: result }, null, 2)}\n`);
+    return;
+  }
+
+  if (args.scenario === 'registry') {
+    const result = await runRegistryBench({
+      gatewayUrl: stack.gatewayUrl,
+      rootToken: stack.rootToken,
+      mongoUrl: infra.mongoUrl,
+      database: `${databasePrefix}registry`,
+      tags: args.tags,
+      log,
+    });
+    process.stdout.write(`${JSON.stringify({ machine: machineFacts(args), registry: result }, null, 2)}\n`);
+    return;
+  }
 
   const bare = await startBareServer(__filename);
   teardown.add('bare Express server', async () => {

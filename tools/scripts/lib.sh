@@ -50,14 +50,14 @@ ensure_deps() {
 # The end-to-end suites drive the stack with python-gitlab as well (Debian's python3-gitlab, run by
 # /usr/bin/python3). Installed here when missing so `npm test` works on a fresh machine.
 ensure_test_clients() {
-  if /usr/bin/python3 -c 'import gitlab' >/dev/null 2>&1; then
+  if /usr/bin/python3 -c 'import gitlab' >/dev/null 2>&1 && command -v docker-registry >/dev/null && command -v skopeo >/dev/null; then
     echo "python-gitlab present"
     return
   fi
   if [[ $(id -u) -eq 0 ]] && command -v apt-get >/dev/null 2>&1; then
     echo "installing python3-gitlab (apt)"
-    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends python3-gitlab >/dev/null ||
-      { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends python3-gitlab >/dev/null; }
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends python3-gitlab docker-registry skopeo >/dev/null ||
+      { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends python3-gitlab docker-registry skopeo >/dev/null; }
   else
     echo "python-gitlab is missing: install Debian's python3-gitlab (sudo apt-get install python3-gitlab)" >&2
     return 1

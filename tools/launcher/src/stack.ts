@@ -15,6 +15,10 @@ export const STACK_SERVICES = [
 ] as const;
 export type StackService = (typeof STACK_SERVICES)[number];
 
+/** Worker processes started next to a service, with its environment and their own port. */
+export const STACK_WORKERS = { 'registry-worker': { service: 'registry', entry: 'worker.js' } } as const;
+export type StackWorker = keyof typeof STACK_WORKERS;
+
 export interface StackOptions {
   rootDir: string;
   dataDir: string;
@@ -42,8 +46,8 @@ export interface RunningStack {
   rootTokenFile: string | null;
   pids: Record<string, number>;
   /** Stops one process (fault tests); `restart` brings it back with the same port and environment. */
-  kill(name: StackService | 'gateway', signal?: NodeJS.Signals): Promise<void>;
-  restart(name: StackService | 'gateway'): Promise<void>;
+  kill(name: StackService | StackWorker | 'gateway', signal?: NodeJS.Signals): Promise<void>;
+  restart(name: StackService | StackWorker | 'gateway'): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -108,7 +112,10 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
   };
 
   function launch(name: string): ChildProcess {
-    const entry = join(options.rootDir, 'dist', 'apps', name, 'main.js');
+    const worker = STACK_WORKERS[name as StackWorker] as (typeof STACK_WORKERS)[StackWorker] | undefined;
+    const entry = worker
+      ? join(options.rootDir, 'dist', 'apps', worker.service, worker.entry)
+      : join(options.rootDir, 'dist', 'apps', name, 'main.js');
     if (!existsSync(entry)) throw new Error(`${entry} is missing: run \`npm run build\` first`);
     const child = spawn(process.execPath, ['--enable-source-maps', entry], {
       cwd: options.rootDir,
@@ -129,6 +136,12 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
     const port = await freePort();
     serviceUrls[name] = `http://127.0.0.1:${port}`;
     envs.set(name, { ...common, PORT: String(port), MONGO_DB: `${prefix}${name}` });
+  }
+  const workerUrls: Record<string, string> = {};
+  for (const [name, worker] of Object.entries(STACK_WORKERS)) {
+    const port = await freePort();
+    workerUrls[name] = `http://127.0.0.1:${port}`;
+    envs.set(name, { ...envs.get(worker.service), PORT: String(port) });
   }
   const gatewayPort = options.gatewayPort || (await freePort());
   const gatewayUrl = `http://127.0.0.1:${gatewayPort}`;
@@ -157,9 +170,11 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
   try {
     const started = Date.now();
     for (const name of STACK_SERVICES) launch(name);
+    for (const name of Object.keys(workerUrls)) launch(name);
+    const urls: Record<string, string> = { ...serviceUrls, ...workerUrls };
     await Promise.all(
-      STACK_SERVICES.map((name) =>
-        waitForReady(serviceUrls[name], children.get(name)!, name, join(logsDir, `${name}.log`), 60_000),
+      Object.entries(urls).map(([name, url]) =>
+        waitForReady(url, children.get(name)!, name, join(logsDir, `${name}.log`), 60_000),
       ),
     );
     log(`six services ready in ${Date.now() - started} ms`);
@@ -190,7 +205,7 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
     },
     async restart(name) {
       const child = launch(name);
-      const url = name === 'gateway' ? gatewayUrl : serviceUrls[name];
+      const url = name === 'gateway' ? gatewayUrl : (workerUrls[name] ?? serviceUrls[name as StackService]);
       await waitForReady(url, child, name, join(logsDir, `${name}.log`), 60_000);
     },
     async stop() {

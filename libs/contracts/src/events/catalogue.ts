@@ -8,6 +8,8 @@ export const EVENT_SUBJECTS = ['gl.>'];
 export const DURABLES = {
   activityLog: 'events-activity-log',
   registryCleanup: 'registry-cleanup',
+  /** The registry's copy of projects, groups and memberships (notification paths, /registry/repositories/:id). */
+  registryIdentity: 'registry-identity',
   alertsIncidents: 'alerts-incidents',
   discussionsIncidents: 'discussions-incidents',
   /** Discussions' copy of group milestone titles, for "changed milestone to %title" system notes. */

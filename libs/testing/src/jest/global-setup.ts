@@ -52,13 +52,18 @@ export default async function globalSetup(): Promise<void> {
   };
   await buildAll();
   // eslint-disable-next-line @typescript-eslint/no-require-imports
-  const { startInfra, startStack } = require(join(rootDir, 'dist', 'tools', 'harness.js')) as Harness;
+  const { freePort, startInfra, startStack } = require(
+    join(rootDir, 'dist', 'tools', 'harness.js'),
+  ) as Harness;
   const infra = await startInfra({ rootDir, dataDir, fresh: true, log });
   globalThis.__GL_INFRA__ = infra;
   process.env[TEST_ENV.mongoUrl] = infra.mongoUrl;
   process.env[TEST_ENV.natsUrl] = infra.natsUrl;
 
   if (process.env.GL_TEST_NO_STACK === '1') return;
+  // The registry e2e suite runs a Docker registry on this port; the registry service is told where it is.
+  process.env.GL_TEST_REGISTRY_PORT = String(await freePort());
+  process.env.GL_TEST_REGISTRY_SECRET = `e2e-registry-${process.pid}-${Date.now()}`;
   const stack = await startStack({
     rootDir,
     dataDir,
@@ -67,7 +72,12 @@ export default async function globalSetup(): Promise<void> {
     gatewayPort: 0,
     databasePrefix: 'e2e_',
     tier: 'ultimate',
-    extraEnv: { LOG_LEVEL: 'warn' },
+    extraEnv: {
+      LOG_LEVEL: 'warn',
+      REGISTRY_NOTIFICATION_SECRET: process.env.GL_TEST_REGISTRY_SECRET,
+      REGISTRY_HOST: `127.0.0.1:${process.env.GL_TEST_REGISTRY_PORT}`,
+      REGISTRY_API_URL: `http://127.0.0.1:${process.env.GL_TEST_REGISTRY_PORT}`,
+    },
     log,
   });
   globalThis.__GL_STACK__ = stack;

@@ -1,0 +1,37 @@
+import { ACCESS_LEVELS, type InternalContext, type Visibility } from '@gl/contracts';
+import type { ProjectRefDoc, RegistryModels } from './models';
+
+const today = (): string => new Date().toISOString().slice(0, 10);
+
+/** A user's effective level on a project from the projected memberships (project and ancestor groups). */
+export async function projectAccessLevel(
+  models: RegistryModels,
+  project: Pick<ProjectRefDoc, '_id' | 'ancestorGroupIds'>,
+  ctx: InternalContext,
+): Promise<number> {
+  const principal = ctx.principal;
+  if (!principal) return 0;
+  if (principal.isAdmin) return 60;
+  const ids = [
+    `project:${project._id}:${principal.id}`,
+    ...project.ancestorGroupIds.map((g) => `group:${g}:${principal.id}`),
+  ];
+  const members = await models.members.find({ _id: { $in: ids } }).lean();
+  const now = today();
+  return members
+    .filter((m) => m.expiresAt === null || m.expiresAt > now)
+    .reduce((max, m) => Math.max(max, m.accessLevel), 0);
+}
+
+/** GitLab's read_project: public to all, internal to users, private to members. */
+export function canSee(visibility: Visibility, level: number, ctx: InternalContext): boolean {
+  if (level >= ACCESS_LEVELS.guest) return true;
+  if (visibility === 'public') return true;
+  return visibility === 'internal' && ctx.principal !== null;
+}
+
+/** GitLab's read_container_image: anyone who sees a public/internal project; Reporter+ on private ones. */
+export function canReadImages(visibility: Visibility, level: number, ctx: InternalContext): boolean {
+  if (level >= ACCESS_LEVELS.reporter) return true;
+  return visibility !== 'private' && canSee(visibility, level, ctx);
+}

@@ -1,0 +1,192 @@
+import { hostname } from 'node:os';
+import { randomUUID } from 'node:crypto';
+import { Counter } from 'prom-client';
+import type { Logger } from 'pino';
+import {
+  DOMAIN_EVENT_TYPES,
+  DURABLES,
+  repositoryDeleteRequestedData,
+  tagsCleanupRequestedData,
+  type EventEnvelope,
+} from '@gl/contracts';
+import {
+  isDuplicateKeyError,
+  PoisonMessageError,
+  type ServiceMetrics,
+  type Subscription,
+} from '@gl/service-kit';
+import type { CleanupJobDoc, RepositoryDoc } from './models';
+import { deleteTags, type RegistryDeps } from './registry.service';
+import { selectTagsToDelete } from './selection';
+
+const JOBS = DOMAIN_EVENT_TYPES.registry;
+/** A job's owner must renew within this time, else another worker takes the job over. */
+export const JOB_LEASE_MS = 60_000;
+const HEARTBEAT_MS = 10_000;
+
+export interface JobCounts {
+  matched: number;
+  kept: number;
+  deleted: number;
+  failed: number;
+}
+
+/** Thrown while another live worker owns the job: the message is redelivered later, not processed twice. */
+export class JobBusyError extends Error {}
+
+export interface CleanupWorkerOptions {
+  maxTagsPerRun: number;
+  leaseMs?: number;
+  owner?: string;
+  now?: () => Date;
+}
+
+function cleanupMetrics(metrics: ServiceMetrics) {
+  const existing = metrics.registry.getSingleMetric('registry_cleanup_tags_total');
+  const tags =
+    (existing as Counter<'kind' | 'outcome'> | undefined) ??
+    new Counter({
+      name: 'registry_cleanup_tags_total',
+      help: 'Tags seen by cleanup jobs, by job kind and outcome (matched, kept, deleted, failed)',
+      labelNames: ['kind', 'outcome'],
+      registers: [metrics.registry],
+    });
+  const jobs =
+    (metrics.registry.getSingleMetric('registry_cleanup_jobs_total') as
+      Counter<'kind' | 'outcome'> | undefined) ??
+    new Counter({
+      name: 'registry_cleanup_jobs_total',
+      help: 'Cleanup jobs finished, by kind and outcome',
+      labelNames: ['kind', 'outcome'],
+      registers: [metrics.registry],
+    });
+  return { tags, jobs };
+}
+
+/**
+ * The cleanup worker: bulk tag deletes and repository deletes, consumed from JetStream on one durable shared
+ * by every worker process (each message goes to one of them). A job record with a renewed lease makes a job
+ * run once even when JetStream redelivers it to a second worker during a long run; a killed worker's lease
+ * simply expires, and the redelivered job starts over (selection and deletes are idempotent).
+ */
+export function cleanupWorker(
+  deps: RegistryDeps,
+  metrics: ServiceMetrics,
+  options: CleanupWorkerOptions,
+): Subscription & { lastCounts: () => JobCounts | null } {
+  const { models } = deps;
+  const owner = options.owner ?? `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
+  const leaseMs = options.leaseMs ?? JOB_LEASE_MS;
+  const now = options.now ?? (() => new Date());
+  const counters = cleanupMetrics(metrics);
+  let last: JobCounts | null = null;
+
+  async function claim(jobId: string): Promise<'claimed' | 'done'> {
+    const leaseUntil = new Date(now().getTime() + leaseMs);
+    try {
+      await models.jobs.create({ _id: jobId, state: 'running', owner, leaseUntil });
+      return 'claimed';
+    } catch (err) {
+      if (!isDuplicateKeyError(err)) throw err;
+    }
+    const taken = await models.jobs.updateOne(
+      { _id: jobId, state: 'running', leaseUntil: { $lte: now() } },
+      { $set: { owner, leaseUntil } },
+    );
+    if (taken.modifiedCount === 1) return 'claimed';
+    const job = await models.jobs.findById(jobId).lean<CleanupJobDoc>();
+    if (job?.state === 'done') return 'done';
+    throw new JobBusyError(`job ${jobId} is running on ${job?.owner ?? 'another worker'}`);
+  }
+
+  async function run(event: EventEnvelope, work: () => Promise<JobCounts>, kind: string, log: Logger) {
+    if ((await claim(event.id)) === 'done') return;
+    const heartbeat = setInterval(() => {
+      void models.jobs
+        .updateOne(
+          { _id: event.id, owner, state: 'running' },
+          { $set: { leaseUntil: new Date(now().getTime() + leaseMs) } },
+        )
+        .catch(() => undefined);
+    }, HEARTBEAT_MS);
+    heartbeat.unref();
+    try {
+      const started = Date.now();
+      const counts = await work();
+      last = counts;
+      for (const outcome of ['matched', 'kept', 'deleted', 'failed'] as const)
+        counters.tags.inc({ kind, outcome }, counts[outcome]);
+      counters.jobs.inc({ kind, outcome: counts.failed > 0 ? 'partial' : 'success' });
+      await models.jobs.updateOne(
+        { _id: event.id },
+        { $set: { state: 'done', counts, finishedAt: new Date() } },
+      );
+      log.info({ jobId: event.id, kind, ...counts, ms: Date.now() - started }, 'registry cleanup job done');
+    } finally {
+      clearInterval(heartbeat);
+    }
+  }
+
+  async function cleanupTags(event: EventEnvelope): Promise<JobCounts> {
+    const data = tagsCleanupRequestedData.safeParse(event.data);
+    if (!data.success) throw new PoisonMessageError('invalid cleanup job');
+    const repository = await models.repositories.findById(data.data.repositoryId).lean<RepositoryDoc>();
+    if (!repository) return { matched: 0, kept: 0, deleted: 0, failed: 0 };
+    const takenAt = now();
+    const tags = await models.tags
+      .find({ repositoryId: repository._id }, { name: 1, createdAt: 1, digest: 1 })
+      .lean<{ name: string; createdAt: Date | null; digest: string | null }[]>();
+    const selection = selectTagsToDelete(
+      tags.map((t) => ({ name: t.name, createdAt: t.createdAt ?? null })),
+      data.data,
+      takenAt,
+      options.maxTagsPerRun,
+    );
+    if (selection.error)
+      deps.logger.warn({ jobId: event.id, error: selection.error }, 'cleanup deleted nothing');
+    const outcome = await deleteTags(deps, repository, selection.toDelete, {
+      tags: tags.map((t) => ({ name: t.name, digest: t.digest ?? null })),
+      takenAt,
+    });
+    return { matched: selection.matched, kept: selection.kept, ...outcome };
+  }
+
+  async function deleteRepository(event: EventEnvelope): Promise<JobCounts> {
+    const data = repositoryDeleteRequestedData.safeParse(event.data);
+    if (!data.success) throw new PoisonMessageError('invalid repository delete job');
+    const repository = await models.repositories.findById(data.data.repositoryId).lean<RepositoryDoc>();
+    if (!repository) return { matched: 0, kept: 0, deleted: 0, failed: 0 };
+    await models.repositories.updateOne({ _id: repository._id }, { $set: { status: 'delete_ongoing' } });
+    const takenAt = now();
+    const tags = await models.tags
+      .find({ repositoryId: repository._id }, { name: 1, digest: 1 })
+      .lean<{ name: string; digest: string | null }[]>();
+    const names = tags.map((t) => t.name);
+    const outcome = await deleteTags(deps, repository, names, {
+      tags: tags.map((t) => ({ name: t.name, digest: t.digest ?? null })),
+      takenAt,
+    });
+    if (outcome.failed > 0) {
+      await models.repositories.updateOne({ _id: repository._id }, { $set: { status: 'delete_failed' } });
+    } else {
+      // Tags pushed while the job ran go with the repository too.
+      await models.tags.deleteMany({ repositoryId: repository._id });
+      await models.repositories.deleteOne({ _id: repository._id });
+    }
+    return { matched: names.length, kept: outcome.failed, ...outcome };
+  }
+
+  return {
+    durable: DURABLES.registryCleanup,
+    filterSubjects: [JOBS.tagsCleanupRequested, JOBS.repositoryDeleteRequested],
+    lastCounts: () => last,
+    async handle(event) {
+      const log = deps.logger.child({ jobId: event.id });
+      if (event.type === JOBS.tagsCleanupRequested) {
+        await run(event, () => cleanupTags(event), 'tags', log);
+      } else if (event.type === JOBS.repositoryDeleteRequested) {
+        await run(event, () => deleteRepository(event), 'repository', log);
+      }
+    },
+  };
+}

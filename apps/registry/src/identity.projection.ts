@@ -1,0 +1,138 @@
+import {
+  DURABLES,
+  EVENT_TYPES,
+  groupEventData,
+  memberEventData,
+  projectEventData,
+  type EventEnvelope,
+} from '@gl/contracts';
+import { isDuplicateKeyError, PoisonMessageError, type Subscription } from '@gl/service-kit';
+import type { RegistryModels } from './models';
+import { repositoryPath } from './registry.service';
+
+const ID = EVENT_TYPES.identity;
+
+function parse<T>(
+  schema: { safeParse(v: unknown): { success: boolean; data?: T } },
+  event: EventEnvelope,
+): T {
+  const result = schema.safeParse(event.data);
+  if (!result.success) throw new PoisonMessageError(`invalid ${event.type} payload`);
+  return result.data as T;
+}
+
+/** Upsert that never resurrects a destroyed record (a late created/updated after destroyed is dropped). */
+async function upsertLive(
+  model: RegistryModels['projects'] | RegistryModels['groups'],
+  id: number,
+  set: Record<string, unknown>,
+): Promise<void> {
+  try {
+    await (model as RegistryModels['projects']).updateOne(
+      { _id: id, destroyed: { $ne: true } },
+      { $set: { ...set, destroyed: false } },
+      { upsert: true },
+    );
+  } catch (err) {
+    if (!isDuplicateKeyError(err)) throw err;
+  }
+}
+
+/**
+ * Keeps the registry's copy of projects, groups and memberships: project paths resolve notification
+ * repository names, visibility and memberships authorize GET /registry/repositories/:id (which the gateway
+ * forwards without a namespace). Every handler is idempotent: it writes the state the event carries.
+ */
+export function identityProjection(models: RegistryModels): Subscription {
+  return {
+    durable: DURABLES.registryIdentity,
+    filterSubjects: [
+      ID.projectCreated,
+      ID.projectUpdated,
+      ID.projectDestroyed,
+      ID.groupCreated,
+      ID.groupUpdated,
+      ID.groupDestroyed,
+      ID.memberAdded,
+      ID.memberUpdated,
+      ID.memberRemoved,
+      ID.memberExpired,
+    ],
+    async handle(event) {
+      switch (event.type) {
+        case ID.projectCreated:
+        case ID.projectUpdated: {
+          const data = parse(projectEventData, event);
+          await upsertLive(models.projects, data.projectId, {
+            fullPath: data.fullPath,
+            fullPathLower: data.fullPath.toLowerCase(),
+            visibility: data.visibility,
+            ancestorGroupIds: data.ancestorGroupIds,
+          });
+          // Keep the stored registry paths in step with the project path (renames and transfers).
+          const repositories = await models.repositories.find({ projectId: data.projectId }).lean();
+          for (const repository of repositories) {
+            const path = repositoryPath(data.fullPath, repository.name);
+            if (path !== repository.path)
+              await models.repositories.updateOne({ _id: repository._id }, { $set: { path } });
+          }
+          return;
+        }
+        case ID.projectDestroyed: {
+          const data = parse(projectEventData, event);
+          await models.projects.updateOne(
+            { _id: data.projectId },
+            { $set: { destroyed: true, fullPathLower: `\u0000destroyed/${data.projectId}` } },
+            { upsert: true },
+          );
+          return;
+        }
+        case ID.groupCreated:
+        case ID.groupUpdated: {
+          const data = parse(groupEventData, event);
+          await upsertLive(models.groups, data.groupId, {
+            fullPath: data.fullPath,
+            ancestorGroupIds: data.ancestorGroupIds,
+            visibility: data.visibility,
+          });
+          return;
+        }
+        case ID.groupDestroyed: {
+          const data = parse(groupEventData, event);
+          await models.groups.updateOne(
+            { _id: data.groupId },
+            { $set: { destroyed: true } },
+            { upsert: true },
+          );
+          return;
+        }
+        case ID.memberAdded:
+        case ID.memberUpdated: {
+          const data = parse(memberEventData, event);
+          await models.members.updateOne(
+            { _id: `${data.sourceType}:${data.sourceId}:${data.userId}` },
+            {
+              $set: {
+                sourceType: data.sourceType,
+                sourceId: data.sourceId,
+                userId: data.userId,
+                accessLevel: data.accessLevel,
+                expiresAt: data.expiresAt,
+              },
+            },
+            { upsert: true },
+          );
+          return;
+        }
+        case ID.memberRemoved:
+        case ID.memberExpired: {
+          const data = parse(memberEventData, event);
+          await models.members.deleteOne({ _id: `${data.sourceType}:${data.sourceId}:${data.userId}` });
+          return;
+        }
+        default:
+          return;
+      }
+    },
+  };
+}

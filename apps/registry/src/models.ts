@@ -1,0 +1,169 @@
+import { Schema, type Connection, type Model } from 'mongoose';
+import { addOutboxFields, type Outbox } from '@gl/service-kit';
+import type { Visibility } from '@gl/contracts';
+
+/** The registry's copy of a project (from identity events): notification paths and access checks. */
+export interface ProjectRefDoc {
+  _id: number;
+  fullPath: string;
+  fullPathLower: string;
+  visibility: Visibility;
+  ancestorGroupIds: number[];
+  destroyed: boolean;
+}
+
+export interface GroupRefDoc {
+  _id: number;
+  fullPath: string;
+  ancestorGroupIds: number[];
+  visibility: Visibility;
+  destroyed: boolean;
+}
+
+export interface MemberRefDoc {
+  /** `<sourceType>:<sourceId>:<userId>` */
+  _id: string;
+  sourceType: 'group' | 'project';
+  sourceId: number;
+  userId: number;
+  accessLevel: number;
+  expiresAt: string | null;
+}
+
+export type RepositoryStatus = 'delete_scheduled' | 'delete_failed' | 'delete_ongoing';
+
+export interface RepositoryDoc {
+  _id: number;
+  projectId: number;
+  /** "" for the project's root repository. */
+  name: string;
+  /** Lower-case `<project full path>[/<name>]`, the registry's repository name. */
+  path: string;
+  createdAt: Date;
+  status: RepositoryStatus | null;
+  cleanupPolicyStartedAt: Date | null;
+  /** GitLab's exclusive lease: no second bulk delete on this repository before this time. */
+  cleanupLeaseUntil: Date | null;
+  /** Bumped after every tag write, so readers know when their cached tag list is stale. */
+  tagsVersion?: number;
+}
+
+export interface TagDoc {
+  /** `<repositoryId>:<name>` */
+  _id: string;
+  repositoryId: number;
+  name: string;
+  digest: string | null;
+  revision: string | null;
+  /** Image creation time (config `created`), else the push time. */
+  createdAt: Date | null;
+  totalSize: number | null;
+  pushedAt: Date;
+  /** When this service last wrote the tag (bulk deletes never remove tags written after their snapshot). */
+  writtenAt?: Date;
+}
+
+/** One cleanup job (keyed by its event id): who runs it, until when, and whether it is finished. */
+export interface CleanupJobDoc {
+  _id: string;
+  state: 'running' | 'done';
+  owner: string;
+  leaseUntil: Date;
+  counts?: Record<string, number>;
+  finishedAt?: Date;
+}
+
+export interface RegistryModels {
+  projects: Model<ProjectRefDoc>;
+  groups: Model<GroupRefDoc>;
+  members: Model<MemberRefDoc>;
+  repositories: Model<RepositoryDoc>;
+  tags: Model<TagDoc>;
+  jobs: Model<CleanupJobDoc>;
+}
+
+function model<T>(connection: Connection, name: string, schema: Schema<T>, collection: string): Model<T> {
+  return (connection.models[name] as Model<T> | undefined) ?? connection.model<T>(name, schema, collection);
+}
+
+export function registryModels(connection: Connection, outbox?: Outbox): RegistryModels {
+  const projectSchema = new Schema<ProjectRefDoc>(
+    {
+      _id: Number,
+      fullPath: String,
+      fullPathLower: { type: String, index: true },
+      visibility: String,
+      ancestorGroupIds: { type: [Number], index: true },
+      destroyed: Boolean,
+    },
+    { versionKey: false },
+  );
+  const groupSchema = new Schema<GroupRefDoc>(
+    { _id: Number, fullPath: String, ancestorGroupIds: [Number], visibility: String, destroyed: Boolean },
+    { versionKey: false },
+  );
+  const memberSchema = new Schema<MemberRefDoc>(
+    {
+      _id: String,
+      sourceType: String,
+      sourceId: Number,
+      userId: { type: Number, index: true },
+      accessLevel: Number,
+      expiresAt: { type: String, default: null },
+    },
+    { versionKey: false },
+  );
+  const repositorySchema = new Schema<RepositoryDoc>(
+    {
+      _id: Number,
+      projectId: Number,
+      name: String,
+      path: String,
+      createdAt: Date,
+      status: { type: String, default: null },
+      cleanupPolicyStartedAt: { type: Date, default: null },
+      cleanupLeaseUntil: { type: Date, default: null },
+      tagsVersion: { type: Number, default: 0 },
+    },
+    { versionKey: false },
+  );
+  repositorySchema.index({ projectId: 1, name: 1 }, { unique: true });
+  addOutboxFields(repositorySchema);
+  const tagSchema = new Schema<TagDoc>(
+    {
+      _id: String,
+      repositoryId: Number,
+      name: String,
+      digest: { type: String, default: null },
+      revision: { type: String, default: null },
+      createdAt: { type: Date, default: null },
+      totalSize: { type: Number, default: null },
+      pushedAt: Date,
+      writtenAt: Date,
+    },
+    { versionKey: false },
+  );
+  tagSchema.index({ repositoryId: 1, name: 1 });
+  tagSchema.index({ repositoryId: 1, digest: 1 });
+  const jobSchema = new Schema<CleanupJobDoc>(
+    {
+      _id: String,
+      state: String,
+      owner: String,
+      leaseUntil: Date,
+      counts: Schema.Types.Mixed,
+      finishedAt: Date,
+    },
+    { versionKey: false },
+  );
+  const models: RegistryModels = {
+    projects: model(connection, 'RegistryProject', projectSchema, 'projects'),
+    groups: model(connection, 'RegistryGroup', groupSchema, 'groups'),
+    members: model(connection, 'RegistryMember', memberSchema, 'members'),
+    repositories: model(connection, 'RegistryRepository', repositorySchema, 'repositories'),
+    tags: model(connection, 'RegistryTag', tagSchema, 'tags'),
+    jobs: model(connection, 'RegistryCleanupJob', jobSchema, 'cleanup_jobs'),
+  };
+  outbox?.register(models.repositories);
+  return models;
+}

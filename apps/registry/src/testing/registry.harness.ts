@@ -1,0 +1,257 @@
+import { randomUUID } from 'node:crypto';
+import {
+  EVENT_TYPES,
+  REGISTRY_EVENTS_MEDIA_TYPE,
+  type EventEnvelope,
+  type InternalContext,
+  type NamespaceContext,
+  type Principal,
+  type Visibility,
+} from '@gl/contracts';
+import type { Subscription } from '@gl/service-kit';
+import {
+  createTestRuntime,
+  listen,
+  signedContextHeader,
+  testNamespace,
+  testPrincipal,
+  type TestRuntime,
+} from '@gl/testing';
+import { createRegistryApp, createRegistryWorker } from '../app';
+import type { RegistryConfig } from '../config';
+import { registryModels, type RegistryModels } from '../models';
+
+export const SECRET = 'registry-notification-secret-1234';
+export const HOST = 'registry.test:5000';
+
+export const ADMIN = testPrincipal({ id: 1, username: 'root', isAdmin: true });
+export const OWNER = testPrincipal({ id: 2, username: 'owner' });
+export const MAINTAINER = testPrincipal({ id: 3, username: 'maint' });
+export const DEVELOPER = testPrincipal({ id: 4, username: 'dev' });
+export const REPORTER = testPrincipal({ id: 5, username: 'rep' });
+export const GUEST = testPrincipal({ id: 6, username: 'guest' });
+export const STRANGER = testPrincipal({ id: 7, username: 'stranger' });
+
+export const LEVELS: Record<number, number> = { 1: 60, 2: 50, 3: 40, 4: 30, 5: 20, 6: 10, 7: 0 };
+
+export interface SeededProject {
+  id: number;
+  fullPath: string;
+  visibility: Visibility;
+  ancestorGroupIds: number[];
+  ns: NamespaceContext;
+}
+
+export interface CallOptions {
+  as?: Principal | null;
+  ns?: NamespaceContext | null;
+  /** Overrides the access level the signed namespace carries (default: the principal's LEVELS entry). */
+  level?: number;
+  json?: unknown;
+  form?: Record<string, string>;
+  headers?: Record<string, string>;
+  body?: string;
+}
+
+export interface Reply {
+  status: number;
+  body: unknown;
+  headers: Headers;
+}
+
+export interface RegistryHarness {
+  runtime: TestRuntime<RegistryConfig>;
+  models: RegistryModels;
+  projection: Subscription;
+  worker: ReturnType<typeof createRegistryWorker>['worker'];
+  call(method: string, path: string, options?: CallOptions): Promise<Reply>;
+  notify(events: unknown[], authorization?: string): Promise<Reply>;
+  identity(type: string, data: Record<string, unknown>): Promise<void>;
+  seedProject(
+    fullPath: string,
+    options?: { visibility?: Visibility; ancestorGroupIds?: number[] },
+  ): Promise<SeededProject>;
+  seedGroup(
+    fullPath: string,
+    options?: { visibility?: Visibility; ancestorGroupIds?: number[] },
+  ): Promise<NamespaceContext>;
+  addMember(
+    sourceType: 'group' | 'project',
+    sourceId: number,
+    userId: number,
+    accessLevel: number,
+  ): Promise<void>;
+  /** Pushes a tag through a notification, returns the repository id. */
+  pushTag(repository: string, tag: string, digest?: string, timestamp?: string): Promise<number>;
+  /** Job events the API wrote with the repositories and not yet relayed. */
+  pendingJobs(): Promise<EventEnvelope[]>;
+  close(): Promise<void>;
+}
+
+let nextId = 5000;
+export const nextTestId = (): number => nextId++;
+
+export function pushEvent(repository: string, tag: string, digest: string, timestamp?: string) {
+  return {
+    id: randomUUID(),
+    timestamp: timestamp ?? new Date().toISOString(),
+    action: 'push',
+    target: {
+      mediaType: 'application/vnd.docker.distribution.manifest.v2+json',
+      size: 528,
+      digest,
+      length: 528,
+      repository,
+      url: `http://${HOST}/v2/${repository}/manifests/${digest}`,
+      tag,
+    },
+    request: { id: randomUUID(), addr: '127.0.0.1', host: HOST, method: 'PUT', useragent: 'skopeo' },
+    actor: {},
+    source: { addr: 'registry:5000', instanceID: randomUUID() },
+  };
+}
+
+export const digestOf = (seed: string): string =>
+  `sha256:${Buffer.from(seed).toString('hex').padEnd(64, '0').slice(0, 64)}`;
+
+export async function startRegistryHarness(
+  config: Partial<Omit<RegistryConfig, keyof import('@gl/service-kit').BaseServiceConfig>> = {},
+): Promise<RegistryHarness> {
+  const runtime = await createTestRuntime<RegistryConfig>('registry', {
+    REGISTRY_NOTIFICATION_SECRET: SECRET,
+    REGISTRY_HOST: HOST,
+    REGISTRY_CLEANUP_MAX_TAGS: 0,
+    ...config,
+  });
+  const instance = createRegistryApp(runtime);
+  const { worker } = createRegistryWorker(runtime);
+  const projection = instance.subscriptions![0]!;
+  const server = await listen(instance.app);
+  const models = registryModels(runtime.connection);
+
+  async function identity(type: string, data: Record<string, unknown>): Promise<void> {
+    await projection.handle({
+      id: randomUUID(),
+      type,
+      version: 1,
+      occurredAt: new Date().toISOString(),
+      producer: 'gateway',
+      correlationId: null,
+      actor: null,
+      projectId: null,
+      groupId: null,
+      data,
+    });
+  }
+
+  async function call(method: string, path: string, options: CallOptions = {}): Promise<Reply> {
+    const principal = options.as === undefined ? OWNER : options.as;
+    const level = options.level ?? (principal ? (LEVELS[principal.id] ?? 0) : 0);
+    const namespace = options.ns ? { ...options.ns, accessLevel: Math.min(level, 50) } : null;
+    const context: Partial<InternalContext> = { principal, namespace };
+    const headers: Record<string, string> = { ...signedContextHeader(context), ...options.headers };
+    let body: string | undefined = options.body;
+    if (options.json !== undefined) {
+      headers['content-type'] = 'application/json';
+      body = JSON.stringify(options.json);
+    } else if (options.form) {
+      headers['content-type'] = 'application/x-www-form-urlencoded';
+      body = new URLSearchParams(options.form).toString();
+    }
+    const response = await fetch(`${server.url}/api/v4${path}`, { method, headers, body });
+    const text = await response.text();
+    return {
+      status: response.status,
+      body: text ? (JSON.parse(text) as unknown) : null,
+      headers: response.headers,
+    };
+  }
+
+  const harness: RegistryHarness = {
+    runtime,
+    models,
+    projection,
+    worker,
+    call,
+    identity,
+    notify(events, authorization = SECRET) {
+      return call('POST', '/container_registry_event/events', {
+        as: null,
+        body: JSON.stringify({ events }),
+        headers: { 'content-type': REGISTRY_EVENTS_MEDIA_TYPE, authorization },
+      });
+    },
+    async seedGroup(fullPath, options = {}) {
+      const id = nextTestId();
+      const ancestorGroupIds = options.ancestorGroupIds ?? [];
+      const visibility = options.visibility ?? 'private';
+      await identity(EVENT_TYPES.identity.groupCreated, {
+        groupId: id,
+        name: fullPath.split('/').pop(),
+        path: fullPath.split('/').pop(),
+        fullPath,
+        parentId: ancestorGroupIds.at(-1) ?? null,
+        ancestorGroupIds,
+        visibility,
+      });
+      return testNamespace({ kind: 'group', id, fullPath, path: fullPath, visibility, ancestorGroupIds });
+    },
+    async seedProject(fullPath, options = {}) {
+      const id = nextTestId();
+      const ancestorGroupIds = options.ancestorGroupIds ?? [];
+      const visibility = options.visibility ?? 'private';
+      await identity(EVENT_TYPES.identity.projectCreated, {
+        projectId: id,
+        name: fullPath.split('/').pop(),
+        path: fullPath.split('/').pop(),
+        fullPath,
+        namespaceId: ancestorGroupIds.at(-1) ?? 1,
+        ancestorGroupIds,
+        visibility,
+      });
+      const ns = testNamespace({
+        kind: 'project',
+        id,
+        fullPath,
+        path: fullPath.split('/').pop(),
+        visibility,
+        ancestorGroupIds,
+      });
+      return { id, fullPath, visibility, ancestorGroupIds, ns };
+    },
+    async addMember(sourceType, sourceId, userId, accessLevel) {
+      await identity(EVENT_TYPES.identity.memberAdded, {
+        sourceType,
+        sourceId,
+        userId,
+        accessLevel,
+        expiresAt: null,
+      });
+    },
+    async pushTag(repository, tag, digest = digestOf(`${repository}:${tag}`), timestamp) {
+      const reply = await harness.notify([pushEvent(repository, tag, digest, timestamp)]);
+      if (reply.status !== 200) throw new Error(`notify failed: ${reply.status}`);
+      const repo = await models.repositories.findOne({ path: repository.toLowerCase() }).lean();
+      if (!repo) throw new Error(`no repository for ${repository}`);
+      return repo._id;
+    },
+    async pendingJobs() {
+      const events: EventEnvelope[] = [];
+      const docs = await runtime.connection
+        .collection('repositories')
+        .find({ _outbox: { $exists: true } })
+        .toArray();
+      for (const doc of docs)
+        for (const raw of (doc._outbox as string[] | undefined) ?? [])
+          events.push(JSON.parse(raw) as EventEnvelope);
+      const entries = await runtime.connection.collection('outbox').find({}).toArray();
+      for (const entry of entries) events.push(JSON.parse(entry.payload as string) as EventEnvelope);
+      return events.sort((a, b) => a.occurredAt.localeCompare(b.occurredAt));
+    },
+    async close() {
+      await server.close();
+      await runtime.close();
+    },
+  };
+  return harness;
+}

@@ -1,0 +1,249 @@
+import { randomUUID } from 'node:crypto';
+import mongoose from 'mongoose';
+import { DOMAIN_EVENT_TYPES, type EventEnvelope } from '@gl/contracts';
+import { connectBus, createLogger } from '@gl/service-kit';
+
+/**
+ * `npm run bench -- --scenario events [--events N]`:
+ * (1) ingestion: K issue.opened events published on the bus at once, timed until all are visible through
+ *     GET /projects/:id/events (events/s from publish to visible in the API);
+ * (2) end-to-end lag: single events published one after another, each timed until the API shows it;
+ * (3) listing: N activity events (default 5,000; FerretDB scans, so larger N takes minutes) seeded straight into the events database over 1,000
+ *     projects (a tenth of them in one real project), then GET /projects/:id/events and
+ *     GET /events?scope=all through the gateway, first and deep pages, p50/p99 of sequential requests.
+ */
+export interface EventsBenchOptions {
+  gatewayUrl: string;
+  rootToken: string;
+  mongoUrl: string;
+  natsUrl: string;
+  /** The events service's database (`<prefix>events`). */
+  database: string;
+  events: number;
+  log: (line: string) => void;
+}
+
+interface Latency {
+  requests: number;
+  p50Ms: number;
+  p99Ms: number;
+}
+
+export interface EventsBenchResult {
+  ingestion: { events: number; seconds: number; eventsPerSecond: number };
+  lag: { samples: number; p50Ms: number; p99Ms: number };
+  listing: { storedEvents: number; projects: number; seedSeconds: number; targets: Record<string, Latency> };
+}
+
+const INGESTED = 500;
+const LAG_SAMPLES = 30;
+const LIST_REQUESTS = 10;
+const PROJECTS = 1_000;
+const FAKE_PROJECT_BASE = 5_000_000;
+const SEEDED_ID_BASE = 50_000_000;
+
+const percentile = (sorted: number[], p: number): number =>
+  sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
+
+async function get(options: EventsBenchOptions, path: string): Promise<{ status: number; total: number }> {
+  const response = await fetch(`${options.gatewayUrl}/api/v4${path}`, {
+    headers: { 'PRIVATE-TOKEN': options.rootToken },
+    signal: AbortSignal.timeout(120_000),
+  });
+  await response.arrayBuffer();
+  return { status: response.status, total: Number(response.headers.get('x-total') ?? '0') };
+}
+
+async function post(
+  options: EventsBenchOptions,
+  path: string,
+  body: Record<string, unknown>,
+): Promise<number> {
+  const response = await fetch(`${options.gatewayUrl}/api/v4${path}`, {
+    method: 'POST',
+    headers: { 'PRIVATE-TOKEN': options.rootToken, 'Content-Type': 'application/json' },
+    body: JSON.stringify(body),
+    signal: AbortSignal.timeout(30_000),
+  });
+  const json = (await response.json()) as { id: number };
+  if (response.status !== 201) throw new Error(`POST ${path} answered ${response.status}`);
+  return json.id;
+}
+
+function issueOpened(projectId: number, iid: number): EventEnvelope {
+  return {
+    id: randomUUID(),
+    type: DOMAIN_EVENT_TYPES.discussions.issueOpened,
+    version: 1,
+    occurredAt: new Date().toISOString(),
+    producer: 'bench',
+    correlationId: null,
+    actor: { id: 1, username: 'root', name: 'Administrator' },
+    projectId,
+    groupId: null,
+    data: { targetId: iid, targetIid: iid, targetTitle: `Bench issue ${iid}` },
+  };
+}
+
+async function until(
+  check: () => Promise<boolean>,
+  timeoutMs: number,
+  what: string,
+  pollMs = 5,
+): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, pollMs));
+  }
+}
+
+async function timeRequests(options: EventsBenchOptions, path: string): Promise<Latency> {
+  const samples: number[] = [];
+  for (let i = 0; i < LIST_REQUESTS; i++) {
+    const t0 = performance.now();
+    const reply = await get(options, path);
+    samples.push(performance.now() - t0);
+    if (reply.status !== 200) throw new Error(`GET ${path} answered ${reply.status}`);
+  }
+  samples.sort((a, b) => a - b);
+  return { requests: samples.length, p50Ms: percentile(samples, 50), p99Ms: percentile(samples, 99) };
+}
+
+export async function runEventsBench(options: EventsBenchOptions): Promise<EventsBenchResult> {
+  const { log } = options;
+  const suffix = Date.now().toString(36);
+  const groupId = await post(options, '/groups', { name: `ev-${suffix}`, path: `ev-${suffix}` });
+  const ingestProject = await post(options, '/projects', { name: 'ingest', namespace_id: groupId });
+  const listProject = await post(options, '/projects', { name: 'list', namespace_id: groupId });
+  const visible = async (projectId: number) =>
+    (await get(options, `/projects/${projectId}/events?per_page=1`)).total;
+  // Project creation itself records a "created" event in each project.
+  await until(
+    async () => (await visible(listProject)) >= 1,
+    30_000,
+    'the projects to reach the events service',
+  );
+  const baseline = await visible(ingestProject);
+
+  const bus = await connectBus(options.natsUrl, 'events-bench', createLogger('events-bench', 'warn'));
+  let ingestion: EventsBenchResult['ingestion'];
+  let lag: EventsBenchResult['lag'];
+  try {
+    const t0 = performance.now();
+    for (let start = 0; start < INGESTED; start += 200) {
+      await Promise.all(
+        Array.from({ length: Math.min(200, INGESTED - start) }, (_, i) =>
+          bus.publish(issueOpened(ingestProject, start + i + 1)),
+        ),
+      );
+    }
+    await until(async () => (await visible(ingestProject)) >= baseline + INGESTED, 600_000, 'ingestion', 100);
+    const seconds = (performance.now() - t0) / 1_000;
+    ingestion = { events: INGESTED, seconds, eventsPerSecond: INGESTED / seconds };
+    log(`events: ingested ${INGESTED} events in ${seconds.toFixed(2)} s`);
+
+    const lags: number[] = [];
+    let expected = baseline + INGESTED;
+    for (let i = 0; i < LAG_SAMPLES; i++) {
+      const start = performance.now();
+      await bus.publish(issueOpened(ingestProject, INGESTED + i + 1));
+      expected += 1;
+      await until(async () => (await visible(ingestProject)) >= expected, 30_000, 'one event');
+      lags.push(performance.now() - start);
+    }
+    lags.sort((a, b) => a - b);
+    lag = { samples: lags.length, p50Ms: percentile(lags, 50), p99Ms: percentile(lags, 99) };
+    log(`events: lag p50 ${lag.p50Ms.toFixed(1)} ms, p99 ${lag.p99Ms.toFixed(1)} ms`);
+  } finally {
+    await bus.close();
+  }
+
+  const connection = await mongoose
+    .createConnection(options.mongoUrl, { dbName: options.database })
+    .asPromise();
+  let seedSeconds: number;
+  try {
+    const seedStart = Date.now();
+    const projectIds = [
+      listProject,
+      ...Array.from({ length: PROJECTS - 1 }, (_, i) => FAKE_PROJECT_BASE + i),
+    ];
+    await connection.collection('projects').insertMany(
+      projectIds.slice(1).map((id) => ({
+        _id: id as never,
+        fullPath: `bench/p${id}`,
+        visibility: 'private',
+        ancestorGroupIds: [],
+        destroyed: false,
+        createdCorrelationId: null,
+      })),
+      { ordered: false },
+    );
+    // Root is a member of every seeded project, so /events?scope=all covers all of them.
+    await connection.collection('members').insertMany(
+      projectIds.slice(1).map((id) => ({
+        _id: `project:${id}:1` as never,
+        sourceType: 'project',
+        sourceId: id,
+        userId: 1,
+        accessLevel: 50,
+        expiresAt: null,
+      })),
+      { ordered: false },
+    );
+    const now = Date.now();
+    const BATCH = 5_000;
+    for (let start = 0; start < options.events; start += BATCH) {
+      const docs = [];
+      for (let i = start; i < Math.min(options.events, start + BATCH); i++) {
+        // A tenth in the real project (so its deep pages exist), the rest spread over the others.
+        const projectId = i % 10 === 0 ? listProject : projectIds[1 + (i % (PROJECTS - 1))]!;
+        docs.push({
+          _id: (SEEDED_ID_BASE + i) as never,
+          sourceEventId: `bench-${suffix}-${i}`,
+          projectId,
+          groupId: null,
+          authorId: 1,
+          authorUsername: 'root',
+          authorName: 'Administrator',
+          action: 'created',
+          actionName: 'opened',
+          targetId: i,
+          targetIid: i,
+          targetType: 'Issue',
+          targetTitle: `Seeded ${i}`,
+          note: null,
+          pushData: null,
+          createdAt: new Date(now - (options.events - i) * 1_000),
+        });
+      }
+      await connection.collection('activities').insertMany(docs, { ordered: false });
+    }
+    seedSeconds = (Date.now() - seedStart) / 1_000;
+    log(`events: seeded ${options.events} events over ${PROJECTS} projects in ${seedSeconds.toFixed(1)} s`);
+  } finally {
+    await connection.close();
+  }
+
+  const deepProjectPage = Math.max(1, Math.floor(options.events / 10 / 20 / 2));
+  const deepAllPage = Math.max(1, Math.floor(options.events / 20 / 2));
+  const targets: Record<string, string> = {
+    'GET /projects/:id/events page 1': `/projects/${listProject}/events`,
+    [`GET /projects/:id/events page ${deepProjectPage}`]: `/projects/${listProject}/events?page=${deepProjectPage}`,
+    'GET /events?scope=all page 1': '/events?scope=all',
+    [`GET /events?scope=all page ${deepAllPage}`]: `/events?scope=all&page=${deepAllPage}`,
+  };
+  const results: Record<string, Latency> = {};
+  for (const [label, path] of Object.entries(targets)) {
+    results[label] = await timeRequests(options, path);
+    log(
+      `events: ${label}: p50 ${results[label].p50Ms.toFixed(1)} ms, p99 ${results[label].p99Ms.toFixed(1)} ms`,
+    );
+  }
+  return {
+    ingestion,
+    lag,
+    listing: { storedEvents: options.events, projects: PROJECTS, seedSeconds, targets: results },
+  };
+}

@@ -1,0 +1,149 @@
+import mongoose from 'mongoose';
+
+/**
+ * `npm run bench -- --scenario registry [--tags N]`: one repository with N tags (default 100,000), seeded
+ * straight into the registry service's database, then (1) listed page by page through the gateway
+ * (per_page=100) and (2) bulk-deleted (keep_n=10) through the gateway, timed from the 202 until the worker
+ * process has removed everything it should.
+ */
+export interface RegistryBenchOptions {
+  gatewayUrl: string;
+  rootToken: string;
+  mongoUrl: string;
+  /** The registry service's database (`<prefix>registry`). */
+  database: string;
+  tags: number;
+  log: (line: string) => void;
+}
+
+export interface RegistryBenchResult {
+  tags: number;
+  seedSeconds: number;
+  listing: { pages: number; seconds: number; pagesPerSecond: number; p50Ms: number; p99Ms: number };
+  bulkDelete: { deleted: number; secondsFrom202ToDone: number; tagsPerSecond: number };
+}
+
+const KEEP = 10;
+
+async function call(
+  options: RegistryBenchOptions,
+  method: string,
+  path: string,
+  body?: Record<string, unknown>,
+): Promise<{ status: number; json: unknown }> {
+  const response = await fetch(`${options.gatewayUrl}/api/v4${path}`, {
+    method,
+    headers: { 'PRIVATE-TOKEN': options.rootToken, 'Content-Type': 'application/json' },
+    body: body ? JSON.stringify(body) : undefined,
+    signal: AbortSignal.timeout(120_000),
+  });
+  const text = await response.text();
+  return { status: response.status, json: text ? (JSON.parse(text) as unknown) : null };
+}
+
+const percentile = (sorted: number[], p: number): number =>
+  sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
+
+export async function runRegistryBench(options: RegistryBenchOptions): Promise<RegistryBenchResult> {
+  const { log } = options;
+  const suffix = Date.now().toString(36);
+  const group = await call(options, 'POST', '/groups', { name: `reg-${suffix}`, path: `reg-${suffix}` });
+  if (group.status !== 201) throw new Error(`group create answered ${group.status}`);
+  const groupId = (group.json as { id: number }).id;
+  const project = await call(options, 'POST', '/projects', { name: 'images', namespace_id: groupId });
+  if (project.status !== 201) throw new Error(`project create answered ${project.status}`);
+  const projectId = (project.json as { id: number }).id;
+
+  const connection = await mongoose
+    .createConnection(options.mongoUrl, { dbName: options.database })
+    .asPromise();
+  try {
+    const seedStart = Date.now();
+    const counter = await connection
+      .collection<{ _id: string; value: number }>('counters')
+      .findOneAndUpdate(
+        { _id: 'registry_repositories' },
+        { $inc: { value: 1 } },
+        { upsert: true, returnDocument: 'after' },
+      );
+    const repositoryId = counter!.value;
+    const now = Date.now();
+    await connection.collection('repositories').insertOne({
+      _id: repositoryId as never,
+      projectId,
+      name: 'bench',
+      path: `reg-${suffix}/images/bench`,
+      createdAt: new Date(now),
+      status: null,
+      cleanupPolicyStartedAt: null,
+      cleanupLeaseUntil: null,
+    });
+    const BATCH = 5_000;
+    for (let start = 0; start < options.tags; start += BATCH) {
+      const docs = [];
+      for (let i = start; i < Math.min(options.tags, start + BATCH); i++) {
+        const name = `tag-${String(i).padStart(6, '0')}`;
+        docs.push({
+          _id: `${repositoryId}:${name}` as never,
+          repositoryId,
+          name,
+          digest: `sha256:${i.toString(16).padStart(64, '0')}`,
+          revision: null,
+          createdAt: new Date(now - i * 60_000),
+          totalSize: 1_000,
+          pushedAt: new Date(now),
+        });
+      }
+      await connection.collection('tags').insertMany(docs, { ordered: false });
+    }
+    const seedSeconds = (Date.now() - seedStart) / 1_000;
+    log(`registry: seeded ${options.tags} tags in ${seedSeconds.toFixed(1)} s`);
+
+    const base = `/projects/${projectId}/registry/repositories/${repositoryId}`;
+    const latencies: number[] = [];
+    const listStart = Date.now();
+    let seen = 0;
+    for (let page = 1; ; page++) {
+      const t0 = performance.now();
+      const reply = await call(options, 'GET', `${base}/tags?per_page=100&page=${page}`);
+      latencies.push(performance.now() - t0);
+      if (reply.status !== 200) throw new Error(`tags page ${page} answered ${reply.status}`);
+      const count = (reply.json as unknown[]).length;
+      seen += count;
+      if (count < 100) break;
+    }
+    const listSeconds = (Date.now() - listStart) / 1_000;
+    if (seen !== options.tags) throw new Error(`listing saw ${seen} of ${options.tags} tags`);
+    latencies.sort((a, b) => a - b);
+    const listing = {
+      pages: latencies.length,
+      seconds: listSeconds,
+      pagesPerSecond: latencies.length / listSeconds,
+      p50Ms: percentile(latencies, 50),
+      p99Ms: percentile(latencies, 99),
+    };
+    log(`registry: listed ${seen} tags in ${listing.pages} pages, ${listSeconds.toFixed(1)} s`);
+
+    const deleteStart = Date.now();
+    const accepted = await call(options, 'DELETE', `${base}/tags`, { name_regex_delete: '.*', keep_n: KEEP });
+    if (accepted.status !== 202) throw new Error(`bulk delete answered ${accepted.status}`);
+    const expected = Math.min(KEEP, options.tags);
+    for (;;) {
+      const left = await connection.collection('tags').countDocuments({ repositoryId });
+      if (left <= expected) break;
+      if (Date.now() - deleteStart > 30 * 60_000) throw new Error(`bulk delete still has ${left} tags`);
+      await new Promise((r) => setTimeout(r, 2_000));
+    }
+    const secondsFrom202ToDone = (Date.now() - deleteStart) / 1_000;
+    const deleted = options.tags - expected;
+    log(`registry: bulk delete of ${deleted} tags done in ${secondsFrom202ToDone.toFixed(1)} s`);
+    return {
+      tags: options.tags,
+      seedSeconds,
+      listing,
+      bulkDelete: { deleted, secondsFrom202ToDone, tagsPerSecond: deleted / secondsFrom202ToDone },
+    };
+  } finally {
+    await connection.close();
+  }
+}

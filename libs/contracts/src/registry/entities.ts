@@ -1,0 +1,74 @@
+import { z } from 'zod';
+import { isoTimestamp } from '../primitives';
+
+/** Tag summary (Entities::ContainerRegistry::Tag): `path` = "<repository path>:<name>". */
+export const registryTagEntity = z.object({
+  name: z.string(),
+  path: z.string(),
+  location: z.string(),
+});
+export type RegistryTagEntity = z.infer<typeof registryTagEntity>;
+
+/** Tag detail (Entities::ContainerRegistry::TagDetails). */
+export const registryTagDetailEntity = registryTagEntity.extend({
+  revision: z.string().nullable(),
+  short_revision: z.string().nullable(),
+  digest: z.string().nullable(),
+  created_at: isoTimestamp.nullable(),
+  total_size: z.number().int().nullable(),
+});
+export type RegistryTagDetailEntity = z.infer<typeof registryTagDetailEntity>;
+
+export const registryRepositoryStatus = z.enum(['delete_scheduled', 'delete_failed', 'delete_ongoing']);
+
+/** Repository (Entities::ContainerRegistry::Repository); `tags`/`tags_count` only when asked for. */
+export const registryRepositoryEntity = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  path: z.string(),
+  project_id: z.number().int(),
+  location: z.string(),
+  created_at: isoTimestamp,
+  cleanup_policy_started_at: isoTimestamp.nullable(),
+  status: registryRepositoryStatus.nullable(),
+  delete_api_path: z.string().optional(),
+  tags_count: z.number().int().optional(),
+  tags: z.array(registryTagEntity).optional(),
+});
+export type RegistryRepositoryEntity = z.infer<typeof registryRepositoryEntity>;
+
+/** One Docker distribution notification (docker/distribution notifications/event.go), the fields we read. */
+export const registryNotificationEvent = z.object({
+  id: z.string().optional(),
+  timestamp: z.string().optional(),
+  action: z.string(),
+  target: z
+    .object({
+      mediaType: z.string().optional(),
+      size: z.number().optional(),
+      length: z.number().optional(),
+      digest: z.string().optional(),
+      repository: z.string(),
+      tag: z.string().optional(),
+    })
+    .passthrough(),
+});
+export type RegistryNotificationEvent = z.infer<typeof registryNotificationEvent>;
+
+export const registryNotificationEnvelope = z.object({ events: z.array(z.unknown()) });
+
+/** Media type the registry posts notifications with. */
+export const REGISTRY_EVENTS_MEDIA_TYPE = 'application/vnd.docker.distribution.events.v1+json';
+
+/** `gl.registry.repository.delete_requested`: the cleanup worker deletes the tags, then the repository. */
+export const repositoryDeleteRequestedData = z.object({ repositoryId: z.number().int() });
+
+/** `gl.registry.tags.cleanup_requested`: a bulk delete with its (validated) parameters. */
+export const tagsCleanupRequestedData = z.object({
+  repositoryId: z.number().int(),
+  nameRegexDelete: z.string(),
+  nameRegexKeep: z.string().nullable(),
+  keepN: z.number().int().nullable(),
+  olderThan: z.string().nullable(),
+});
+export type TagsCleanupRequestedData = z.infer<typeof tagsCleanupRequestedData>;

@@ -1,0 +1,31 @@
+import { z } from 'zod';
+import { booleanParam, integerParam, paginationQuery, positiveIdParam } from '../primitives';
+
+export const listRegistryRepositoriesQuery = paginationQuery.extend({
+  tags: booleanParam.optional(),
+  tags_count: booleanParam.optional(),
+});
+
+export const getRegistryRepositoryQuery = z.object({
+  id: positiveIdParam,
+  tags: booleanParam.optional(),
+  tags_count: booleanParam.optional(),
+  size: booleanParam.optional(),
+});
+
+export const repositoryIdParams = z.object({ repository_id: positiveIdParam });
+
+export const tagParams = repositoryIdParams.extend({ tag_name: z.string().min(1) });
+
+export const listRegistryTagsQuery = paginationQuery.extend({ repository_id: positiveIdParam });
+
+/** Bulk tag delete (`DELETE …/tags`); regexes are validated by the service with RE2. */
+export const bulkDeleteTagsParams = z.object({
+  repository_id: positiveIdParam,
+  name_regex_delete: z.string().optional(),
+  name_regex: z.string().optional(),
+  name_regex_keep: z.string().optional(),
+  keep_n: integerParam.optional(),
+  older_than: z.string().optional(),
+});
+export type BulkDeleteTagsParams = z.infer<typeof bulkDeleteTagsParams>;
