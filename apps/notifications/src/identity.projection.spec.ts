@@ -136,7 +136,7 @@ describe('notifications identity consumer', () => {
       const settled = async () =>
         (await outcome('terminated')) >= 1 &&
         (await outcome('acked')) >= 2 &&
-        (await levelOf(50, 'project', 950)).level === 'global';
+        ((await levelOf(50, 'project', 950)) as { level: string }).level === 'global';
       for (let i = 0; i < 200 && !(await settled()); i++) await new Promise((r) => setTimeout(r, 50));
       expect(await outcome('terminated')).toBe(1);
       expect(await outcome('acked')).toBeGreaterThanOrEqual(2);
