@@ -3,6 +3,8 @@ export const TEST_ENV = {
   mongoUrl: 'GL_TEST_MONGO_URL',
   natsUrl: 'GL_TEST_NATS_URL',
   gatewayUrl: 'GL_TEST_GATEWAY_URL',
+  /** A second gateway on the same stack answering as the free tier. */
+  freeGatewayUrl: 'GL_TEST_FREE_GATEWAY_URL',
   rootToken: 'GL_TEST_ROOT_TOKEN',
   stackInfo: 'GL_TEST_STACK_INFO',
 } as const;
