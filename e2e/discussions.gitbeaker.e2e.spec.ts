@@ -224,7 +224,11 @@ describe('discussions with @gitbeaker/rest', () => {
   });
 
   it('When alerts publishes alert.created (twice) and alert.resolved, then the running service opens one incident and closes it', async () => {
-    const bus = await connectBus(testEnv('natsUrl'), 'discussions-e2e-alerts', createLogger('e2e', 'silent'));
+    const bus = await connectBus(
+      testEnv('stackNatsUrl'),
+      'discussions-e2e-alerts',
+      createLogger('e2e', 'silent'),
+    );
     const alertId = randomUUID();
     const envelope = (type: string, data: Record<string, unknown>) => ({
       id: randomUUID(),

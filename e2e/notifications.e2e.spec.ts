@@ -185,7 +185,7 @@ describe('notification settings through the gateway', () => {
     await client.NotificationSettings.edit({ projectId: project.id, level: 'disabled' });
 
     const connection = await mongoose
-      .createConnection(testEnv('mongoUrl'), { dbName: 'e2e_notifications' })
+      .createConnection(testEnv('stackMongoUrl'), { dbName: 'e2e_notifications' })
       .asPromise();
     try {
       const settings = connection.collection('notification_settings');

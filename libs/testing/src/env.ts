@@ -2,6 +2,9 @@
 export const TEST_ENV = {
   mongoUrl: 'GL_TEST_MONGO_URL',
   natsUrl: 'GL_TEST_NATS_URL',
+  /** The end-to-end stack's own database server and broker (apart from the component tests'). */
+  stackMongoUrl: 'GL_TEST_STACK_MONGO_URL',
+  stackNatsUrl: 'GL_TEST_STACK_NATS_URL',
   gatewayUrl: 'GL_TEST_GATEWAY_URL',
   /** A second gateway on the same stack answering as the free tier. */
   freeGatewayUrl: 'GL_TEST_FREE_GATEWAY_URL',

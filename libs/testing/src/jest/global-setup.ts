@@ -10,6 +10,8 @@ declare global {
   var __GL_INFRA__: InfraHandle | undefined;
 
   var __GL_STACK__: RunningStack | undefined;
+
+  var __GL_STACK_INFRA__: InfraHandle | undefined;
 }
 
 /**
@@ -61,14 +63,21 @@ export default async function globalSetup(): Promise<void> {
   process.env[TEST_ENV.natsUrl] = infra.natsUrl;
 
   if (process.env.GL_TEST_NO_STACK === '1') return;
+  // The stack gets a database server and broker of its own: component tests publish events about whatever
+  // ids suit them (project 10, group 1…), and the stack's consumers would take those for facts about its own
+  // projects (a "destroyed" project, strangers' activity). With MONGO_URL/NATS_URL given, both are shared.
+  const stackInfra = await startInfra({ rootDir, dataDir: join(dataDir, 'stack'), fresh: true, log });
+  globalThis.__GL_STACK_INFRA__ = stackInfra;
+  process.env[TEST_ENV.stackMongoUrl] = stackInfra.mongoUrl;
+  process.env[TEST_ENV.stackNatsUrl] = stackInfra.natsUrl;
   // The registry e2e suite runs a Docker registry on this port; the registry service is told where it is.
   process.env.GL_TEST_REGISTRY_PORT = String(await freePort());
   process.env.GL_TEST_REGISTRY_SECRET = `e2e-registry-${process.pid}-${Date.now()}`;
   const stack = await startStack({
     rootDir,
     dataDir,
-    mongoUrl: infra.mongoUrl,
-    natsUrl: infra.natsUrl,
+    mongoUrl: stackInfra.mongoUrl,
+    natsUrl: stackInfra.natsUrl,
     gatewayPort: 0,
     databasePrefix: 'e2e_',
     tier: 'ultimate',
