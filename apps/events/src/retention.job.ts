@@ -1,4 +1,5 @@
 import type { Logger } from 'pino';
+import { deleteManyInBatches } from '@gl/service-kit';
 import type { EventsModels } from './events.models';
 
 /** Spec limit: activity events older than two years are removed (GitLab: `2.years.ago`). */
@@ -22,10 +23,9 @@ export function createRetentionJob(models: EventsModels, logger: Logger, interva
   const job: RetentionJob = {
     async runOnce(now = new Date()) {
       const cutoff = retentionCutoff(now);
-      const result = await models.activities.deleteMany({ createdAt: { $lt: cutoff } });
-      if (result.deletedCount > 0)
-        logger.info({ deleted: result.deletedCount, cutoff }, 'expired activity events removed');
-      return result.deletedCount;
+      const deleted = await deleteManyInBatches(models.activities, { createdAt: { $lt: cutoff } });
+      if (deleted > 0) logger.info({ deleted, cutoff }, 'expired activity events removed');
+      return deleted;
     },
     start() {
       const tick = (): void => {

@@ -10,6 +10,7 @@ import {
   type EventEnvelope,
 } from '@gl/contracts';
 import {
+  deleteManyInBatches,
   isDuplicateKeyError,
   PoisonMessageError,
   type ServiceMetrics,
@@ -170,7 +171,7 @@ export function cleanupWorker(
       await models.repositories.updateOne({ _id: repository._id }, { $set: { status: 'delete_failed' } });
     } else {
       // Tags pushed while the job ran go with the repository too.
-      await models.tags.deleteMany({ repositoryId: repository._id });
+      await deleteManyInBatches(models.tags, { repositoryId: repository._id });
       await models.repositories.deleteOne({ _id: repository._id });
     }
     return { matched: names.length, kept: outcome.failed, ...outcome };

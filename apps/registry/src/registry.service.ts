@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import { isDuplicateKeyError, type Counters } from '@gl/service-kit';
+import { deleteManyInBatches, isDuplicateKeyError, type Counters } from '@gl/service-kit';
 import type { RegistryNotificationEvent } from '@gl/contracts';
 import type { ProjectRefDoc, RegistryModels, RepositoryDoc, TagDoc } from './models';
 import type { RegistryClient } from './registry-client';
@@ -191,7 +191,7 @@ export async function deleteTags(
   if (snapshot && removed.length > LARGE_DELETE) {
     const removing = new Set(removed);
     const keep = known.filter((t) => !removing.has(t.name)).map((t) => tagId(repository._id, t.name));
-    await deps.models.tags.deleteMany({
+    await deleteManyInBatches(deps.models.tags, {
       repositoryId: repository._id,
       _id: { $nin: keep },
       writtenAt: { $not: { $gte: snapshot.takenAt } },

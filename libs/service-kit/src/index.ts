@@ -14,6 +14,7 @@ export * from './http/service-app';
 export * from './http/validate';
 export * from './mongo/connection';
 export * from './mongo/counters';
+export * from './mongo/batched-delete';
 export * from './bus';
 export * from './openapi';
 export * from './parent-watch';
