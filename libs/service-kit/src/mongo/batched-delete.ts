@@ -20,7 +20,7 @@ export async function deleteManyInBatches<T>(
       (doc) => doc._id,
     );
     if (ids.length === 0) return deleted;
-    const result = await model.deleteMany({ _id: { $in: ids } } as FilterQuery<T>);
+    const result = await model.deleteMany({ _id: { $in: ids } });
     deleted += result.deletedCount;
     if (ids.length < batchSize) return deleted;
   }
