@@ -2,3 +2,4 @@ export * from './env';
 export * from './database';
 export * from './runtime';
 export * from './http';
+export * from './service-harness';

@@ -1,14 +1,6 @@
-import type { EventEnvelope, InternalContext, NamespaceContext, Tier } from '@gl/contracts';
+import type { EventEnvelope, NamespaceContext, Tier } from '@gl/contracts';
 import { createEvent, type Subscription } from '@gl/service-kit';
-import {
-  createTestRuntime,
-  listen,
-  signedContextHeader,
-  testNamespace,
-  testPrincipal,
-  type TestRuntime,
-  type TestServer,
-} from '@gl/testing';
+import { startServiceHarness, testNamespace, testPrincipal, type Reply, type TestRuntime } from '@gl/testing';
 import { createNotificationsApp } from '../app';
 import type { SettingsService } from '../settings.service';
 
@@ -21,11 +13,7 @@ export interface CallOptions {
   body?: unknown;
 }
 
-export interface Reply {
-  status: number;
-  body: unknown;
-  headers: Headers;
-}
+export type { Reply } from '@gl/testing';
 
 export interface NotificationsHarness {
   runtime: TestRuntime;
@@ -89,42 +77,28 @@ export function projectEvent(
 }
 
 export async function startNotificationsHarness(): Promise<NotificationsHarness> {
-  const runtime = await createTestRuntime('notifications');
-  const instance = createNotificationsApp(runtime);
-  const server: TestServer = await listen(instance.app);
-  const subscription = instance.subscriptions![0]!;
+  const harness = await startServiceHarness({
+    service: 'notifications',
+    createApp: createNotificationsApp,
+    // Namespaces are signed as the test builds them.
+    caller: { principal: testPrincipal({ id: 2 }), levels: null },
+  });
+  const subscription = harness.instance.subscriptions![0]!;
   return {
-    runtime,
-    settings: instance.settings,
+    runtime: harness.runtime,
+    settings: harness.instance.settings,
     subscription,
     async call(method, path, options = {}) {
-      const as = options.as === undefined ? 2 : options.as;
-      const context: Partial<InternalContext> = {
-        principal: as === null ? null : testPrincipal({ id: as }),
-        namespace: options.ns ?? null,
-        tier: options.tier ?? 'ultimate',
-      };
-      const headers: Record<string, string> = signedContextHeader(context);
-      let body: string | undefined;
-      if (typeof options.body === 'string') {
-        headers['content-type'] = 'application/x-www-form-urlencoded';
-        body = options.body;
-      } else if (options.body !== undefined) {
-        headers['content-type'] = 'application/json';
-        body = JSON.stringify(options.body);
-      }
-      const response = await fetch(`${server.url}/api/v4${path}`, { method, headers, body });
-      const text = await response.text();
-      return {
-        status: response.status,
-        body: text ? (JSON.parse(text) as unknown) : null,
-        headers: response.headers,
-      };
+      const { as, body, ...rest } = options;
+      return harness.call(method, path, {
+        ...rest,
+        as: as === undefined || as === null ? as : testPrincipal({ id: as }),
+        ...(typeof body === 'string'
+          ? { body, headers: { 'content-type': 'application/x-www-form-urlencoded' } }
+          : { json: body }),
+      });
     },
     deliver: (event) => subscription.handle(event),
-    async close() {
-      await server.close();
-      await runtime.close();
-    },
+    close: harness.close,
   };
 }

@@ -3,19 +3,18 @@ import {
   EVENT_TYPES,
   REGISTRY_EVENTS_MEDIA_TYPE,
   type EventEnvelope,
-  type InternalContext,
   type NamespaceContext,
-  type Principal,
   type Visibility,
 } from '@gl/contracts';
 import type { Subscription } from '@gl/service-kit';
 import {
-  createTestRuntime,
-  listen,
-  signedContextHeader,
+  gatewayEvent,
+  outboxEvents,
+  startServiceHarness,
   testNamespace,
   testPrincipal,
-  type TestRuntime,
+  type ServiceHarnessBase,
+  type Reply,
 } from '@gl/testing';
 import { createRegistryApp, createRegistryWorker } from '../app';
 import type { RegistryConfig } from '../config';
@@ -42,29 +41,12 @@ export interface SeededProject {
   ns: NamespaceContext;
 }
 
-export interface CallOptions {
-  as?: Principal | null;
-  ns?: NamespaceContext | null;
-  /** Overrides the access level the signed namespace carries (default: the principal's LEVELS entry). */
-  level?: number;
-  json?: unknown;
-  form?: Record<string, string>;
-  headers?: Record<string, string>;
-  body?: string;
-}
+export type { CallOptions, Reply } from '@gl/testing';
 
-export interface Reply {
-  status: number;
-  body: unknown;
-  headers: Headers;
-}
-
-export interface RegistryHarness {
-  runtime: TestRuntime<RegistryConfig>;
+export interface RegistryHarness extends ServiceHarnessBase<RegistryConfig> {
   models: RegistryModels;
   projection: Subscription;
   worker: ReturnType<typeof createRegistryWorker>['worker'];
-  call(method: string, path: string, options?: CallOptions): Promise<Reply>;
   notify(events: unknown[], authorization?: string): Promise<Reply>;
   identity(type: string, data: Record<string, unknown>): Promise<void>;
   seedProject(
@@ -85,7 +67,6 @@ export interface RegistryHarness {
   pushTag(repository: string, tag: string, digest?: string, timestamp?: string): Promise<number>;
   /** Job events the API wrote with the repositories and not yet relayed. */
   pendingJobs(): Promise<EventEnvelope[]>;
-  close(): Promise<void>;
 }
 
 let nextId = 5000;
@@ -117,54 +98,30 @@ export const digestOf = (seed: string): string =>
 export async function startRegistryHarness(
   config: Partial<Omit<RegistryConfig, keyof import('@gl/service-kit').BaseServiceConfig>> = {},
 ): Promise<RegistryHarness> {
-  const runtime = await createTestRuntime<RegistryConfig>('registry', {
-    REGISTRY_NOTIFICATION_SECRET: SECRET,
-    REGISTRY_HOST: HOST,
-    REGISTRY_CLEANUP_MAX_TAGS: 0,
-    ...config,
+  let worker!: RegistryHarness['worker'];
+  const { runtime, instance, call, close } = await startServiceHarness<
+    ReturnType<typeof createRegistryApp>,
+    RegistryConfig
+  >({
+    service: 'registry',
+    config: {
+      REGISTRY_NOTIFICATION_SECRET: SECRET,
+      REGISTRY_HOST: HOST,
+      REGISTRY_CLEANUP_MAX_TAGS: 0,
+      ...config,
+    },
+    createApp(runtime) {
+      const app = createRegistryApp(runtime);
+      ({ worker } = createRegistryWorker(runtime));
+      return app;
+    },
+    caller: { principal: OWNER, levels: LEVELS, maxLevel: 50 },
   });
-  const instance = createRegistryApp(runtime);
-  const { worker } = createRegistryWorker(runtime);
   const projection = instance.subscriptions![0]!;
-  const server = await listen(instance.app);
   const models = registryModels(runtime.connection);
 
   async function identity(type: string, data: Record<string, unknown>): Promise<void> {
-    await projection.handle({
-      id: randomUUID(),
-      type,
-      version: 1,
-      occurredAt: new Date().toISOString(),
-      producer: 'gateway',
-      correlationId: null,
-      actor: null,
-      projectId: null,
-      groupId: null,
-      data,
-    });
-  }
-
-  async function call(method: string, path: string, options: CallOptions = {}): Promise<Reply> {
-    const principal = options.as === undefined ? OWNER : options.as;
-    const level = options.level ?? (principal ? (LEVELS[principal.id] ?? 0) : 0);
-    const namespace = options.ns ? { ...options.ns, accessLevel: Math.min(level, 50) } : null;
-    const context: Partial<InternalContext> = { principal, namespace };
-    const headers: Record<string, string> = { ...signedContextHeader(context), ...options.headers };
-    let body: string | undefined = options.body;
-    if (options.json !== undefined) {
-      headers['content-type'] = 'application/json';
-      body = JSON.stringify(options.json);
-    } else if (options.form) {
-      headers['content-type'] = 'application/x-www-form-urlencoded';
-      body = new URLSearchParams(options.form).toString();
-    }
-    const response = await fetch(`${server.url}/api/v4${path}`, { method, headers, body });
-    const text = await response.text();
-    return {
-      status: response.status,
-      body: text ? (JSON.parse(text) as unknown) : null,
-      headers: response.headers,
-    };
+    await projection.handle(gatewayEvent(type, data));
   }
 
   const harness: RegistryHarness = {
@@ -236,22 +193,10 @@ export async function startRegistryHarness(
       return repo._id;
     },
     async pendingJobs() {
-      const events: EventEnvelope[] = [];
-      const docs = await runtime.connection
-        .collection('repositories')
-        .find({ _outbox: { $exists: true } })
-        .toArray();
-      for (const doc of docs)
-        for (const raw of (doc._outbox as string[] | undefined) ?? [])
-          events.push(JSON.parse(raw) as EventEnvelope);
-      const entries = await runtime.connection.collection('outbox').find({}).toArray();
-      for (const entry of entries) events.push(JSON.parse(entry.payload as string) as EventEnvelope);
+      const events = await outboxEvents(runtime.connection, ['repositories']);
       return events.sort((a, b) => a.occurredAt.localeCompare(b.occurredAt));
     },
-    async close() {
-      await server.close();
-      await runtime.close();
-    },
+    close,
   };
   return harness;
 }
