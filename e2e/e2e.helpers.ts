@@ -15,11 +15,6 @@ export function gitlab(token = rootToken()): InstanceType<typeof Gitlab> {
   return new Gitlab({ host: gatewayUrl(), token });
 }
 
-/** The same stack through its second gateway, which answers as the `free` tier. */
-export function gitlabFree(token = rootToken()): InstanceType<typeof Gitlab> {
-  return new Gitlab({ host: testEnv('freeGatewayUrl'), token });
-}
-
 export function stackInfo(): { serviceUrls: Record<string, string>; pids: Record<string, number> } {
   return JSON.parse(testEnv('stackInfo')) as {
     serviceUrls: Record<string, string>;

@@ -6,8 +6,6 @@ export const TEST_ENV = {
   stackMongoUrl: 'GL_TEST_STACK_MONGO_URL',
   stackNatsUrl: 'GL_TEST_STACK_NATS_URL',
   gatewayUrl: 'GL_TEST_GATEWAY_URL',
-  /** A second gateway on the same stack answering as the free tier. */
-  freeGatewayUrl: 'GL_TEST_FREE_GATEWAY_URL',
   rootToken: 'GL_TEST_ROOT_TOKEN',
   stackInfo: 'GL_TEST_STACK_INFO',
 } as const;

@@ -18,7 +18,6 @@ export type StackService = (typeof STACK_SERVICES)[number];
 /** Worker processes started next to a service, with its environment and their own port. */
 export const STACK_WORKERS = { 'registry-worker': { service: 'registry', entry: 'worker.js' } } as const;
 export type StackWorker = keyof typeof STACK_WORKERS;
-export type StackProcess = StackService | StackWorker | 'gateway' | 'gateway-free';
 
 export interface StackOptions {
   rootDir: string;
@@ -36,26 +35,19 @@ export interface StackOptions {
   databasePrefix?: string;
   extraEnv?: Record<string, string>;
   log?: (line: string) => void;
-  /**
-   * Also start a second gateway over the same services and identity catalogue that answers as the `free`
-   * tier, so end-to-end tests see both sides of the tier rules in one stack.
-   */
-  freeTierGateway?: boolean;
   /** Where child output goes: 'files' (under dataDir/logs) or 'inherit'. */
   output?: 'files' | 'inherit';
 }
 
 export interface RunningStack {
   gatewayUrl: string;
-  /** The free-tier gateway (`freeTierGateway`), else null. */
-  freeGatewayUrl: string | null;
   serviceUrls: Record<StackService, string>;
   rootToken: string;
   rootTokenFile: string | null;
   pids: Record<string, number>;
   /** Stops one process (fault tests); `restart` brings it back with the same port and environment. */
-  kill(name: StackProcess, signal?: NodeJS.Signals): Promise<void>;
-  restart(name: StackProcess): Promise<void>;
+  kill(name: StackService | StackWorker | 'gateway', signal?: NodeJS.Signals): Promise<void>;
+  restart(name: StackService | StackWorker | 'gateway'): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -121,10 +113,9 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
 
   function launch(name: string): ChildProcess {
     const worker = STACK_WORKERS[name as StackWorker] as (typeof STACK_WORKERS)[StackWorker] | undefined;
-    const app = name === 'gateway-free' ? 'gateway' : name;
     const entry = worker
       ? join(options.rootDir, 'dist', 'apps', worker.service, worker.entry)
-      : join(options.rootDir, 'dist', 'apps', app, 'main.js');
+      : join(options.rootDir, 'dist', 'apps', name, 'main.js');
     if (!existsSync(entry)) throw new Error(`${entry} is missing: run \`npm run build\` first`);
     const child = spawn(process.execPath, ['--enable-source-maps', entry], {
       cwd: options.rootDir,
@@ -166,19 +157,6 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
     ...Object.fromEntries(STACK_SERVICES.map((s) => [`${s.toUpperCase()}_URL`, serviceUrls[s]])),
   });
 
-  let freeGatewayUrl: string | null = null;
-  if (options.freeTierGateway) {
-    const port = await freePort();
-    freeGatewayUrl = `http://127.0.0.1:${port}`;
-    // Same catalogue database and DATA_DIR (so the same root token); only the tier and the address differ.
-    envs.set('gateway-free', {
-      ...envs.get('gateway'),
-      PORT: String(port),
-      GITLAB_EXTERNAL_URL: freeGatewayUrl,
-      GITLAB_TIER: 'free',
-    });
-  }
-
   const stop = async (): Promise<void> => {
     const running = [...children.values()];
     for (const child of running) child.kill('SIGTERM');
@@ -203,13 +181,6 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
     launch('gateway');
     await waitForReady(gatewayUrl, children.get('gateway')!, 'gateway', join(logsDir, 'gateway.log'), 60_000);
     log(`gateway ready at ${gatewayUrl} after ${Date.now() - started} ms`);
-    if (freeGatewayUrl) {
-      // After the first gateway: it seeds root, this one then only finds it.
-      launch('gateway-free');
-      const logFile = join(logsDir, 'gateway-free.log');
-      await waitForReady(freeGatewayUrl, children.get('gateway-free')!, 'gateway-free', logFile, 60_000);
-      log(`free-tier gateway ready at ${freeGatewayUrl}`);
-    }
   } catch (err) {
     await stop();
     throw err;
@@ -220,7 +191,6 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
 
   return {
     gatewayUrl,
-    freeGatewayUrl,
     serviceUrls,
     rootToken,
     rootTokenFile,
@@ -235,8 +205,7 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
     },
     async restart(name) {
       const child = launch(name);
-      const gateways: Record<string, string | null> = { gateway: gatewayUrl, 'gateway-free': freeGatewayUrl };
-      const url = gateways[name] ?? workerUrls[name] ?? serviceUrls[name as StackService];
+      const url = name === 'gateway' ? gatewayUrl : (workerUrls[name] ?? serviceUrls[name as StackService]);
       await waitForReady(url, child, name, join(logsDir, `${name}.log`), 60_000);
     },
     async stop() {

@@ -81,7 +81,6 @@ export default async function globalSetup(): Promise<void> {
     gatewayPort: 0,
     databasePrefix: 'e2e_',
     tier: 'ultimate',
-    freeTierGateway: true,
     extraEnv: {
       LOG_LEVEL: 'warn',
       REGISTRY_NOTIFICATION_SECRET: process.env.GL_TEST_REGISTRY_SECRET,
@@ -92,7 +91,6 @@ export default async function globalSetup(): Promise<void> {
   });
   globalThis.__GL_STACK__ = stack;
   process.env[TEST_ENV.gatewayUrl] = stack.gatewayUrl;
-  process.env[TEST_ENV.freeGatewayUrl] = stack.freeGatewayUrl ?? '';
   process.env[TEST_ENV.rootToken] = stack.rootToken;
   process.env[TEST_ENV.stackInfo] = JSON.stringify({ serviceUrls: stack.serviceUrls, pids: stack.pids });
 }
