@@ -4,7 +4,7 @@ import { api, gitlab, unique } from './e2e.helpers';
 
 /**
  * Group boards, labels and milestones through the gateway with the real client (the stack runs the
- * ultimate tier; the free tier's rules are covered by the component tests).
+ * ultimate tier; boards.free-tier.e2e.spec.ts runs a free-tier stack of its own).
  */
 describe('boards with @gitbeaker/rest', () => {
   const root = gitlab();

@@ -1,0 +1,98 @@
+import { join, resolve } from 'node:path';
+import { Gitlab } from '@gitbeaker/rest';
+import { boardEntity, boardListEntity, labelEntity } from '@gl/contracts';
+import { startInfra, type InfraHandle } from '@gl/infra';
+import { z } from 'zod';
+import { startStack, type RunningStack } from '../tools/launcher/src/stack';
+import { unique } from './e2e.helpers';
+
+/**
+ * The free tier end to end, on a stack of its own (own infrastructure: two gateways on one FerretDB
+ * catalogue would lose each other's updates, and two stacks on one broker would share durables).
+ */
+const ROOT_TOKEN = 'glpat-free-tier-root-token-000000000';
+const rootDir = resolve(__dirname, '..');
+
+describe('boards on the free tier with @gitbeaker/rest', () => {
+  let infra: InfraHandle;
+  let stack: RunningStack;
+  let free: InstanceType<typeof Gitlab>;
+  let groupId: number;
+
+  const freeApi = (path: string, init: RequestInit = {}): Promise<Response> =>
+    fetch(`${stack.gatewayUrl}/api/v4${path}`, {
+      ...init,
+      headers: { 'PRIVATE-TOKEN': ROOT_TOKEN, 'content-type': 'application/json', ...init.headers },
+    });
+
+  beforeAll(async () => {
+    const dataDir = join(rootDir, '.data', `free-${process.pid}`);
+    infra = await startInfra({ rootDir, dataDir, fresh: true });
+    stack = await startStack({
+      rootDir,
+      dataDir,
+      mongoUrl: infra.mongoUrl,
+      natsUrl: infra.natsUrl,
+      gatewayPort: 0,
+      rootToken: ROOT_TOKEN,
+      databasePrefix: 'free_',
+      tier: 'free',
+      extraEnv: { LOG_LEVEL: 'warn' },
+    });
+    free = new Gitlab({ host: stack.gatewayUrl, token: ROOT_TOKEN });
+    const path = unique('freeboards');
+    groupId = (await free.Groups.create(path, path, { visibility: 'private' })).id;
+  }, 120_000);
+
+  afterAll(async () => {
+    await stack?.stop();
+    await infra?.stop();
+  });
+
+  it('When a group is read, then it has exactly one board, "Development", and no other can be created or deleted', async () => {
+    const boards = z.array(boardEntity).parse(await free.GroupIssueBoards.all(groupId));
+    expect(boards.map((b) => b.name)).toEqual(['Development']);
+    expect(
+      (await freeApi(`/groups/${groupId}/boards`, { method: 'POST', body: '{"name":"x"}' })).status,
+    ).toBe(403);
+    const remove = await freeApi(`/groups/${groupId}/boards/${boards[0]!.id}`, { method: 'DELETE' });
+    expect(remove.status).toBe(403);
+    expect(z.array(boardEntity).parse(await free.GroupIssueBoards.all(groupId))).toHaveLength(1);
+  });
+
+  it('When label lists are created, moved and deleted, then positions stay dense; scoping and milestone lists are refused', async () => {
+    const [board] = z.array(boardEntity).parse(await free.GroupIssueBoards.all(groupId));
+    const labels = [];
+    for (const name of ['todo', 'doing', 'done']) {
+      labels.push(labelEntity.parse(await free.GroupLabels.create(groupId, name, '#0033CC')));
+    }
+    const lists = [];
+    for (const label of labels) {
+      lists.push(
+        boardListEntity.parse(
+          await free.GroupIssueBoards.createList(groupId, board!.id, { labelId: label.id } as never),
+        ),
+      );
+    }
+    expect(lists.map((l) => l.position)).toEqual([0, 1, 2]);
+    await free.GroupIssueBoards.editList(groupId, board!.id, lists[2]!.id, 0);
+    await free.GroupIssueBoards.removeList(groupId, board!.id, lists[0]!.id);
+    const after = z.array(boardListEntity).parse(await free.GroupIssueBoards.allLists(groupId, board!.id));
+    expect(after.map((l) => [l.label!.name, l.position])).toEqual([
+      ['done', 0],
+      ['doing', 1],
+    ]);
+
+    const milestoneList = await freeApi(`/groups/${groupId}/boards/${board!.id}/lists`, {
+      method: 'POST',
+      body: JSON.stringify({ milestone_id: 1 }),
+    });
+    expect(milestoneList.status).toBe(400);
+    expect(await milestoneList.json()).toEqual({ error: 'label_id is missing' });
+    const scoped = await freeApi(`/groups/${groupId}/boards/${board!.id}`, {
+      method: 'PUT',
+      body: JSON.stringify({ weight: 3 }),
+    });
+    expect(scoped.status).toBe(403);
+  });
+});
