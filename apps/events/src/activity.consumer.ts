@@ -11,7 +11,9 @@ import {
 import { PoisonMessageError, isDuplicateKeyError, type Counters, type Subscription } from '@gl/service-kit';
 import type { z } from 'zod';
 import { toActivity } from './activity.mapping';
-import type { EventsModels } from './events.models';
+import type { ActivityDoc, EventsModels, IngestedDoc } from './events.models';
+import type { TimelineModels } from './timeline/timeline.models';
+import { appendToStream, streams, streamsOf } from './timeline/timeline.store';
 
 const ID = EVENT_TYPES.identity;
 
@@ -140,14 +142,34 @@ export interface ActivityRecorder {
   apply(event: EventEnvelope): Promise<void>;
 }
 
-export function createActivityRecorder(models: EventsModels, counters: Counters): ActivityRecorder {
+export function createActivityRecorder(
+  models: EventsModels,
+  timelines: TimelineModels,
+  counters: Counters,
+): ActivityRecorder {
   /** Authors already written to the user projection by this process (spares one upsert per event). */
   const knownAuthors = new Set<number>();
   const markIngested = async (eventId: string, activityId: number | null): Promise<void> => {
+    await models.ingested.updateOne({ _id: eventId }, { $set: { activityId, done: true } }, { upsert: true });
+  };
+  /** Claims an activity id for the event before anything is written, so a retry reuses it. */
+  const claimActivityId = async (eventId: string): Promise<IngestedDoc> => {
+    const activityId = await counters.next('activities');
     try {
-      await models.ingested.create({ _id: eventId, activityId });
+      await models.ingested.create({ _id: eventId, activityId, done: false });
+      return { _id: eventId, activityId, done: false };
     } catch (err) {
       if (!isDuplicateKeyError(err)) throw err;
+      return (await models.ingested.findOne({ _id: eventId }).lean<IngestedDoc>())!;
+    }
+  };
+  const appendToStreams = async (activity: ActivityDoc): Promise<void> => {
+    for (const stream of streamsOf(activity)) {
+      const result = await appendToStream(timelines, stream, activity);
+      if (result.first && activity.projectId !== null && stream === streams.project(activity.projectId)) {
+        // scope=all skips per-event checks for callers who see every project with activity.
+        await models.projects.updateOne({ _id: activity.projectId }, { $set: { hasActivity: true } });
+      }
     }
   };
   return {
@@ -155,9 +177,9 @@ export function createActivityRecorder(models: EventsModels, counters: Counters)
       await project(models, event);
       const draft = toActivity(event);
       if (!draft) return;
-      // By _id, which FerretDB answers without scanning; the unique sourceEventId index stays the guard
-      // for a crash between recording the activity and writing this marker.
-      if (await models.ingested.exists({ _id: event.id })) return;
+      // By _id, which FerretDB answers without scanning. `done: false` is an earlier attempt cut short.
+      const ingested = await models.ingested.findOne({ _id: event.id }).lean<IngestedDoc>();
+      if (ingested && ingested.done !== false) return;
       if (await isCreatorMembership(models, event)) {
         await markIngested(event.id, null);
         return;
@@ -178,13 +200,15 @@ export function createActivityRecorder(models: EventsModels, counters: Counters)
         );
         knownAuthors.add(draft.authorId);
       }
-      const activityId = await counters.next('activities');
+      const activityId = (ingested ?? (await claimActivityId(event.id))).activityId!;
+      const activity: ActivityDoc = { _id: activityId, ...draft };
       try {
-        await models.activities.create({ _id: activityId, ...draft });
+        await models.activities.create(activity);
       } catch (err) {
-        // An earlier or concurrent delivery of the same event won the insert: it is recorded once.
+        // An earlier delivery of the same event recorded it before it was cut short.
         if (!isDuplicateKeyError(err)) throw err;
       }
+      await appendToStreams(activity);
       await markIngested(event.id, activityId);
     },
   };

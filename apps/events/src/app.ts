@@ -10,6 +10,7 @@ import { activityLogSubscription, createActivityRecorder, type ActivityRecorder 
 import { createEventsModels, type EventsModels } from './events.models';
 import { createEventsRouter } from './events.router';
 import { createRetentionJob, type RetentionJob } from './retention.job';
+import { createTimelineModels, type TimelineModels } from './timeline/timeline.models';
 
 export const SERVICE_NAME = 'events';
 
@@ -28,23 +29,31 @@ export function createEventsApp(
 ): ServiceInstance & {
   app: Express;
   models: EventsModels;
+  timelines: TimelineModels;
   recorder: ActivityRecorder;
   retention: RetentionJob;
 } {
   const models = createEventsModels(runtime.connection);
-  const recorder = createActivityRecorder(models, createCounters(runtime.connection));
-  const retention = createRetentionJob(models, runtime.logger, options.retentionIntervalMs ?? 3_600_000);
+  const timelines = createTimelineModels(runtime.connection);
+  const recorder = createActivityRecorder(models, timelines, createCounters(runtime.connection));
+  const retention = createRetentionJob(
+    models,
+    timelines,
+    runtime.logger,
+    options.retentionIntervalMs ?? 3_600_000,
+  );
   const app = createServiceHttpApp({
     name: SERVICE_NAME,
     logger: runtime.logger,
     metrics: runtime.metrics,
     contextSecret: runtime.config.INTERNAL_CONTEXT_SECRET,
     readiness: runtime.readiness,
-    apiRouters: [createEventsRouter(models)],
+    apiRouters: [createEventsRouter(models, timelines)],
   });
   return {
     app,
     models,
+    timelines,
     recorder,
     retention,
     subscriptions: [activityLogSubscription(recorder)],

@@ -48,6 +48,8 @@ export interface ActivityPushData {
 export interface IngestedDoc {
   _id: string;
   activityId: number | null;
+  /** False while the event is being recorded (its activity id is claimed); absent or true once done. */
+  done?: boolean;
 }
 
 export interface UserDoc {
@@ -66,6 +68,8 @@ export interface ProjectDoc {
   destroyed: boolean;
   /** Request that created the project: the creator's own owner membership is not a `joined` event. */
   createdCorrelationId: string | null;
+  /** The project has a stream of activity (set with its first event). */
+  hasActivity?: boolean;
 }
 
 export interface GroupDoc {
@@ -142,6 +146,7 @@ export function createEventsModels(connection: Connection): EventsModels {
       ancestorGroupIds: [Number],
       destroyed: { type: Boolean, default: false },
       createdCorrelationId: { type: String, default: null },
+      hasActivity: { type: Boolean, default: false },
     },
     options,
   );
@@ -172,7 +177,10 @@ export function createEventsModels(connection: Connection): EventsModels {
     activities: connection.model<ActivityDoc>('Activity', activitySchema(), 'activities'),
     ingested: connection.model<IngestedDoc>(
       'Ingested',
-      new Schema<IngestedDoc>({ _id: String, activityId: { type: Number, default: null } }, options),
+      new Schema<IngestedDoc>(
+        { _id: String, activityId: { type: Number, default: null }, done: Boolean },
+        options,
+      ),
       'ingested',
     ),
     users: connection.model<UserDoc>('User', users, 'users'),

@@ -51,7 +51,10 @@ describe('activity events API', () => {
     await r.apply(memberEvent(ID.memberAdded, 'group', GROUP, ALICE.id, { accessLevel: 30 }));
     await r.apply(memberEvent(ID.memberAdded, 'project', PRIVATE_DIRECT, ALICE.id, { accessLevel: 10 }));
     await r.apply(memberEvent(ID.memberAdded, 'project', PRIVATE_IN_GROUP, DAVE.id, { accessLevel: 30 }));
+    // Only the events below: the setup's own (project created, joined) are dropped from the log and timelines.
     await h.instance.models.activities.deleteMany({});
+    await h.instance.timelines.heads.deleteMany({});
+    await h.instance.timelines.buckets.deleteMany({});
 
     const at = (day: string) => ({ occurredAt: `${day}T12:00:00.000Z` });
     const issue = (title: string, iid: number) => ({

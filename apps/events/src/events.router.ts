@@ -1,5 +1,4 @@
 import { Router, type Request, type Response } from 'express';
-import type { FilterQuery } from 'mongoose';
 import {
   ACCESS_LEVELS,
   ACTIVITY_TARGET_TYPES,
@@ -18,24 +17,59 @@ import {
   requireUser,
   sendJson,
   setPaginationHeaders,
+  setUncountedPaginationHeaders,
+  type PageRequest,
 } from '@gl/service-kit';
 import type { ActivityDoc, EventsModels, UserDoc } from './events.models';
 import { authorsOf, presentActivity } from './events.presenter';
-import { authorizedProjectIds, membershipsOf, visibleActivityFilter } from './events.visibility';
+import { activityVisibility, authorizedProjects, membershipsOf } from './events.visibility';
+import type { TimelineModels } from './timeline/timeline.models';
+import {
+  MergedCursor,
+  StreamCursor,
+  pageOf,
+  readHead,
+  streams,
+  unfilteredPage,
+  type PageWindow,
+  type TimelinePage,
+} from './timeline/timeline.store';
 
 const DAY_MS = 86_400_000;
 
-/** EventsFinder: before → created_at < start of that day; after → created_at > end of that day (both exclusive). */
-export function filtersOf(query: ActivityEventsQuery): FilterQuery<ActivityDoc>[] {
-  const filters: FilterQuery<ActivityDoc>[] = [];
-  if (query.action) filters.push({ action: query.action });
-  if (query.target_type) filters.push({ targetType: ACTIVITY_TARGET_TYPES[query.target_type] });
-  const createdAt: Record<string, Date> = {};
-  if (query.before) createdAt.$lt = new Date(`${query.before}T00:00:00.000Z`);
-  if (query.after) createdAt.$gte = new Date(new Date(`${query.after}T00:00:00.000Z`).getTime() + DAY_MS);
-  if (Object.keys(createdAt).length > 0) filters.push({ createdAt });
-  return filters;
+/** EventsFinder's filters as one check: before → created_at < start of that day; after → created_at > end of that day (both exclusive). */
+export function activityFilter(query: ActivityEventsQuery): ((activity: ActivityDoc) => boolean) | null {
+  const checks: ((activity: ActivityDoc) => boolean)[] = [];
+  if (query.action) {
+    const action = query.action;
+    checks.push((a) => a.action === action);
+  }
+  if (query.target_type) {
+    const targetType = ACTIVITY_TARGET_TYPES[query.target_type];
+    checks.push((a) => a.targetType === targetType);
+  }
+  if (query.before) {
+    const before = new Date(`${query.before}T00:00:00.000Z`).getTime();
+    checks.push((a) => a.createdAt.getTime() < before);
+  }
+  if (query.after) {
+    const after = new Date(`${query.after}T00:00:00.000Z`).getTime() + DAY_MS;
+    checks.push((a) => a.createdAt.getTime() >= after);
+  }
+  if (checks.length === 0) return null;
+  return (a) => checks.every((check) => check(a));
 }
+
+type Check = ((activity: ActivityDoc) => boolean) | null;
+
+function both(a: Check, b: Check): Check {
+  if (!a) return b;
+  if (!b) return a;
+  return (activity) => a(activity) && b(activity);
+}
+
+/** Scope=all from more projects than this reads the all-projects stream instead of merging theirs. */
+const MAX_MERGED_PROJECTS = 50;
 
 async function findUser(models: EventsModels, idOrUsername: string): Promise<UserDoc | null> {
   if (/^\d+$/.test(idOrUsername)) return models.users.findOne({ _id: Number(idOrUsername) }).lean<UserDoc>();
@@ -51,66 +85,80 @@ function canSeeProject(ctx: InternalContext): boolean {
   return ns.accessLevel >= ACCESS_LEVELS.guest;
 }
 
-export function createEventsRouter(models: EventsModels): Router {
+export function createEventsRouter(models: EventsModels, timelines: TimelineModels): Router {
   const router = Router();
 
-  async function list(
-    req: Request,
-    res: Response,
-    query: ActivityEventsQuery,
-    scope: FilterQuery<ActivityDoc>[],
-  ): Promise<void> {
-    const page = readPageRequest(req.query);
-    const filter: FilterQuery<ActivityDoc> = { $and: [...scope, ...filtersOf(query)] };
-    if (filter.$and!.length === 0) delete filter.$and;
-    const direction = query.sort === 'asc' ? 1 : -1;
-    const [total, docs] = await Promise.all([
-      models.activities.countDocuments(filter),
-      models.activities
-        .find(filter)
-        .sort({ createdAt: direction, _id: direction })
-        .skip(page.skip)
-        .limit(page.perPage)
-        .lean<ActivityDoc[]>(),
-    ]);
-    const authors = await authorsOf(models, docs, req.ctx.externalUrl);
-    setPaginationHeaders(req, res, page, total);
+  /** A page of one stream, its events checked before paging; without a check only the page is read. */
+  async function streamPage(stream: string, query: ActivityEventsQuery, window: PageWindow, check: Check) {
+    const order = query.sort === 'asc' ? 'asc' : 'desc';
+    if (!check) return unfilteredPage(timelines, stream, order, window);
+    const cursor = new StreamCursor(timelines, stream, await readHead(timelines, stream), order);
+    return pageOf(cursor, window, check);
+  }
+
+  /** `authorized_projects`' events: the all-projects stream, or a merge of few projects' streams. */
+  async function authorizedProjectsPage(userId: number, query: ActivityEventsQuery, window: PageWindow) {
+    const filter = activityFilter(query);
+    const authorized = await authorizedProjects(models, await membershipsOf(models, userId));
+    if (authorized.coversAllWithActivity) return streamPage(streams.allProjects, query, window, filter);
+    if (authorized.ids.size > MAX_MERGED_PROJECTS) {
+      const ids = authorized.ids;
+      return streamPage(streams.allProjects, query, window, both((a) => ids.has(a.projectId!), filter));
+    }
+    const order = query.sort === 'asc' ? 'asc' : 'desc';
+    const cursors = await Promise.all(
+      [...authorized.ids].map(async (id) => {
+        const stream = streams.project(id);
+        return new StreamCursor(timelines, stream, await readHead(timelines, stream), order);
+      }),
+    );
+    return pageOf(new MergedCursor(cursors, order), window, filter ?? (() => true));
+  }
+
+  async function send(req: Request, res: Response, page: PageRequest, result: TimelinePage): Promise<void> {
+    const authors = await authorsOf(models, result.items, req.ctx.externalUrl);
+    if (result.total === null) setUncountedPaginationHeaders(req, res, page, result.hasNext);
+    else setPaginationHeaders(req, res, page, result.total);
     sendJson(
       res,
       200,
-      docs.map((doc) => presentActivity(doc, authors)),
+      result.items.map((doc) => presentActivity(doc, authors)),
     );
   }
 
-  async function visibility(ctx: InternalContext): Promise<FilterQuery<ActivityDoc>[]> {
-    const visible = await visibleActivityFilter(models, ctx.principal);
-    return visible ? [visible] : [];
-  }
+  const windowOf = (page: PageRequest): PageWindow => ({ skip: page.skip, take: page.perPage });
 
   router.get('/events', async (req, res) => {
     const principal = requireUser(req.ctx);
     const query = parseParams(currentUserEventsQuery, collectParams(req));
-    const own =
+    const page = readPageRequest(req.query);
+    const result =
       query.scope === 'all'
-        ? {
-            projectId: { $in: await authorizedProjectIds(models, await membershipsOf(models, principal.id)) },
-          }
-        : { authorId: principal.id };
-    await list(req, res, query, [own, ...(await visibility(req.ctx))]);
+        ? await authorizedProjectsPage(principal.id, query, windowOf(page))
+        : await streamPage(
+            streams.author(principal.id),
+            query,
+            windowOf(page),
+            both(await activityVisibility(models, principal), activityFilter(query)),
+          );
+    await send(req, res, page, result);
   });
 
   router.get('/users/:user_id/events', async (req, res) => {
     const query = parseParams(userEventsQuery, collectParams(req));
     const user = await findUser(models, query.user_id);
     if (!user) throw new NotFoundError('User');
-    await list(req, res, query, [{ authorId: user._id }, ...(await visibility(req.ctx))]);
+    const page = readPageRequest(req.query);
+    const check = both(await activityVisibility(models, req.ctx.principal), activityFilter(query));
+    await send(req, res, page, await streamPage(streams.author(user._id), query, windowOf(page), check));
   });
 
   router.get('/projects/:id/events', async (req, res) => {
     const ns = requireNamespace(req.ctx, 'project');
     if (!canSeeProject(req.ctx)) throw new NotFoundError('Project');
     const query = parseParams(projectEventsQuery, collectParams(req));
-    await list(req, res, query, [{ projectId: ns.id }]);
+    const page = readPageRequest(req.query);
+    await send(req, res, page, await streamPage(streams.project(ns.id), query, windowOf(page), activityFilter(query)));
   });
 
   return router;

@@ -1,6 +1,5 @@
-import type { FilterQuery } from 'mongoose';
 import type { Principal } from '@gl/contracts';
-import type { ActivityDoc, EventsModels } from './events.models';
+import type { ActivityDoc, EventsModels, ProjectDoc } from './events.models';
 
 export interface Memberships {
   groupIds: number[];
@@ -22,63 +21,69 @@ export async function membershipsOf(models: EventsModels, userId: number): Promi
   };
 }
 
+export interface AuthorizedProjects {
+  ids: Set<number>;
+  /** Every project that has activity is among them: the all-projects stream needs no per-event check. */
+  coversAllWithActivity: boolean;
+}
+
+type ProjectAccessRow = Pick<ProjectDoc, '_id' | 'destroyed' | 'ancestorGroupIds' | 'hasActivity'>;
+
 /** Projects the caller is a member of, directly or through a containing group (`authorized_projects`). */
-export async function authorizedProjectIds(
+export async function authorizedProjects(
   models: EventsModels,
   memberships: Memberships,
-): Promise<number[]> {
+): Promise<AuthorizedProjects> {
+  // One pass over the (small) project projection answers both questions.
   const rows = await models.projects
-    .find({
-      destroyed: { $ne: true },
-      $or: [{ _id: { $in: memberships.projectIds } }, { ancestorGroupIds: { $in: memberships.groupIds } }],
-    })
-    .select({ _id: 1 })
-    .lean();
-  return rows.map((row) => row._id);
+    .find({})
+    .select({ _id: 1, destroyed: 1, ancestorGroupIds: 1, hasActivity: 1 })
+    .lean<ProjectAccessRow[]>();
+  const direct = new Set(memberships.projectIds);
+  const viaGroup = new Set(memberships.groupIds);
+  const ids = new Set<number>();
+  let coversAllWithActivity = true;
+  for (const row of rows) {
+    const member = direct.has(row._id) || (row.ancestorGroupIds ?? []).some((id) => viaGroup.has(id));
+    if (member && !row.destroyed) ids.add(row._id);
+    else if (row.hasActivity) coversAllWithActivity = false;
+  }
+  return { ids, coversAllWithActivity };
 }
 
 /**
- * The activity events a caller may see, as a query condition so visibility applies before paging:
- * events of projects that are public, internal (signed in) or the caller's; group-level events (epics,
- * milestones) of groups likewise; events with neither only to their author. Null: no restriction (admin).
+ * Which activity events a caller may see, as a check applied to each event before paging: events of
+ * projects that are public, internal (signed in) or the caller's; group-level events (epics, milestones)
+ * of groups likewise; events with neither only to their author. Null: no restriction (admin).
  */
-export async function visibleActivityFilter(
+export async function activityVisibility(
   models: EventsModels,
   principal: Principal | null,
-): Promise<FilterQuery<ActivityDoc> | null> {
+): Promise<((activity: ActivityDoc) => boolean) | null> {
   if (principal?.isAdmin) return null;
-  const open = principal ? ['public', 'internal'] : ['public'];
+  const open = new Set(principal ? ['public', 'internal'] : ['public']);
   const memberships = principal
     ? await membershipsOf(models, principal.id)
     : { groupIds: [], projectIds: [] };
+  const memberOf = (row: { _id: number; ancestorGroupIds?: number[] }, direct: number[]): boolean =>
+    direct.includes(row._id) || (row.ancestorGroupIds ?? []).some((id) => memberships.groupIds.includes(id));
   const [projects, groups] = await Promise.all([
-    models.projects
-      .find({
-        destroyed: { $ne: true },
-        $or: [
-          { visibility: { $in: open } },
-          { _id: { $in: memberships.projectIds } },
-          { ancestorGroupIds: { $in: memberships.groupIds } },
-        ],
-      })
-      .select({ _id: 1 })
-      .lean(),
-    models.groups
-      .find({
-        destroyed: { $ne: true },
-        $or: [
-          { visibility: { $in: open } },
-          { _id: { $in: memberships.groupIds } },
-          { ancestorGroupIds: { $in: memberships.groupIds } },
-        ],
-      })
-      .select({ _id: 1 })
-      .lean(),
+    models.projects.find({}).select({ _id: 1, destroyed: 1, visibility: 1, ancestorGroupIds: 1 }).lean(),
+    models.groups.find({}).select({ _id: 1, destroyed: 1, visibility: 1, ancestorGroupIds: 1 }).lean(),
   ]);
-  const conditions: FilterQuery<ActivityDoc>[] = [
-    { projectId: { $in: projects.map((p) => p._id) } },
-    { projectId: null, groupId: { $in: groups.map((g) => g._id) } },
-  ];
-  if (principal) conditions.push({ projectId: null, groupId: null, authorId: principal.id });
-  return { $or: conditions };
+  const visibleProjects = new Set(
+    projects
+      .filter((p) => !p.destroyed && (open.has(p.visibility) || memberOf(p, memberships.projectIds)))
+      .map((p) => p._id),
+  );
+  const visibleGroups = new Set(
+    groups
+      .filter((g) => !g.destroyed && (open.has(g.visibility) || memberOf(g, memberships.groupIds)))
+      .map((g) => g._id),
+  );
+  return (activity) => {
+    if (activity.projectId !== null) return visibleProjects.has(activity.projectId);
+    if (activity.groupId !== null) return visibleGroups.has(activity.groupId);
+    return principal !== null && activity.authorId === principal.id;
+  };
 }

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { connectBus, connectMongo, createCounters, createLogger } from '@gl/service-kit';
 import { createActivityRecorder } from './activity.consumer';
+import { createTimelineModels } from './timeline/timeline.models';
 import { createEventsModels } from './events.models';
 import { replayStream, type ReplayFrom } from './replay';
 
@@ -38,7 +39,7 @@ async function main(): Promise<number> {
     await models.activities.init();
     const result = await replayStream(
       bus,
-      createActivityRecorder(models, createCounters(connection)),
+      createActivityRecorder(models, createTimelineModels(connection), createCounters(connection)),
       from,
       logger,
     );

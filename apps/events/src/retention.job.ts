@@ -1,6 +1,8 @@
 import type { Logger } from 'pino';
 import { deleteManyInBatches } from '@gl/service-kit';
 import type { EventsModels } from './events.models';
+import type { TimelineModels } from './timeline/timeline.models';
+import { expireBuckets } from './timeline/timeline.store';
 
 /** Spec limit: activity events older than two years are removed (GitLab: `2.years.ago`). */
 export function retentionCutoff(now: Date): Date {
@@ -17,14 +19,20 @@ export interface RetentionJob {
 }
 
 /** A periodic delete instead of a TTL index, which FerretDB does not have (ARCHITECTURE.md, Storage). */
-export function createRetentionJob(models: EventsModels, logger: Logger, intervalMs: number): RetentionJob {
+export function createRetentionJob(
+  models: EventsModels,
+  timelines: TimelineModels,
+  logger: Logger,
+  intervalMs: number,
+): RetentionJob {
   let timer: NodeJS.Timeout | null = null;
   let running: Promise<unknown> = Promise.resolve();
   const job: RetentionJob = {
     async runOnce(now = new Date()) {
       const cutoff = retentionCutoff(now);
       const deleted = await deleteManyInBatches(models.activities, { createdAt: { $lt: cutoff } });
-      if (deleted > 0) logger.info({ deleted, cutoff }, 'expired activity events removed');
+      const buckets = await expireBuckets(timelines, cutoff);
+      if (deleted > 0 || buckets > 0) logger.info({ deleted, buckets, cutoff }, 'expired activity events removed');
       return deleted;
     },
     start() {

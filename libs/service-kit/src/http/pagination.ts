@@ -51,9 +51,37 @@ export function setPaginationHeaders(req: Request, res: Response, page: PageRequ
   const totalPages = Math.max(1, Math.ceil(total / page.perPage));
   // Kaminari: a page past the end has neither a next nor a previous page.
   const outOfRange = page.page > totalPages;
-  const next = !outOfRange && page.page < totalPages ? page.page + 1 : null;
-  const prev = !outOfRange && page.page > 1 ? page.page - 1 : null;
+  writePageHeaders(req, res, page, {
+    next: !outOfRange && page.page < totalPages ? page.page + 1 : null,
+    prev: !outOfRange && page.page > 1 ? page.page - 1 : null,
+    total: { total, totalPages },
+  });
+}
 
+/**
+ * GitLab past Kaminari's MAX_COUNT_LIMIT (10,000 rows): the total is not counted, so X-Total, X-Total-Pages
+ * and the `last` link are left out; the next page is known from whether one more row exists.
+ */
+export function setUncountedPaginationHeaders(
+  req: Request,
+  res: Response,
+  page: PageRequest,
+  hasNext: boolean,
+): void {
+  writePageHeaders(req, res, page, {
+    next: hasNext ? page.page + 1 : null,
+    prev: page.page > 1 ? page.page - 1 : null,
+    total: null,
+  });
+}
+
+interface PageHeaders {
+  next: number | null;
+  prev: number | null;
+  total: { total: number; totalPages: number } | null;
+}
+
+function writePageHeaders(req: Request, res: Response, page: PageRequest, headers: PageHeaders): void {
   const original = new URL(req.originalUrl, 'http://placeholder');
   const base = `${requestBaseUrl(req)}${original.pathname}`;
   const linkTo = (target: number): string => {
@@ -64,17 +92,20 @@ export function setPaginationHeaders(req: Request, res: Response, page: PageRequ
     params.set('per_page', String(page.perPage));
     return `${base}?${params.toString()}`;
   };
+  const { next, prev, total } = headers;
   const links: string[] = [];
   if (prev !== null) links.push(`<${linkTo(prev)}>; rel="prev"`);
   if (next !== null) links.push(`<${linkTo(next)}>; rel="next"`);
   links.push(`<${linkTo(1)}>; rel="first"`);
-  links.push(`<${linkTo(totalPages)}>; rel="last"`);
+  if (total) links.push(`<${linkTo(total.totalPages)}>; rel="last"`);
 
   res.setHeader('X-Page', String(page.page));
   res.setHeader('X-Per-Page', String(page.perPage));
   res.setHeader('X-Next-Page', next === null ? '' : String(next));
   res.setHeader('X-Prev-Page', prev === null ? '' : String(prev));
-  res.setHeader('X-Total', String(total));
-  res.setHeader('X-Total-Pages', String(totalPages));
+  if (total) {
+    res.setHeader('X-Total', String(total.total));
+    res.setHeader('X-Total-Pages', String(total.totalPages));
+  }
   res.setHeader('Link', links.join(', '));
 }

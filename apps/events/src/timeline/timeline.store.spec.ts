@@ -1,0 +1,190 @@
+import type { ActivityDoc } from '../events.models';
+import { startEventsHarness, type EventsHarness } from '../testing/events.harness';
+import { BUCKET_SIZE, type TimelineModels } from './timeline.models';
+import {
+  COUNT_LIMIT,
+  MergedCursor,
+  StreamCursor,
+  appendToStream,
+  bucketKey,
+  encodeItems,
+  expireBuckets,
+  pageOf,
+  readHead,
+  unfilteredPage,
+} from './timeline.store';
+
+function activity(id: number, overrides: Partial<ActivityDoc> = {}): ActivityDoc {
+  return {
+    _id: id,
+    sourceEventId: `event-${id}`,
+    projectId: 7,
+    groupId: null,
+    authorId: 3,
+    authorUsername: null,
+    authorName: null,
+    action: 'created',
+    actionName: 'opened',
+    targetId: id,
+    targetIid: id,
+    targetType: 'Issue',
+    targetTitle: `issue ${id}`,
+    note: null,
+    pushData: null,
+    createdAt: new Date(Date.UTC(2026, 0, 1) + id * 60_000),
+    ...overrides,
+  };
+}
+
+const ids = (items: ActivityDoc[]): number[] => items.map((item) => item._id);
+const range = (from: number, to: number): number[] => Array.from({ length: to - from + 1 }, (_, i) => from + i);
+
+/** An in-memory cursor over given ids, newest first. */
+function listCursor(list: number[]): { next(): Promise<ActivityDoc | null> } {
+  let i = 0;
+  return { next: () => Promise.resolve(i < list.length ? activity(list[i++]!) : null) };
+}
+
+describe('activity timelines', () => {
+  let h: EventsHarness;
+  let t: TimelineModels;
+  let stream: string;
+  let streamNo = 0;
+
+  beforeAll(async () => {
+    h = await startEventsHarness();
+    t = h.instance.timelines;
+  });
+  afterAll(() => h.close());
+  beforeEach(() => {
+    streamNo += 1;
+    stream = `test:${streamNo}`;
+  });
+
+  async function appendAll(list: number[]): Promise<void> {
+    for (const id of list) await appendToStream(t, stream, activity(id));
+  }
+
+  describe('appending', () => {
+    it('When more events than a bucket holds arrive, then they fill numbered buckets in order and the head counts them', async () => {
+      await appendAll(range(1, BUCKET_SIZE + 5));
+      expect(await readHead(t, stream)).toMatchObject({ count: BUCKET_SIZE + 5, lastId: BUCKET_SIZE + 5, start: 0 });
+      const second = await t.buckets.findOne({ _id: bucketKey(stream, 1) }).lean();
+      expect(JSON.parse(second!.items).map((i: ActivityDoc) => i._id)).toEqual(range(BUCKET_SIZE + 1, BUCKET_SIZE + 5));
+    });
+
+    it('When the same event is appended again, then it is in the stream once', async () => {
+      await appendAll([1, 2, 3]);
+      expect(await appendToStream(t, stream, activity(3))).toEqual({ appended: false, first: false });
+      expect(await appendToStream(t, stream, activity(2))).toEqual({ appended: false, first: false });
+      expect((await readHead(t, stream)).count).toBe(3);
+    });
+
+    it('When an event is redelivered after newer ones, then it is found in the last buckets and not added twice', async () => {
+      await appendAll(range(1, BUCKET_SIZE * 3));
+      expect((await appendToStream(t, stream, activity(BUCKET_SIZE + 2))).appended).toBe(false);
+      expect((await readHead(t, stream)).count).toBe(BUCKET_SIZE * 3);
+    });
+
+    it('When the writer stopped between the bucket and the head, then the next append repairs the head', async () => {
+      await appendAll([1, 2]);
+      // The bucket already holds event 3; the head still says two.
+      await t.buckets.updateOne(
+        { _id: bucketKey(stream, 0) },
+        { $set: { items: encodeItems([activity(1), activity(2), activity(3)]) } },
+      );
+      expect((await appendToStream(t, stream, activity(3))).appended).toBe(false);
+      expect(await readHead(t, stream)).toMatchObject({ count: 3, lastId: 3 });
+      await appendToStream(t, stream, activity(4));
+      const page = await unfilteredPage(t, stream, 'asc', { skip: 0, take: 10 });
+      expect(ids(page.items)).toEqual([1, 2, 3, 4]);
+    });
+
+    it('When an event is a stream first, then the append says so', async () => {
+      expect(await appendToStream(t, stream, activity(1))).toEqual({ appended: true, first: true });
+      expect(await appendToStream(t, stream, activity(2))).toEqual({ appended: true, first: false });
+    });
+  });
+
+  describe('reading pages', () => {
+    it('When pages are read at any depth and in both orders, then each holds the right events and the total', async () => {
+      await appendAll(range(1, 55));
+      const desc = await unfilteredPage(t, stream, 'desc', { skip: 20, take: 20 });
+      expect(ids(desc.items)).toEqual(range(16, 35).reverse());
+      expect(desc).toMatchObject({ total: 55, hasNext: true });
+      const last = await unfilteredPage(t, stream, 'desc', { skip: 40, take: 20 });
+      expect(ids(last.items)).toEqual(range(1, 15).reverse());
+      expect(last.hasNext).toBe(false);
+      const asc = await unfilteredPage(t, stream, 'asc', { skip: 18, take: 4 });
+      expect(ids(asc.items)).toEqual([19, 20, 21, 22]);
+      const past = await unfilteredPage(t, stream, 'desc', { skip: 100, take: 20 });
+      expect(past).toEqual({ items: [], total: 55, hasNext: false });
+    });
+
+    it('When a stream does not exist, then its page is empty with a total of 0', async () => {
+      expect(await unfilteredPage(t, 'test:nothing', 'desc', { skip: 0, take: 20 })).toEqual({
+        items: [],
+        total: 0,
+        hasNext: false,
+      });
+    });
+
+    it('When events are checked, then hidden ones never shorten a page and the total counts the matching ones', async () => {
+      await appendAll(range(1, 50));
+      const cursor = new StreamCursor(t, stream, await readHead(t, stream), 'desc');
+      const page = await pageOf(cursor, { skip: 5, take: 5 }, (a) => a._id % 2 === 0);
+      expect(ids(page.items)).toEqual([40, 38, 36, 34, 32]);
+      expect(page).toMatchObject({ total: 25, hasNext: true });
+    });
+
+    it('When more than 10,000 events match, then the page comes without a total and reading stops there', async () => {
+      let read = 0;
+      const endless = {
+        next: () => {
+          read += 1;
+          return Promise.resolve(activity(read));
+        },
+      };
+      const page = await pageOf(endless, { skip: 0, take: 20 }, () => true);
+      expect(page).toMatchObject({ total: null, hasNext: true });
+      expect(read).toBe(COUNT_LIMIT + 1);
+      const exact = await pageOf(listCursor(range(1, COUNT_LIMIT)), { skip: 0, take: 20 }, () => true);
+      expect(exact.total).toBe(COUNT_LIMIT);
+    });
+
+    it('When streams are merged, then events come newest first across them', async () => {
+      const a = `${stream}:a`;
+      const b = `${stream}:b`;
+      for (const id of [1, 4, 5, 9]) await appendToStream(t, a, activity(id));
+      for (const id of [2, 3, 6, 7, 8]) await appendToStream(t, b, activity(id));
+      const cursors = await Promise.all([a, b].map(async (s) => new StreamCursor(t, s, await readHead(t, s), 'desc')));
+      const page = await pageOf(new MergedCursor(cursors, 'desc'), { skip: 2, take: 4 }, () => true);
+      expect(ids(page.items)).toEqual([7, 6, 5, 4]);
+      expect(page.total).toBe(9);
+      const ascCursors = await Promise.all([a, b].map(async (s) => new StreamCursor(t, s, await readHead(t, s), 'asc')));
+      expect(ids((await pageOf(new MergedCursor(ascCursors, 'asc'), { skip: 0, take: 3 }, () => true)).items)).toEqual([
+        1, 2, 3,
+      ]);
+    });
+  });
+
+  describe('retention', () => {
+    it('When sealed buckets hold only expired events, then they are removed and reading starts after them', async () => {
+      await appendAll(range(1, BUCKET_SIZE * 2 + 3));
+      // Bucket 0's newest event is event 20; bucket 1 ends with event 40.
+      const cutoff = activity(BUCKET_SIZE + 1).createdAt;
+      await expireBuckets(t, cutoff);
+      expect((await readHead(t, stream)).start).toBe(1);
+      const page = await unfilteredPage(t, stream, 'asc', { skip: 0, take: 2 });
+      expect(ids(page.items)).toEqual([BUCKET_SIZE + 1, BUCKET_SIZE + 2]);
+      expect(page.total).toBe(BUCKET_SIZE + 3);
+    });
+
+    it('When every event has expired, then the open bucket stays for the writer to extend', async () => {
+      await appendAll(range(1, 5));
+      await expireBuckets(t, new Date('2100-01-01'));
+      expect((await readHead(t, stream)).start).toBe(0);
+      expect(await t.buckets.countDocuments({ _id: bucketKey(stream, 0) })).toBe(1);
+    });
+  });
+});
