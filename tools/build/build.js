@@ -15,6 +15,8 @@ function entryPoints() {
     if (existsSync(worker)) entries[`apps/${app}/worker`] = worker;
     const replay = join(root, 'apps', app, 'src', 'replay-cli.ts');
     if (existsSync(replay)) entries[`apps/${app}/replay`] = replay;
+    const benchSeed = join(root, 'apps', app, 'src', 'bench-seed-cli.ts');
+    if (existsSync(benchSeed)) entries[`apps/${app}/bench-seed`] = benchSeed;
   }
   const tools = {
     'tools/start': 'tools/launcher/src/start-cli.ts',

@@ -103,7 +103,12 @@ export function createEventsRouter(models: EventsModels, timelines: TimelineMode
     if (authorized.coversAllWithActivity) return streamPage(streams.allProjects, query, window, filter);
     if (authorized.ids.size > MAX_MERGED_PROJECTS) {
       const ids = authorized.ids;
-      return streamPage(streams.allProjects, query, window, both((a) => ids.has(a.projectId!), filter));
+      return streamPage(
+        streams.allProjects,
+        query,
+        window,
+        both((a) => ids.has(a.projectId!), filter),
+      );
     }
     const order = query.sort === 'asc' ? 'asc' : 'desc';
     const cursors = await Promise.all(
@@ -158,7 +163,12 @@ export function createEventsRouter(models: EventsModels, timelines: TimelineMode
     if (!canSeeProject(req.ctx)) throw new NotFoundError('Project');
     const query = parseParams(projectEventsQuery, collectParams(req));
     const page = readPageRequest(req.query);
-    await send(req, res, page, await streamPage(streams.project(ns.id), query, windowOf(page), activityFilter(query)));
+    await send(
+      req,
+      res,
+      page,
+      await streamPage(streams.project(ns.id), query, windowOf(page), activityFilter(query)),
+    );
   });
 
   return router;

@@ -32,7 +32,8 @@ export function createRetentionJob(
       const cutoff = retentionCutoff(now);
       const deleted = await deleteManyInBatches(models.activities, { createdAt: { $lt: cutoff } });
       const buckets = await expireBuckets(timelines, cutoff);
-      if (deleted > 0 || buckets > 0) logger.info({ deleted, buckets, cutoff }, 'expired activity events removed');
+      if (deleted > 0 || buckets > 0)
+        logger.info({ deleted, buckets, cutoff }, 'expired activity events removed');
       return deleted;
     },
     start() {

@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { FERRETDB_ID_INDEX_PATCH, preparePatchedBuild, type SourcePatch } from './go-patch';
 import { sleep } from './net';
 import { pidAlive, readPidFile } from './proc';
 
@@ -13,6 +14,7 @@ interface GoProgram {
   pkg: string; // what to pass to `go build`
   inputs: string[]; // files whose content decides whether a rebuild is needed
   expect: string; // first-build duration, for the progress line
+  patch?: SourcePatch; // a fix to a dependency, applied to a copy at build time
 }
 
 function programs(rootDir: string): { ferretdb: GoProgram; nats: GoProgram } {
@@ -25,6 +27,7 @@ function programs(rootDir: string): { ferretdb: GoProgram; nats: GoProgram } {
       pkg: '.',
       inputs: ['go.mod', 'go.sum', 'main.go'].map((f) => path.join(fdir, f)),
       expect: 'first time takes ~2 minutes',
+      patch: FERRETDB_ID_INDEX_PATCH,
     },
     nats: {
       name: 'nats-server',
@@ -42,6 +45,7 @@ function inputHash(p: GoProgram): string {
     h.update(`${path.basename(f)}\n`)
       .update(fs.readFileSync(f))
       .update('\n');
+  if (p.patch) h.update(JSON.stringify(p.patch));
   return h.digest('hex');
 }
 
@@ -58,14 +62,14 @@ function upToDate(binDir: string, p: GoProgram, hash: string): boolean {
   return fs.existsSync(bin) && readText(`${bin}.stamp`) === hash;
 }
 
-function goBuild(p: GoProgram, out: string): Promise<void> {
+function goBuild(p: GoProgram, dir: string, out: string): Promise<void> {
   return new Promise<void>((resolve, reject) => {
     // -buildvcs=false: the repo may have no .git or an unreadable one, and VCS stamping would then fail the build.
     const goflags = [process.env.GOFLAGS, '-buildvcs=false']
       .filter((s) => s !== undefined && s !== '')
       .join(' ');
     const child = spawn('go', ['build', '-o', out, p.pkg], {
-      cwd: p.dir,
+      cwd: dir,
       env: { ...process.env, GOFLAGS: goflags },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
@@ -92,7 +96,11 @@ async function build(binDir: string, p: GoProgram, hash: string, log: Log): Prom
   const t0 = Date.now();
   log(`building ${p.name} (${p.expect})…`);
   try {
-    await goBuild(p, tmp);
+    const dir = p.patch
+      ? await preparePatchedBuild(p.dir, path.join(binDir, '..', 'go-patched', p.name), p.patch)
+      : p.dir;
+    if (p.patch) log(`${p.name}: building with a patched ${p.patch.module} (${p.patch.why})`);
+    await goBuild(p, dir, tmp);
   } catch (err) {
     fs.rmSync(tmp, { force: true });
     throw err;
