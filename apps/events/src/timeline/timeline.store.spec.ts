@@ -76,9 +76,7 @@ describe('activity timelines', () => {
         start: 0,
       });
       const second = await t.buckets.findOne({ _id: bucketKey(stream, 1) }).lean();
-      expect(ids(decodeItems(second!.items))).toEqual(
-        range(BUCKET_SIZE + 1, BUCKET_SIZE + 5),
-      );
+      expect(ids(decodeItems(second!.items))).toEqual(range(BUCKET_SIZE + 1, BUCKET_SIZE + 5));
     });
 
     it('When the same event is appended again, then it is in the stream once', async () => {
