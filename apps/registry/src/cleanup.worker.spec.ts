@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { DOMAIN_EVENT_TYPES, DURABLES, type EventEnvelope } from '@gl/contracts';
 import { createCounters, createLogger, createMetrics } from '@gl/service-kit';
 import { cleanupWorker, JobBusyError } from './cleanup.worker';
-import { LARGE_DELETE } from './registry.service';
+import { LARGE_DELETE, deleteTags, touchTags } from './registry.service';
 import { startRegistryHarness, type RegistryHarness, type SeededProject } from './testing/registry.harness';
 
 const DAY = 86_400_000;
@@ -152,29 +152,58 @@ describe('registry cleanup worker', () => {
     expect((await h.models.jobs.findById(event.id).lean())?.state).toBe('done');
   });
 
-  it('When a bulk delete is large, then survivors and tags written after the snapshot stay', async () => {
-    const id = await repositoryWith('large', [['latest', 1]]);
+  async function largeRepository(name: string): Promise<number> {
+    const id = await repositoryWith(name, [['latest', 1]]);
     const now = Date.now();
-    const docs = Array.from({ length: LARGE_DELETE + 100 }, (_, i) => ({
-      _id: `${id}:t${String(i).padStart(5, '0')}`,
-      repositoryId: id,
-      name: `t${String(i).padStart(5, '0')}`,
-      digest: null,
-      revision: null,
-      createdAt: new Date(now - i * 60_000),
-      totalSize: 1,
-      pushedAt: new Date(now),
-    }));
-    // t00500 was re-pushed after the job's snapshot: its write time is in the future of the snapshot.
-    docs[500] = { ...docs[500]!, writtenAt: new Date(now + 3600_000) } as (typeof docs)[number];
-    await h.models.tags.insertMany(docs);
+    await h.models.tags.insertMany(
+      Array.from({ length: LARGE_DELETE + 100 }, (_, i) => ({
+        _id: `${id}:t${String(i).padStart(5, '0')}`,
+        repositoryId: id,
+        name: `t${String(i).padStart(5, '0')}`,
+        digest: null,
+        revision: null,
+        createdAt: new Date(now - i * 60_000),
+        totalSize: 1,
+        pushedAt: new Date(now),
+      })),
+    );
+    return id;
+  }
+  const tagNames = (from: number, to: number) =>
+    Array.from({ length: to - from }, (_, i) => `t${String(from + i).padStart(5, '0')}`);
+
+  it('When a bulk delete is large, then the selected tags go by id and the survivors stay', async () => {
+    const id = await largeRepository('large');
     await h.worker.handle(cleanup(id, { keepN: 10 }));
-    expect(await names(id)).toEqual([
-      'latest',
-      ...Array.from({ length: 10 }, (_, i) => `t${String(i).padStart(5, '0')}`),
-      't00500',
-    ]);
+    expect(await names(id)).toEqual(['latest', ...tagNames(0, 10)]);
     expect(h.worker.lastCounts()).toMatchObject({ matched: LARGE_DELETE + 100, kept: 10, failed: 0 });
+  });
+
+  it('When a tag is written while a large delete runs, then it stays and the others still go', async () => {
+    const id = await largeRepository('large-repushed');
+    const repository = (await h.models.repositories.findById(id).lean())!;
+    const snapshot = {
+      tags: (await h.models.tags.find({ repositoryId: id }).lean()).map((t) => ({
+        name: t.name,
+        digest: null,
+      })),
+      takenAt: new Date(),
+      tagsVersion: repository.tagsVersion ?? 0,
+    };
+    // t00500 is pushed again after the snapshot: a newer write time and a new tags version.
+    await h.models.tags.updateOne(
+      { _id: `${id}:t00500` },
+      { $set: { writtenAt: new Date(Date.now() + 60_000) } },
+    );
+    await touchTags(h, id);
+    const deps = {
+      models: h.models,
+      counters: createCounters(h.runtime.connection),
+      logger: createLogger('registry-test', 'silent'),
+      client: null,
+    };
+    await deleteTags(deps, repository, tagNames(10, LARGE_DELETE + 100), snapshot);
+    expect(await names(id)).toEqual(['latest', ...tagNames(0, 10), 't00500']);
   });
 
   it('When older_than is unparsable, then nothing is deleted', async () => {

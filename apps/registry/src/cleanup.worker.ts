@@ -148,6 +148,7 @@ export function cleanupWorker(
     const outcome = await deleteTags(deps, repository, selection.toDelete, {
       tags: tags.map((t) => ({ name: t.name, digest: t.digest ?? null })),
       takenAt,
+      tagsVersion: repository.tagsVersion ?? 0,
     });
     return { matched: selection.matched, kept: selection.kept, ...outcome };
   }
@@ -166,6 +167,7 @@ export function cleanupWorker(
     const outcome = await deleteTags(deps, repository, names, {
       tags: tags.map((t) => ({ name: t.name, digest: t.digest ?? null })),
       takenAt,
+      tagsVersion: repository.tagsVersion ?? 0,
     });
     if (outcome.failed > 0) {
       await models.repositories.updateOne({ _id: repository._id }, { $set: { status: 'delete_failed' } });

@@ -135,17 +135,51 @@ export interface DeleteOutcome {
 export interface TagSnapshot {
   tags: Pick<TagDoc, 'name' | 'digest'>[];
   takenAt: Date;
+  /** The repository's `tagsVersion` read before the tags: a later tag write changes it. */
+  tagsVersion: number;
 }
 
-/** Above this many deletions, one set-based delete (everything but the survivors) beats id lists. */
+/** Above this many deletions, tags go by id in unordered bulk writes checked against the snapshot. */
 export const LARGE_DELETE = 1000;
 const BATCH = 1000;
 
 /**
+ * Deletes the snapshot's tags by `_id` (FerretDB finds and deletes by a string `_id` through its index;
+ * any other condition scans the collection, which made 100,000-tag deletes quadratic). Between batches
+ * the repository's `tagsVersion` shows whether a tag was written since the snapshot; if so, the rest go
+ * through the guarded delete that spares tags written after it.
+ */
+async function deleteSnapshotTags(
+  deps: RegistryDeps,
+  repositoryId: number,
+  names: string[],
+  snapshot: TagSnapshot,
+): Promise<void> {
+  for (let i = 0; i < names.length; i += BATCH) {
+    const ids = names.slice(i, i + BATCH).map((n) => tagId(repositoryId, n));
+    const current = await deps.models.repositories
+      .findOne({ _id: repositoryId })
+      .select({ tagsVersion: 1 })
+      .lean<Pick<RepositoryDoc, 'tagsVersion'>>();
+    if ((current?.tagsVersion ?? 0) !== snapshot.tagsVersion) {
+      const rest = names.slice(i).map((n) => tagId(repositoryId, n));
+      await deleteManyInBatches(deps.models.tags, {
+        _id: { $in: rest },
+        writtenAt: { $not: { $gte: snapshot.takenAt } },
+      });
+      return;
+    }
+    await deps.models.tags.bulkWrite(
+      ids.map((id) => ({ deleteOne: { filter: { _id: id } } })),
+      { ordered: false },
+    );
+  }
+}
+
+/**
  * Deletes tags of one repository: on the registry first (manifest by digest, when configured and no
- * surviving tag shares the digest), then here. Idempotent: a tag already gone counts as deleted. FerretDB
- * scans the collection for every query, so large deletions run as one `$nin` of the survivors (guarded by
- * the snapshot time) instead of one `$in` per batch.
+ * surviving tag shares the digest), then here. Idempotent: a tag already gone counts as deleted. Large
+ * deletions from a job's snapshot go by id (deleteSnapshotTags).
  */
 export async function deleteTags(
   deps: RegistryDeps,
@@ -189,13 +223,7 @@ export async function deleteTags(
     }
   }
   if (snapshot && removed.length > LARGE_DELETE) {
-    const removing = new Set(removed);
-    const keep = known.filter((t) => !removing.has(t.name)).map((t) => tagId(repository._id, t.name));
-    await deleteManyInBatches(deps.models.tags, {
-      repositoryId: repository._id,
-      _id: { $nin: keep },
-      writtenAt: { $not: { $gte: snapshot.takenAt } },
-    });
+    await deleteSnapshotTags(deps, repository._id, removed, snapshot);
   } else {
     for (let i = 0; i < removed.length; i += BATCH) {
       const batch = removed.slice(i, i + BATCH).map((n) => tagId(repository._id, n));
