@@ -12,6 +12,7 @@ import { PoisonMessageError, isDuplicateKeyError, type Counters, type Subscripti
 import type { z } from 'zod';
 import { toActivity } from './activity.mapping';
 import type { ActivityDoc, EventsModels, IngestedDoc } from './events.models';
+import { ProjectionVersion } from './access.cache';
 import type { TimelineModels } from './timeline/timeline.models';
 import { appendToStream, streams, streamsOf } from './timeline/timeline.store';
 
@@ -24,7 +25,8 @@ function payload<S extends z.ZodType>(schema: S, event: EventEnvelope): z.infer<
 }
 
 /** Keeps the copies of users, projects, groups and memberships the read side needs; each write is idempotent. */
-async function project(models: EventsModels, event: EventEnvelope): Promise<void> {
+/** Resolves true when a projection was written. */
+async function project(models: EventsModels, event: EventEnvelope): Promise<boolean> {
   switch (event.type) {
     case ID.userCreated:
     case ID.userUpdated: {
@@ -41,7 +43,7 @@ async function project(models: EventsModels, event: EventEnvelope): Promise<void
         },
         { upsert: true },
       );
-      return;
+      return true;
     }
     case ID.projectCreated:
     case ID.projectUpdated: {
@@ -54,7 +56,7 @@ async function project(models: EventsModels, event: EventEnvelope): Promise<void
       if (event.type === ID.projectCreated) set.createdCorrelationId = event.correlationId;
       // A late created/updated never resurrects a destroyed project.
       await upsertLive(models.projects, data.projectId, set);
-      return;
+      return true;
     }
     case ID.projectDestroyed: {
       const data = payload(projectEventData, event);
@@ -63,7 +65,7 @@ async function project(models: EventsModels, event: EventEnvelope): Promise<void
         { $set: { destroyed: true } },
         { upsert: true },
       );
-      return;
+      return true;
     }
     case ID.groupCreated:
     case ID.groupUpdated: {
@@ -72,12 +74,12 @@ async function project(models: EventsModels, event: EventEnvelope): Promise<void
         visibility: data.visibility,
         ancestorGroupIds: data.ancestorGroupIds,
       });
-      return;
+      return true;
     }
     case ID.groupDestroyed: {
       const data = payload(groupEventData, event);
       await models.groups.updateOne({ _id: data.groupId }, { $set: { destroyed: true } }, { upsert: true });
-      return;
+      return true;
     }
     case ID.memberAdded:
     case ID.memberUpdated: {
@@ -95,16 +97,16 @@ async function project(models: EventsModels, event: EventEnvelope): Promise<void
         },
         { upsert: true },
       );
-      return;
+      return true;
     }
     case ID.memberRemoved:
     case ID.memberExpired: {
       const data = payload(memberEventData, event);
       await models.members.deleteOne({ _id: `${data.sourceType}:${data.sourceId}:${data.userId}` });
-      return;
+      return true;
     }
     default:
-      return;
+      return false;
   }
 }
 
@@ -146,6 +148,7 @@ export function createActivityRecorder(
   models: EventsModels,
   timelines: TimelineModels,
   counters: Counters,
+  projections: ProjectionVersion = new ProjectionVersion(),
 ): ActivityRecorder {
   /** Authors already written to the user projection by this process (spares one upsert per event). */
   const knownAuthors = new Set<number>();
@@ -169,12 +172,13 @@ export function createActivityRecorder(
       if (result.first && activity.projectId !== null && stream === streams.project(activity.projectId)) {
         // scope=all skips per-event checks for callers who see every project with activity.
         await models.projects.updateOne({ _id: activity.projectId }, { $set: { hasActivity: true } });
+        projections.bump();
       }
     }
   };
   return {
     async apply(event) {
-      await project(models, event);
+      if (await project(models, event)) projections.bump();
       const draft = toActivity(event);
       if (!draft) return;
       // By _id, which FerretDB answers without scanning. `done: false` is an earlier attempt cut short.

@@ -6,6 +6,7 @@ import {
   type ServiceRuntime,
   type BaseServiceConfig,
 } from '@gl/service-kit';
+import { ProjectionVersion, createAccessCache } from './access.cache';
 import { activityLogSubscription, createActivityRecorder, type ActivityRecorder } from './activity.consumer';
 import { createEventsModels, type EventsModels } from './events.models';
 import { createEventsRouter } from './events.router';
@@ -35,7 +36,8 @@ export function createEventsApp(
 } {
   const models = createEventsModels(runtime.connection);
   const timelines = createTimelineModels(runtime.connection);
-  const recorder = createActivityRecorder(models, timelines, createCounters(runtime.connection));
+  const projections = new ProjectionVersion();
+  const recorder = createActivityRecorder(models, timelines, createCounters(runtime.connection), projections);
   const retention = createRetentionJob(
     models,
     timelines,
@@ -48,7 +50,7 @@ export function createEventsApp(
     metrics: runtime.metrics,
     contextSecret: runtime.config.INTERNAL_CONTEXT_SECRET,
     readiness: runtime.readiness,
-    apiRouters: [createEventsRouter(models, timelines)],
+    apiRouters: [createEventsRouter(models, timelines, createAccessCache(models, projections))],
   });
   return {
     app,

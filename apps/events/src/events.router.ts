@@ -22,7 +22,8 @@ import {
 } from '@gl/service-kit';
 import type { ActivityDoc, EventsModels, UserDoc } from './events.models';
 import { authorsOf, presentActivity } from './events.presenter';
-import { activityVisibility, authorizedProjects, membershipsOf } from './events.visibility';
+import type { AccessCache } from './access.cache';
+import { activityVisibility, authorizedProjects } from './events.visibility';
 import type { TimelineModels } from './timeline/timeline.models';
 import {
   MergedCursor,
@@ -85,7 +86,11 @@ function canSeeProject(ctx: InternalContext): boolean {
   return ns.accessLevel >= ACCESS_LEVELS.guest;
 }
 
-export function createEventsRouter(models: EventsModels, timelines: TimelineModels): Router {
+export function createEventsRouter(
+  models: EventsModels,
+  timelines: TimelineModels,
+  access: AccessCache,
+): Router {
   const router = Router();
 
   /** A page of one stream, its events checked before paging; without a check only the page is read. */
@@ -99,7 +104,7 @@ export function createEventsRouter(models: EventsModels, timelines: TimelineMode
   /** `authorized_projects`' events: the all-projects stream, or a merge of few projects' streams. */
   async function authorizedProjectsPage(userId: number, query: ActivityEventsQuery, window: PageWindow) {
     const filter = activityFilter(query);
-    const authorized = await authorizedProjects(models, await membershipsOf(models, userId));
+    const authorized = await authorizedProjects(access, userId);
     if (authorized.coversAllWithActivity) return streamPage(streams.allProjects, query, window, filter);
     if (authorized.ids.size > MAX_MERGED_PROJECTS) {
       const ids = authorized.ids;
@@ -144,7 +149,7 @@ export function createEventsRouter(models: EventsModels, timelines: TimelineMode
             streams.author(principal.id),
             query,
             windowOf(page),
-            both(await activityVisibility(models, principal), activityFilter(query)),
+            both(await activityVisibility(access, principal), activityFilter(query)),
           );
     await send(req, res, page, result);
   });
@@ -154,7 +159,7 @@ export function createEventsRouter(models: EventsModels, timelines: TimelineMode
     const user = await findUser(models, query.user_id);
     if (!user) throw new NotFoundError('User');
     const page = readPageRequest(req.query);
-    const check = both(await activityVisibility(models, req.ctx.principal), activityFilter(query));
+    const check = both(await activityVisibility(access, req.ctx.principal), activityFilter(query));
     await send(req, res, page, await streamPage(streams.author(user._id), query, windowOf(page), check));
   });
 

@@ -1,5 +1,6 @@
 import type { Principal } from '@gl/contracts';
-import type { ActivityDoc, EventsModels, ProjectDoc } from './events.models';
+import type { AccessCache } from './access.cache';
+import type { ActivityDoc } from './events.models';
 
 export interface Memberships {
   groupIds: number[];
@@ -11,8 +12,8 @@ function today(): string {
 }
 
 /** The caller's active memberships (an expired one grants nothing, as in GitLab). */
-export async function membershipsOf(models: EventsModels, userId: number): Promise<Memberships> {
-  const rows = await models.members.find({ userId }).lean();
+export async function membershipsOf(access: AccessCache, userId: number): Promise<Memberships> {
+  const rows = await access.memberRows(userId);
   const now = today();
   const active = rows.filter((row) => row.expiresAt === null || row.expiresAt > now);
   return {
@@ -27,25 +28,21 @@ export interface AuthorizedProjects {
   coversAllWithActivity: boolean;
 }
 
-type ProjectAccessRow = Pick<ProjectDoc, '_id' | 'destroyed' | 'ancestorGroupIds' | 'hasActivity'>;
+const memberOf = (
+  row: { _id: number; ancestorGroupIds?: number[] },
+  direct: Set<number>,
+  viaGroup: Set<number>,
+): boolean => direct.has(row._id) || (row.ancestorGroupIds ?? []).some((id) => viaGroup.has(id));
 
 /** Projects the caller is a member of, directly or through a containing group (`authorized_projects`). */
-export async function authorizedProjects(
-  models: EventsModels,
-  memberships: Memberships,
-): Promise<AuthorizedProjects> {
-  // One pass over the (small) project projection answers both questions.
-  const rows = await models.projects
-    .find({})
-    .select({ _id: 1, destroyed: 1, ancestorGroupIds: 1, hasActivity: 1 })
-    .lean<ProjectAccessRow[]>();
+export async function authorizedProjects(access: AccessCache, userId: number): Promise<AuthorizedProjects> {
+  const [memberships, { projects }] = await Promise.all([membershipsOf(access, userId), access.rows()]);
   const direct = new Set(memberships.projectIds);
   const viaGroup = new Set(memberships.groupIds);
   const ids = new Set<number>();
   let coversAllWithActivity = true;
-  for (const row of rows) {
-    const member = direct.has(row._id) || (row.ancestorGroupIds ?? []).some((id) => viaGroup.has(id));
-    if (member && !row.destroyed) ids.add(row._id);
+  for (const row of projects) {
+    if (memberOf(row, direct, viaGroup) && !row.destroyed) ids.add(row._id);
     else if (row.hasActivity) coversAllWithActivity = false;
   }
   return { ids, coversAllWithActivity };
@@ -57,28 +54,25 @@ export async function authorizedProjects(
  * of groups likewise; events with neither only to their author. Null: no restriction (admin).
  */
 export async function activityVisibility(
-  models: EventsModels,
+  access: AccessCache,
   principal: Principal | null,
 ): Promise<((activity: ActivityDoc) => boolean) | null> {
   if (principal?.isAdmin) return null;
   const open = new Set(principal ? ['public', 'internal'] : ['public']);
-  const memberships = principal
-    ? await membershipsOf(models, principal.id)
-    : { groupIds: [], projectIds: [] };
-  const memberOf = (row: { _id: number; ancestorGroupIds?: number[] }, direct: number[]): boolean =>
-    direct.includes(row._id) || (row.ancestorGroupIds ?? []).some((id) => memberships.groupIds.includes(id));
-  const [projects, groups] = await Promise.all([
-    models.projects.find({}).select({ _id: 1, destroyed: 1, visibility: 1, ancestorGroupIds: 1 }).lean(),
-    models.groups.find({}).select({ _id: 1, destroyed: 1, visibility: 1, ancestorGroupIds: 1 }).lean(),
+  const [memberships, { projects, groups }] = await Promise.all([
+    principal ? membershipsOf(access, principal.id) : { groupIds: [], projectIds: [] },
+    access.rows(),
   ]);
+  const viaGroup = new Set(memberships.groupIds);
+  const projectMember = new Set(memberships.projectIds);
   const visibleProjects = new Set(
     projects
-      .filter((p) => !p.destroyed && (open.has(p.visibility) || memberOf(p, memberships.projectIds)))
+      .filter((p) => !p.destroyed && (open.has(p.visibility) || memberOf(p, projectMember, viaGroup)))
       .map((p) => p._id),
   );
   const visibleGroups = new Set(
     groups
-      .filter((g) => !g.destroyed && (open.has(g.visibility) || memberOf(g, memberships.groupIds)))
+      .filter((g) => !g.destroyed && (open.has(g.visibility) || memberOf(g, viaGroup, viaGroup)))
       .map((g) => g._id),
   );
   return (activity) => {
