@@ -123,11 +123,7 @@ function activitySchema(): Schema<ActivityDoc> {
     options,
   );
   schema.index({ sourceEventId: 1 }, { unique: true });
-  // One index per endpoint's filter + sort: /projects/:id/events, /users/:id/events and /events (own),
-  // /events?scope=all and the group-level events (epics, milestones); createdAt alone for retention.
-  schema.index({ projectId: 1, createdAt: -1, _id: -1 });
-  schema.index({ authorId: 1, createdAt: -1, _id: -1 });
-  schema.index({ groupId: 1, createdAt: -1, _id: -1 });
+  // The endpoints read the timelines (timeline/), not this log; the retention job finds old events by time.
   schema.index({ createdAt: -1, _id: -1 });
   return schema;
 }

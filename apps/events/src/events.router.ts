@@ -32,6 +32,7 @@ import {
   readHead,
   streams,
   unfilteredPage,
+  type Order,
   type PageWindow,
   type TimelinePage,
 } from './timeline/timeline.store';
@@ -69,6 +70,8 @@ function both(a: Check, b: Check): Check {
   return (activity) => a(activity) && b(activity);
 }
 
+const orderOf = (query: ActivityEventsQuery): Order => (query.sort === 'asc' ? 'asc' : 'desc');
+
 /** Scope=all from more projects than this reads the all-projects stream instead of merging theirs. */
 const MAX_MERGED_PROJECTS = 50;
 
@@ -95,7 +98,7 @@ export function createEventsRouter(
 
   /** A page of one stream, its events checked before paging; without a check only the page is read. */
   async function streamPage(stream: string, query: ActivityEventsQuery, window: PageWindow, check: Check) {
-    const order = query.sort === 'asc' ? 'asc' : 'desc';
+    const order = orderOf(query);
     if (!check) return unfilteredPage(timelines, stream, order, window);
     const cursor = new StreamCursor(timelines, stream, await readHead(timelines, stream), order);
     return pageOf(cursor, window, check);
@@ -115,7 +118,7 @@ export function createEventsRouter(
         both((a) => ids.has(a.projectId!), filter),
       );
     }
-    const order = query.sort === 'asc' ? 'asc' : 'desc';
+    const order = orderOf(query);
     const cursors = await Promise.all(
       [...authorized.ids].map(async (id) => {
         const stream = streams.project(id);
