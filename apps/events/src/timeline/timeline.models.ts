@@ -7,8 +7,9 @@ import { Schema, type Connection, type Model } from 'mongoose';
  *
  * Why buckets keyed by a string `_id`: FerretDB v1 (the local default and the tests) answers a query
  * without scanning the whole collection only for `{_id: <string>}`; every other filter, sort or `$in`
- * decodes every document. So a stream is a head (`<stream>`) and numbered buckets (`<stream>#<n>`) of
- * BUCKET_SIZE events, each read by its `_id`; a page is one or two bucket reads, at any depth. The events
+ * decodes every document. So a stream is a head (`<stream>`, holding the newest, open bucket) and sealed,
+ * numbered buckets (`<stream>#<n>`) of BUCKET_SIZE events, each read by its `_id`; a page is the head and
+ * one or two bucket reads, at any depth. The events
  * inside a bucket are one JSON string: FerretDB decodes nested arrays of documents very slowly (a 47 kB
  * bucket of 100 nested events took 110 ms to read, the same bucket as a string 8 ms).
  */
@@ -23,6 +24,8 @@ export interface TimelineHeadDoc {
   lastId: number;
   /** First bucket still stored; older ones were removed by retention. */
   start: number;
+  /** The open bucket's events (fewer than BUCKET_SIZE), JSON-encoded: appends write only this document. */
+  open?: string;
 }
 
 export interface TimelineBucketDoc {
@@ -44,7 +47,10 @@ export function createTimelineModels(connection: Connection): TimelineModels {
   return {
     heads: connection.model<TimelineHeadDoc>(
       'TimelineHead',
-      new Schema<TimelineHeadDoc>({ _id: String, count: Number, lastId: Number, start: Number }, options),
+      new Schema<TimelineHeadDoc>(
+        { _id: String, count: Number, lastId: Number, start: Number, open: String },
+        options,
+      ),
       'timeline_heads',
     ),
     buckets: connection.model<TimelineBucketDoc>(

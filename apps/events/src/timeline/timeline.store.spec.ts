@@ -68,15 +68,14 @@ describe('activity timelines', () => {
   }
 
   describe('appending', () => {
-    it('When more events than a bucket holds arrive, then they fill numbered buckets in order and the head counts them', async () => {
+    it('When more events than a bucket holds arrive, then a full bucket is sealed and the newest stay in the head', async () => {
       await appendAll(range(1, BUCKET_SIZE + 5));
-      expect(await readHead(t, stream)).toMatchObject({
-        count: BUCKET_SIZE + 5,
-        lastId: BUCKET_SIZE + 5,
-        start: 0,
-      });
-      const second = await t.buckets.findOne({ _id: bucketKey(stream, 1) }).lean();
-      expect(ids(decodeItems(second!.items))).toEqual(range(BUCKET_SIZE + 1, BUCKET_SIZE + 5));
+      const head = await readHead(t, stream);
+      expect(head).toMatchObject({ count: BUCKET_SIZE + 5, lastId: BUCKET_SIZE + 5, start: 0 });
+      expect(ids(head.open)).toEqual(range(BUCKET_SIZE + 1, BUCKET_SIZE + 5));
+      const sealed = await t.buckets.findOne({ _id: bucketKey(stream, 0) }).lean();
+      expect(ids(decodeItems(sealed!.items))).toEqual(range(1, BUCKET_SIZE));
+      expect(await t.buckets.countDocuments({ _id: bucketKey(stream, 1) })).toBe(0);
     });
 
     it('When the same event is appended again, then it is in the stream once', async () => {
@@ -92,18 +91,33 @@ describe('activity timelines', () => {
       expect((await readHead(t, stream)).count).toBe(BUCKET_SIZE * 3);
     });
 
-    it('When the writer stopped between the bucket and the head, then the next append repairs the head', async () => {
-      await appendAll([1, 2]);
-      // The bucket already holds event 3; the head still says two.
-      await t.buckets.updateOne(
-        { _id: bucketKey(stream, 0) },
-        { $set: { items: encodeItems([activity(1), activity(2), activity(3)]) } },
-      );
-      expect((await appendToStream(t, stream, activity(3))).appended).toBe(false);
-      expect(await readHead(t, stream)).toMatchObject({ count: 3, lastId: 3 });
-      await appendToStream(t, stream, activity(4));
-      const page = await unfilteredPage(t, stream, 'asc', { skip: 0, take: 10 });
-      expect(ids(page.items)).toEqual([1, 2, 3, 4]);
+    it('When the writer stopped between sealing a bucket and its head, then the redelivered event seals it again, once', async () => {
+      await appendAll(range(1, BUCKET_SIZE - 1));
+      // Event 20 sealed bucket 0; the head, still holding events 1..19 open, was never written.
+      await t.buckets.create({
+        _id: bucketKey(stream, 0),
+        items: encodeItems(range(1, BUCKET_SIZE).map((id) => activity(id))),
+        newestAt: activity(BUCKET_SIZE).createdAt,
+      });
+      expect((await appendToStream(t, stream, activity(BUCKET_SIZE))).appended).toBe(true);
+      await appendToStream(t, stream, activity(BUCKET_SIZE + 1));
+      const page = await unfilteredPage(t, stream, 'asc', { skip: 0, take: 100 });
+      expect(ids(page.items)).toEqual(range(1, BUCKET_SIZE + 1));
+      expect(page.total).toBe(BUCKET_SIZE + 1);
+    });
+
+    it('When another event came before the cut-short one was redelivered, then both are in, once each', async () => {
+      await appendAll(range(1, BUCKET_SIZE - 1));
+      // Event 20 sealed bucket 0 and stopped; event 21 then seals bucket 0 with itself; 20 comes back.
+      await t.buckets.create({
+        _id: bucketKey(stream, 0),
+        items: encodeItems(range(1, BUCKET_SIZE).map((id) => activity(id))),
+        newestAt: activity(BUCKET_SIZE).createdAt,
+      });
+      await appendToStream(t, stream, activity(BUCKET_SIZE + 1));
+      expect((await appendToStream(t, stream, activity(BUCKET_SIZE))).appended).toBe(true);
+      const page = await unfilteredPage(t, stream, 'asc', { skip: 0, take: 100 });
+      expect(ids(page.items).sort((a, b) => a - b)).toEqual(range(1, BUCKET_SIZE + 1));
     });
 
     it('When an event is a stream first, then the append says so', async () => {
@@ -190,11 +204,13 @@ describe('activity timelines', () => {
       expect(page.total).toBe(BUCKET_SIZE + 3);
     });
 
-    it('When every event has expired, then the open bucket stays for the writer to extend', async () => {
-      await appendAll(range(1, 5));
+    it('When every event has expired, then the open bucket stays in the head for the writer to extend', async () => {
+      await appendAll(range(1, BUCKET_SIZE + 5));
       await expireBuckets(t, new Date('2100-01-01'));
-      expect((await readHead(t, stream)).start).toBe(0);
-      expect(await t.buckets.countDocuments({ _id: bucketKey(stream, 0) })).toBe(1);
+      const head = await readHead(t, stream);
+      expect(head.start).toBe(1);
+      expect(ids(head.open)).toEqual(range(BUCKET_SIZE + 1, BUCKET_SIZE + 5));
+      expect(await t.buckets.countDocuments({ _id: bucketKey(stream, 0) })).toBe(0);
     });
   });
 });

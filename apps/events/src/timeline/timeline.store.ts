@@ -30,20 +30,59 @@ export function decodeItems(text: string): ActivityDoc[] {
   return items.map((item) => ({ ...item, createdAt: new Date(item.createdAt) }));
 }
 
-export type Head = Pick<TimelineHeadDoc, 'count' | 'lastId' | 'start'>;
-const EMPTY_HEAD: Head = { count: 0, lastId: 0, start: 0 };
+/**
+ * A stream's head: how many events it has, and the open bucket's events (fewer than BUCKET_SIZE, the
+ * newest ones), so an append reads and writes one document and page 1 usually needs no other read.
+ */
+export interface Head {
+  count: number;
+  lastId: number;
+  start: number;
+  /** The open bucket's events: indexes openBucket(count) * BUCKET_SIZE up to count - 1. */
+  open: ActivityDoc[];
+}
+const EMPTY_HEAD: Head = { count: 0, lastId: 0, start: 0, open: [] };
+
+/** The bucket that receives the next event; every bucket below it is sealed (a document of its own). */
+export const openBucket = (count: number): number => Math.floor(count / BUCKET_SIZE);
 
 export async function readHead(models: TimelineModels, stream: string): Promise<Head> {
   const head = await models.heads.findOne({ _id: stream }).lean<TimelineHeadDoc>();
-  return head ?? EMPTY_HEAD;
+  if (!head) return EMPTY_HEAD;
+  return { count: head.count, lastId: head.lastId, start: head.start, open: decodeItems(head.open ?? '[]') };
 }
 
-async function readBucket(models: TimelineModels, stream: string, n: number): Promise<ActivityDoc[]> {
+async function readSealedBucket(models: TimelineModels, stream: string, n: number): Promise<ActivityDoc[]> {
   const bucket = await models.buckets.findOne({ _id: bucketKey(stream, n) }).lean<TimelineBucketDoc>();
   return bucket ? decodeItems(bucket.items) : [];
 }
 
-/** How far back (in buckets) an append looks for the same event already appended before a crash. */
+async function writeHead(models: TimelineModels, stream: string, head: Omit<Head, 'start'>): Promise<void> {
+  await models.heads.updateOne(
+    { _id: stream },
+    {
+      $set: { count: head.count, lastId: head.lastId, open: encodeItems(head.open) },
+      $setOnInsert: { start: 0 },
+    },
+    { upsert: true },
+  );
+}
+
+async function sealBucket(
+  models: TimelineModels,
+  stream: string,
+  n: number,
+  items: ActivityDoc[],
+): Promise<void> {
+  const { _id, ...fields } = {
+    _id: bucketKey(stream, n),
+    items: encodeItems(items),
+    newestAt: items.at(-1)!.createdAt,
+  };
+  await models.buckets.updateOne({ _id }, { $set: fields }, { upsert: true });
+}
+
+/** How far back (in sealed buckets) an append looks for the same event appended before newer ones. */
 const REPAIR_SEARCH_BUCKETS = 10;
 
 export interface AppendResult {
@@ -53,9 +92,11 @@ export interface AppendResult {
 }
 
 /**
- * Appends one event to a stream, once. The stream's single writer (the activity consumer) may crash
- * between writing the bucket and the head, and JetStream may then redeliver the event after newer ones:
- * so an event whose id is not above every id in the stream is looked for in the last buckets first.
+ * Appends one event to a stream, once. The head holds the open bucket, so the head write is the append;
+ * a full open bucket is sealed (written as its own document, an idempotent upsert) just before. A crash
+ * between the two leaves the head as it was: the redelivered event seals the same bucket again. JetStream
+ * may redeliver an event after newer ones, so an event whose id is not above every id in the stream is
+ * looked for in the open and the last sealed buckets first.
  */
 export async function appendToStream(
   models: TimelineModels,
@@ -63,27 +104,27 @@ export async function appendToStream(
   item: ActivityDoc,
 ): Promise<AppendResult> {
   const head = await readHead(models, stream);
-  let n = Math.floor(head.count / BUCKET_SIZE);
-  let items = await readBucket(models, stream, n);
-  // A bucket written without its head (a crash in between) holds more than the head says.
-  const count = n * BUCKET_SIZE + items.length;
-  const lastId = Math.max(head.lastId, ...items.map((i) => i._id));
-  if (item._id <= lastId && (await alreadyIn(models, stream, item._id, n, items, head.start))) {
-    if (count !== head.count) await writeHead(models, stream, count, lastId);
+  if (item._id <= head.lastId && (await alreadyIn(models, stream, item._id, head))) {
     return { appended: false, first: false };
   }
-  if (items.length >= BUCKET_SIZE) {
-    n += 1;
-    items = [];
+  const open = [...head.open, item];
+  const count = head.count + 1;
+  if (open.length === BUCKET_SIZE) await sealBucket(models, stream, openBucket(head.count), open);
+  await writeHead(models, stream, {
+    count,
+    lastId: Math.max(head.lastId, item._id),
+    open: open.length === BUCKET_SIZE ? [] : open,
+  });
+  return { appended: true, first: head.count === 0 };
+}
+
+async function alreadyIn(models: TimelineModels, stream: string, id: number, head: Head): Promise<boolean> {
+  if (head.open.some((i) => i._id === id)) return true;
+  const newestSealed = openBucket(head.count) - 1;
+  for (let n = newestSealed; n >= Math.max(head.start, newestSealed - REPAIR_SEARCH_BUCKETS + 1); n--) {
+    if ((await readSealedBucket(models, stream, n)).some((i) => i._id === id)) return true;
   }
-  items.push(item);
-  await models.buckets.updateOne(
-    { _id: bucketKey(stream, n) },
-    { $set: { items: encodeItems(items), newestAt: item.createdAt } },
-    { upsert: true },
-  );
-  await writeHead(models, stream, n * BUCKET_SIZE + items.length, Math.max(lastId, item._id));
-  return { appended: true, first: count === 0 };
+  return false;
 }
 
 /**
@@ -97,64 +138,37 @@ export async function appendManyToStream(
 ): Promise<void> {
   if (list.length === 0) return;
   const head = await readHead(models, stream);
-  const firstBucket = Math.floor(head.count / BUCKET_SIZE);
-  const buckets: ActivityDoc[][] = [await readBucket(models, stream, firstBucket)];
-  for (const item of list) {
-    if (buckets.at(-1)!.length >= BUCKET_SIZE) buckets.push([]);
-    buckets.at(-1)!.push(item);
+  const first = openBucket(head.count);
+  const all = [...head.open, ...list];
+  const sealed: { _id: string; items: string; newestAt: Date }[] = [];
+  let offset = 0;
+  for (; offset + BUCKET_SIZE <= all.length; offset += BUCKET_SIZE) {
+    const items = all.slice(offset, offset + BUCKET_SIZE);
+    sealed.push({
+      _id: bucketKey(stream, first + sealed.length),
+      items: encodeItems(items),
+      newestAt: items.at(-1)!.createdAt,
+    });
   }
-  const doc = (items: ActivityDoc[], i: number) => ({
-    _id: bucketKey(stream, firstBucket + i),
-    items: encodeItems(items),
-    newestAt: items.at(-1)!.createdAt,
+  for (let i = 0; i < sealed.length; i += 500) await models.buckets.insertMany(sealed.slice(i, i + 500));
+  await writeHead(models, stream, {
+    count: head.count + list.length,
+    lastId: Math.max(head.lastId, ...list.map((item) => item._id)),
+    open: all.slice(offset),
   });
-  const [open, ...rest] = buckets.map(doc);
-  const { _id: openId, ...openFields } = open!;
-  await models.buckets.updateOne({ _id: openId }, { $set: openFields }, { upsert: true });
-  for (let i = 0; i < rest.length; i += 500) await models.buckets.insertMany(rest.slice(i, i + 500));
-  const count = (firstBucket + buckets.length - 1) * BUCKET_SIZE + buckets.at(-1)!.length;
-  await writeHead(models, stream, count, Math.max(head.lastId, ...list.map((item) => item._id)));
-}
-
-async function alreadyIn(
-  models: TimelineModels,
-  stream: string,
-  id: number,
-  openBucket: number,
-  openItems: ActivityDoc[],
-  start: number,
-): Promise<boolean> {
-  if (openItems.some((i) => i._id === id)) return true;
-  for (let n = openBucket - 1; n >= Math.max(start, openBucket - REPAIR_SEARCH_BUCKETS); n--) {
-    if ((await readBucket(models, stream, n)).some((i) => i._id === id)) return true;
-  }
-  return false;
-}
-
-async function writeHead(
-  models: TimelineModels,
-  stream: string,
-  count: number,
-  lastId: number,
-): Promise<void> {
-  await models.heads.updateOne(
-    { _id: stream },
-    { $set: { count, lastId }, $setOnInsert: { start: 0 } },
-    { upsert: true },
-  );
 }
 
 /**
- * Retention: removes the sealed buckets (never the open one, which the writer extends) whose newest event
- * is older than the cutoff, oldest first, and moves each head's `start` past them. A stream may keep up to
- * one bucket of events past the cutoff until the bucket's newest event expires too.
+ * Retention: removes the sealed buckets whose newest event is older than the cutoff, oldest first, and
+ * moves each head's `start` past them. The open bucket stays in its head; so a stream may keep up to one
+ * bucket of events past the cutoff until that bucket's newest event expires too.
  */
 export async function expireBuckets(models: TimelineModels, cutoff: Date): Promise<number> {
   let removed = 0;
-  const heads = await models.heads.find({}).lean<TimelineHeadDoc[]>();
+  const heads = await models.heads.find({}).select({ count: 1, start: 1 }).lean<TimelineHeadDoc[]>();
   for (const head of heads) {
     let start = head.start;
-    while ((start + 1) * BUCKET_SIZE <= head.count) {
+    while (start < openBucket(head.count)) {
       const bucket = await models.buckets
         .findOne({ _id: bucketKey(head._id, start) })
         .select({ newestAt: 1 })
@@ -179,6 +193,9 @@ export class StreamCursor {
   private readonly end: number;
   private readonly first: number;
 
+  private readonly open: ActivityDoc[];
+  private readonly openNo: number;
+
   constructor(
     private readonly models: TimelineModels,
     private readonly stream: string,
@@ -189,6 +206,8 @@ export class StreamCursor {
   ) {
     this.first = head.start * BUCKET_SIZE;
     this.end = head.count;
+    this.open = head.open;
+    this.openNo = openBucket(head.count);
     this.index = order === 'desc' ? this.end - 1 - skip : this.first + skip;
     this.bucketNo = -1;
   }
@@ -202,7 +221,7 @@ export class StreamCursor {
     while (this.index >= this.first && this.index < this.end) {
       const n = Math.floor(this.index / BUCKET_SIZE);
       if (n !== this.bucketNo) {
-        this.bucket = await readBucket(this.models, this.stream, n);
+        this.bucket = n === this.openNo ? this.open : await readSealedBucket(this.models, this.stream, n);
         this.bucketNo = n;
       }
       const item = this.bucket[this.index - n * BUCKET_SIZE];
