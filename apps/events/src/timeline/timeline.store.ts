@@ -192,7 +192,6 @@ export class StreamCursor {
   private index: number;
   private readonly end: number;
   private readonly first: number;
-
   private readonly open: ActivityDoc[];
   private readonly openNo: number;
 
@@ -226,7 +225,7 @@ export class StreamCursor {
       }
       const item = this.bucket[this.index - n * BUCKET_SIZE];
       this.index += this.order === 'desc' ? -1 : 1;
-      // A missing slot (a bucket being written right now) is passed over, never invented.
+      // A missing slot (a sealed bucket that retention removed meanwhile) is passed over, never invented.
       if (item) return item;
     }
     return null;
