@@ -1,5 +1,6 @@
 import { join, resolve } from 'node:path';
-import { EVENT_TYPES, type EventEnvelope } from '@gl/contracts';
+import { randomUUID } from 'node:crypto';
+import { DOMAIN_EVENT_TYPES, EVENT_TYPES, type EventEnvelope } from '@gl/contracts';
 import { connectBus, createLogger, startConsumer, type Bus, type RunningConsumer } from '@gl/service-kit';
 import { startInfra, type InfraHandle } from '@gl/infra';
 import { startStack, type RunningStack } from '../tools/launcher/src/stack';
@@ -97,6 +98,78 @@ describe('faults: nothing acknowledged is lost', () => {
     await infra.faults!.restartNats();
     await stack.restart('gateway');
     await waitForEvents(['orphan1']);
+  }, 90_000);
+
+  async function api(
+    method: string,
+    path: string,
+    body?: unknown,
+  ): Promise<{ status: number; json: unknown }> {
+    const response = await fetch(`${stack.gatewayUrl}/api/v4${path}`, {
+      method,
+      headers: { 'PRIVATE-TOKEN': ROOT_TOKEN, 'content-type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const text = await response.text();
+    return { status: response.status, json: text ? (JSON.parse(text) as unknown) : null };
+  }
+
+  /** Every issue iid in the project's activity, as often as it appears (a duplicate shows twice). */
+  async function issueIids(projectId: number): Promise<number[]> {
+    const iids: number[] = [];
+    for (let page = 1; ; page++) {
+      const { json } = await api(
+        'GET',
+        `/projects/${projectId}/events?target_type=issue&per_page=100&page=${page}`,
+      );
+      const events = json as { target_iid: number }[];
+      iids.push(...events.map((e) => e.target_iid));
+      if (events.length < 100) return iids.sort((a, b) => a - b);
+    }
+  }
+
+  it('When the events service is killed while it records a burst, then after restart each event is listed exactly once', async () => {
+    const group = await api('POST', '/groups', { name: 'crash', path: 'crash' });
+    const project = await api('POST', '/projects', {
+      name: 'timeline',
+      namespace_id: (group.json as { id: number }).id,
+    });
+    const projectId = (project.json as { id: number }).id;
+    const BURST = 150;
+    await Promise.all(
+      Array.from({ length: BURST }, (_, i) =>
+        bus.publish({
+          id: randomUUID(),
+          type: DOMAIN_EVENT_TYPES.discussions.issueOpened,
+          version: 1,
+          occurredAt: new Date().toISOString(),
+          producer: 'faults',
+          correlationId: null,
+          actor: { id: 1, username: 'root', name: 'Administrator' },
+          projectId,
+          groupId: null,
+          data: { targetId: 10_000 + i, targetIid: i + 1, targetTitle: `burst ${i + 1}` },
+        }),
+      ),
+    );
+    // Kill it mid-burst: some events recorded, some in flight, the rest not yet delivered.
+    const deadline = Date.now() + 30_000;
+    let atKill = 0;
+    while (atKill < 10 && Date.now() < deadline) {
+      atKill = (await issueIids(projectId)).length;
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    await stack.kill('events', 'SIGKILL');
+    await stack.restart('events');
+    const expected = Array.from({ length: BURST }, (_, i) => i + 1);
+    let iids: number[] = [];
+    while (Date.now() < deadline + 30_000) {
+      iids = await issueIids(projectId);
+      if (iids.length >= BURST) break;
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    expect(atKill).toBeLessThan(BURST);
+    expect(iids).toEqual(expected);
   }, 90_000);
 
   it('When the broker crashed and events were replayed, then each write still has exactly one event id', () => {
