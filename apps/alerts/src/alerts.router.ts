@@ -7,9 +7,16 @@ import {
   type EventActor,
   type InternalContext,
 } from '@gl/contracts';
-import { collectParams, parseParams, readPageRequest, sendJson, setPaginationHeaders } from '@gl/service-kit';
+import {
+  collectParams,
+  parseParams,
+  readPageRequest,
+  sendJson,
+  setPaginationHeaders,
+  findPage,
+} from '@gl/service-kit';
 import { projectWith } from './alerts.access';
-import type { AlertDoc, AlertsModels } from './alerts.models';
+import type { AlertsModels } from './alerts.models';
 import type { AlertsService } from './alerts.service';
 import { presentAlert } from './presenters';
 
@@ -56,15 +63,8 @@ export function createAlertsRouter(models: AlertsModels, alerts: AlertsService, 
     const asc = (query.sort ?? 'desc') === 'asc';
     // Ranks grow with less criticality, so "ascending" severity/status is descending rank.
     const direction = (RANKED.has(orderBy) ? !asc : asc) ? 1 : -1;
-    const [docs, total] = await Promise.all([
-      models.alerts
-        .find(filter)
-        .sort({ [SORT_FIELDS[orderBy]!]: direction, _id: direction })
-        .skip(page.skip)
-        .limit(page.perPage)
-        .lean<AlertDoc[]>(),
-      models.alerts.countDocuments(filter),
-    ]);
+    const sort = { [SORT_FIELDS[orderBy]!]: direction, _id: direction } as const;
+    const { total, docs } = await findPage(models.alerts, filter, sort, page);
     setPaginationHeaders(req, res, page, total);
     sendJson(res, 200, docs.map(presentAlert));
   });

@@ -14,6 +14,7 @@ import {
   sendNoContent,
   setPaginationHeaders,
   type Counters,
+  findPage,
 } from '@gl/service-kit';
 import { groupAndAncestors, groupWriter, readableGroup } from './boards.access';
 import type { BoardsModels, LabelDoc } from './boards.models';
@@ -49,10 +50,7 @@ export function createLabelsRouter(models: BoardsModels, counters: Counters, boa
     const groups = params.include_ancestor_groups === false ? [ns.id] : groupAndAncestors(ns);
     const filter: Record<string, unknown> = { groupId: { $in: groups } };
     if (params.search) filter.name = { $regex: escapeRegex(params.search), $options: 'i' };
-    const [docs, total] = await Promise.all([
-      models.labels.find(filter).sort({ name: 1 }).skip(page.skip).limit(page.perPage).lean<LabelDoc[]>(),
-      models.labels.countDocuments(filter),
-    ]);
+    const { total, docs } = await findPage(models.labels, filter, { name: 1 }, page);
     setPaginationHeaders(req, res, page, total);
     sendJson(res, 200, docs.map(presentLabel));
   });

@@ -28,6 +28,7 @@ import {
   withEvents,
   type Counters,
   type Outbox,
+  findPage,
 } from '@gl/service-kit';
 import type { Request } from 'express';
 import { groupWriter, readableGroup } from './boards.access';
@@ -84,15 +85,7 @@ export function createMilestonesRouter(models: BoardsModels, counters: Counters,
     if (params.title !== undefined) filter.title = params.title;
     if (params.search) filter.title = { $regex: escapeRegex(params.search), $options: 'i' };
     if (params.iids) filter.iid = { $in: params.iids };
-    const [docs, total] = await Promise.all([
-      models.milestones
-        .find(filter)
-        .sort({ _id: -1 })
-        .skip(page.skip)
-        .limit(page.perPage)
-        .lean<MilestoneDoc[]>(),
-      models.milestones.countDocuments(filter),
-    ]);
+    const { total, docs } = await findPage(models.milestones, filter, { _id: -1 }, page);
     setPaginationHeaders(req, res, page, total);
     sendJson(
       res,

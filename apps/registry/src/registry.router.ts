@@ -35,6 +35,7 @@ import {
   sendJson,
   setPaginationHeaders,
   type Outbox,
+  findPage,
 } from '@gl/service-kit';
 import { canReadImages, canSee, projectAccessLevel } from './access';
 import type { RegistryConfig } from './config';
@@ -128,16 +129,12 @@ export function createRegistryRouter(deps: RouterDeps): Router {
     const { projectId, fullPath, level } = projectRead(req);
     const params = parseParams(listRegistryRepositoriesQuery, collectParams(req));
     const page = readPageRequest(req.query);
-    const filter = { projectId };
-    const [total, repositories] = await Promise.all([
-      models.repositories.countDocuments(filter),
-      models.repositories
-        .find(filter)
-        .sort({ _id: 1 })
-        .skip(page.skip)
-        .limit(page.perPage)
-        .lean<RepositoryDoc[]>(),
-    ]);
+    const { total, docs: repositories } = await findPage(
+      models.repositories,
+      { projectId },
+      { _id: 1 },
+      page,
+    );
     setPaginationHeaders(req, res, page, total);
     const body = await presentRepositories(
       req.ctx,
@@ -168,15 +165,7 @@ export function createRegistryRouter(deps: RouterDeps): Router {
       if (canReadImages(project.visibility, level, req.ctx)) levels.set(project._id, level);
     }
     const filter = { projectId: { $in: [...levels.keys()] } };
-    const [total, repositories] = await Promise.all([
-      models.repositories.countDocuments(filter),
-      models.repositories
-        .find(filter)
-        .sort({ _id: 1 })
-        .skip(page.skip)
-        .limit(page.perPage)
-        .lean<RepositoryDoc[]>(),
-    ]);
+    const { total, docs: repositories } = await findPage(models.repositories, filter, { _id: 1 }, page);
     setPaginationHeaders(req, res, page, total);
     const paths = new Map(projects.map((p) => [p._id, p.fullPath]));
     const body = await presentRepositories(

@@ -15,6 +15,7 @@ export * from './http/validate';
 export * from './mongo/connection';
 export * from './mongo/counters';
 export * from './mongo/batched-delete';
+export * from './mongo/find-page';
 export * from './bus';
 export * from './openapi';
 export * from './parent-watch';

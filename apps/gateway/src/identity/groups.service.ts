@@ -8,6 +8,7 @@ import {
   withEvents,
   type EventOrigin,
   type PageRequest,
+  findPage,
 } from '@gl/service-kit';
 import { resolveGroup } from '../namespaces/resolve';
 import { CREATE_SUBGROUP_LEVEL, OWNER, moreVisible, requireLevel, visibilitiesAbove } from './access';
@@ -29,7 +30,7 @@ import {
   routeTaken,
   rubyInspect,
 } from './paths';
-import { findPage, searchPattern } from './queries';
+import { searchPattern } from './queries';
 
 type Visibility = NamespaceDoc['visibility'];
 const GROUP_PROJECTS_LIMIT = 100;

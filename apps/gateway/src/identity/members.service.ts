@@ -9,6 +9,7 @@ import {
   pushEvents,
   type EventOrigin,
   type PageRequest,
+  findPage,
 } from '@gl/service-kit';
 import { MAINTAINER, OWNER, requireLevel, roleName } from './access';
 import { actorOfPrincipal } from './http';
@@ -18,7 +19,7 @@ import type { MemberDoc, UserDoc } from './identity.models';
 import { insertMember, removeMember } from './member-store';
 import { isExpired, today } from './memberships';
 import { ValidationErrors } from './paths';
-import { findPage, userSearchConditions } from './queries';
+import { userSearchConditions } from './queries';
 
 /** The group or project whose members are addressed, as resolved for the caller. */
 export interface MemberSource {

@@ -7,6 +7,7 @@ import {
   withEvents,
   type EventOrigin,
   type PageRequest,
+  findPage,
 } from '@gl/service-kit';
 import { membershipLevel } from '../namespaces/resolve';
 import { CREATE_PROJECT_LEVEL, MAINTAINER, OWNER, moreVisible, requireLevel } from './access';
@@ -33,7 +34,7 @@ import {
   releaseRoute,
   routeTaken,
 } from './paths';
-import { findPage, searchPattern } from './queries';
+import { searchPattern } from './queries';
 
 type Visibility = ProjectDoc['visibility'];
 const DEFAULT_BRANCH = 'main';

@@ -1,8 +1,8 @@
 import type { FilterQuery } from 'mongoose';
-import { isDuplicateKeyError, type PageRequest } from '@gl/service-kit';
+import { isDuplicateKeyError, type PageRequest, findPage } from '@gl/service-kit';
 import type { IdentityDeps } from './identity.deps';
 import type { ProjectDoc, StarDoc, UserDoc } from './identity.models';
-import { findPage, searchPattern } from './queries';
+import { searchPattern } from './queries';
 
 /**
  * Stars: one document per (user, project), keyed so a second star is a duplicate. `star_count` is set

@@ -9,13 +9,14 @@ import {
   withEvents,
   type EventOrigin,
   type PageRequest,
+  findPage,
 } from '@gl/service-kit';
 import { generateToken, hashToken } from '../auth/tokens';
 import type { IdentityDeps } from './identity.deps';
 import { EVENT_TYPES, userEvent } from './identity.events';
 import type { TokenDoc, UserDoc } from './identity.models';
 import { claimRoute, nameErrors, namespacePathErrors, releaseRoute, ValidationErrors } from './paths';
-import { findPage, userSearchConditions } from './queries';
+import { userSearchConditions } from './queries';
 import { createUserEmailModel, type UserEmailDoc } from './user-emails.model';
 
 export interface NewUser {
