@@ -6,18 +6,10 @@ import {
   EVENT_TYPES,
   targetEventData,
   userEventData,
-  type EventEnvelope,
 } from '@gl/contracts';
-import { PoisonMessageError, type Subscription } from '@gl/service-kit';
-import type { z } from 'zod';
+import { PoisonMessageError, type Subscription, eventData } from '@gl/service-kit';
 import type { NoteablesService } from './noteables.service';
 import { SERVICE_PRODUCER } from './discussions.origin';
-
-function parse<S extends z.ZodType>(schema: S, event: EventEnvelope): z.infer<S> {
-  const result = schema.safeParse(event.data);
-  if (!result.success) throw new PoisonMessageError(`invalid ${event.type} data`);
-  return result.data;
-}
 
 /**
  * Alerts ↔ incidents: an alert created with createIncident opens one incident issue (idempotent per alert
@@ -32,11 +24,11 @@ export function createIncidentsSubscription(noteables: NoteablesService): Subscr
       const origin = { producer: SERVICE_PRODUCER, correlationId: event.correlationId };
       if (event.projectId === null) throw new PoisonMessageError(`${event.type} without projectId`);
       if (event.type === alertCreated) {
-        const data = parse(alertCreatedData, event);
+        const data = eventData(alertCreatedData, event);
         if (!data.createIncident) return;
         await noteables.openIncident(origin, event.projectId, event.actor, data);
       } else if (event.type === alertResolved) {
-        const data = parse(alertResolvedData, event);
+        const data = eventData(alertResolvedData, event);
         await noteables.closeIncident(origin, data.alertId, event.actor);
       }
     },
@@ -50,7 +42,7 @@ export function createMilestonesSubscription(noteables: NoteablesService): Subsc
     durable: DURABLES.discussionsMilestones,
     filterSubjects: [milestoneOpened],
     async handle(event) {
-      const data = parse(targetEventData, event);
+      const data = eventData(targetEventData, event);
       await noteables.recordMilestone(data.targetId, data.targetIid, data.targetTitle);
     },
   };
@@ -63,7 +55,7 @@ export function createUsersSubscription(noteables: NoteablesService): Subscripti
     durable: DURABLES.discussionsUsers,
     filterSubjects: [userCreated, userUpdated],
     async handle(event) {
-      await noteables.recordUser(parse(userEventData, event), event.occurredAt);
+      await noteables.recordUser(eventData(userEventData, event), event.occurredAt);
     },
   };
 }

@@ -8,8 +8,7 @@ import {
   userEventData,
   type EventEnvelope,
 } from '@gl/contracts';
-import { PoisonMessageError, isDuplicateKeyError, type Counters, type Subscription } from '@gl/service-kit';
-import type { z } from 'zod';
+import { isDuplicateKeyError, type Counters, type Subscription, eventData } from '@gl/service-kit';
 import { toActivity } from './activity.mapping';
 import type { ActivityDoc, EventsModels, IngestedDoc } from './events.models';
 import { ProjectionVersion } from './access.cache';
@@ -18,19 +17,13 @@ import { appendToStream, streams, streamsOf } from './timeline/timeline.store';
 
 const ID = EVENT_TYPES.identity;
 
-function payload<S extends z.ZodType>(schema: S, event: EventEnvelope): z.infer<S> {
-  const result = schema.safeParse(event.data);
-  if (!result.success) throw new PoisonMessageError(`invalid ${event.type} payload`);
-  return result.data;
-}
-
 /** Keeps the copies of users, projects, groups and memberships the read side needs; each write is idempotent. */
 /** Resolves true when a projection was written. */
 async function project(models: EventsModels, event: EventEnvelope): Promise<boolean> {
   switch (event.type) {
     case ID.userCreated:
     case ID.userUpdated: {
-      const data = payload(userEventData, event);
+      const data = eventData(userEventData, event);
       await models.users.updateOne(
         { _id: data.userId },
         {
@@ -47,7 +40,7 @@ async function project(models: EventsModels, event: EventEnvelope): Promise<bool
     }
     case ID.projectCreated:
     case ID.projectUpdated: {
-      const data = payload(projectEventData, event);
+      const data = eventData(projectEventData, event);
       const set: Record<string, unknown> = {
         fullPath: data.fullPath,
         visibility: data.visibility,
@@ -59,7 +52,7 @@ async function project(models: EventsModels, event: EventEnvelope): Promise<bool
       return true;
     }
     case ID.projectDestroyed: {
-      const data = payload(projectEventData, event);
+      const data = eventData(projectEventData, event);
       await models.projects.updateOne(
         { _id: data.projectId },
         { $set: { destroyed: true } },
@@ -69,7 +62,7 @@ async function project(models: EventsModels, event: EventEnvelope): Promise<bool
     }
     case ID.groupCreated:
     case ID.groupUpdated: {
-      const data = payload(groupEventData, event);
+      const data = eventData(groupEventData, event);
       await upsertLive(models.groups, data.groupId, {
         visibility: data.visibility,
         ancestorGroupIds: data.ancestorGroupIds,
@@ -77,13 +70,13 @@ async function project(models: EventsModels, event: EventEnvelope): Promise<bool
       return true;
     }
     case ID.groupDestroyed: {
-      const data = payload(groupEventData, event);
+      const data = eventData(groupEventData, event);
       await models.groups.updateOne({ _id: data.groupId }, { $set: { destroyed: true } }, { upsert: true });
       return true;
     }
     case ID.memberAdded:
     case ID.memberUpdated: {
-      const data = payload(memberEventData, event);
+      const data = eventData(memberEventData, event);
       await models.members.updateOne(
         { _id: `${data.sourceType}:${data.sourceId}:${data.userId}` },
         {
@@ -101,7 +94,7 @@ async function project(models: EventsModels, event: EventEnvelope): Promise<bool
     }
     case ID.memberRemoved:
     case ID.memberExpired: {
-      const data = payload(memberEventData, event);
+      const data = eventData(memberEventData, event);
       await models.members.deleteOne({ _id: `${data.sourceType}:${data.sourceId}:${data.userId}` });
       return true;
     }
@@ -130,7 +123,7 @@ async function upsertLive(
 /** The creator's own owner membership, written by the request that created the project, is not `joined`. */
 async function isCreatorMembership(models: EventsModels, event: EventEnvelope): Promise<boolean> {
   if (event.type !== ID.memberAdded || event.correlationId === null) return false;
-  const data = payload(memberEventData, event);
+  const data = eventData(memberEventData, event);
   if (data.sourceType !== 'project') return false;
   const created = await models.projects
     .findOne({ _id: data.sourceId })

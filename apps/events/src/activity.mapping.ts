@@ -9,8 +9,7 @@ import {
   type ActivityAction,
   type EventEnvelope,
 } from '@gl/contracts';
-import { PoisonMessageError } from '@gl/service-kit';
-import type { z } from 'zod';
+import { eventData } from '@gl/service-kit';
 import type { ActivityDoc } from './events.models';
 
 /** What one domain event records in the activity log, before it gets its id. */
@@ -59,12 +58,6 @@ const MEMBERSHIP_EVENTS: Record<string, { action: ActivityAction; actionName: st
 
 const PUSH_ACTION_NAMES = { created: 'pushed new', pushed: 'pushed to', removed: 'deleted' } as const;
 
-function payload<S extends z.ZodType>(schema: S, event: EventEnvelope): z.infer<S> {
-  const result = schema.safeParse(event.data);
-  if (!result.success) throw new PoisonMessageError(`invalid ${event.type} payload`);
-  return result.data;
-}
-
 function base(event: EventEnvelope, authorId: number): ActivityDraft {
   const actor = event.actor?.id === authorId ? event.actor : null;
   return {
@@ -94,7 +87,7 @@ function base(event: EventEnvelope, authorId: number): ActivityDraft {
 export function toActivity(event: EventEnvelope): ActivityDraft | null {
   const target = TARGET_EVENTS[event.type];
   if (target) {
-    const data = payload(targetEventData, event);
+    const data = eventData(targetEventData, event);
     if (!event.actor) return null;
     return {
       ...base(event, event.actor.id),
@@ -109,7 +102,7 @@ export function toActivity(event: EventEnvelope): ActivityDraft | null {
   }
   const membership = MEMBERSHIP_EVENTS[event.type];
   if (membership) {
-    const data = payload(memberEventData, event);
+    const data = eventData(memberEventData, event);
     // GitLab records join/leave on projects only; the member is the author ("X joined project").
     if (data.sourceType !== 'project') return null;
     return {
@@ -122,7 +115,7 @@ export function toActivity(event: EventEnvelope): ActivityDraft | null {
   switch (event.type) {
     case IDENTITY.projectCreated:
     case IDENTITY.projectDestroyed: {
-      const data = payload(projectEventData, event);
+      const data = eventData(projectEventData, event);
       if (!event.actor) return null;
       const destroyed = event.type === IDENTITY.projectDestroyed;
       return {
@@ -133,7 +126,7 @@ export function toActivity(event: EventEnvelope): ActivityDraft | null {
       };
     }
     case DISCUSSIONS.noteCreated: {
-      const data = payload(noteCreatedData, event);
+      const data = eventData(noteCreatedData, event);
       // Notes::PostProcessService records no event for system notes.
       if (!event.actor || data.system) return null;
       return {
@@ -158,7 +151,7 @@ export function toActivity(event: EventEnvelope): ActivityDraft | null {
       };
     }
     case DISCUSSIONS.branchPushed: {
-      const data = payload(branchPushedData, event);
+      const data = eventData(branchPushedData, event);
       if (!event.actor) return null;
       return {
         ...base(event, event.actor.id),

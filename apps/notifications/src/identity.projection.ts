@@ -1,23 +1,9 @@
-import {
-  DURABLES,
-  EVENT_TYPES,
-  groupEventData,
-  projectEventData,
-  userEventData,
-  type EventEnvelope,
-} from '@gl/contracts';
-import { isDuplicateKeyError, PoisonMessageError, type Subscription } from '@gl/service-kit';
-import type { z } from 'zod';
+import { DURABLES, EVENT_TYPES, groupEventData, projectEventData, userEventData } from '@gl/contracts';
+import { isDuplicateKeyError, type Subscription, eventData } from '@gl/service-kit';
 import type { NotificationsModels } from './models';
 import type { SettingsService } from './settings.service';
 
 const ID = EVENT_TYPES.identity;
-
-function parse<S extends z.ZodType>(schema: S, event: EventEnvelope): z.infer<S> {
-  const result = schema.safeParse(event.data);
-  if (!result.success) throw new PoisonMessageError(`invalid ${event.type} payload`);
-  return result.data;
-}
 
 /** Writes unless a newer event already did (out-of-order redelivery); the duplicate key means "newer". */
 async function upsertIfNewer(
@@ -92,7 +78,7 @@ export function identityProjection(models: NotificationsModels, settings: Settin
       switch (event.type) {
         case ID.userCreated:
         case ID.userUpdated: {
-          const data = parse(userEventData, event);
+          const data = eventData(userEventData, event);
           const applied = await upsertIfNewer(models, data.userId, {
             email: data.email,
             emails: data.emails,
@@ -104,18 +90,18 @@ export function identityProjection(models: NotificationsModels, settings: Settin
         }
         case ID.groupCreated:
         case ID.groupUpdated: {
-          const data = parse(groupEventData, event);
+          const data = eventData(groupEventData, event);
           await upsertLive(models, 'group', data.groupId, data.ancestorGroupIds);
           return;
         }
         case ID.projectCreated:
         case ID.projectUpdated: {
-          const data = parse(projectEventData, event);
+          const data = eventData(projectEventData, event);
           await upsertLive(models, 'project', data.projectId, data.ancestorGroupIds);
           return;
         }
         case ID.groupDestroyed: {
-          const data = parse(groupEventData, event);
+          const data = eventData(groupEventData, event);
           await markDestroyed(models, 'group', data.groupId, data.ancestorGroupIds);
           await settings.removeSource('group', data.groupId);
           // Subgroups and projects go with their group, whether or not their own events follow.
@@ -127,7 +113,7 @@ export function identityProjection(models: NotificationsModels, settings: Settin
           return;
         }
         case ID.projectDestroyed: {
-          const data = parse(projectEventData, event);
+          const data = eventData(projectEventData, event);
           await markDestroyed(models, 'project', data.projectId, data.ancestorGroupIds);
           await settings.removeSource('project', data.projectId);
           return;

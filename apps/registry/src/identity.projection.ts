@@ -1,25 +1,9 @@
-import {
-  DURABLES,
-  EVENT_TYPES,
-  groupEventData,
-  memberEventData,
-  projectEventData,
-  type EventEnvelope,
-} from '@gl/contracts';
-import { isDuplicateKeyError, PoisonMessageError, type Subscription } from '@gl/service-kit';
+import { DURABLES, EVENT_TYPES, groupEventData, memberEventData, projectEventData } from '@gl/contracts';
+import { isDuplicateKeyError, type Subscription, eventData } from '@gl/service-kit';
 import type { RegistryModels } from './models';
 import { repositoryPath } from './registry.service';
 
 const ID = EVENT_TYPES.identity;
-
-function parse<T>(
-  schema: { safeParse(v: unknown): { success: boolean; data?: T } },
-  event: EventEnvelope,
-): T {
-  const result = schema.safeParse(event.data);
-  if (!result.success) throw new PoisonMessageError(`invalid ${event.type} payload`);
-  return result.data as T;
-}
 
 /** Upsert that never resurrects a destroyed record (a late created/updated after destroyed is dropped). */
 async function upsertLive(
@@ -62,7 +46,7 @@ export function identityProjection(models: RegistryModels): Subscription {
       switch (event.type) {
         case ID.projectCreated:
         case ID.projectUpdated: {
-          const data = parse(projectEventData, event);
+          const data = eventData(projectEventData, event);
           await upsertLive(models.projects, data.projectId, {
             fullPath: data.fullPath,
             fullPathLower: data.fullPath.toLowerCase(),
@@ -79,7 +63,7 @@ export function identityProjection(models: RegistryModels): Subscription {
           return;
         }
         case ID.projectDestroyed: {
-          const data = parse(projectEventData, event);
+          const data = eventData(projectEventData, event);
           await models.projects.updateOne(
             { _id: data.projectId },
             { $set: { destroyed: true, fullPathLower: `\u0000destroyed/${data.projectId}` } },
@@ -89,7 +73,7 @@ export function identityProjection(models: RegistryModels): Subscription {
         }
         case ID.groupCreated:
         case ID.groupUpdated: {
-          const data = parse(groupEventData, event);
+          const data = eventData(groupEventData, event);
           await upsertLive(models.groups, data.groupId, {
             fullPath: data.fullPath,
             ancestorGroupIds: data.ancestorGroupIds,
@@ -98,7 +82,7 @@ export function identityProjection(models: RegistryModels): Subscription {
           return;
         }
         case ID.groupDestroyed: {
-          const data = parse(groupEventData, event);
+          const data = eventData(groupEventData, event);
           await models.groups.updateOne(
             { _id: data.groupId },
             { $set: { destroyed: true } },
@@ -108,7 +92,7 @@ export function identityProjection(models: RegistryModels): Subscription {
         }
         case ID.memberAdded:
         case ID.memberUpdated: {
-          const data = parse(memberEventData, event);
+          const data = eventData(memberEventData, event);
           await models.members.updateOne(
             { _id: `${data.sourceType}:${data.sourceId}:${data.userId}` },
             {
@@ -126,7 +110,7 @@ export function identityProjection(models: RegistryModels): Subscription {
         }
         case ID.memberRemoved:
         case ID.memberExpired: {
-          const data = parse(memberEventData, event);
+          const data = eventData(memberEventData, event);
           await models.members.deleteOne({ _id: `${data.sourceType}:${data.sourceId}:${data.userId}` });
           return;
         }

@@ -1,11 +1,19 @@
 import type { JsMsg, ConsumerMessages } from '@nats-io/jetstream';
 import { EVENT_STREAM, eventEnvelope, type EventEnvelope } from '@gl/contracts';
 import type { Logger } from 'pino';
+import type { z } from 'zod';
 import type { ServiceMetrics } from '../metrics';
 import type { Bus } from './bus';
 
 /** Thrown by a handler for a message that can never be processed: the message is terminated, not retried. */
 export class PoisonMessageError extends Error {}
+
+/** An event's `data` as its schema says, or poison: a payload that does not parse never will. */
+export function eventData<S extends z.ZodType>(schema: S, event: EventEnvelope): z.infer<S> {
+  const result = schema.safeParse(event.data);
+  if (!result.success) throw new PoisonMessageError(`invalid ${event.type} payload`);
+  return result.data;
+}
 
 export type EventHandler = (event: EventEnvelope) => Promise<void>;
 
