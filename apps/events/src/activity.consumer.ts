@@ -8,7 +8,13 @@ import {
   userEventData,
   type EventEnvelope,
 } from '@gl/contracts';
-import { isDuplicateKeyError, type Counters, type Subscription, eventData } from '@gl/service-kit';
+import {
+  isDuplicateKeyError,
+  type Counters,
+  type Subscription,
+  eventData,
+  upsertUnlessDestroyed,
+} from '@gl/service-kit';
 import { toActivity } from './activity.mapping';
 import type { ActivityDoc, EventsModels, IngestedDoc } from './events.models';
 import { ProjectionVersion } from './access.cache';
@@ -48,7 +54,7 @@ async function project(models: EventsModels, event: EventEnvelope): Promise<bool
       };
       if (event.type === ID.projectCreated) set.createdCorrelationId = event.correlationId;
       // A late created/updated never resurrects a destroyed project.
-      await upsertLive(models.projects, data.projectId, set);
+      await upsertUnlessDestroyed(models.projects, data.projectId, set);
       return true;
     }
     case ID.projectDestroyed: {
@@ -63,7 +69,7 @@ async function project(models: EventsModels, event: EventEnvelope): Promise<bool
     case ID.groupCreated:
     case ID.groupUpdated: {
       const data = eventData(groupEventData, event);
-      await upsertLive(models.groups, data.groupId, {
+      await upsertUnlessDestroyed(models.groups, data.groupId, {
         visibility: data.visibility,
         ancestorGroupIds: data.ancestorGroupIds,
       });
@@ -100,23 +106,6 @@ async function project(models: EventsModels, event: EventEnvelope): Promise<bool
     }
     default:
       return false;
-  }
-}
-
-async function upsertLive(
-  model: EventsModels['projects'] | EventsModels['groups'],
-  id: number,
-  set: Record<string, unknown>,
-): Promise<void> {
-  try {
-    await (model as EventsModels['projects']).updateOne(
-      { _id: id, destroyed: { $ne: true } },
-      { $set: set, $setOnInsert: { destroyed: false } },
-      { upsert: true },
-    );
-  } catch (err) {
-    // The project is destroyed: the upsert tried to insert a second document with its id.
-    if (!isDuplicateKeyError(err)) throw err;
   }
 }
 

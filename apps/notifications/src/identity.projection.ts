@@ -1,5 +1,5 @@
 import { DURABLES, EVENT_TYPES, groupEventData, projectEventData, userEventData } from '@gl/contracts';
-import { isDuplicateKeyError, type Subscription, eventData } from '@gl/service-kit';
+import { isDuplicateKeyError, type Subscription, eventData, upsertUnlessDestroyed } from '@gl/service-kit';
 import type { NotificationsModels } from './models';
 import type { SettingsService } from './settings.service';
 
@@ -25,21 +25,17 @@ async function upsertIfNewer(
 }
 
 /** Records ancestry unless the namespace was destroyed (a late created/updated must not resurrect it). */
-async function upsertLive(
+function recordNamespace(
   models: NotificationsModels,
   kind: 'group' | 'project',
   sourceId: number,
   ancestorGroupIds: number[],
 ): Promise<void> {
-  try {
-    await models.namespaces.updateOne(
-      { _id: `${kind}:${sourceId}`, destroyed: { $ne: true } },
-      { $set: { kind, sourceId, ancestorGroupIds, destroyed: false } },
-      { upsert: true },
-    );
-  } catch (err) {
-    if (!isDuplicateKeyError(err)) throw err;
-  }
+  return upsertUnlessDestroyed(models.namespaces, `${kind}:${sourceId}`, {
+    kind,
+    sourceId,
+    ancestorGroupIds,
+  });
 }
 
 async function markDestroyed(
@@ -91,13 +87,13 @@ export function identityProjection(models: NotificationsModels, settings: Settin
         case ID.groupCreated:
         case ID.groupUpdated: {
           const data = eventData(groupEventData, event);
-          await upsertLive(models, 'group', data.groupId, data.ancestorGroupIds);
+          await recordNamespace(models, 'group', data.groupId, data.ancestorGroupIds);
           return;
         }
         case ID.projectCreated:
         case ID.projectUpdated: {
           const data = eventData(projectEventData, event);
-          await upsertLive(models, 'project', data.projectId, data.ancestorGroupIds);
+          await recordNamespace(models, 'project', data.projectId, data.ancestorGroupIds);
           return;
         }
         case ID.groupDestroyed: {

@@ -1,26 +1,9 @@
 import { DURABLES, EVENT_TYPES, groupEventData, memberEventData, projectEventData } from '@gl/contracts';
-import { isDuplicateKeyError, type Subscription, eventData } from '@gl/service-kit';
+import { type Subscription, eventData, upsertUnlessDestroyed } from '@gl/service-kit';
 import type { RegistryModels } from './models';
 import { repositoryPath } from './registry.service';
 
 const ID = EVENT_TYPES.identity;
-
-/** Upsert that never resurrects a destroyed record (a late created/updated after destroyed is dropped). */
-async function upsertLive(
-  model: RegistryModels['projects'] | RegistryModels['groups'],
-  id: number,
-  set: Record<string, unknown>,
-): Promise<void> {
-  try {
-    await (model as RegistryModels['projects']).updateOne(
-      { _id: id, destroyed: { $ne: true } },
-      { $set: { ...set, destroyed: false } },
-      { upsert: true },
-    );
-  } catch (err) {
-    if (!isDuplicateKeyError(err)) throw err;
-  }
-}
 
 /**
  * Keeps the registry's copy of projects, groups and memberships: project paths resolve notification
@@ -47,7 +30,7 @@ export function identityProjection(models: RegistryModels): Subscription {
         case ID.projectCreated:
         case ID.projectUpdated: {
           const data = eventData(projectEventData, event);
-          await upsertLive(models.projects, data.projectId, {
+          await upsertUnlessDestroyed(models.projects, data.projectId, {
             fullPath: data.fullPath,
             fullPathLower: data.fullPath.toLowerCase(),
             visibility: data.visibility,
@@ -74,7 +57,7 @@ export function identityProjection(models: RegistryModels): Subscription {
         case ID.groupCreated:
         case ID.groupUpdated: {
           const data = eventData(groupEventData, event);
-          await upsertLive(models.groups, data.groupId, {
+          await upsertUnlessDestroyed(models.groups, data.groupId, {
             fullPath: data.fullPath,
             ancestorGroupIds: data.ancestorGroupIds,
             visibility: data.visibility,

@@ -16,6 +16,7 @@ export * from './mongo/connection';
 export * from './mongo/counters';
 export * from './mongo/batched-delete';
 export * from './mongo/find-page';
+export * from './mongo/projection';
 export * from './bus';
 export * from './openapi';
 export * from './parent-watch';
