@@ -14,6 +14,8 @@ import {
   type Subscription,
   eventData,
   upsertUnlessDestroyed,
+  recordMembership,
+  forgetMembership,
 } from '@gl/service-kit';
 import { toActivity } from './activity.mapping';
 import type { ActivityDoc, EventsModels, IngestedDoc } from './events.models';
@@ -83,25 +85,13 @@ async function project(models: EventsModels, event: EventEnvelope): Promise<bool
     case ID.memberAdded:
     case ID.memberUpdated: {
       const data = eventData(memberEventData, event);
-      await models.members.updateOne(
-        { _id: `${data.sourceType}:${data.sourceId}:${data.userId}` },
-        {
-          $set: {
-            sourceType: data.sourceType,
-            sourceId: data.sourceId,
-            userId: data.userId,
-            accessLevel: data.accessLevel,
-            expiresAt: data.expiresAt,
-          },
-        },
-        { upsert: true },
-      );
+      await recordMembership(models.members, data);
       return true;
     }
     case ID.memberRemoved:
     case ID.memberExpired: {
       const data = eventData(memberEventData, event);
-      await models.members.deleteOne({ _id: `${data.sourceType}:${data.sourceId}:${data.userId}` });
+      await forgetMembership(models.members, data);
       return true;
     }
     default:

@@ -1,5 +1,11 @@
 import { DURABLES, EVENT_TYPES, groupEventData, memberEventData, projectEventData } from '@gl/contracts';
-import { type Subscription, eventData, upsertUnlessDestroyed } from '@gl/service-kit';
+import {
+  type Subscription,
+  eventData,
+  upsertUnlessDestroyed,
+  recordMembership,
+  forgetMembership,
+} from '@gl/service-kit';
 import type { RegistryModels } from './models';
 import { repositoryPath } from './registry.service';
 
@@ -76,25 +82,13 @@ export function identityProjection(models: RegistryModels): Subscription {
         case ID.memberAdded:
         case ID.memberUpdated: {
           const data = eventData(memberEventData, event);
-          await models.members.updateOne(
-            { _id: `${data.sourceType}:${data.sourceId}:${data.userId}` },
-            {
-              $set: {
-                sourceType: data.sourceType,
-                sourceId: data.sourceId,
-                userId: data.userId,
-                accessLevel: data.accessLevel,
-                expiresAt: data.expiresAt,
-              },
-            },
-            { upsert: true },
-          );
+          await recordMembership(models.members, data);
           return;
         }
         case ID.memberRemoved:
         case ID.memberExpired: {
           const data = eventData(memberEventData, event);
-          await models.members.deleteOne({ _id: `${data.sourceType}:${data.sourceId}:${data.userId}` });
+          await forgetMembership(models.members, data);
           return;
         }
         default:
