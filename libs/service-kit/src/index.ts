@@ -20,3 +20,4 @@ export * from './mongo/projection';
 export * from './bus';
 export * from './openapi';
 export * from './parent-watch';
+export * from './access/target-access';

@@ -39,6 +39,23 @@ export const DOMAIN_EVENT_TYPES = {
 } as const;
 
 /**
+ * Who may read an event's target beyond what its kind and its project or group decide, as it was when the
+ * event was published: confidential issues and epics, a snippet's visibility, an internal note; the author
+ * and assignees for IssuablePolicy's exceptions. The events service applies the same read rule as the
+ * target's own service with it. Optional: events published before it existed carry none.
+ */
+export const targetAudience = z.object({
+  confidential: z.boolean().optional(),
+  /** A note: internal (Reporter and up only). */
+  internal: z.boolean().optional(),
+  /** A snippet: its own visibility level. */
+  visibility: z.enum(['private', 'internal', 'public']).optional(),
+  authorId: z.number().int().optional(),
+  assigneeIds: z.array(z.number().int()).optional(),
+});
+export type TargetAudience = z.infer<typeof targetAudience>;
+
+/**
  * Issues, merge requests, snippets, epics and milestones: what the activity log shows as the target.
  * `targetIid` is null for things without an iid (snippets).
  */
@@ -46,6 +63,7 @@ export const targetEventData = z.object({
   targetId: z.number().int(),
   targetIid: z.number().int().nullable(),
   targetTitle: z.string(),
+  audience: targetAudience.optional(),
 });
 export type TargetEventData = z.infer<typeof targetEventData>;
 
@@ -68,6 +86,8 @@ export const noteCreatedData = z.object({
   commitId: z.string().nullable(),
   /** Title of the thing commented on (the event's target_title). */
   targetTitle: z.string(),
+  /** The noteable's audience, with `internal` for an internal note. */
+  audience: targetAudience.optional(),
 });
 export type NoteCreatedData = z.infer<typeof noteCreatedData>;
 
