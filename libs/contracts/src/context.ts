@@ -40,6 +40,19 @@ export const namespaceContext = z.object({
 });
 export type NamespaceContext = z.infer<typeof namespaceContext>;
 
+/**
+ * How new the answer must be, in the gateway's identity revisions (one counter, stamped on identity
+ * events): a service that authorizes from its own projection of memberships and visibility must not
+ * answer before that projection has applied these, so a removal counts on the very next request.
+ */
+export const identityRevision = z.object({
+  /** The newest change to the caller's own memberships (0 for none, or anonymous). */
+  user: z.number().int(),
+  /** The newest project or group visibility change or removal. */
+  visibility: z.number().int(),
+});
+export type IdentityRevision = z.infer<typeof identityRevision>;
+
 export const internalContext = z.object({
   v: z.literal(1),
   requestId: z.string(),
@@ -49,5 +62,7 @@ export const internalContext = z.object({
   externalUrl: z.string(),
   principal: principal.nullable(),
   namespace: namespaceContext.nullable(),
+  /** Absent from contexts signed before revisions existed: then nothing is awaited. */
+  identityRevision: identityRevision.optional(),
 });
 export type InternalContext = z.infer<typeof internalContext>;

@@ -63,9 +63,9 @@ describe('gateway authentication', () => {
 
     it('When an unknown token is sent, then 401 even where anonymous access is allowed', async () => {
       const group = await makeGroup(gw.models, { visibility: 'public' });
-      const anonymous = await gw.call(`/api/v4/groups/${group._id}/labels`, { token: null });
+      const anonymous = await gw.call(`/api/v4/groups/${group._id}/epics`, { token: null });
       expect(anonymous.status).toBe(200);
-      const bad = await gw.call(`/api/v4/groups/${group._id}/labels`, { token: 'glpat-not-a-real-token' });
+      const bad = await gw.call(`/api/v4/groups/${group._id}/epics`, { token: 'glpat-not-a-real-token' });
       expect(bad.status).toBe(401);
       expect(await json(bad)).toEqual({ message: '401 Unauthorized' });
     });
@@ -88,6 +88,19 @@ describe('gateway authentication', () => {
         error: 'invalid_token',
         error_description: 'Token was revoked. You have to re-authorize from the user.',
       });
+    });
+
+    it('When a user is blocked, then their token stops on the very next request, cached or not', async () => {
+      const blockee = await makeUser(gw.models);
+      const group = await makeGroup(gw.models, { visibility: 'public' });
+      await addMember(gw.models, { kind: 'group', id: group._id }, blockee.id, 30);
+      const path = `/api/v4/groups/${group._id}/boards`;
+      expect((await gw.call(path, { token: blockee.token })).status).toBe(200);
+      // Any write through the identity models flushes the token and user lookups at once.
+      await gw.models.users.updateOne({ _id: blockee.id }, { $set: { state: 'blocked' } });
+      const refused = await gw.call(path, { token: blockee.token });
+      expect(refused.status).toBe(401);
+      expect(await json(refused)).toEqual({ message: '401 Unauthorized' });
     });
 
     it('When the token expires today, then it is already expired (GitLab expires at the start of the day)', async () => {

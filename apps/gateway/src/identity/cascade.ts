@@ -5,6 +5,7 @@ import { EVENT_TYPES, groupEvent, projectEvent } from './identity.events';
 import type { MemberDoc, NamespaceDoc, ProjectDoc } from './identity.models';
 import { removeMember } from './member-store';
 import { releaseRoute } from './paths';
+import { nextRevision, visibilityRevised } from './revisions';
 
 /**
  * Removal of projects and groups with everything hanging off them. Each document goes with its own
@@ -30,9 +31,11 @@ export async function destroyProject(
 ): Promise<void> {
   await removeMembersOf(deps, 'project', project._id, origin, actor);
   await deps.models.stars.deleteMany({ projectId: project._id });
-  await deps.outbox.deleteWithEvents(deps.models.projects, project._id, [
-    projectEvent(origin, EVENT_TYPES.identity.projectDestroyed, actor, project),
+  const revision = await nextRevision(deps);
+  const removed = await deps.outbox.deleteWithEvents(deps.models.projects, project._id, [
+    projectEvent(origin, EVENT_TYPES.identity.projectDestroyed, actor, project, revision),
   ]);
+  if (removed) await visibilityRevised(deps.models, revision);
   await releaseRoute(deps.models, project.fullPath, { sourceType: 'project', sourceId: project._id });
 }
 
@@ -43,9 +46,11 @@ async function destroyOneGroup(
   actor: EventActor,
 ): Promise<void> {
   await removeMembersOf(deps, 'group', group._id, origin, actor);
-  await deps.outbox.deleteWithEvents(deps.models.namespaces, group._id, [
-    groupEvent(origin, EVENT_TYPES.identity.groupDestroyed, actor, group),
+  const revision = await nextRevision(deps);
+  const removed = await deps.outbox.deleteWithEvents(deps.models.namespaces, group._id, [
+    groupEvent(origin, EVENT_TYPES.identity.groupDestroyed, actor, group, revision),
   ]);
+  if (removed) await visibilityRevised(deps.models, revision);
   await releaseRoute(deps.models, group.fullPath, { sourceType: 'namespace', sourceId: group._id });
 }
 

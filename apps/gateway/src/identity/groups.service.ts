@@ -18,6 +18,7 @@ import type { IdentityDeps } from './identity.deps';
 import { EVENT_TYPES, groupEvent, projectEvent } from './identity.events';
 import type { NamespaceDoc, ProjectDoc } from './identity.models';
 import { insertMember } from './member-store';
+import { nextRevision, visibilityRevised } from './revisions';
 import { authorizedGroupsFilter, membershipsOf, visibleProjectsFilter } from './memberships';
 import {
   ValidationErrors,
@@ -259,10 +260,14 @@ export function createGroupsService(deps: IdentityDeps) {
       visibility: updated.visibility,
       updatedAt: updated.updatedAt,
     };
+    const revision = updated.visibility === group.visibility ? undefined : await nextRevision(deps);
     await models.namespaces.updateOne(
       { _id: group._id },
-      pushEvents({ $set: changes }, [groupEvent(origin, EVENT_TYPES.identity.groupUpdated, actor, updated)]),
+      pushEvents({ $set: changes }, [
+        groupEvent(origin, EVENT_TYPES.identity.groupUpdated, actor, updated, revision),
+      ]),
     );
+    if (revision !== undefined) await visibilityRevised(models, revision);
     if (fullPath !== group.fullPath || fullName !== group.fullName) {
       await rewriteSubtree(group, updated, origin, actor);
     }

@@ -71,6 +71,7 @@ describe('identity: groups and subgroups', () => {
         userId: owner.id,
         accessLevel: 50,
         expiresAt: null,
+        revision: expect.any(Number) as number,
       });
     });
 

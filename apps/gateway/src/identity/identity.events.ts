@@ -28,11 +28,13 @@ export function userEvent(
   });
 }
 
+/** `revision`: see revisions.ts; only on changes that can take access away. */
 export function groupEvent(
   origin: EventOrigin,
   type: string,
   actor: EventActor,
   group: NamespaceDoc,
+  revision?: number,
 ): EventEnvelope {
   return createEvent(origin, {
     type,
@@ -46,6 +48,7 @@ export function groupEvent(
       parentId: group.parentId,
       ancestorGroupIds: group.ancestorIds,
       visibility: group.visibility,
+      ...(revision === undefined ? {} : { revision }),
     },
   });
 }
@@ -55,6 +58,7 @@ export function projectEvent(
   type: string,
   actor: EventActor,
   project: ProjectDoc,
+  revision?: number,
 ): EventEnvelope {
   return createEvent(origin, {
     type,
@@ -69,6 +73,7 @@ export function projectEvent(
       namespaceId: project.namespaceId,
       ancestorGroupIds: project.ancestorGroupIds,
       visibility: project.visibility,
+      ...(revision === undefined ? {} : { revision }),
     },
   });
 }
@@ -78,6 +83,7 @@ export function memberEvent(
   type: string,
   actor: EventActor,
   member: MemberDoc,
+  revision: number,
 ): EventEnvelope {
   return createEvent(origin, {
     type,
@@ -90,6 +96,7 @@ export function memberEvent(
       userId: member.userId,
       accessLevel: member.accessLevel,
       expiresAt: member.expiresAt,
+      revision,
     },
   });
 }

@@ -23,6 +23,8 @@ export interface UserDoc {
   canCreateGroup: boolean;
   projectsLimit: number;
   passwordHash: string | null;
+  /** The newest identity revision of a change to this user's memberships (identity/revisions.ts). */
+  accessRevision?: number;
   createdAt: Date;
   updatedAt: Date;
 }
@@ -98,6 +100,12 @@ export interface StarDoc {
   createdAt: Date;
 }
 
+/** A named identity revision, e.g. `visibility` (identity/revisions.ts). */
+export interface RevisionDoc {
+  _id: string;
+  value: number;
+}
+
 /** Path ownership: one document per lower-cased full path, so a group and a project cannot share a path. */
 export interface RouteDoc {
   _id: string;
@@ -113,6 +121,7 @@ export interface IdentityModels {
   members: Model<MemberDoc>;
   stars: Model<StarDoc>;
   routes: Model<RouteDoc>;
+  revisions: Model<RevisionDoc>;
   /** Short-lived cache of the lookups every request makes; flushed by any write through these models. */
   cache: IdentityCache;
 }
@@ -141,6 +150,7 @@ function userSchema(): Schema<UserDoc> {
       canCreateGroup: Boolean,
       projectsLimit: Number,
       passwordHash: String,
+      accessRevision: Number,
     },
     { versionKey: false, timestamps },
   );
@@ -247,6 +257,10 @@ function routeSchema(): Schema<RouteDoc> {
   return new Schema<RouteDoc>({ _id: String, sourceType: String, sourceId: Number }, { versionKey: false });
 }
 
+function revisionSchema(): Schema<RevisionDoc> {
+  return new Schema<RevisionDoc>({ _id: String, value: Number }, { versionKey: false });
+}
+
 export function createIdentityModels(
   connection: Connection,
   options: { cacheTtlMs?: number } = {},
@@ -271,6 +285,7 @@ export function createIdentityModels(
     members: model('Member', memberSchema(), 'members'),
     stars: model('Star', starSchema(), 'stars'),
     routes: model('Route', routeSchema(), 'routes'),
+    revisions: model('IdentityRevision', revisionSchema(), 'identity_revisions'),
   };
 }
 

@@ -1,10 +1,20 @@
 import type { EventActor } from '@gl/contracts';
-import { ConflictError, isDuplicateKeyError, withEvents, type EventOrigin } from '@gl/service-kit';
+import {
+  ConflictError,
+  isDuplicateKeyError,
+  pushEvents,
+  withEvents,
+  type EventOrigin,
+} from '@gl/service-kit';
 import type { IdentityDeps } from './identity.deps';
 import { EVENT_TYPES, memberEvent } from './identity.events';
 import type { MemberDoc } from './identity.models';
+import { nextRevision, userRevised } from './revisions';
 
-/** Membership writes, each carrying its identity event in the same single-document write. */
+/**
+ * Membership writes, each carrying its identity event in the same single-document write, and each
+ * stamped with an identity revision that the member's next requests must see applied (revisions.ts).
+ */
 export interface NewMember {
   sourceType: MemberDoc['sourceType'];
   sourceId: number;
@@ -27,17 +37,44 @@ export async function insertMember(
     createdAt: now,
     updatedAt: now,
   };
+  const revision = await nextRevision(deps);
   try {
     await deps.models.members.create(
-      withEvents(member, [memberEvent(origin, EVENT_TYPES.identity.memberAdded, actor, member)]),
+      withEvents(member, [memberEvent(origin, EVENT_TYPES.identity.memberAdded, actor, member, revision)]),
     );
   } catch (err) {
     // The unique (source, user) index settles two concurrent adds of the same user.
     if (isDuplicateKeyError(err)) throw new ConflictError('Member already exists');
     throw err;
   }
+  await userRevised(deps.models, member.userId, revision);
   deps.outbox.kick();
   return member;
+}
+
+/** Level or expiry changed (`updated` is the member as it will be stored). */
+export async function updateMember(
+  deps: IdentityDeps,
+  updated: MemberDoc,
+  origin: EventOrigin,
+  actor: EventActor,
+): Promise<void> {
+  const revision = await nextRevision(deps);
+  await deps.models.members.updateOne(
+    { _id: updated._id },
+    pushEvents(
+      {
+        $set: {
+          accessLevel: updated.accessLevel,
+          expiresAt: updated.expiresAt,
+          updatedAt: updated.updatedAt,
+        },
+      },
+      [memberEvent(origin, EVENT_TYPES.identity.memberUpdated, actor, updated, revision)],
+    ),
+  );
+  await userRevised(deps.models, updated.userId, revision);
+  deps.outbox.kick();
 }
 
 export async function removeMember(
@@ -46,7 +83,10 @@ export async function removeMember(
   origin: EventOrigin,
   actor: EventActor,
 ): Promise<boolean> {
-  return deps.outbox.deleteWithEvents(deps.models.members, member._id, [
-    memberEvent(origin, EVENT_TYPES.identity.memberRemoved, actor, member),
+  const revision = await nextRevision(deps);
+  const removed = await deps.outbox.deleteWithEvents(deps.models.members, member._id, [
+    memberEvent(origin, EVENT_TYPES.identity.memberRemoved, actor, member, revision),
   ]);
+  if (removed) await userRevised(deps.models, member.userId, revision);
+  return removed;
 }

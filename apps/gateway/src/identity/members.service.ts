@@ -6,7 +6,6 @@ import {
   ForbiddenError,
   ModelError,
   NotFoundError,
-  pushEvents,
   type EventOrigin,
   type PageRequest,
   findPage,
@@ -14,9 +13,8 @@ import {
 import { MAINTAINER, OWNER, requireLevel, roleName } from './access';
 import { actorOfPrincipal } from './http';
 import type { IdentityDeps } from './identity.deps';
-import { EVENT_TYPES, memberEvent } from './identity.events';
 import type { MemberDoc, UserDoc } from './identity.models';
-import { insertMember, removeMember } from './member-store';
+import { insertMember, removeMember, updateMember } from './member-store';
 import { isExpired, today } from './memberships';
 import { ValidationErrors } from './paths';
 import { userSearchConditions } from './queries';
@@ -167,9 +165,21 @@ export function createMembersService(deps: IdentityDeps) {
     if (errors.has()) throw ModelError.fields(errors.fields);
   }
 
-  /** Maintainers manage members; only Owners may grant, change or take away the Owner role. */
-  function authorizeManage(principal: Principal, source: MemberSource, levels: number[]): void {
-    requireLevel(principal, source.accessLevel, MAINTAINER);
+  /**
+   * Who may manage other people's memberships at all: `admin_group_member` is Owner-only
+   * (app/policies/group_policy.rb), `admin_project_member` is Maintainer (app/policies/project_policy.rb).
+   */
+  function authorizeAdmin(principal: Principal, source: MemberSource): void {
+    requireLevel(principal, source.accessLevel, source.type === 'group' ? OWNER : MAINTAINER);
+  }
+
+  /**
+   * Granting the Owner role, or changing or removing an Owner, needs `manage_owners`, which only Owners
+   * have (Members::CreateService#cannot_assign_owner_responsibilities_to_member_in_project?,
+   * Members::UpdateService#prevent_upgrade_to_owner? / #prevent_downgrade_from_owner?). In a group this
+   * adds nothing: only Owners administer group members in the first place.
+   */
+  function authorizeOwnerRole(principal: Principal, source: MemberSource, levels: number[]): void {
     if (levels.includes(OWNER)) requireLevel(principal, source.accessLevel, OWNER);
   }
 
@@ -195,18 +205,23 @@ export function createMembersService(deps: IdentityDeps) {
     return user;
   }
 
-  /** POST: user 404, then 409 for an existing member, then role checks (403), then validations (400). */
+  /**
+   * POST: the permission first (`authorize_admin_source!` before anything about the user, in
+   * lib/api/members.rb), so nobody without it learns whether a user exists or is a member; then user 404,
+   * 409 for an existing member, 403 for granting Owner without being one, validations (400).
+   */
   async function add(
     source: MemberSource,
     params: AddMemberBody,
     principal: Principal,
     origin: EventOrigin,
   ): Promise<MemberRow> {
+    authorizeAdmin(principal, source);
     const user = await targetUser(params);
     if (await models.members.exists({ sourceType: source.type, sourceId: source.id, userId: user._id })) {
       throw new ConflictError('Member already exists');
     }
-    authorizeManage(principal, source, [params.access_level]);
+    authorizeOwnerRole(principal, source, [params.access_level]);
     const expiresAt = params.expires_at ?? null;
     await validate(source, user._id, params.access_level, expiresAt);
     const member = await insertMember(
@@ -226,15 +241,23 @@ export function createMembersService(deps: IdentityDeps) {
     return row!;
   }
 
+  /**
+   * PUT: the permission, then the member (404), then what the member policies forbid whoever asks
+   * (403): a group's last owner (GroupMemberPolicy `last_owner`) and a personal project's owner
+   * (ProjectMemberPolicy `target_is_holder_of_the_personal_namespace`) are not edited; then the Owner role
+   * rule, then validations (400).
+   */
   async function update(
     source: MemberSource,
     params: UpdateMemberBody,
     principal: Principal,
     origin: EventOrigin,
   ): Promise<MemberRow> {
+    authorizeAdmin(principal, source);
     const member = await directMember(source, params.user_id);
-    authorizeManage(principal, source, [member.accessLevel, params.access_level]);
-    if (params.access_level !== OWNER && (await isLastOwner(source, member))) throw new ForbiddenError();
+    if (await isLastOwner(source, member)) throw new ForbiddenError();
+    if (source.personalOwnerId === member.userId) throw new ForbiddenError();
+    authorizeOwnerRole(principal, source, [member.accessLevel, params.access_level]);
     const expiresAt = params.expires_at === undefined ? member.expiresAt : params.expires_at;
     await validate(source, member.userId, params.access_level, params.expires_at ?? null);
     const updated: MemberDoc = {
@@ -243,21 +266,17 @@ export function createMembersService(deps: IdentityDeps) {
       expiresAt,
       updatedAt: new Date(),
     };
-    await models.members.updateOne(
-      { _id: member._id },
-      pushEvents({ $set: { accessLevel: updated.accessLevel, expiresAt, updatedAt: updated.updatedAt } }, [
-        memberEvent(origin, EVENT_TYPES.identity.memberUpdated, actorOfPrincipal(principal), updated),
-      ]),
-    );
-    deps.outbox.kick();
+    await updateMember(deps, updated, origin, actorOfPrincipal(principal));
     const [row] = await withUsers([updated]);
     return row!;
   }
 
   /**
-   * DELETE: members may leave on their own; otherwise Maintainer (Owner for owners). A group's last owner
-   * and a personal project's owner stay. Removing a group member also removes their direct memberships
-   * in the group's subgroups and projects unless `skip_subresources` (Members::DestroyService).
+   * DELETE: the member first (`find_by!`, 404), then Members::DestroyService's checks: members may leave
+   * on their own; anyone else needs the admin permission (group Owner, project Maintainer), and an Owner
+   * is only removed by an Owner. A group's last owner and a personal project's owner stay. Removing a
+   * group member also removes their direct memberships in the group's subgroups and projects unless
+   * `skip_subresources`.
    */
   async function remove(
     source: MemberSource,
@@ -267,7 +286,8 @@ export function createMembersService(deps: IdentityDeps) {
     origin: EventOrigin,
   ): Promise<void> {
     const member = await directMember(source, userId);
-    if (member.userId !== principal.id) authorizeManage(principal, source, [member.accessLevel]);
+    if (member.userId !== principal.id) authorizeAdmin(principal, source);
+    authorizeOwnerRole(principal, source, [member.accessLevel]);
     if (await isLastOwner(source, member)) throw new ForbiddenError();
     if (source.personalOwnerId === member.userId) throw new ForbiddenError();
     const actor = actorOfPrincipal(principal);

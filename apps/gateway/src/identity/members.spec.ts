@@ -52,6 +52,7 @@ describe('identity: group and project members', () => {
         userId: user.id,
         accessLevel: 30,
         expiresAt: '2099-12-31',
+        revision: expect.any(Number) as number,
       });
     });
 
@@ -176,6 +177,127 @@ describe('identity: group and project members', () => {
       });
       expect(hidden.status).toBe(404);
       expect(hidden.body).toEqual({ message: '404 Group Not Found' });
+    });
+  });
+
+  describe('who manages members (GroupPolicy admin_group_member, ProjectPolicy admin_project_member)', () => {
+    const forbidden = { message: '403 Forbidden' };
+
+    it.each([
+      ['Guest', 10],
+      ['Reporter', 20],
+      ['Developer', 30],
+      ['Maintainer', 40],
+    ])(
+      'When a group %s adds, changes or removes a member, then 403 every time, existing or not; leaving is allowed',
+      async (_role, level) => {
+        const group = await createGroup(api, owner.token);
+        const actor = await createUser(api);
+        const target = await createUser(api);
+        const stranger = await createUser(api);
+        await addMember(api, 'groups', group.id, actor.id, level, owner.token);
+        await addMember(api, 'groups', group.id, target.id, 10, owner.token);
+        const call = (method: string, path: string, body?: unknown) =>
+          api(method, `/groups/${group.id}/members${path}`, { token: actor.token, body });
+        for (const body of [
+          { user_id: stranger.id, access_level: 40 },
+          // An existing member or an unknown user answers the same: nothing is learnt without the permission.
+          { user_id: target.id, access_level: 10 },
+          { user_id: 987_654, access_level: 10 },
+        ]) {
+          const res = await call('POST', '', body);
+          expect(res.status).toBe(403);
+          expect(res.body).toEqual(forbidden);
+        }
+        expect((await call('PUT', `/${target.id}`, { access_level: 50 })).status).toBe(403);
+        expect((await call('PUT', `/${stranger.id}`, { access_level: 10 })).status).toBe(403);
+        expect((await call('DELETE', `/${target.id}`)).status).toBe(403);
+        const kept = await api('GET', `/groups/${group.id}/members/${target.id}`, { token: owner.token });
+        expect(asRecord(kept.body)).toMatchObject({ id: target.id, access_level: 10 });
+        const none = await api('GET', `/groups/${group.id}/members/${stranger.id}`, { token: owner.token });
+        expect(none.status).toBe(404);
+        expect((await call('DELETE', `/${actor.id}`)).status).toBe(204);
+      },
+    );
+
+    it('When a group Owner adds, changes and removes a member, then 201, 200 and 204', async () => {
+      const group = await createGroup(api, owner.token);
+      const user = await createUser(api);
+      const url = `/groups/${group.id}/members`;
+      expect(
+        (await api('POST', url, { token: owner.token, body: { user_id: user.id, access_level: 50 } })).status,
+      ).toBe(201);
+      expect(
+        (await api('PUT', `${url}/${user.id}`, { token: owner.token, body: { access_level: 40 } })).status,
+      ).toBe(200);
+      expect((await api('DELETE', `${url}/${user.id}`, { token: owner.token })).status).toBe(204);
+    });
+
+    it.each([
+      ['Guest', 10],
+      ['Reporter', 20],
+      ['Developer', 30],
+    ])('When a project %s manages members, then 403; leaving is allowed', async (_role, level) => {
+      const project = await createProject(api, owner.token);
+      const actor = await createUser(api);
+      const target = await createUser(api);
+      await addMember(api, 'projects', project.id, actor.id, level, owner.token);
+      await addMember(api, 'projects', project.id, target.id, 10, owner.token);
+      const call = (method: string, path: string, body?: unknown) =>
+        api(method, `/projects/${project.id}/members${path}`, { token: actor.token, body });
+      const added = await call('POST', '', { user_id: target.id, access_level: 20 });
+      expect(added.status).toBe(403);
+      expect(added.body).toEqual(forbidden);
+      expect((await call('PUT', `/${target.id}`, { access_level: 20 })).status).toBe(403);
+      expect((await call('DELETE', `/${target.id}`)).status).toBe(403);
+      expect((await call('DELETE', `/${actor.id}`)).status).toBe(204);
+    });
+
+    it('When a project Maintainer manages members, then everything below Owner works; granting, changing or removing an Owner is 403', async () => {
+      const group = await createGroup(api, owner.token);
+      const project = await createProject(api, owner.token, { namespace_id: group.id });
+      const [maintainer, newcomer, projectOwner, hopeful] = [
+        await createUser(api),
+        await createUser(api),
+        await createUser(api),
+        await createUser(api),
+      ];
+      await addMember(api, 'projects', project.id, maintainer.id, 40, owner.token);
+      await addMember(api, 'projects', project.id, projectOwner.id, 50, owner.token);
+      const call = (method: string, path: string, body?: unknown) =>
+        api(method, `/projects/${project.id}/members${path}`, { token: maintainer.token, body });
+      expect((await call('POST', '', { user_id: newcomer.id, access_level: 30 })).status).toBe(201);
+      expect((await call('PUT', `/${newcomer.id}`, { access_level: 40 })).status).toBe(200);
+      const grant = await call('POST', '', { user_id: hopeful.id, access_level: 50 });
+      expect(grant.status).toBe(403);
+      expect(grant.body).toEqual(forbidden);
+      expect((await call('PUT', `/${newcomer.id}`, { access_level: 50 })).status).toBe(403);
+      expect((await call('PUT', `/${projectOwner.id}`, { access_level: 40 })).status).toBe(403);
+      expect((await call('DELETE', `/${projectOwner.id}`)).status).toBe(403);
+      expect((await call('DELETE', `/${newcomer.id}`)).status).toBe(204);
+      // The group's Owner is the project's Owner: they may grant it.
+      const byOwner = await api('POST', `/projects/${project.id}/members`, {
+        token: owner.token,
+        body: { user_id: hopeful.id, access_level: 50 },
+      });
+      expect(byOwner.status).toBe(201);
+    });
+
+    it("When the last owner's membership is edited, even to stay Owner, or a personal project's owner is, then 403", async () => {
+      const group = await createGroup(api, owner.token);
+      const lastOwner = await api('PUT', `/groups/${group.id}/members/${owner.id}`, {
+        token: owner.token,
+        body: { access_level: 50, expires_at: '2099-01-01' },
+      });
+      expect(lastOwner.status).toBe(403);
+      const personal = await createProject(api, owner.token);
+      for (const token of [owner.token, undefined]) {
+        const edit = await api('PUT', `/projects/${personal.id}/members/${owner.id}`, {
+          token,
+          body: { access_level: 40 },
+        });
+        expect(edit.status).toBe(403);
+      }
     });
   });
 

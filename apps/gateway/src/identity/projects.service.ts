@@ -17,6 +17,7 @@ import type { IdentityDeps } from './identity.deps';
 import { EVENT_TYPES, projectEvent } from './identity.events';
 import type { NamespaceDoc, ProjectDoc } from './identity.models';
 import { insertMember } from './member-store';
+import { nextRevision, visibilityRevised } from './revisions';
 import {
   authorizedProjectsFilter,
   membershipsOf,
@@ -87,7 +88,10 @@ export function createProjectsService(deps: IdentityDeps) {
   /**
    * Projects::CreateService: the namespace defaults to the caller's own; creating in a group needs the
    * group's project creation level (Developer by default); a project can never be more visible than its
-   * group (it is silently capped, as GitLab does on create).
+   * group. On create GitLab caps it silently (`@project.visibility_level = @project.group.visibility_level
+   * unless @project.visibility_level_allowed_by_group?` in app/services/projects/create_service.rb, before
+   * the model's `visibility_level_allowed_by_group` validation runs), so the answer is 201 with the group's
+   * visibility; only an update answers 400 "public is not allowed in a private group.".
    */
   async function create(
     input: CreateProjectBody,
@@ -294,12 +298,20 @@ export function createProjectsService(deps: IdentityDeps) {
       updatedAt: new Date(),
     };
     const updated: ProjectDoc = { ...project, ...changes };
+    const revision = visibility === project.visibility ? undefined : await nextRevision(deps);
     await models.projects.updateOne(
       { _id: project._id },
       pushEvents({ $set: changes }, [
-        projectEvent(origin, EVENT_TYPES.identity.projectUpdated, actorOfPrincipal(principal), updated),
+        projectEvent(
+          origin,
+          EVENT_TYPES.identity.projectUpdated,
+          actorOfPrincipal(principal),
+          updated,
+          revision,
+        ),
       ]),
     );
+    if (revision !== undefined) await visibilityRevised(models, revision);
     if (moved) await releaseRoute(models, project.fullPath, route);
     deps.outbox.kick();
     return updated;

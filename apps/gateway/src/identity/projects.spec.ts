@@ -121,6 +121,31 @@ describe('identity: projects and stars', () => {
       expect(asList(members.body)).toEqual([expect.objectContaining({ id: dev.id, access_level: 40 })]);
     });
 
+    it.each([
+      ['Guest', 10, 400],
+      ['Reporter', 20, 400],
+      ['Developer', 30, 201],
+      ['Maintainer', 40, 201],
+      ['Owner', 50, 201],
+    ])(
+      'When a %s asks for a public or internal project in a private group, then %i; created ones are private',
+      async (_role, level, status) => {
+        const group = await createGroup(api, alice.token);
+        const member = await createUser(api);
+        await addMember(api, 'groups', group.id, member.id, level);
+        for (const visibility of ['public', 'internal']) {
+          const res = await api('POST', '/projects', {
+            token: member.token,
+            body: { path: unique('capped'), namespace_id: group.id, visibility },
+          });
+          expect(res.status).toBe(status);
+          if (status === 400) expect(res.body).toEqual({ message: { namespace: ['is not valid'] } });
+          // Projects::CreateService lowers the level to the group's before validating: 201, stored private.
+          else expect(projectEntity.parse(res.body).visibility).toBe('private');
+        }
+      },
+    );
+
     it('When a reporter or a stranger creates a project in a group, then 400 namespace is not valid', async () => {
       const group = await createGroup(api, alice.token);
       const reporter = await createUser(api);

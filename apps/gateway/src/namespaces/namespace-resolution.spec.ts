@@ -104,10 +104,10 @@ describe('gateway namespace resolution', () => {
   describe('visibility', () => {
     it('When a group is internal, then any signed-in user sees it but an anonymous caller does not', async () => {
       const internal = await makeGroup(gw.models, { visibility: 'internal' });
-      expect((await gw.call(`/api/v4/groups/${internal._id}/labels`, { token: outsider.token })).status).toBe(
+      expect((await gw.call(`/api/v4/groups/${internal._id}/epics`, { token: outsider.token })).status).toBe(
         200,
       );
-      expect((await gw.call(`/api/v4/groups/${internal._id}/labels`, { token: null })).status).toBe(404);
+      expect((await gw.call(`/api/v4/groups/${internal._id}/epics`, { token: null })).status).toBe(404);
     });
 
     it('When a project is public, then an anonymous caller sees it on anonymous-capable routes', async () => {

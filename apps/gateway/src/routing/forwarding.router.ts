@@ -4,6 +4,7 @@ import { CONTEXT_TTL_MS, NotFoundError, signContext } from '@gl/service-kit';
 import type { IdentityModels } from '../identity/identity.models';
 import { applyAuth } from '../auth/auth.middleware';
 import { resolveGroup, resolveProject, findProject, projectContext } from '../namespaces/resolve';
+import { signedRevision } from '../identity/revisions';
 import { ALERT_NOTIFY_PATTERN, ROUTE_TABLE, type RouteSpec, type ServiceName } from './route-table';
 
 export interface ForwardingDeps {
@@ -41,18 +42,22 @@ function segmentIndexOf(spec: RouteSpec): number {
   return spec.path.split('/').indexOf(`:${spec.namespace!.param}`) + 2;
 }
 
-function sign(deps: ForwardingDeps, req: Request, namespace: NamespaceContext | null): string {
+async function sign(deps: ForwardingDeps, req: Request, namespace: NamespaceContext | null): Promise<string> {
+  const principal = req.principal ?? null;
   const context: InternalContext = {
     v: 1,
     requestId: req.id as string,
     exp: Date.now() + CONTEXT_TTL_MS,
     tier: deps.tier,
     externalUrl: deps.externalUrl,
-    principal: req.principal ?? null,
+    principal,
     namespace,
+    identityRevision: await signedRevision(deps.models, principal),
   };
   return signContext(deps.contextSecret, context);
 }
+
+const READ_METHODS = new Set(['GET', 'HEAD']);
 
 function forward(deps: ForwardingDeps, spec: RouteSpec) {
   const proxy = deps.proxies[spec.service];
@@ -61,7 +66,10 @@ function forward(deps: ForwardingDeps, spec: RouteSpec) {
       req.principal = null;
       req.forwardAuthorization = true;
     } else {
-      await applyAuth(req, deps, { required: spec.auth === 'required', readScopes: spec.readScopes });
+      // `non-get`: GitLab's authenticate_non_get!, before the resource is looked up, so an anonymous write
+      // is a 401 even where the same GET would be a 404.
+      const required = spec.auth === 'required' || (spec.auth === 'non-get' && !READ_METHODS.has(req.method));
+      await applyAuth(req, deps, { required, readScopes: spec.readScopes });
     }
     let namespace: NamespaceContext | null = null;
     let url = withoutCredentialParams(req.originalUrl);
@@ -75,7 +83,7 @@ function forward(deps: ForwardingDeps, spec: RouteSpec) {
       url = rewriteSegment(url, segmentIndexOf(spec), namespace.id);
     }
     req.url = url;
-    req.forwardContext = sign(deps, req, namespace);
+    req.forwardContext = await sign(deps, req, namespace);
     proxy(req, res, next);
   };
 }
@@ -102,7 +110,11 @@ export function createAlertNotifyForwarder(deps: ForwardingDeps): RequestHandler
     if (!project) throw new NotFoundError();
     req.principal = null;
     req.forwardAuthorization = true;
-    req.forwardContext = sign(deps, req, await projectContext(deps.models, project, null, deps.externalUrl));
+    req.forwardContext = await sign(
+      deps,
+      req,
+      await projectContext(deps.models, project, null, deps.externalUrl),
+    );
     deps.proxies.alerts(req, res, next);
   };
 }

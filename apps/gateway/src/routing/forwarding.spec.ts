@@ -2,7 +2,7 @@ import { INTERNAL_CONTEXT_HEADER } from '@gl/contracts';
 import { signContext } from '@gl/service-kit';
 import { TEST_CONTEXT_SECRET, signedContextHeader } from '@gl/testing';
 import { startGatewayHarness, type GatewayHarness } from '../testing/gateway.harness';
-import { makeGroup, makeProject } from '../testing/identity.fixtures';
+import { addMember, makeGroup, makeProject, makeUser } from '../testing/identity.fixtures';
 import type { ProjectDoc } from '../identity/identity.models';
 
 interface Echo {
@@ -15,6 +15,7 @@ interface Echo {
     tier: string;
     principal: { id: number } | null;
     namespace: { id: number } | null;
+    identityRevision?: { user: number; visibility: number };
   };
   headers: { authorization: string | null; requestId: string | null; forwardedHost: string | null };
 }
@@ -153,6 +154,147 @@ describe('gateway forwarding', () => {
     expect(response.status).toBe(404);
     expect(response.headers.get('content-type')).toBe('application/json');
     expect(await response.json()).toEqual({ error: '404 Not Found' });
+  });
+});
+
+describe('gateway auth policy for anonymous writes', () => {
+  let gw: GatewayHarness;
+  let secret: ProjectDoc;
+  let open: ProjectDoc;
+  let privateGroup: number;
+
+  beforeAll(async () => {
+    gw = await startGatewayHarness();
+    const hidden = await makeGroup(gw.models);
+    privateGroup = hidden._id;
+    secret = await makeProject(gw.models, hidden);
+    open = await makeProject(gw.models, await makeGroup(gw.models, { visibility: 'public' }), {
+      visibility: 'public',
+    });
+  });
+  afterAll(() => gw.close());
+
+  const anonymous = (method: string, path: string) =>
+    gw.call(path, {
+      token: null,
+      method,
+      ...(method === 'GET' ? {} : { headers: { 'content-type': 'application/json' }, body: '{}' }),
+    });
+
+  it.each([
+    ['POST', (p: number) => `/api/v4/projects/${p}/issues`],
+    ['PUT', (p: number) => `/api/v4/projects/${p}/issues/1`],
+    ['DELETE', (p: number) => `/api/v4/projects/${p}/issues/1`],
+    ['POST', (p: number) => `/api/v4/projects/${p}/merge_requests`],
+    ['PUT', (p: number) => `/api/v4/projects/${p}/merge_requests/1/merge`],
+  ])(
+    'When an anonymous %s reaches a private or missing project (authenticate_non_get!), then 401 before the lookup',
+    async (method, path) => {
+      for (const target of [secret._id, 999_999]) {
+        const response = await anonymous(method, path(target));
+        expect(response.status).toBe(401);
+        expect(await response.json()).toEqual({ message: '401 Unauthorized' });
+      }
+    },
+  );
+
+  it('When an anonymous caller writes group epics, labels or milestones, then 401; labels and milestones refuse reads too', async () => {
+    for (const [method, path] of [
+      ['POST', `/api/v4/groups/${privateGroup}/epics`],
+      ['POST', `/api/v4/groups/${privateGroup}/labels`],
+      ['PUT', `/api/v4/groups/${privateGroup}/milestones/1`],
+      ['GET', `/api/v4/groups/${privateGroup}/labels`],
+      ['GET', `/api/v4/groups/${privateGroup}/milestones`],
+      ['GET', '/api/v4/registry/repositories/5'],
+    ] as const) {
+      const response = await anonymous(method, path);
+      expect({ method, path, status: response.status }).toEqual({ method, path, status: 401 });
+    }
+  });
+
+  it('When an anonymous caller reads a private project, then 404 as before; a public one is forwarded', async () => {
+    expect((await anonymous('GET', `/api/v4/projects/${secret._id}/issues`)).status).toBe(404);
+    expect((await anonymous('GET', `/api/v4/groups/${privateGroup}/epics`)).status).toBe(404);
+    const body = (await (await anonymous('GET', `/api/v4/projects/${open._id}/issues`)).json()) as Echo;
+    expect(body.ctx.principal).toBeNull();
+  });
+
+  it('When an anonymous caller writes issues of a public project, then 401 too; with a token it is forwarded', async () => {
+    expect((await anonymous('POST', `/api/v4/projects/${open._id}/issues`)).status).toBe(401);
+    const signed = await gw.call(`/api/v4/projects/${open._id}/issues`, { method: 'POST', body: '{}' });
+    expect(((await signed.json()) as Echo).method).toBe('POST');
+  });
+
+  it('When snippets, commits or the registry are written anonymously, then the project is looked up first (404 when private)', async () => {
+    for (const path of [
+      `/api/v4/projects/${secret._id}/snippets`,
+      `/api/v4/projects/${secret._id}/repository/commits`,
+    ]) {
+      expect((await anonymous('POST', path)).status).toBe(404);
+    }
+    expect((await anonymous('DELETE', `/api/v4/projects/${secret._id}/registry/repositories/1`)).status).toBe(
+      404,
+    );
+    // On a public project the service decides (GitLab: authenticate! or authorize! after the lookup).
+    const forwarded = await anonymous('POST', `/api/v4/projects/${open._id}/snippets`);
+    expect(((await forwarded.json()) as Echo).service).toBe('discussions');
+  });
+});
+
+describe('gateway identity revisions in the signed context', () => {
+  let gw: GatewayHarness;
+  let project: ProjectDoc;
+
+  beforeAll(async () => {
+    gw = await startGatewayHarness();
+    project = await makeProject(gw.models, await makeGroup(gw.models, { visibility: 'public' }), {
+      visibility: 'public',
+    });
+  });
+  afterAll(() => gw.close());
+
+  const revisionOf = async (token: string | null) => {
+    const response = await gw.call(`/api/v4/projects/${project._id}/events`, { token });
+    return ((await response.json()) as Echo).ctx.identityRevision!;
+  };
+  const api = (method: string, path: string, body?: unknown) =>
+    gw.call(`/api/v4${path}`, {
+      method,
+      headers: { 'content-type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+
+  it("When a user's membership is added, changed or removed, then their next request carries a newer user revision", async () => {
+    const user = await makeUser(gw.models);
+    const other = await makeUser(gw.models);
+    const start = await revisionOf(user.token);
+    expect(start.user).toBe(0);
+    expect(
+      (await api('POST', `/projects/${project._id}/members`, { user_id: user.id, access_level: 30 })).status,
+    ).toBe(201);
+    const added = await revisionOf(user.token);
+    expect(added.user).toBeGreaterThan(0);
+    expect((await revisionOf(other.token)).user).toBe(0);
+    expect(
+      (await api('PUT', `/projects/${project._id}/members/${user.id}`, { access_level: 20 })).status,
+    ).toBe(200);
+    const changed = await revisionOf(user.token);
+    expect(changed.user).toBeGreaterThan(added.user);
+    expect((await api('DELETE', `/projects/${project._id}/members/${user.id}`)).status).toBe(204);
+    const removed = await revisionOf(user.token);
+    expect(removed.user).toBeGreaterThan(changed.user);
+    expect(removed.visibility).toBe(start.visibility);
+  });
+
+  it('When a project becomes less visible, then the next requests carry a newer visibility revision; other edits do not', async () => {
+    const before = await revisionOf(null);
+    expect((await api('PUT', `/projects/${project._id}`, { description: 'renamed only' })).status).toBe(200);
+    expect((await revisionOf(null)).visibility).toBe(before.visibility);
+    // A member of the project sees it after it turns private.
+    const user = await makeUser(gw.models);
+    await addMember(gw.models, { kind: 'project', id: project._id }, user.id, 30);
+    expect((await api('PUT', `/projects/${project._id}`, { visibility: 'private' })).status).toBe(200);
+    expect((await revisionOf(user.token)).visibility).toBeGreaterThan(before.visibility);
   });
 });
 

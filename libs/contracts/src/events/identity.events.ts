@@ -20,6 +20,12 @@ export const groupEventData = z.object({
   parentId: z.number().int().nullable(),
   ancestorGroupIds: z.array(z.number().int()),
   visibility,
+  /**
+   * The gateway's identity revision of this change (one counter): on every membership change and on a
+   * project or group visibility change or removal. Services that authorize from their own projection
+   * record it (see `identityRevision` in the internal context).
+   */
+  revision: z.number().int().optional(),
 });
 
 export const projectEventData = z.object({
@@ -31,6 +37,8 @@ export const projectEventData = z.object({
   /** Groups containing the project, outermost first; empty for a project in a user namespace. */
   ancestorGroupIds: z.array(z.number().int()),
   visibility,
+  /** See groupEventData. */
+  revision: z.number().int().optional(),
 });
 
 export const memberEventData = z.object({
@@ -39,4 +47,6 @@ export const memberEventData = z.object({
   userId: z.number().int(),
   accessLevel: z.number().int(),
   expiresAt: z.string().nullable(),
+  /** See groupEventData. */
+  revision: z.number().int().optional(),
 });
