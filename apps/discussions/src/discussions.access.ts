@@ -1,6 +1,22 @@
-import type { InternalContext, NamespaceContext, Principal, UserSummary } from '@gl/contracts';
+import type {
+  InternalContext,
+  NamespaceContext,
+  Principal,
+  TargetAudience,
+  UserSummary,
+} from '@gl/contracts';
 import { ACCESS_LEVELS } from '@gl/contracts';
-import { ForbiddenError, NotFoundError, accessLevelOf, requireUser } from '@gl/service-kit';
+import {
+  ForbiddenError,
+  NotFoundError,
+  accessLevelOf,
+  canReadTarget,
+  requireUser,
+  viewerOf,
+  type AccessTarget,
+  type TargetKind,
+} from '@gl/service-kit';
+import type { NoteableDoc, NoteableKind } from './discussions.models';
 
 /**
  * GitLab's abilities as far as this service needs them, from the signed context: reading follows the
@@ -23,27 +39,54 @@ export function commenter(ctx: InternalContext, kind: 'group' | 'project'): Prin
   return user;
 }
 
+const KIND_OF: Record<NoteableKind, TargetKind> = {
+  Issue: 'Issue',
+  MergeRequest: 'MergeRequest',
+  Snippet: 'Snippet',
+  Epic: 'Epic',
+};
+
+/**
+ * The facts the read rule needs about a noteable (the same ones its domain events carry as `audience`):
+ * confidentiality of issues and epics, a snippet's visibility, author and assignees.
+ */
+export function audienceOf(doc: NoteableDoc): TargetAudience {
+  const audience: TargetAudience = { authorId: doc.author.id };
+  if (doc.kind === 'Issue' || doc.kind === 'Epic') audience.confidential = doc.confidential ?? false;
+  if (doc.kind === 'Issue' || doc.kind === 'MergeRequest') audience.assigneeIds = doc.assigneeIds ?? [];
+  if (doc.kind === 'Snippet') audience.visibility = doc.visibility ?? 'private';
+  return audience;
+}
+
+export function accessTargetOf(doc: NoteableDoc): AccessTarget {
+  return { kind: KIND_OF[doc.kind], ...audienceOf(doc) };
+}
+
+/** `read_issue`, `read_merge_request`, `read_snippet`, `read_epic` on one noteable (target-access.ts). */
+export function canReadNoteable(ctx: InternalContext, doc: NoteableDoc): boolean {
+  return canReadTarget(viewerOf(ctx), accessTargetOf(doc));
+}
+
 /**
  * ProjectPolicy `read_merge_request` on the project: everyone on public projects, signed-in users on internal
  * ones (`public_access`), Reporter and up otherwise; a Guest of a private project cannot list them.
  */
 export function canReadMergeRequests(ctx: InternalContext): boolean {
-  const ns = ctx.namespace;
-  if (!ns) return false;
-  if (ns.visibility === 'public') return true;
-  if (ns.visibility === 'internal' && ctx.principal) return true;
-  return accessLevelOf(ctx) >= ACCESS_LEVELS.reporter;
+  return canReadTarget(viewerOf(ctx), { kind: 'MergeRequest' });
 }
 
-/** `read_merge_request` on one merge request: IssuablePolicy adds Guests who authored it or are assigned. */
-export function canReadMergeRequest(
+/** `read_code` / `download_code` on the project: commits, their threads. */
+export function canReadCode(ctx: InternalContext): boolean {
+  return canReadTarget(viewerOf(ctx), { kind: 'Code' });
+}
+
+/** `read_note` on a note of a target: the target's own rule, and `read_internal_note` for internal ones. */
+export function canReadNote(
   ctx: InternalContext,
-  mr: { author: { id: number }; assigneeIds: number[] },
+  target: AccessTarget,
+  note: { internal?: boolean },
 ): boolean {
-  if (canReadMergeRequests(ctx)) return true;
-  const user = ctx.principal;
-  if (!user || accessLevelOf(ctx) < ACCESS_LEVELS.guest) return false;
-  return mr.author.id === user.id || mr.assigneeIds.includes(user.id);
+  return canReadTarget(viewerOf(ctx), { ...target, internal: note.internal ?? false });
 }
 
 export function requireRole(ctx: InternalContext, minimum: number): Principal {

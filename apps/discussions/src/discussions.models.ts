@@ -65,6 +65,8 @@ export interface NoteDoc {
   position: PositionParam | null;
   /** Diff notes on merge requests: the commit the thread starts on. */
   commitId: string | null;
+  /** Internal note (formerly `confidential`): Reporter and up only. Absent on notes written before it existed. */
+  internal?: boolean;
 }
 
 export interface CommitDoc {
@@ -186,6 +188,7 @@ export function createDiscussionsModels(connection: Connection, outbox: Outbox):
       resolvedAt: Date,
       position: mixed,
       commitId: String,
+      internal: Boolean,
     },
     { versionKey: false },
   );

@@ -64,8 +64,9 @@ export function presentNote(note: NoteDoc): NoteEntity {
     noteable_type: note.noteableType,
     project_id: note.projectId,
     resolvable: isResolvable(note),
-    confidential: false,
-    internal: false,
+    // The API exposes the flag under both names (`confidential` is the deprecated one).
+    confidential: note.internal ?? false,
+    internal: note.internal ?? false,
     imported: false,
     imported_from: 'none',
     noteable_iid: note.noteableIid,

@@ -63,7 +63,12 @@ describe('Domain events published by discussions', () => {
     );
     await h.call('PUT', `/projects/${ns.id}/issues/1`, { ns, json: { state_event: 'close' } });
     await h.call('PUT', `/projects/${ns.id}/issues/1`, { ns, json: { state_event: 'reopen' } });
-    const data = { targetId: issue.id, targetIid: 1, targetTitle: 'Broken' };
+    const data = {
+      targetId: issue.id,
+      targetIid: 1,
+      targetTitle: 'Broken',
+      audience: { confidential: false, authorId: OWNER.id, assigneeIds: [] },
+    };
     const scope = { projectId: ns.id, groupId: null };
     for (const type of [EVENTS.issueOpened, EVENTS.issueClosed, EVENTS.issueReopened]) {
       expect(await eventsOf(type, (e) => e.projectId === ns.id)).toEqual([
@@ -85,7 +90,12 @@ describe('Domain events published by discussions', () => {
     await h.call('PUT', `/projects/${ns.id}/merge_requests/1`, { ns, json: { state_event: 'close' } });
     await h.call('PUT', `/projects/${ns.id}/merge_requests/1`, { ns, json: { state_event: 'reopen' } });
     await h.call('PUT', `/projects/${ns.id}/merge_requests/1/merge`, { ns });
-    const data = { targetId: mr.id, targetIid: 1, targetTitle: 'Change' };
+    const data = {
+      targetId: mr.id,
+      targetIid: 1,
+      targetTitle: 'Change',
+      audience: { authorId: OWNER.id, assigneeIds: [] },
+    };
     const scope = { projectId: ns.id, groupId: null };
     for (const type of [
       EVENTS.mergeRequestOpened,
@@ -119,6 +129,7 @@ describe('Domain events published by discussions', () => {
           targetId: snippet.id,
           targetIid: null,
           targetTitle: 'S',
+          audience: { visibility: 'private', authorId: OWNER.id },
         },
       ),
     ]);
@@ -135,6 +146,7 @@ describe('Domain events published by discussions', () => {
           targetId: epic.id,
           targetIid: 1,
           targetTitle: 'E',
+          audience: { confidential: false, authorId: OWNER.id },
         },
       ),
     ]);
@@ -167,6 +179,7 @@ describe('Domain events published by discussions', () => {
           noteableIid: 1,
           commitId: null,
           targetTitle: 'T',
+          audience: { confidential: false, authorId: OWNER.id, assigneeIds: [], internal: false },
         },
       ),
     ]);

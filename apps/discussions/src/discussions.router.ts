@@ -36,7 +36,9 @@ import {
 import type { InternalContext } from '@gl/contracts';
 import {
   canAdminNote,
-  canReadMergeRequest,
+  canReadCode,
+  canReadNote,
+  canReadNoteable,
   canSetCreatedAt,
   commenter,
   readableNamespace,
@@ -44,7 +46,13 @@ import {
 } from './discussions.access';
 import { isResolvable, presentDiscussion, presentNote } from './discussions.presenters';
 import type { NoteDoc } from './discussions.models';
-import { noteErrors, parseCreatedAt, type NoteTarget, type NotesService } from './notes.service';
+import {
+  noteErrors,
+  parseCreatedAt,
+  type NoteTarget,
+  type NoteVisibility,
+  type NotesService,
+} from './notes.service';
 import { targetOfCommit, targetOfNoteable, type NoteablesService } from './noteables.service';
 import { originOf } from './discussions.origin';
 
@@ -83,6 +91,25 @@ function pathParam(req: Request, name: string): string {
   return String((req.params as Record<string, string | undefined>)[name] ?? '');
 }
 
+/** Noteables whose policy has `mark_note_as_internal` (Issue, MergeRequest and Epic policies): Reporter and up. */
+const INTERNAL_NOTES: ReadonlySet<NoteableTypeName> = new Set(['Issue', 'MergeRequest', 'Epic']);
+
+/** `read_note` for the caller on the target's notes: internal ones need `read_internal_note`. */
+function visibleNotes(ctx: InternalContext, target: NoteTarget): NoteVisibility {
+  return (note) => canReadNote(ctx, target.access, note);
+}
+
+/** get_note: a note the caller cannot read is `not_found!("Note")`. */
+function readableOr404(ctx: InternalContext, target: NoteTarget, note: NoteDoc): NoteDoc {
+  if (!canReadNote(ctx, target.access, note)) throw new NotFoundError('Note');
+  return note;
+}
+
+/** NotePolicy prevents admin_note and resolve_note on a note the caller cannot read: 403. */
+function requireReadable(ctx: InternalContext, target: NoteTarget, note: NoteDoc): void {
+  if (!canReadNote(ctx, target.access, note)) throw new ForbiddenError();
+}
+
 /** `resolve_note` on the project: the noteable's author, or Developer and up (NotePolicy adds the note's author). */
 function canResolve(ctx: InternalContext, target: NoteTarget): boolean {
   return ctx.principal?.id === target.authorId || accessLevelOf(ctx) >= ACCESS_LEVELS.developer;
@@ -117,6 +144,8 @@ export function createDiscussionsRouter(noteables: NoteablesService, notes: Note
     const raw = pathParam(req, 'noteable_id');
     const missing = new NotFoundError(route.type);
     if (route.type === 'Commit') {
+      // CommitPolicy: `read_commit` comes with `download_code` (Reporter and up on private projects).
+      if (!canReadCode(req.ctx)) throw missing;
       const commit = await noteables.findCommit(ns.id, raw);
       if (!commit) throw missing;
       return targetOfCommit(commit);
@@ -130,9 +159,8 @@ export function createDiscussionsRouter(noteables: NoteablesService, notes: Note
     } else {
       doc = isHigherTier(req.ctx) ? await noteables.findEpicById(ns.id, id) : null;
     }
-    if (!doc) throw missing;
-    // find_noteable: a noteable the user cannot read is "not found".
-    if (route.type === 'MergeRequest' && !canReadMergeRequest(req.ctx, doc)) throw missing;
+    // find_noteable: a noteable the user cannot read (`read_<noteable>`) is "not found".
+    if (!doc || !canReadNoteable(req.ctx, doc)) throw missing;
     return targetOfNoteable(doc);
   }
 
@@ -152,7 +180,12 @@ export function createDiscussionsRouter(noteables: NoteablesService, notes: Note
       parseParams(listDiscussionsQuery, req.query);
       const page = readPageRequest(req.query);
       const target = await targetOf(req, route);
-      const { threads, total } = await notes.threadPage(target, page.skip, page.perPage);
+      const { threads, total } = await notes.threadPage(
+        target,
+        page.skip,
+        page.perPage,
+        visibleNotes(req.ctx, target),
+      );
       setPaginationHeaders(req, res, page, total);
       sendJson(res, 200, threads.map(presentDiscussion));
     });
@@ -160,7 +193,11 @@ export function createDiscussionsRouter(noteables: NoteablesService, notes: Note
     router.get(one, async (req, res) => {
       requireUser(req.ctx);
       const target = await targetOf(req, route);
-      const thread = await notes.thread(target, pathParam(req, 'discussion_id'));
+      const thread = await notes.thread(
+        target,
+        pathParam(req, 'discussion_id'),
+        visibleNotes(req.ctx, target),
+      );
       if (thread.length === 0) throw new NotFoundError('Discussion');
       sendJson(res, 200, presentDiscussion(thread));
     });
@@ -186,7 +223,11 @@ export function createDiscussionsRouter(noteables: NoteablesService, notes: Note
     router.get(`${one}/notes`, async (req, res) => {
       requireUser(req.ctx);
       const target = await targetOf(req, route);
-      const thread = await notes.thread(target, pathParam(req, 'discussion_id'));
+      const thread = await notes.thread(
+        target,
+        pathParam(req, 'discussion_id'),
+        visibleNotes(req.ctx, target),
+      );
       if (thread.length === 0) throw new NotFoundError('Notes');
       sendJson(res, 200, thread.map(presentNote));
     });
@@ -202,6 +243,7 @@ export function createDiscussionsRouter(noteables: NoteablesService, notes: Note
         pathParam(req, 'discussion_id'),
         params.body,
         canSetCreatedAt(req.ctx) ? parseCreatedAt(params.created_at) : null,
+        visibleNotes(req.ctx, target),
       );
       sendJson(res, 201, presentNote(created));
     });
@@ -210,7 +252,7 @@ export function createDiscussionsRouter(noteables: NoteablesService, notes: Note
       requireUser(req.ctx);
       const { note_id } = parseParams(noteIdParams, { note_id: pathParam(req, 'note_id') });
       const target = await targetOf(req, route);
-      sendJson(res, 200, presentNote(await notes.findNote(target, note_id)));
+      sendJson(res, 200, presentNote(readableOr404(req.ctx, target, await notes.findNote(target, note_id))));
     });
 
     router.put(note, async (req, res) => {
@@ -221,6 +263,7 @@ export function createDiscussionsRouter(noteables: NoteablesService, notes: Note
       const given = requireExactlyOne(raw, ['body', 'resolved']);
       const target = await targetOf(req, route);
       const found = await notes.findNote(target, note_id);
+      requireReadable(req.ctx, target, found);
       let updated: NoteDoc;
       if (given === 'body') {
         if (!canAdminNote(req.ctx, found)) throw new ForbiddenError();
@@ -240,6 +283,7 @@ export function createDiscussionsRouter(noteables: NoteablesService, notes: Note
       const { note_id } = parseParams(noteIdParams, { note_id: pathParam(req, 'note_id') });
       const target = await targetOf(req, route);
       const found = await notes.findNote(target, note_id);
+      requireReadable(req.ctx, target, found);
       if (!canAdminNote(req.ctx, found)) throw new ForbiddenError();
       requireUnmodifiedSince(req, found);
       await notes.remove(found);
@@ -251,7 +295,11 @@ export function createDiscussionsRouter(noteables: NoteablesService, notes: Note
         const user = requireUser(req.ctx);
         const params = parseParams(resolveDiscussionBody, collectParams(req));
         const target = await targetOf(req, route);
-        const thread = await notes.thread(target, pathParam(req, 'discussion_id'));
+        const thread = await notes.thread(
+          target,
+          pathParam(req, 'discussion_id'),
+          visibleNotes(req.ctx, target),
+        );
         if (thread.length === 0) throw new NotFoundError('Discussion');
         if (!thread.some(isResolvable) || !canResolve(req.ctx, target)) throw new ForbiddenError();
         const updated = await notes.resolveThread(thread, params.resolved, userSummaryOf(user));
@@ -267,7 +315,7 @@ export function createDiscussionsRouter(noteables: NoteablesService, notes: Note
       const query = parseParams(listNotesQuery, req.query);
       const page = readPageRequest(req.query);
       const target = await targetOf(req, route);
-      const all = (await notes.threads(target))
+      const all = (await notes.threads(target, visibleNotes(req.ctx, target)))
         .flat()
         .filter((n) => ACTIVITY_FILTERS[query.activity_filter ?? 'all_notes'](n));
       const key = query.order_by === 'updated_at' ? 'updatedAt' : 'createdAt';
@@ -281,10 +329,16 @@ export function createDiscussionsRouter(noteables: NoteablesService, notes: Note
       const user = commenter(req.ctx, route.kind);
       const params = parseParams(createNoteBody, collectParams(req));
       const target = await targetOf(req, route);
+      // Notes::BuildService: `internal` (or the deprecated `confidential`) only with mark_note_as_internal.
+      const internal =
+        Boolean(params.internal || params.confidential) &&
+        INTERNAL_NOTES.has(route.type) &&
+        accessLevelOf(req.ctx) >= ACCESS_LEVELS.reporter;
       const created = await notes.create(originOf(req), target, userSummaryOf(user), {
         body: params.body,
         type: null,
         createdAt: canSetCreatedAt(req.ctx) ? parseCreatedAt(params.created_at) : null,
+        internal,
       });
       sendJson(res, 201, presentNote(created));
     });
@@ -293,7 +347,7 @@ export function createDiscussionsRouter(noteables: NoteablesService, notes: Note
       requireUser(req.ctx);
       const { note_id } = parseParams(noteIdParams, { note_id: pathParam(req, 'note_id') });
       const target = await targetOf(req, route);
-      sendJson(res, 200, presentNote(await notes.findNote(target, note_id)));
+      sendJson(res, 200, presentNote(readableOr404(req.ctx, target, await notes.findNote(target, note_id))));
     });
 
     router.put(`${notesBase}/:note_id`, async (req, res) => {
@@ -315,6 +369,7 @@ export function createDiscussionsRouter(noteables: NoteablesService, notes: Note
       const { note_id } = parseParams(noteIdParams, { note_id: pathParam(req, 'note_id') });
       const target = await targetOf(req, route);
       const found = await notes.findNote(target, note_id);
+      requireReadable(req.ctx, target, found);
       if (!canAdminNote(req.ctx, found)) throw new ForbiddenError();
       requireUnmodifiedSince(req, found);
       await notes.remove(found);

@@ -66,8 +66,9 @@ describe('Discussions API', () => {
       return { ns, prefix: `${p}/merge_requests/${mr.iid}`, noteableId: mr.id, noteableIid: mr.iid };
     }
     if (kind === 'Snippet') {
+      // As visible as its project: a private snippet would be for members only (ProjectSnippetPolicy).
       const snippet = snippetEntity.parse(
-        (await h.call('POST', `${p}/snippets`, { ns, json: { title: 'S', content: 'x' } })).body,
+        (await h.call('POST', `${p}/snippets`, { ns, json: { title: 'S', content: 'x', visibility } })).body,
       );
       return { ns, prefix: `${p}/snippets/${snippet.id}`, noteableId: snippet.id, noteableIid: null };
     }
@@ -83,8 +84,8 @@ describe('Discussions API', () => {
   }
 
   describe.each<Kind>(['Issue', 'MergeRequest', 'Snippet', 'Epic', 'Commit'])('on a %s', (kind) => {
-    // The lowest role that reads the noteable of a private project: merge requests need Reporter.
-    const lowest = kind === 'MergeRequest' ? REPORTER : GUEST;
+    // The lowest role that reads the noteable of a private project: merge requests and code need Reporter.
+    const lowest = kind === 'MergeRequest' || kind === 'Commit' ? REPORTER : GUEST;
     it('When a thread is started, then 201 with a 40-hex id, individual_note false and one DiscussionNote', async () => {
       const n = await make(kind);
       const res = await h.call('POST', `${n.prefix}/discussions`, {

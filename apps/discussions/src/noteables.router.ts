@@ -27,12 +27,17 @@ import {
   readPageRequest,
   requireExactlyOne,
   requireUser,
+  seesEveryTarget,
   sendJson,
   setPaginationHeaders,
+  viewerOf,
 } from '@gl/service-kit';
 import {
-  canReadMergeRequest,
+  accessTargetOf,
+  canReadCode,
   canReadMergeRequests,
+  canReadNote,
+  canReadNoteable,
   canSetCreatedAt,
   commenter,
   readableNamespace,
@@ -49,7 +54,7 @@ import {
 import type { NoteableDoc } from './discussions.models';
 import { parseCreatedAt } from './notes.service';
 import { originOf } from './discussions.origin';
-import type { NoteablesService } from './noteables.service';
+import type { ListVisibility, NoteablesService } from './noteables.service';
 
 export function pathId(req: Request, name: string): number {
   return parseParams(z.object({ [name]: positiveIdParam }), { [name]: req.params[name] })[name] as number;
@@ -60,13 +65,24 @@ export function requireEpicsFeature(req: Request): void {
   if (!isHigherTier(req.ctx)) throw new ForbiddenError();
 }
 
+/** Which items of a list the caller reads: all of them (admins, Reporter and up), else each by the rule. */
+export function listVisibility(req: Request): ListVisibility {
+  return seesEveryTarget(viewerOf(req.ctx)) ? 'all' : (doc) => canReadNoteable(req.ctx, doc);
+}
+
+/** `read_code` (download_code): lib/api/commits.rb `authorize! :download_code, user_project` → 403. */
+function requireCode(req: Request): void {
+  if (!canReadCode(req.ctx)) throw new ForbiddenError();
+}
+
 export function createNoteablesRouter(noteables: NoteablesService): Router {
   const router = Router();
 
   async function issueOr404(req: Request): Promise<NoteableDoc> {
     const ns = readableNamespace(req.ctx, 'project');
     const issue = await noteables.findByIid('Issue', 'projectId', ns.id, pathId(req, 'issue_iid'));
-    if (!issue) throw new NotFoundError();
+    // IssuesFinder leaves out confidential issues the caller cannot read: find_by! → "404 Not found".
+    if (!issue || !canReadNoteable(req.ctx, issue)) throw new NotFoundError();
     return issue;
   }
 
@@ -80,7 +96,7 @@ export function createNoteablesRouter(noteables: NoteablesService): Router {
     );
     if (!mr) throw new NotFoundError();
     // find_merge_request_with_access: `authorize! :read_merge_request, merge_request` → 403.
-    if (!canReadMergeRequest(req.ctx, mr)) throw new ForbiddenError();
+    if (!canReadNoteable(req.ctx, mr)) throw new ForbiddenError();
     return mr;
   }
 
@@ -91,15 +107,29 @@ export function createNoteablesRouter(noteables: NoteablesService): Router {
     if (!own && accessLevelOf(req.ctx) < minimum) throw new ForbiddenError();
   }
 
-  const extras = async (doc: NoteableDoc) => ({
+  const extras = async (doc: NoteableDoc, req: Request) => ({
     milestone: await noteables.milestone(doc.milestoneId),
-    userNotesCount: await noteables.userNotesCount(doc),
+    // Internal notes are counted only for callers who may read them.
+    userNotesCount: await noteables.userNotesCount(
+      doc,
+      canReadNote(req.ctx, accessTargetOf(doc), { internal: true }),
+    ),
   });
   const present = {
-    issue: async (doc: NoteableDoc, req: Request) => presentIssue(doc, req.ctx.namespace!, await extras(doc)),
+    issue: async (doc: NoteableDoc, req: Request) =>
+      presentIssue(doc, req.ctx.namespace!, await extras(doc, req)),
     mergeRequest: async (doc: NoteableDoc, req: Request) =>
-      presentMergeRequest(doc, req.ctx.namespace!, await extras(doc)),
+      presentMergeRequest(doc, req.ctx.namespace!, await extras(doc, req)),
   };
+
+  /**
+   * IssuableBaseService#filter_params: `confidential` is kept only with `set_confidentiality` — anyone who
+   * may create the issue when creating it, `set_issue_metadata` (Reporter and up) afterwards; else ignored.
+   */
+  function confidentialityParam(req: Request, value: boolean | undefined, creating: boolean) {
+    if (creating || accessLevelOf(req.ctx) >= ACCESS_LEVELS.reporter) return value;
+    return undefined;
+  }
 
   // Issues
   router.get('/projects/:id/issues', async (req, res) => {
@@ -114,6 +144,7 @@ export function createNoteablesRouter(noteables: NoteablesService): Router {
       page.skip,
       page.perPage,
       query.iids,
+      listVisibility(req),
     );
     setPaginationHeaders(req, res, page, total);
     sendJson(res, 200, await Promise.all(items.map((doc) => present.issue(doc, req))));
@@ -127,7 +158,7 @@ export function createNoteablesRouter(noteables: NoteablesService): Router {
       originOf(req),
       req.ctx.namespace!.id,
       userSummaryOf(user),
-      params,
+      { ...params, confidential: confidentialityParam(req, params.confidential, true) },
       createdAt,
     );
     sendJson(res, 201, await present.issue(doc, req));
@@ -142,7 +173,10 @@ export function createNoteablesRouter(noteables: NoteablesService): Router {
     const issue = await issueOr404(req);
     requireUpdate(req, issue, ACCESS_LEVELS.reporter);
     const params = parseParams(updateIssueBody, collectParams(req));
-    const updated = await noteables.updateIssue(originOf(req), issue, userSummaryOf(user), params);
+    const updated = await noteables.updateIssue(originOf(req), issue, userSummaryOf(user), {
+      ...params,
+      confidential: confidentialityParam(req, params.confidential, false),
+    });
     sendJson(res, 200, await present.issue(updated, req));
   });
 
@@ -210,6 +244,8 @@ export function createNoteablesRouter(noteables: NoteablesService): Router {
     const ns = readableNamespace(req.ctx, 'project');
     parseParams(listDiscussionsQuery, req.query);
     const page = readPageRequest(req.query);
+    // SnippetsFinder: members see every snippet of the project, others the public (and, signed in, internal)
+    // ones, authors their own.
     const { items, total } = await noteables.list(
       'Snippet',
       'projectId',
@@ -217,6 +253,8 @@ export function createNoteablesRouter(noteables: NoteablesService): Router {
       undefined,
       page.skip,
       page.perPage,
+      undefined,
+      listVisibility(req),
     );
     setPaginationHeaders(req, res, page, total);
     sendJson(
@@ -246,7 +284,8 @@ export function createNoteablesRouter(noteables: NoteablesService): Router {
   router.get('/projects/:id/snippets/:snippet_id', async (req, res) => {
     const ns = readableNamespace(req.ctx, 'project');
     const snippet = await noteables.findSnippet(ns.id, pathId(req, 'snippet_id'));
-    if (!snippet) throw new NotFoundError('Snippet');
+    // `authorize! :read_snippet, snippet` is answered as the finder would: not found.
+    if (!snippet || !canReadNoteable(req.ctx, snippet)) throw new NotFoundError('Snippet');
     sendJson(res, 200, presentSnippet(snippet, ns));
   });
 
@@ -256,6 +295,7 @@ export function createNoteablesRouter(noteables: NoteablesService): Router {
     requireEpicsFeature(req);
     parseParams(listDiscussionsQuery, req.query);
     const page = readPageRequest(req.query);
+    // EpicsFinder#with_confidentiality_access_check: confidential epics only for Reporter and up.
     const { items, total } = await noteables.list(
       'Epic',
       'groupId',
@@ -263,6 +303,8 @@ export function createNoteablesRouter(noteables: NoteablesService): Router {
       undefined,
       page.skip,
       page.perPage,
+      undefined,
+      listVisibility(req),
     );
     setPaginationHeaders(req, res, page, total);
     sendJson(
@@ -286,8 +328,9 @@ export function createNoteablesRouter(noteables: NoteablesService): Router {
     const ns = readableNamespace(req.ctx, 'group');
     requireEpicsFeature(req);
     const epic = await noteables.findByIid('Epic', 'groupId', ns.id, pathId(req, 'epic_iid'));
-    // GitLab's `authorize!(:read_epic, epic)` runs on a nil epic: an unknown iid is 403, not 404.
-    if (!epic) throw new ForbiddenError();
+    // GitLab's `authorize!(:read_epic, epic)` runs on a nil epic: an unknown iid is 403, not 404; so is a
+    // confidential epic the caller may not read.
+    if (!epic || !canReadNoteable(req.ctx, epic)) throw new ForbiddenError();
     sendJson(res, 200, presentEpic(epic, ns));
   });
 
@@ -309,6 +352,7 @@ export function createNoteablesRouter(noteables: NoteablesService): Router {
 
   router.get('/projects/:id/repository/commits', async (req, res) => {
     const ns = readableNamespace(req.ctx, 'project');
+    requireCode(req);
     const query = parseParams(listCommitsQuery, req.query);
     const page = readPageRequest(req.query);
     const { items, total } = await noteables.listCommits(ns.id, query.ref_name, page.skip, page.perPage);
@@ -322,6 +366,7 @@ export function createNoteablesRouter(noteables: NoteablesService): Router {
 
   router.get('/projects/:id/repository/commits/:sha', async (req, res) => {
     const ns = readableNamespace(req.ctx, 'project');
+    requireCode(req);
     const commit = await noteables.findCommit(ns.id, String(req.params.sha));
     if (!commit) throw new NotFoundError('Commit');
     sendJson(res, 200, presentCommit(commit, ns));

@@ -16,7 +16,7 @@ import {
   type EventOrigin,
 } from '@gl/service-kit';
 import type { CommitDoc, DiffRefs, IncidentLinkDoc, NoteableDoc, NoteableKind } from './discussions.models';
-import { actorOf } from './discussions.access';
+import { accessTargetOf, actorOf, audienceOf } from './discussions.access';
 import type { NoteTarget, NotesDeps, NotesService } from './notes.service';
 import { assigneesChangeNote, titleChangeNote } from './system-notes';
 
@@ -32,6 +32,7 @@ export function targetOfNoteable(doc: NoteableDoc): NoteTarget {
     commitSha: null,
     title: doc.title,
     authorId: doc.author.id,
+    access: accessTargetOf(doc),
   };
 }
 
@@ -46,11 +47,18 @@ export function targetOfCommit(commit: CommitDoc): NoteTarget {
     title: commit.title,
     // A commit's author is a name and e-mail, not an account: nobody resolves as "the noteable's author".
     authorId: -1,
+    access: { kind: 'Code' },
   };
 }
 
+/** The activity target, with the audience the events service reads it with (as it is at this moment). */
 function targetData(doc: NoteableDoc): TargetEventData {
-  return { targetId: doc._id, targetIid: doc.kind === 'Snippet' ? null : doc.iid, targetTitle: doc.title };
+  return {
+    targetId: doc._id,
+    targetIid: doc.kind === 'Snippet' ? null : doc.iid,
+    targetTitle: doc.title,
+    audience: audienceOf(doc),
+  };
 }
 
 /** A user summary for event actors that only carry id, username and name (alert bot, incidents). */
@@ -76,11 +84,19 @@ export interface IssueInput {
   milestone_id?: number;
   assignee_ids?: number[];
   issue_type?: 'issue' | 'incident';
+  /** The caller may set it (`set_confidentiality`); the router drops it otherwise. */
+  confidential?: boolean;
 }
 
 export interface IssueUpdate extends Partial<IssueInput> {
   state_event?: 'close' | 'reopen';
 }
+
+/** Which noteables of a list the caller may read; `all` when they read every one (no per-item check). */
+export type ListVisibility = 'all' | ((doc: NoteableDoc) => boolean);
+
+/** The fields the read rule looks at: what a list reads of every candidate before it reads the page. */
+const AUDIENCE_FIELDS = { _id: 1, kind: 1, confidential: 1, visibility: 1, author: 1, assigneeIds: 1 };
 
 export function createNoteablesService(deps: NotesDeps, notes: NotesService) {
   const { models, counters, outbox } = deps;
@@ -152,6 +168,11 @@ export function createNoteablesService(deps: NotesDeps, notes: NotesService) {
     return models.noteables.findOne({ kind, [scope]: parentId, iid }).lean<NoteableDoc>();
   }
 
+  /**
+   * A page of noteables, newest first. When the caller may not read all of them, the readable ones are
+   * found first from their audience fields only (the rule is checked in process, the same function every
+   * service uses), so the page and X-Total count only those; then the page's documents are read.
+   */
   async function list(
     kind: NoteableKind,
     scope: 'projectId' | 'groupId',
@@ -160,15 +181,23 @@ export function createNoteablesService(deps: NotesDeps, notes: NotesService) {
     skip: number,
     limit: number,
     iids?: number[],
+    visible: ListVisibility = 'all',
   ): Promise<{ items: NoteableDoc[]; total: number }> {
     const filter: Record<string, unknown> = { kind, [scope]: parentId };
     if (state && state !== 'all') filter.state = state;
     if (iids) filter.iid = { $in: iids };
-    const [items, total] = await Promise.all([
-      models.noteables.find(filter).sort({ _id: -1 }).skip(skip).limit(limit).lean<NoteableDoc[]>(),
-      models.noteables.countDocuments(filter),
-    ]);
-    return { items, total };
+    if (visible === 'all') {
+      const [items, total] = await Promise.all([
+        models.noteables.find(filter).sort({ _id: -1 }).skip(skip).limit(limit).lean<NoteableDoc[]>(),
+        models.noteables.countDocuments(filter),
+      ]);
+      return { items, total };
+    }
+    const candidates = await models.noteables.find(filter).select(AUDIENCE_FIELDS).lean<NoteableDoc[]>();
+    const readable = candidates.filter(visible).sort((a, b) => b._id - a._id);
+    const ids = readable.slice(skip, skip + limit).map((doc) => doc._id);
+    const items = ids.length ? await models.noteables.find({ _id: { $in: ids } }).lean<NoteableDoc[]>() : [];
+    return { items: items.sort((a, b) => b._id - a._id), total: readable.length };
   }
 
   async function milestoneNote(milestoneId: number | null): Promise<string> {
@@ -201,7 +230,10 @@ export function createNoteablesService(deps: NotesDeps, notes: NotesService) {
     doc: NoteableDoc,
     actor: UserSummary,
     changes: Partial<
-      Pick<NoteableDoc, 'title' | 'description' | 'labels' | 'milestoneId' | 'assigneeIds' | 'mergeCommitSha'>
+      Pick<
+        NoteableDoc,
+        'title' | 'description' | 'labels' | 'milestoneId' | 'assigneeIds' | 'mergeCommitSha' | 'confidential'
+      >
     >,
     stateEvent: 'close' | 'reopen' | 'merge' | undefined,
     eventTypes: { close: string; reopen: string; merge?: string },
@@ -225,6 +257,12 @@ export function createNoteablesService(deps: NotesDeps, notes: NotesService) {
     }
     if (changes.milestoneId !== undefined && changes.milestoneId !== doc.milestoneId) {
       systemNotes.push(await milestoneNote(changes.milestoneId));
+    }
+    if (changes.confidential !== undefined && changes.confidential !== (doc.confidential ?? false)) {
+      // SystemNoteService#change_issue_confidentiality.
+      systemNotes.push(
+        changes.confidential ? 'made the issue confidential' : 'made the issue visible to everyone',
+      );
     }
     let eventType: string | null = null;
     if (stateEvent === 'close' && doc.state === 'opened') {
@@ -276,6 +314,7 @@ export function createNoteablesService(deps: NotesDeps, notes: NotesService) {
       milestoneId: input.milestone_id || null,
       assigneeIds: input.assignee_ids ?? [],
       issueType: input.issue_type ?? 'issue',
+      confidential: input.confidential ?? false,
     });
     if (createdAt) Object.assign(doc, { createdAt, updatedAt: createdAt });
     return insert(origin, doc, EVENTS.issueOpened);
@@ -292,6 +331,7 @@ export function createNoteablesService(deps: NotesDeps, notes: NotesService) {
         labels: input.labels,
         milestoneId: input.milestone_id === undefined ? undefined : input.milestone_id || null,
         assigneeIds: input.assignee_ids,
+        confidential: input.confidential,
       },
       input.state_event,
       { close: EVENTS.issueClosed, reopen: EVENTS.issueReopened },
@@ -617,9 +657,11 @@ export function createNoteablesService(deps: NotesDeps, notes: NotesService) {
     async findEpicById(groupId: number, id: number) {
       return models.noteables.findOne({ kind: 'Epic', groupId, _id: id }).lean<NoteableDoc>();
     },
-    /** GitLab's user_notes_count: comments, not system notes. */
-    async userNotesCount(doc: NoteableDoc) {
-      return models.notes.countDocuments({ noteableType: doc.kind, noteableId: doc._id, system: false });
+    /** GitLab's user_notes_count: comments, not system notes; internal ones only for who reads them. */
+    async userNotesCount(doc: NoteableDoc, withInternal: boolean) {
+      const filter: Record<string, unknown> = { noteableType: doc.kind, noteableId: doc._id, system: false };
+      if (!withInternal) filter.internal = { $ne: true };
+      return models.notes.countDocuments(filter);
     },
     async milestone(id: number | null) {
       return id ? models.milestones.findById(id).lean() : null;

@@ -36,7 +36,10 @@ describe('Merge requests, snippets, epics and commits', () => {
     expect(first).toMatchObject({ short_id: first.id.slice(0, 8), title: 'Initial commit', parent_ids: [] });
     const second = commitEntity.parse((await commitOn(ns, 'main', 'Second')).body);
     expect(second.parent_ids).toEqual([first.id]);
-    const read = await h.call('GET', `/projects/${ns.id}/repository/commits/${second.id}`, { ns, as: GUEST });
+    const read = await h.call('GET', `/projects/${ns.id}/repository/commits/${second.id}`, {
+      ns,
+      as: REPORTER,
+    });
     expect(commitEntity.parse(read.body).message).toBe('Second');
     const short = await h.call('GET', `/projects/${ns.id}/repository/commits/${second.short_id}`, { ns });
     expect(commitEntity.parse(short.body).id).toBe(second.id);

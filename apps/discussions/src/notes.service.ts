@@ -4,6 +4,7 @@ import {
   type NoteCreatedData,
   type NoteableTypeName,
   type PositionParam,
+  type TargetAudience,
   type UserSummary,
 } from '@gl/contracts';
 import {
@@ -11,6 +12,7 @@ import {
   NotFoundError,
   createEvent,
   withEvents,
+  type AccessTarget,
   type Counters,
   type EventOrigin,
   type Outbox,
@@ -32,6 +34,8 @@ export interface NoteTarget {
   /** The event's target_title: the noteable's title, or the commit title. */
   title: string;
   authorId: number;
+  /** What the read rule needs about the noteable (its kind and audience); its notes' events carry it. */
+  access: AccessTarget;
 }
 
 export interface NotesDeps {
@@ -63,6 +67,12 @@ export function targetFilter(target: NoteTarget): Record<string, unknown> {
   return target.type === 'Commit'
     ? { noteableType: 'Commit', projectId: target.projectId, commitSha: target.commitSha }
     : { noteableType: target.type, noteableId: target.noteableId };
+}
+
+/** A note event's audience: its noteable's, and whether the note is internal. */
+function audienceOfNote(target: NoteTarget, note: NoteDoc): TargetAudience {
+  const { kind: _kind, ...audience } = target.access;
+  return { ...audience, internal: note.internal ?? false };
 }
 
 /** Ruby's Hash#inspect of ActiveModel errors, as `bad_request!("Note #{note.errors.messages}")` prints it. */
@@ -98,7 +108,14 @@ export interface NewNote {
   position?: PositionParam | null;
   commitId?: string | null;
   resolved?: { by: UserSummary; at: Date } | null;
+  /** Internal note: the caller checked `mark_note_as_internal`. */
+  internal?: boolean;
 }
+
+/** Which notes the caller may read (the router's rule); the lists and threads leave the others out. */
+export type NoteVisibility = (note: NoteDoc) => boolean;
+
+const everyNote: NoteVisibility = () => true;
 
 export function createNotesService(deps: NotesDeps) {
   const { models, counters, outbox } = deps;
@@ -134,6 +151,7 @@ export function createNotesService(deps: NotesDeps) {
       resolvedAt: input.resolved?.at ?? null,
       position: input.position ?? null,
       commitId: input.commitId ?? null,
+      internal: input.internal ?? false,
     };
     doc.resolvable = isResolvable(doc);
     // GitLab records no activity event for system notes (Notes::PostProcessService skips them).
@@ -157,6 +175,7 @@ export function createNotesService(deps: NotesDeps) {
               noteableIid: target.noteableIid,
               commitId: target.commitSha,
               targetTitle: target.title,
+              audience: audienceOfNote(target, doc),
             } satisfies NoteCreatedData,
           }),
         ];
@@ -179,14 +198,19 @@ export function createNotesService(deps: NotesDeps) {
    * in process: FerretDB's server-side sort and `$in` were slower here (measured: 160 ms vs 126 ms for a
    * page of 20 out of 200 threads).
    */
-  async function threadPage(target: NoteTarget, skip: number, limit: number) {
-    const all = await threads(target);
+  async function threadPage(target: NoteTarget, skip: number, limit: number, visible = everyNote) {
+    const all = await threads(target, visible);
     return { threads: all.slice(skip, skip + limit), total: all.length };
   }
 
-  /** Every note of the target, grouped into threads ordered by their first note (created_at, id). */
-  async function threads(target: NoteTarget): Promise<NoteDoc[][]> {
-    const notes = (await models.notes.find(targetFilter(target)).lean<NoteDoc[]>()).sort(byCreation);
+  /**
+   * Every visible note of the target, grouped into threads ordered by their first note (created_at, id);
+   * a thread none of whose notes is visible is left out (GitLab's readable_discussion_notes).
+   */
+  async function threads(target: NoteTarget, visible = everyNote): Promise<NoteDoc[][]> {
+    const notes = (await models.notes.find(targetFilter(target)).lean<NoteDoc[]>())
+      .filter(visible)
+      .sort(byCreation);
     const byId = new Map<string, NoteDoc[]>();
     for (const note of notes) {
       const thread = byId.get(note.discussionId);
@@ -196,10 +220,10 @@ export function createNotesService(deps: NotesDeps) {
     return [...byId.values()];
   }
 
-  async function thread(target: NoteTarget, discussionId: string): Promise<NoteDoc[]> {
-    return (await models.notes.find({ ...targetFilter(target), discussionId }).lean<NoteDoc[]>()).sort(
-      byCreation,
-    );
+  async function thread(target: NoteTarget, discussionId: string, visible = everyNote): Promise<NoteDoc[]> {
+    return (await models.notes.find({ ...targetFilter(target), discussionId }).lean<NoteDoc[]>())
+      .filter(visible)
+      .sort(byCreation);
   }
 
   async function findNote(target: NoteTarget, noteId: number): Promise<NoteDoc> {
@@ -208,7 +232,11 @@ export function createNotesService(deps: NotesDeps) {
     return note;
   }
 
-  /** POST .../discussions/:id/notes: a reply; a single comment becomes a thread where GitLab allows it. */
+  /**
+   * POST .../discussions/:id/notes: a reply; a single comment becomes a thread where GitLab allows it. A
+   * thread the caller cannot read is not found (readable_discussion_notes); a reply to an internal thread is
+   * internal (Notes::BuildService: `discussion.confidential?`).
+   */
   async function reply(
     origin: EventOrigin,
     target: NoteTarget,
@@ -216,8 +244,9 @@ export function createNotesService(deps: NotesDeps) {
     discussionId: string,
     body: string,
     createdAt: Date | null,
+    visible = everyNote,
   ): Promise<NoteDoc> {
-    const notes = await thread(target, discussionId);
+    const notes = await thread(target, discussionId, visible);
     const first = notes[0];
     if (!first) throw new NotFoundError('Discussion');
     if (first.type === null && !REPLYABLE.has(target.type)) {
@@ -239,6 +268,7 @@ export function createNotesService(deps: NotesDeps) {
       discussionId,
       createdAt,
       resolved: resolvedThread && target.type === 'MergeRequest' ? { by: author, at: new Date() } : null,
+      internal: first.internal ?? false,
     });
   }
 

@@ -65,7 +65,11 @@ export const listNotesQuery = paginationQuery.extend({
   sort: z.enum(['asc', 'desc']).optional(),
   activity_filter: z.enum(['all_notes', 'only_comments', 'only_activity']).optional(),
 });
-export const createNoteBody = createDiscussionBody;
+/** lib/api/notes.rb: `internal` (Reporter and up may set it), and `confidential`, its deprecated name. */
+export const createNoteBody = createDiscussionBody.extend({
+  internal: booleanParam.optional(),
+  confidential: booleanParam.optional(),
+});
 export const updateSingleNoteBody = z.object({
   body: textParam.optional(),
   confidential: booleanParam.optional(),
@@ -89,6 +93,7 @@ export const createIssueBody = z.object({
     .optional(),
   issue_type: z.enum(['issue', 'incident']).optional(),
   created_at: textParam.optional(),
+  confidential: booleanParam.optional(),
 });
 export const updateIssueBody = createIssueBody.partial().extend({
   state_event: z.enum(['close', 'reopen']).optional(),
