@@ -1,6 +1,5 @@
-import { timingSafeEqual } from 'node:crypto';
 import { Router, type Request, type Response } from 'express';
-import { isHigherTier, sendJson, type EventOrigin } from '@gl/service-kit';
+import { isHigherTier, secretsEqual, sendJson, type EventOrigin } from '@gl/service-kit';
 import { jsonDepth, mapGenericPayload, mapPrometheusAlert } from './alert-payload';
 import type { AlertDoc, AlertsModels, IntegrationDoc } from './alerts.models';
 import type { AlertsService } from './alerts.service';
@@ -48,10 +47,7 @@ function tokenOf(req: Request): string | null {
 }
 
 function tokenMatches(token: string | null, integration: IntegrationDoc): boolean {
-  if (!token) return false;
-  const given = Buffer.from(hashToken(token), 'hex');
-  const expected = Buffer.from(integration.tokenHash, 'hex');
-  return given.length === expected.length && timingSafeEqual(given, expected);
+  return token !== null && token !== '' && secretsEqual(hashToken(token), integration.tokenHash);
 }
 
 /** A fixed window per path (GitLab's Rack::Attack throttle keys on the notify path). */

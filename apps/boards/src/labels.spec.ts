@@ -112,6 +112,16 @@ describe('Group labels API', () => {
     expect(labelEntity.parse(byName.body).description).toBe('d');
   });
 
+  it('When a label is renamed to a name already in use, then 400 and it keeps its name (it was a 500)', async () => {
+    const ns = groupNamespace();
+    await h.call('POST', `/groups/${ns.id}/labels`, { ns, json: { name: 'taken', color: '#000000' } });
+    await h.call('POST', `/groups/${ns.id}/labels`, { ns, json: { name: 'free', color: '#000000' } });
+    const renamed = await h.call('PUT', `/groups/${ns.id}/labels/free`, { ns, json: { new_name: 'taken' } });
+    expect(renamed).toMatchObject({ status: 400, body: { message: { title: ['has already been taken'] } } });
+    const reread = await h.call('GET', `/groups/${ns.id}/labels/free`, { ns });
+    expect(reread.status).toBe(200);
+  });
+
   it('When an update has no attribute or the label is unknown, then it answers 400 and 404', async () => {
     const ns = groupNamespace();
     await h.call('POST', `/groups/${ns.id}/labels`, { ns, json: { name: 'l', color: '#000' } });

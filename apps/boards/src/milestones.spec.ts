@@ -57,6 +57,21 @@ describe('Group milestones API', () => {
     expect(missing).toMatchObject({ status: 400, body: { error: 'title is missing' } });
   });
 
+  it('When a milestone is renamed to a title already in use, then 400 and it keeps its title (it was a 500)', async () => {
+    const ns = groupNamespace();
+    await h.call('POST', `/groups/${ns.id}/milestones`, { ns, json: { title: 'taken' } });
+    const other = milestoneEntity.parse(
+      (await h.call('POST', `/groups/${ns.id}/milestones`, { ns, json: { title: 'free' } })).body,
+    );
+    const renamed = await h.call('PUT', `/groups/${ns.id}/milestones/${other.id}`, {
+      ns,
+      json: { title: 'taken' },
+    });
+    expect(renamed).toMatchObject({ status: 400, body: { message: { title: ['has already been taken'] } } });
+    const reread = await h.call('GET', `/groups/${ns.id}/milestones/${other.id}`, { ns });
+    expect(reread.body).toMatchObject({ title: 'free' });
+  });
+
   it('When a milestone is closed and activated, then its state follows and opened, closed and reopened events are published', async () => {
     const ns = groupNamespace();
     const m = milestoneEntity.parse(

@@ -7,7 +7,9 @@ import {
   buildOpenApiDocument,
   errorHandler,
   httpMetricsMiddleware,
+  limitRequestLine,
   parseQueryString,
+  rejectMalformedRequests,
   sendJson,
   type ReadinessCheck,
   type ServiceMetrics,
@@ -58,6 +60,11 @@ export function createGatewayApp(deps: GatewayDeps): Express {
     res.setHeader('X-Content-Type-Options', 'nosniff');
     next();
   });
+
+  // The edge refuses what GitLab's front refuses before any routing: request lines nginx would not take
+  // (414) and malformed strings (HandleMalformedStrings, 400), which Express could not even decode.
+  app.use(limitRequestLine());
+  app.use(rejectMalformedRequests());
 
   app.get('/-/health', (_req, res) => sendJson(res, 200, { status: 'ok' }));
   app.get('/-/readiness', async (_req, res) => {

@@ -4,6 +4,7 @@ import {
   ADMIN,
   digestOf,
   HOST,
+  SECRET,
   pushEvent,
   startRegistryHarness,
   type RegistryHarness,
@@ -22,6 +23,17 @@ describe('POST /container_registry_event/events', () => {
       const reply = await h.notify([pushEvent(p.fullPath, 'v1', digestOf('a'))], authorization);
       expect(reply).toMatchObject({ status: 401, body: { message: '401 Unauthorized' } });
     }
+    expect(await h.models.repositories.countDocuments({ projectId: p.id })).toBe(0);
+  });
+
+  it("When the Authorization header is non-ASCII with the secret's length, then 401 (it was a 500 that revealed the length)", async () => {
+    const p = await h.seedProject('auth-group/non-ascii');
+    // UTF-8 "é" is two bytes, which the server reads as two characters: as many as the secret has.
+    const utf8 = 'é'.repeat(Math.floor(SECRET.length / 2)) + 'a'.repeat(SECRET.length % 2);
+    const authorization = Buffer.from(utf8, 'utf8').toString('latin1');
+    expect(authorization).toHaveLength(SECRET.length);
+    const reply = await h.notify([pushEvent(p.fullPath, 'v1', digestOf('a'))], authorization);
+    expect(reply).toMatchObject({ status: 401, body: { message: '401 Unauthorized' } });
     expect(await h.models.repositories.countDocuments({ projectId: p.id })).toBe(0);
   });
 

@@ -12,6 +12,7 @@ import { connectBus, type Bus } from './bus/bus';
 import { createOutbox, type Outbox } from './bus/outbox';
 import { startConsumer, type RunningConsumer, type Subscription } from './bus/consumer';
 import { watchParent } from './parent-watch';
+import { answerOversizedRequests } from './http/request-line';
 
 /** What a service's composition root hands to its `createApp`. */
 export interface ServiceRuntime<C extends BaseServiceConfig> {
@@ -103,6 +104,7 @@ export async function runService<S extends z.ZodObject>(
     server.once('listening', resolve);
     server.once('error', reject);
   });
+  answerOversizedRequests(server);
   // Keep-alive longer than the gateway's agent so the proxy never reuses a socket we are closing.
   server.keepAliveTimeout = 65_000;
   server.headersTimeout = 66_000;

@@ -20,12 +20,35 @@ declare module 'express-serve-static-core' {
 const STRIPPED_HEADERS = ['private-token', 'sudo', 'job-token', 'cookie', INTERNAL_CONTEXT_HEADER];
 
 /**
+ * Response headers a service may send back. Node's default (16 KiB) is less than a paginated answer to a
+ * request line at the 8 KiB cap: its `Link` header repeats the query string in four URLs, and the
+ * response failed at this hop as a 502.
+ */
+export const UPSTREAM_MAX_HEADER_BYTES = 64 * 1024;
+
+/**
+ * A keep-alive agent whose requests read response headers up to UPSTREAM_MAX_HEADER_BYTES. http-proxy
+ * passes no `maxHeaderSize` to `http.request`; the request's own field is read when its socket is
+ * attached, which happens after `addRequest`, so setting it here applies to every proxied request.
+ */
+class UpstreamAgent extends Agent {
+  addRequest(req: ClientRequest, options: object): void {
+    (req as ClientRequest & { maxHeaderSize?: number }).maxHeaderSize = UPSTREAM_MAX_HEADER_BYTES;
+    (Agent.prototype as unknown as { addRequest(r: ClientRequest, o: object): void }).addRequest.call(
+      this,
+      req,
+      options,
+    );
+  }
+}
+
+/**
  * One proxy per service over a keep-alive agent (without it the proxy collapses under load, see
  * infrastructure.md). Bodies are streamed, never parsed. An unreachable service is a 502 with
  * GitLab's body shape.
  */
 export function createServiceProxy(target: string, logger: Logger): RequestHandler {
-  const agent = new Agent({ keepAlive: true, maxSockets: 256, keepAliveMsecs: 1_000 });
+  const agent = new UpstreamAgent({ keepAlive: true, maxSockets: 256, keepAliveMsecs: 1_000 });
   return createProxyMiddleware<Request, ServerResponse>({
     target,
     agent,

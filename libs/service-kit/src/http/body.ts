@@ -1,9 +1,22 @@
+import { isUtf8 } from 'node:buffer';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import busboy from 'busboy';
 import { HttpError, ParamError } from '../errors';
+import { JSON_LIMIT_MESSAGES, jsonLimitBroken, jsonNestingExceeds } from './json-limits';
+import { paramsHaveNullByte, percentDecode, sendMalformed } from './malformed';
 import { parseNestedParams, parseQueryString, type ParamObject } from './nested-params';
 
-export const DEFAULT_BODY_LIMIT = 1024 * 1024;
+/**
+ * 10 MiB. GitLab itself takes far larger bodies (nginx `client_max_body_size`, 250m in Omnibus), and its
+ * text limits count characters: a description of 1,048,576 characters
+ * (Issuable::DESCRIPTION_LENGTH_MAX) or a note of 1,000,000 can be 4 MB of UTF-8 and more once
+ * JSON-escaped, so a 1 MiB cap answered 413 where GitLab answers 400 with the model's message. Bodies are
+ * read into memory and stored in MongoDB documents (16 MiB at most), hence a cap at all.
+ */
+export const DEFAULT_BODY_LIMIT = 10 * 1024 * 1024;
+
+/** Thrown by the body reader when GitLab's HandleMalformedStrings would refuse the parameters. */
+class MalformedBodyError extends Error {}
 
 /** Grape's InvalidMessageBody text, for JSON that does not parse. */
 const INVALID_BODY = 'message body does not match declared format';
@@ -65,7 +78,7 @@ function parseMultipart(req: Request, raw: Buffer): Promise<ParamObject> {
  * content type on DELETE and GET.
  */
 export function readBody(limit = DEFAULT_BODY_LIMIT): RequestHandler {
-  return (req: Request, _res: Response, next: NextFunction) => {
+  return (req: Request, res: Response, next: NextFunction) => {
     void (async () => {
       const raw = await readRaw(req, limit);
       req.rawBody = raw;
@@ -73,20 +86,42 @@ export function readBody(limit = DEFAULT_BODY_LIMIT): RequestHandler {
       if (raw.length === 0 || raw.toString('utf8').trim() === '') {
         req.body = {};
       } else if (type === 'application/json' || type.endsWith('+json')) {
-        try {
-          req.body = JSON.parse(raw.toString('utf8')) as unknown;
-        } catch {
-          throw new ParamError([INVALID_BODY]);
-        }
+        req.body = parseJson(raw);
       } else if (type === 'application/x-www-form-urlencoded') {
+        // Rack refuses a form body with a bad escape or invalid UTF-8 (NUL bytes: checked below).
+        const bytes = percentDecode(raw.toString('latin1'), true);
+        if (bytes === null || !isUtf8(bytes)) throw new MalformedBodyError();
         req.body = parseQueryString(raw.toString('utf8'));
       } else if (type === 'multipart/form-data') {
         req.body = await parseMultipart(req, raw);
       } else {
         req.body = {};
       }
-    })().then(() => next(), next);
+      if (paramsHaveNullByte(req.body)) throw new MalformedBodyError();
+    })().then(
+      () => next(),
+      (err: unknown) => (err instanceof MalformedBodyError ? sendMalformed(res) : next(err)),
+    );
   };
+}
+
+/**
+ * JSON bodies: invalid UTF-8 is not JSON (Ruby's parser refuses it; Node would silently substitute
+ * U+FFFD), and GitLab's JsonValidation limits apply before anything walks the parsed value.
+ */
+function parseJson(raw: Buffer): unknown {
+  if (!isUtf8(raw)) throw new ParamError([INVALID_BODY]);
+  const text = raw.toString('utf8');
+  if (jsonNestingExceeds(text)) throw new ParamError([JSON_LIMIT_MESSAGES.depth]);
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text) as unknown;
+  } catch {
+    throw new ParamError([INVALID_BODY]);
+  }
+  const broken = jsonLimitBroken(parsed);
+  if (broken) throw new ParamError([JSON_LIMIT_MESSAGES[broken]]);
+  return parsed;
 }
 
 /**

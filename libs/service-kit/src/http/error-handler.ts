@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { STATUS_CODES } from 'node:http';
 import type { NextFunction, Request, Response } from 'express';
 import type { Logger } from 'pino';
 import {
@@ -13,6 +14,7 @@ import {
   UnavailableError,
 } from '../errors';
 import { sendJson } from './json';
+import { MALFORMED_STATUS, sendMalformed } from './malformed';
 
 /** Maps a thrown error to GitLab's status and body (gitlab-behaviour.md §1.1). */
 export function renderError(err: unknown): { status: number; body: unknown } | null {
@@ -28,11 +30,32 @@ export function renderError(err: unknown): { status: number; body: unknown } | n
   return null;
 }
 
+/**
+ * Express and the libraries under it flag a client's mistake with a 4xx `status` (http-errors style), e.g.
+ * the URIError of a path parameter that does not decode: the client's fault, never a 500.
+ */
+function clientMistakeStatus(err: unknown): number | null {
+  if (!(err instanceof Error)) return null;
+  const status =
+    (err as { status?: unknown; statusCode?: unknown }).status ??
+    (err as { statusCode?: unknown }).statusCode;
+  return typeof status === 'number' && status >= 400 && status < 500 ? status : null;
+}
+
 export function errorHandler(logger: Logger) {
   return (err: unknown, req: Request, res: Response, _next: NextFunction): void => {
     const rendered = renderError(err);
     if (rendered) {
       sendJson(res, rendered.status, rendered.body);
+      return;
+    }
+    const clientStatus = res.headersSent ? null : clientMistakeStatus(err);
+    if (clientStatus === MALFORMED_STATUS) {
+      sendMalformed(res);
+      return;
+    }
+    if (clientStatus !== null) {
+      sendJson(res, clientStatus, { message: `${clientStatus} ${STATUS_CODES[clientStatus] ?? 'Error'}` });
       return;
     }
     const errorId = randomUUID();

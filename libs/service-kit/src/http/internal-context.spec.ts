@@ -31,6 +31,16 @@ describe('internal context signature', () => {
     });
   });
 
+  it('When the signature is non-ASCII with the expected length, then it is refused, not thrown', () => {
+    const [payload, signature] = signContext(SECRET, context).split('.');
+    const forged = `${payload}.${'é'.repeat(signature!.length)}`;
+    expect(() => verifyContext(SECRET, forged)).not.toThrow();
+    expect(verifyContext(SECRET, forged)).toMatchObject({
+      ok: false,
+      reason: 'bad internal context signature',
+    });
+  });
+
   it('When expired, missing or malformed, then it is refused', () => {
     expect(verifyContext(SECRET, signContext(SECRET, { ...context, exp: Date.now() - 1 }))).toMatchObject({
       ok: false,

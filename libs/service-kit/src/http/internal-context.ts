@@ -1,5 +1,6 @@
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { createHmac } from 'node:crypto';
 import { internalContext, type InternalContext } from '@gl/contracts';
+import { secretsEqual } from './safe-compare';
 
 /**
  * The gateway signs the request context (principal, scopes, access level on the addressed namespace);
@@ -23,9 +24,7 @@ export function verifyContext(secret: string, header: string | undefined, now = 
   const dot = header.indexOf('.');
   if (dot <= 0) return { ok: false, reason: 'malformed internal context' };
   const payload = header.slice(0, dot);
-  const given = Buffer.from(header.slice(dot + 1));
-  const expected = Buffer.from(sign(secret, payload));
-  if (given.length !== expected.length || !timingSafeEqual(given, expected)) {
+  if (!secretsEqual(header.slice(dot + 1), sign(secret, payload))) {
     return { ok: false, reason: 'bad internal context signature' };
   }
   let decoded: unknown;

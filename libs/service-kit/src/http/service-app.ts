@@ -8,8 +8,10 @@ import { httpMetricsMiddleware } from '../metrics';
 import { readBody, DEFAULT_BODY_LIMIT } from './body';
 import { errorHandler, notFoundHandler } from './error-handler';
 import { sendJson } from './json';
+import { rejectMalformedRequests } from './malformed';
 import { parseQueryString } from './nested-params';
 import { requireInternalContext } from './request-context';
+import { limitRequestLine } from './request-line';
 
 export type ReadinessCheck = () => Promise<Record<string, boolean>>;
 
@@ -67,6 +69,9 @@ export function createServiceHttpApp(options: ServiceHttpOptions): Express {
   // Everything past the operational endpoints needs the gateway's signature, unknown paths included,
   // so a service reached directly reveals nothing (not even which routes exist).
   app.use(requireInternalContext(options.contextSecret));
+  // The gateway refuses these first; a service checks again so nothing malformed reaches a handler.
+  app.use(limitRequestLine());
+  app.use(rejectMalformedRequests());
   for (const router of options.rawRouters ?? []) app.use(router);
   app.use(readBody(options.bodyLimit ?? DEFAULT_BODY_LIMIT));
   for (const router of options.apiRouters) app.use('/api/v4', router);

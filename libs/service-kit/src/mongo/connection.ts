@@ -64,7 +64,14 @@ export async function mongoReady(connection: Connection): Promise<boolean> {
   }
 }
 
-/** Unique-index violation; FerretDB reports code 11000 without keyValue, so match on the code only. */
+/**
+ * Unique-index violation. Inserts report code 11000 (FerretDB without keyValue, so match on the code);
+ * FerretDB's findAndModify reports the same SQLite constraint as an InternalError (code 1), which turned
+ * a rename to a taken title into a 500.
+ */
 export function isDuplicateKeyError(err: unknown): boolean {
-  return typeof err === 'object' && err !== null && (err as { code?: unknown }).code === 11000;
+  if (typeof err !== 'object' || err === null) return false;
+  const { code, message } = err as { code?: unknown; message?: unknown };
+  if (code === 11000) return true;
+  return code === 1 && typeof message === 'string' && message.includes('UNIQUE constraint failed');
 }
