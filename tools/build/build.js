@@ -24,6 +24,7 @@ function entryPoints() {
     'tools/infra-cli': 'tools/infra/src/infra-cli.ts',
     'tools/openapi': 'tools/openapi/src/openapi-cli.ts',
     'tools/bench': 'bench/src/bench-cli.ts',
+    'tools/outbox-dead-letters': 'tools/outbox/src/outbox-dead-letters-cli.ts',
   };
   for (const [out, src] of Object.entries(tools)) {
     if (existsSync(join(root, src))) entries[out] = join(root, src);

@@ -1,9 +1,10 @@
 import type { EventActor, EventEnvelope } from '@gl/contracts';
-import { DOMAIN_EVENT_TYPES } from '@gl/contracts';
+import { DOMAIN_EVENT_TYPES, EVENT_TEXT_LIMITS, type AlertCreatedData } from '@gl/contracts';
 import {
   ModelError,
   NotFoundError,
   createEvent,
+  excerpt,
   isDuplicateKeyError,
   pushEvents,
   withEvents,
@@ -122,11 +123,12 @@ export class AlertsService {
       data: {
         alertId: String(id),
         alertIid: iid,
-        title: doc.title,
-        description: doc.description,
+        // Already within GitLab's alert limits (alert-payload.ts); cut here too so the event stays bounded.
+        title: excerpt(doc.title, EVENT_TEXT_LIMITS.title),
+        description: excerpt(doc.description, EVENT_TEXT_LIMITS.alertDescription),
         severity: doc.severity,
         createIncident: integration.createIncident,
-      },
+      } satisfies AlertCreatedData,
     });
     try {
       await this.models.alerts.collection.insertOne(withEvents(doc, [event]) as never);

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import {
   ACCESS_LEVELS,
   DOMAIN_EVENT_TYPES,
+  EVENT_TEXT_LIMITS,
   createMilestoneBody,
   listMilestonesQuery,
   positiveIdParam,
@@ -19,6 +20,7 @@ import {
   atLeastOneOf,
   collectParams,
   createEvent,
+  excerpt,
   isDuplicateKeyError,
   parseParams,
   pushEvents,
@@ -59,7 +61,7 @@ function milestoneEvent(
   const data: TargetEventData = {
     targetId: milestone._id,
     targetIid: milestone.iid,
-    targetTitle: milestone.title,
+    targetTitle: excerpt(milestone.title, EVENT_TEXT_LIMITS.title),
   };
   return createEvent(
     { producer: SERVICE_PRODUCER, correlationId: req.ctx.requestId },

@@ -6,6 +6,7 @@ import {
   eventEnvelope,
   issueEntity,
   mergeRequestEntity,
+  noteCreatedData,
   noteEntity,
   snippetEntity,
   epicEntity,
@@ -243,6 +244,40 @@ describe('Domain events published by discussions', () => {
       commitId: second.id,
       targetTitle: 'Second',
     });
+  });
+
+  it('When a note or a commit message is long, then the events carry an excerpt (EVENT_TEXT_LIMITS), never the whole text', async () => {
+    const group = groupNamespace();
+    const epic = epicEntity.parse(
+      (await h.call('POST', `/groups/${group.id}/epics`, { ns: group, json: { title: 'Big' } })).body,
+    );
+    const body = 'word '.repeat(200_000).trim(); // 999,999 characters, just under GitLab's note limit
+    const thread = discussionEntity.parse(
+      (
+        await h.call('POST', `/groups/${group.id}/epics/${epic.id}/discussions`, {
+          ns: group,
+          json: { body },
+        })
+      ).body,
+    );
+    expect(thread.notes[0]!.body).toBe(body);
+    const [created] = await eventsOf(EVENTS.noteCreated, (e) => e.groupId === group.id);
+    expect(created!.data.body).toBe(`${body.slice(0, 997)}...`);
+    expect(noteCreatedData.safeParse(created!.data).success).toBe(true);
+
+    const ns = projectNamespace();
+    const title = `Refactor ${'the storage layer '.repeat(10)}`.trim();
+    await h.call('POST', `/projects/${ns.id}/repository/commits`, {
+      ns,
+      json: {
+        branch: 'main',
+        commit_message: `${title}\n\nLong body`,
+        actions: [{ action: 'create', file_path: 'f' }],
+      },
+    });
+    const [push] = await eventsOf(EVENTS.branchPushed, (e) => e.projectId === ns.id);
+    // PushEventPayloadService#commit_title: the first line, truncate(70).
+    expect(push!.data.commitTitle).toBe(`${title.slice(0, 67)}...`);
   });
 
   it('When the relay runs, then the pending events reach the bus under their subjects', async () => {

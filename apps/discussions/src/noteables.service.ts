@@ -1,6 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import {
   DOMAIN_EVENT_TYPES,
+  EVENT_TEXT_LIMITS,
   type BranchPushedData,
   type EventActor,
   type IncidentOpenedData,
@@ -10,6 +11,7 @@ import {
 import {
   HttpError,
   createEvent,
+  excerpt,
   isDuplicateKeyError,
   pushEvents,
   withEvents,
@@ -56,7 +58,7 @@ function targetData(doc: NoteableDoc): TargetEventData {
   return {
     targetId: doc._id,
     targetIid: doc.kind === 'Snippet' ? null : doc.iid,
-    targetTitle: doc.title,
+    targetTitle: excerpt(doc.title, EVENT_TEXT_LIMITS.title),
     audience: audienceOf(doc),
   };
 }
@@ -527,7 +529,7 @@ export function createNoteablesService(deps: NotesDeps, notes: NotesService) {
           commitCount: 1,
           commitFrom: from,
           commitTo: sha,
-          commitTitle: title,
+          commitTitle: excerpt(title, EVENT_TEXT_LIMITS.commitTitle),
         } satisfies BranchPushedData,
       });
     let created = false;

@@ -1,6 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import {
   DOMAIN_EVENT_TYPES,
+  EVENT_TEXT_LIMITS,
   type NoteCreatedData,
   type NoteableTypeName,
   type PositionParam,
@@ -11,6 +12,7 @@ import {
   BadRequestError,
   NotFoundError,
   createEvent,
+  excerpt,
   withEvents,
   type AccessTarget,
   type Counters,
@@ -167,14 +169,15 @@ export function createNotesService(deps: NotesDeps) {
               noteId: id,
               noteType: doc.type,
               discussionId: doc.discussionId,
-              body: doc.body,
+              // An excerpt: events stay small whatever the note (EVENT_TEXT_LIMITS).
+              body: excerpt(doc.body, EVENT_TEXT_LIMITS.noteBody),
               system,
               createdAt: createdAt.toISOString(),
               noteableType: target.type,
               noteableId: target.noteableId,
               noteableIid: target.noteableIid,
               commitId: target.commitSha,
-              targetTitle: target.title,
+              targetTitle: excerpt(target.title, EVENT_TEXT_LIMITS.title),
               audience: audienceOfNote(target, doc),
             } satisfies NoteCreatedData,
           }),

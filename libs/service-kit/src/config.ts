@@ -41,5 +41,7 @@ export const baseServiceConfig = z.object({
   NATS_URL: z.string().regex(/^nats:\/\//, 'must be a nats:// URL'),
   INTERNAL_CONTEXT_SECRET: z.string().min(32, 'must be at least 32 characters'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /** Tries before the outbox relay sets aside an event the broker refuses (outbox.ts). */
+  OUTBOX_MAX_ATTEMPTS: z.coerce.number().int().min(1).default(5),
 });
 export type BaseServiceConfig = z.infer<typeof baseServiceConfig>;

@@ -1,5 +1,5 @@
 import type { NextFunction, Request, Response } from 'express';
-import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 
 /** Prometheus metrics per process: default runtime metrics plus HTTP request counts and latency. */
 export interface ServiceMetrics {
@@ -7,13 +7,19 @@ export interface ServiceMetrics {
   httpDuration: Histogram<'method' | 'route' | 'status'>;
   eventsPublished: Counter<'type'>;
   eventsConsumed: Counter<'durable' | 'outcome'>;
+  /** Events the outbox relay set aside after the broker refused them on every try. */
+  outboxSetAside: Counter<'type'>;
+  /** Set-aside events waiting in `outbox_dead_letters`, counted when scraped (another process may requeue). */
+  outboxDeadLetters: Gauge;
+  /** Counts the set-aside events for the gauge; the outbox installs it. */
+  countDeadLetters?: () => Promise<number>;
 }
 
 export function createMetrics(service: string): ServiceMetrics {
   const registry = new Registry();
   registry.setDefaultLabels({ service });
   collectDefaultMetrics({ register: registry });
-  return {
+  const metrics: ServiceMetrics = {
     registry,
     httpDuration: new Histogram({
       name: 'http_request_duration_seconds',
@@ -34,7 +40,23 @@ export function createMetrics(service: string): ServiceMetrics {
       labelNames: ['durable', 'outcome'],
       registers: [registry],
     }),
+    outboxSetAside: new Counter({
+      name: 'outbox_events_set_aside_total',
+      help: 'Domain events the outbox relay set aside (outbox_dead_letters) after the broker refused them',
+      labelNames: ['type'],
+      registers: [registry],
+    }),
+    outboxDeadLetters: new Gauge({
+      name: 'outbox_dead_letters',
+      help: 'Set-aside domain events waiting to be republished',
+      registers: [registry],
+      async collect() {
+        const count = await metrics.countDeadLetters?.().catch(() => undefined);
+        if (count !== undefined) this.set(count);
+      },
+    }),
   };
+  return metrics;
 }
 
 export function httpMetricsMiddleware(metrics: ServiceMetrics) {

@@ -3,3 +3,4 @@ export * from './database';
 export * from './runtime';
 export * from './http';
 export * from './service-harness';
+export * from './nats';

@@ -5,6 +5,7 @@ import type { InfraHandle, StartInfraOptions } from './types';
 export type { InfraHandle, StartInfraOptions } from './types';
 export { ensureBinaries } from './binaries';
 export { freePort, waitForTcp } from './net';
+export { startNatsServer, type NatsServerHandle, type NatsServerOptions } from './nats-server';
 
 /**
  * MONGO_URL + NATS_URL given → those servers; else a Docker engine → containers; else locally built

@@ -5,6 +5,28 @@ import { z } from 'zod';
  * one service reads them: the events service turns them into activity events, the alerts and discussions
  * services link alerts and incident issues. Evolve additively: new optional fields, never renamed ones.
  */
+/**
+ * The longest free text a domain event carries, in characters (UTF-16 code units, what `.max()` counts).
+ * Events carry what consumers need — ids, titles, short excerpts — never unbounded text: every event must
+ * fit the broker's `max_payload`, and the events service stores each one in its timelines. Builders cut
+ * longer text with the service kit's `excerpt(text, max)` (its start and "...", ActiveSupport's truncate).
+ */
+export const EVENT_TEXT_LIMITS = {
+  /** Issue, merge request, snippet, epic, milestone and alert titles: GitLab validates titles to 255. */
+  title: 255,
+  /**
+   * A note's body as the activity log shows it (the events API's `note.body`): its first 1,000 characters.
+   * GitLab's own activity feed shows a note's first line cut at 150 (app/helpers/events_helper.rb,
+   * event_note), and the full note is always read from the notes API. 1,000 keeps a timeline bucket of 20
+   * events in the tens of kilobytes, where FerretDB reads and rewrites it quickly.
+   */
+  noteBody: 1_000,
+  /** An alert's description: AlertManagement::Alert keeps 1,000 characters (DESCRIPTION_MAX_LENGTH). */
+  alertDescription: 1_000,
+  /** push_data.commit_title: the first line cut at 70 (PushEventPayloadService#commit_title). */
+  commitTitle: 70,
+} as const;
+
 export const DOMAIN_EVENT_TYPES = {
   boards: {
     milestoneOpened: 'gl.boards.milestone.opened',
@@ -62,7 +84,7 @@ export type TargetAudience = z.infer<typeof targetAudience>;
 export const targetEventData = z.object({
   targetId: z.number().int(),
   targetIid: z.number().int().nullable(),
-  targetTitle: z.string(),
+  targetTitle: z.string().max(EVENT_TEXT_LIMITS.title),
   audience: targetAudience.optional(),
 });
 export type TargetEventData = z.infer<typeof targetEventData>;
@@ -75,7 +97,8 @@ export const noteCreatedData = z.object({
   /** GitLab's note type: null (single comment), DiscussionNote or DiffNote. */
   noteType: z.enum(['DiscussionNote', 'DiffNote']).nullable(),
   discussionId: z.string(),
-  body: z.string(),
+  /** An excerpt: the first EVENT_TEXT_LIMITS.noteBody characters (then "...") of a longer note. */
+  body: z.string().max(EVENT_TEXT_LIMITS.noteBody),
   system: z.boolean(),
   createdAt: z.string(),
   noteableType,
@@ -85,7 +108,7 @@ export const noteCreatedData = z.object({
   /** Commit SHA for commit notes, else null. */
   commitId: z.string().nullable(),
   /** Title of the thing commented on (the event's target_title). */
-  targetTitle: z.string(),
+  targetTitle: z.string().max(EVENT_TEXT_LIMITS.title),
   /** The noteable's audience, with `internal` for an internal note. */
   audience: targetAudience.optional(),
 });
@@ -100,7 +123,7 @@ export const branchPushedData = z.object({
   commitCount: z.number().int(),
   commitFrom: z.string().nullable(),
   commitTo: z.string().nullable(),
-  commitTitle: z.string().nullable(),
+  commitTitle: z.string().max(EVENT_TEXT_LIMITS.commitTitle).nullable(),
 });
 export type BranchPushedData = z.infer<typeof branchPushedData>;
 
@@ -108,8 +131,8 @@ export type BranchPushedData = z.infer<typeof branchPushedData>;
 export const alertCreatedData = z.object({
   alertId: z.string(),
   alertIid: z.number().int(),
-  title: z.string(),
-  description: z.string().nullable(),
+  title: z.string().max(EVENT_TEXT_LIMITS.title),
+  description: z.string().max(EVENT_TEXT_LIMITS.alertDescription).nullable(),
   severity: z.string(),
   createIncident: z.boolean(),
 });

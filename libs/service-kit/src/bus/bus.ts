@@ -13,6 +13,7 @@ import {
 import { nanos } from '@nats-io/nats-core';
 import { EVENT_STREAM, EVENT_SUBJECTS, type EventEnvelope } from '@gl/contracts';
 import type { Logger } from 'pino';
+import { forgetMaxPayload, trackMaxPayload } from './payload-limit';
 
 /** JetStream drops a re-sent msgID inside this window; the outbox replays within it after broker restarts. */
 export const DUPLICATE_WINDOW_MS = 15 * 60_000;
@@ -38,6 +39,10 @@ export async function connectBus(url: string, name: string, logger: Logger): Pro
     reconnectTimeWait: 500,
     waitOnFirstConnect: false,
   });
+  // The outbox refuses to store an event larger than this (payload-limit.ts); a reconnect may reach a
+  // server with another limit.
+  trackMaxPayload(connection, connection.info?.max_payload);
+  void connection.closed().then(() => forgetMaxPayload(connection));
   const jsm = await jetstreamManager(connection);
   await ensureStream(jsm);
   const js = jetstream(connection);
@@ -48,6 +53,7 @@ export async function connectBus(url: string, name: string, logger: Logger): Pro
       if (status.type === 'disconnect') logger.warn({ status: status.type }, 'bus disconnected');
       if (status.type === 'reconnect') {
         logger.info('bus reconnected');
+        trackMaxPayload(connection, connection.info?.max_payload);
         // A restarted broker may have lost its stream definition together with unsynced data.
         await ensureStream(jsm).catch((err: unknown) => logger.error({ err }, 'stream re-creation failed'));
         for (const listener of reconnectListeners) listener();

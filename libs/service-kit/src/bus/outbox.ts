@@ -1,9 +1,13 @@
+import { createHash } from 'node:crypto';
 import { Schema, type Connection, type Model } from 'mongoose';
 import type { Logger } from 'pino';
-import type { EventEnvelope } from '@gl/contracts';
+import { eventEnvelope, type EventEnvelope } from '@gl/contracts';
 import type { ServiceMetrics } from '../metrics';
 import type { Bus } from './bus';
 import { isDuplicateKeyError } from '../mongo/connection';
+import { deadLetterModel, type DeadLetterDoc } from './dead-letters';
+import { encodeEnvelope } from './payload-limit';
+import { RejectedEventError, failureReason, isMessageRejection } from './publish-errors';
 
 /**
  * Transactional outbox without transactions (FerretDB has none):
@@ -16,13 +20,39 @@ import { isDuplicateKeyError } from '../mongo/connection';
  * - The relay publishes to JetStream with `msgID = event.id` until acknowledged, then keeps a copy for
  *   RETENTION_MS and replays the last REPLAY_WINDOW_MS after reconnects, because a broker that crashed may
  *   have lost messages it acknowledged but had not yet synced to disk (JetStream drops the duplicates).
+ * - Two kinds of failure. The broker unreachable or busy (timeouts, no responders, reconnecting): nothing
+ *   is wrong with the events, so the relay keeps every one and retries, pausing longer after each failed
+ *   pass (up to RELAY_PAUSE_MAX_MS) so an outage does not keep the database busy. The broker refusing one
+ *   message (over `max_payload`, bad subject — publish-errors.ts): that event is tried again after a
+ *   growing delay, and after `maxAttempts` refusals it is set aside in `outbox_dead_letters`
+ *   (dead-letters.ts) with the reason, logged and counted, and the relay moves on. Events behind a refused
+ *   one on the same document wait for it (their order holds); events of other documents do not.
+ * - Events are checked when written (payload-limit.ts): one that can never be published fails the write.
  */
 export const OUTBOX_FIELD = '_outbox';
 export const OUTBOX_PENDING_FIELD = '_outboxPending';
+/** Refusals of the document's first unpublished event, and when the relay may try it again. */
+export const OUTBOX_ATTEMPTS_FIELD = '_outboxAttempts';
+export const OUTBOX_RETRY_AT_FIELD = '_outboxRetryAt';
+const OUTBOX_ERROR_FIELD = '_outboxError';
+const OUTBOX_FIRST_FAILED_FIELD = '_outboxFirstFailedAt';
+const FAILURE_FIELDS = {
+  [OUTBOX_ATTEMPTS_FIELD]: 1,
+  [OUTBOX_RETRY_AT_FIELD]: 1,
+  [OUTBOX_ERROR_FIELD]: 1,
+  [OUTBOX_FIRST_FAILED_FIELD]: 1,
+} as const;
 const RETENTION_MS = 24 * 3600_000;
 const REPLAY_WINDOW_MS = 5 * 60_000;
 const STALE_PENDING_MS = 30_000;
 const BATCH = 100;
+/** Tries before an event the broker refuses is set aside (OUTBOX_MAX_ATTEMPTS). */
+export const DEFAULT_MAX_ATTEMPTS = 5;
+/** After n refusals the next try waits RETRY_BASE_MS · 2^(n-1), at most RETRY_MAX_MS: 1 s, 2 s, 4 s, 8 s. */
+const RETRY_BASE_MS = 1_000;
+const RETRY_MAX_MS = 60_000;
+/** Longest pause between relay passes while the broker (or the database) is unreachable. */
+const RELAY_PAUSE_MAX_MS = 10_000;
 
 interface OutboxEntry {
   _id: string;
@@ -32,6 +62,11 @@ interface OutboxEntry {
   check?: { model: string; docId: unknown };
   createdAt: Date;
   publishedAt?: Date;
+  /** Refusals so far, the last one's reason, when the first happened and when to try again. */
+  attempts?: number;
+  lastError?: string;
+  firstFailedAt?: Date;
+  nextAttemptAt?: Date;
 }
 
 const outboxEntrySchema = new Schema<OutboxEntry>(
@@ -42,6 +77,10 @@ const outboxEntrySchema = new Schema<OutboxEntry>(
     check: Schema.Types.Mixed,
     createdAt: Date,
     publishedAt: Date,
+    attempts: Number,
+    lastError: String,
+    firstFailedAt: Date,
+    nextAttemptAt: Date,
   },
   { versionKey: false },
 );
@@ -56,9 +95,16 @@ outboxEntrySchema.index({ state: 1, publishedAt: 1 });
 export function addOutboxFields(schema: Schema): void {
   schema.add({ [OUTBOX_FIELD]: { type: [String], default: undefined } });
   schema.add({ [OUTBOX_PENDING_FIELD]: { type: Boolean, index: true } });
+  schema.add({
+    [OUTBOX_ATTEMPTS_FIELD]: Number,
+    [OUTBOX_RETRY_AT_FIELD]: Date,
+    [OUTBOX_ERROR_FIELD]: String,
+    [OUTBOX_FIRST_FAILED_FIELD]: Date,
+  });
 }
 
-const encode = (events: EventEnvelope[]): string[] => events.map((e) => JSON.stringify(e));
+/** Throws UnpublishableEventError for an event the bus could never take: the write fails, nothing is stored. */
+const encode = (events: EventEnvelope[]): string[] => events.map(encodeEnvelope);
 
 /** A new document carrying its events. */
 export function withEvents<T extends object>(doc: T, events: EventEnvelope[]): T {
@@ -102,6 +148,37 @@ export interface OutboxOptions {
   logger: Logger;
   metrics?: ServiceMetrics;
   intervalMs?: number;
+  /** Tries before an event the broker refuses is set aside (default DEFAULT_MAX_ATTEMPTS). */
+  maxAttempts?: number;
+  /** Wait after the first refusal, doubling after each further one (default 1 s; tests use 0). */
+  retryBaseMs?: number;
+}
+
+/** A stored event that does not parse, or is not an envelope, can never be published. */
+function decode(raw: string): EventEnvelope {
+  let value: unknown;
+  try {
+    value = JSON.parse(raw);
+  } catch {
+    throw new RejectedEventError('stored event is not JSON');
+  }
+  const parsed = eventEnvelope.safeParse(value);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw new RejectedEventError(`not an event envelope: ${issue?.path.join('.')} ${issue?.message}`);
+  }
+  // The stored envelope itself, not zod's copy: it is published exactly as it was written.
+  return value as EventEnvelope;
+}
+
+/** What one try to publish a stored event came to; a refusal carries the envelope when it parsed. */
+type Outcome =
+  { ok: true; envelope: EventEnvelope } | { ok: false; envelope: EventEnvelope | null; reason: string };
+
+/** Refusals so far of the event a document or queue entry is stuck on. */
+interface FailureSoFar {
+  attempts: number;
+  firstFailedAt: Date | null;
 }
 
 export function createOutbox(options: OutboxOptions): Outbox {
@@ -109,16 +186,86 @@ export function createOutbox(options: OutboxOptions): Outbox {
   const entries: Model<OutboxEntry> =
     (connection.models.OutboxEntry as Model<OutboxEntry> | undefined) ??
     connection.model<OutboxEntry>('OutboxEntry', outboxEntrySchema, 'outbox');
+  const deadLetters = deadLetterModel(connection);
+  if (options.metrics) options.metrics.countDeadLetters = () => deadLetters.countDocuments();
+  const maxAttempts = options.maxAttempts ?? DEFAULT_MAX_ATTEMPTS;
+  const retryBaseMs = options.retryBaseMs ?? RETRY_BASE_MS;
+  const intervalMs = options.intervalMs ?? 1_000;
   const models = new Map<string, AnyModel>();
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<number> | null = null;
   let again = false;
   let stopped = true;
   let lastPurge = 0;
+  /** Consecutive passes that failed (broker or database unreachable) and the pause they earned. */
+  let failedPasses = 0;
+  let pausedUntil = 0;
 
   async function publishOne(envelope: EventEnvelope): Promise<void> {
     await bus.publish(envelope);
     options.metrics?.eventsPublished.inc({ type: envelope.type });
+  }
+
+  /**
+   * Publishes one stored event. A refusal of this message is returned; any other failure (broker
+   * unreachable, timeout) is thrown and ends the pass, with every event kept for the next one.
+   */
+  async function tryPublish(raw: string): Promise<Outcome> {
+    let envelope: EventEnvelope | null = null;
+    try {
+      envelope = decode(raw);
+      await publishOne(envelope);
+      return { ok: true, envelope };
+    } catch (err) {
+      if (!isMessageRejection(err)) throw err;
+      return { ok: false, envelope, reason: failureReason(err) };
+    }
+  }
+
+  function nextFailure(before: FailureSoFar, now: Date) {
+    const attempts = before.attempts + 1;
+    return {
+      attempts,
+      firstFailedAt: before.firstFailedAt ?? now,
+      retryAt: new Date(now.getTime() + Math.min(RETRY_MAX_MS, retryBaseMs * 2 ** (attempts - 1))),
+      exhausted: attempts >= maxAttempts,
+    };
+  }
+
+  /** Moves a refused event to `outbox_dead_letters` (idempotent by id), logs and counts it. */
+  async function setAside(
+    id: string,
+    raw: string,
+    refused: Extract<Outcome, { ok: false }>,
+    failure: { attempts: number; firstFailedAt: Date },
+    source: DeadLetterDoc['source'],
+    now: Date,
+  ): Promise<void> {
+    const type = refused.envelope?.type ?? 'invalid';
+    await deadLetters.updateOne(
+      { _id: id },
+      {
+        $set: {
+          type,
+          payload: raw,
+          reason: refused.reason,
+          attempts: failure.attempts,
+          source,
+          firstFailedAt: failure.firstFailedAt,
+          lastFailedAt: now,
+          setAsideAt: now,
+        },
+      },
+      { upsert: true },
+    );
+    options.metrics?.outboxSetAside.inc({ type });
+    logger.error(
+      { eventId: id, type, attempts: failure.attempts, reason: refused.reason, source },
+      'outbox relay: the broker refused an event on every try; set aside in outbox_dead_letters ' +
+        '(list and republish with outbox-dead-letters), moving on',
+    );
+    // The events that waited behind it can go now.
+    again = true;
   }
 
   async function recordPublished(envelopes: EventEnvelope[]): Promise<void> {
@@ -138,28 +285,103 @@ export function createOutbox(options: OutboxOptions): Outbox {
     );
   }
 
+  interface PendingDoc {
+    _id: unknown;
+    _outbox?: string[];
+    _outboxAttempts?: number;
+    _outboxFirstFailedAt?: Date;
+  }
+
   async function drainEmbedded(model: AnyModel): Promise<number> {
     let published = 0;
+    const now = new Date();
+    // Documents whose first event was refused wait out their delay without being read again.
     const docs = await model
-      .find({ [OUTBOX_PENDING_FIELD]: true })
-      .select({ [OUTBOX_FIELD]: 1 })
+      .find({
+        [OUTBOX_PENDING_FIELD]: true,
+        $or: [{ [OUTBOX_RETRY_AT_FIELD]: { $exists: false } }, { [OUTBOX_RETRY_AT_FIELD]: { $lte: now } }],
+      })
+      .select({ [OUTBOX_FIELD]: 1, [OUTBOX_ATTEMPTS_FIELD]: 1, [OUTBOX_FIRST_FAILED_FIELD]: 1 })
       .limit(BATCH)
-      .lean<{ _id: unknown; _outbox?: string[] }[]>();
+      .lean<PendingDoc[]>();
     for (const doc of docs) {
       const encoded = doc._outbox ?? [];
-      const events = encoded.map((e) => JSON.parse(e) as EventEnvelope);
-      for (const event of events) await publishOne(event);
+      const sent: string[] = [];
+      const events: EventEnvelope[] = [];
+      let refused: { raw: string; outcome: Extract<Outcome, { ok: false }> } | null = null;
+      for (const raw of encoded) {
+        const outcome = await tryPublish(raw);
+        // The document's later events stay behind a refused one: per document, order holds.
+        if (!outcome.ok) {
+          refused = { raw, outcome };
+          break;
+        }
+        sent.push(raw);
+        events.push(outcome.envelope);
+      }
+      const failedBefore = doc._outboxAttempts !== undefined;
       if (events.length > 0) {
         await recordPublished(events);
-        await model.updateOne({ _id: doc._id }, { $pullAll: { [OUTBOX_FIELD]: encoded } });
+        await model.updateOne(
+          { _id: doc._id },
+          {
+            $pullAll: { [OUTBOX_FIELD]: sent },
+            ...(failedBefore && !refused ? { $unset: FAILURE_FIELDS } : {}),
+          },
+        );
         published += events.length;
+      }
+      if (refused) {
+        // A refusal of a later event than the one that failed before starts a new count.
+        const before: FailureSoFar =
+          events.length === 0
+            ? { attempts: doc._outboxAttempts ?? 0, firstFailedAt: doc._outboxFirstFailedAt ?? null }
+            : { attempts: 0, firstFailedAt: null };
+        await refuseEmbedded(model, doc._id, refused.raw, refused.outcome, before);
       }
       await model.updateOne(
         { _id: doc._id, [OUTBOX_FIELD]: { $size: 0 } },
-        { $unset: { [OUTBOX_FIELD]: 1, [OUTBOX_PENDING_FIELD]: 1 } },
+        { $unset: { [OUTBOX_FIELD]: 1, [OUTBOX_PENDING_FIELD]: 1, ...FAILURE_FIELDS } },
       );
     }
     return published;
+  }
+
+  async function refuseEmbedded(
+    model: AnyModel,
+    docId: unknown,
+    raw: string,
+    refused: Extract<Outcome, { ok: false }>,
+    before: FailureSoFar,
+  ): Promise<void> {
+    const now = new Date();
+    const failure = nextFailure(before, now);
+    if (failure.exhausted) {
+      const id = refused.envelope?.id ?? createHash('sha1').update(raw).digest('hex');
+      await setAside(id, raw, refused, failure, { kind: 'embedded', model: model.modelName, docId }, now);
+      await model.updateOne({ _id: docId }, { $pullAll: { [OUTBOX_FIELD]: [raw] }, $unset: FAILURE_FIELDS });
+      return;
+    }
+    await model.updateOne(
+      { _id: docId },
+      {
+        $set: {
+          [OUTBOX_ATTEMPTS_FIELD]: failure.attempts,
+          [OUTBOX_RETRY_AT_FIELD]: failure.retryAt,
+          [OUTBOX_ERROR_FIELD]: refused.reason,
+          [OUTBOX_FIRST_FAILED_FIELD]: failure.firstFailedAt,
+        },
+      },
+    );
+    logger.warn(
+      {
+        eventId: refused.envelope?.id,
+        model: model.modelName,
+        attempts: failure.attempts,
+        reason: refused.reason,
+      },
+      'outbox relay: the broker refused an event; will try again',
+    );
   }
 
   async function resolveStalePending(): Promise<void> {
@@ -182,11 +404,59 @@ export function createOutbox(options: OutboxOptions): Outbox {
       .sort({ createdAt: 1 })
       .limit(BATCH)
       .lean<OutboxEntry[]>();
+    const now = Date.now();
+    // A deleted document's events (its carried ones, then the delete) keep their order: once one of them
+    // waits, the rest of that document's wait too. Entries of other documents go on.
+    const waiting = new Set<string>();
+    let published = 0;
     for (const entry of ready) {
-      await publishOne(JSON.parse(entry.payload) as EventEnvelope);
-      await entries.updateOne({ _id: entry._id }, { $set: { state: 'published', publishedAt: new Date() } });
+      const key = entry.check ? `${entry.check.model}:${String(entry.check.docId)}` : entry._id;
+      if (waiting.has(key)) continue;
+      if (entry.nextAttemptAt && entry.nextAttemptAt.getTime() > now) {
+        waiting.add(key);
+        continue;
+      }
+      const outcome = await tryPublish(entry.payload);
+      if (outcome.ok) {
+        await entries.updateOne(
+          { _id: entry._id },
+          {
+            $set: { state: 'published', publishedAt: new Date() },
+            ...(entry.attempts !== undefined
+              ? { $unset: { attempts: 1, lastError: 1, firstFailedAt: 1, nextAttemptAt: 1 } }
+              : {}),
+          },
+        );
+        published++;
+        continue;
+      }
+      waiting.add(key);
+      const failure = nextFailure(
+        { attempts: entry.attempts ?? 0, firstFailedAt: entry.firstFailedAt ?? null },
+        new Date(),
+      );
+      if (failure.exhausted) {
+        await setAside(entry._id, entry.payload, outcome, failure, { kind: 'outbox' }, new Date());
+        await entries.deleteOne({ _id: entry._id, state: 'ready' });
+      } else {
+        await entries.updateOne(
+          { _id: entry._id },
+          {
+            $set: {
+              attempts: failure.attempts,
+              lastError: outcome.reason,
+              firstFailedAt: failure.firstFailedAt,
+              nextAttemptAt: failure.retryAt,
+            },
+          },
+        );
+        logger.warn(
+          { eventId: entry._id, attempts: failure.attempts, reason: outcome.reason },
+          'outbox relay: the broker refused an event; will try again',
+        );
+      }
     }
-    return ready.length;
+    return published;
   }
 
   async function purgeOld(): Promise<void> {
@@ -219,6 +489,15 @@ export function createOutbox(options: OutboxOptions): Outbox {
           again = false;
           total += await drainAll();
         } while (again);
+        failedPasses = 0;
+        pausedUntil = 0;
+      } catch (err) {
+        // Broker or database unreachable: every event stays where it is; wait longer after each failure.
+        failedPasses++;
+        const pauseMs = Math.min(RELAY_PAUSE_MAX_MS, intervalMs * 2 ** (failedPasses - 1));
+        pausedUntil = Date.now() + pauseMs;
+        logger.warn({ err, failedPasses, pauseMs }, 'outbox relay: publish failed, will retry');
+        throw err;
       } finally {
         running = null;
       }
@@ -228,7 +507,8 @@ export function createOutbox(options: OutboxOptions): Outbox {
   }
 
   function tick(): void {
-    runDrain().catch((err: unknown) => logger.warn({ err }, 'outbox relay: publish failed, will retry'));
+    if (Date.now() < pausedUntil) return;
+    runDrain().catch(() => undefined); // logged in runDrain
   }
 
   const outbox: Outbox = {
@@ -236,22 +516,23 @@ export function createOutbox(options: OutboxOptions): Outbox {
       models.set(model.modelName, model);
     },
     async deleteWithEvents(model, id, events) {
-      const carried = (
+      const fresh = encode(events);
+      const carried =
         (
           await model
             .findById(id)
             .select({ [OUTBOX_FIELD]: 1 })
             .lean<{ _outbox?: string[] }>()
-        )?._outbox ?? []
-      ).map((e) => JSON.parse(e) as EventEnvelope);
-      const all = [...carried, ...events];
+        )?._outbox ?? [];
+      const all = [...carried, ...fresh];
       const now = Date.now();
       const recorded: string[] = [];
-      for (const [index, envelope] of all.entries()) {
+      for (const [index, payload] of all.entries()) {
+        const envelope = JSON.parse(payload) as EventEnvelope;
         try {
           await entries.create({
             _id: envelope.id,
-            payload: JSON.stringify(envelope),
+            payload,
             state: 'pending',
             check: { model: model.modelName, docId: id },
             createdAt: new Date(now + index),
@@ -288,9 +569,13 @@ export function createOutbox(options: OutboxOptions): Outbox {
     },
     start() {
       stopped = false;
-      timer = setInterval(tick, options.intervalMs ?? 1_000);
+      timer = setInterval(tick, intervalMs);
       timer.unref();
       bus.onReconnect(() => {
+        // The broker is back: whatever waited for it goes now, not after the pause.
+        failedPasses = 0;
+        pausedUntil = 0;
+        outbox.kick();
         outbox.replayRecent().catch((err: unknown) => logger.warn({ err }, 'outbox replay failed'));
       });
       outbox.replayRecent().catch((err: unknown) => logger.warn({ err }, 'outbox replay failed'));
