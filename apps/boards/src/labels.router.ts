@@ -1,5 +1,13 @@
 import { Router, type Request } from 'express';
-import { ACCESS_LEVELS, createLabelBody, listLabelsQuery, updateLabelBody } from '@gl/contracts';
+import {
+  ACCESS_LEVELS,
+  TEXT_LIMITS,
+  bytesizeErrors,
+  createLabelBody,
+  lengthErrors,
+  listLabelsQuery,
+  updateLabelBody,
+} from '@gl/contracts';
 import {
   ConflictError,
   ModelError,
@@ -23,9 +31,19 @@ import { presentLabel } from './presenters';
 
 const COLOR = /^#(?:[0-9a-f]{3}|[0-9a-f]{6})$/i;
 
-function requireColor(color: string): string {
-  if (!COLOR.test(color)) throw ModelError.fields({ color: ['must be a valid color code'] });
-  return color;
+/**
+ * Label's validations (app/models/label.rb) on the attributes being written, every broken one in one
+ * render_validation_error! body, in the model's declaration order: color, title, description.
+ */
+function validateLabel(input: { color?: string; title?: string; description?: string | null }): void {
+  const errors: Record<string, string[]> = {};
+  const add = (attribute: string, messages: string[]): void => {
+    if (messages.length > 0) (errors[attribute] ??= []).push(...messages);
+  };
+  if (input.color !== undefined && !COLOR.test(input.color)) add('color', ['must be a valid color code']);
+  if (input.title !== undefined) add('title', lengthErrors(input.title, TEXT_LIMITS.labelTitle));
+  add('description', bytesizeErrors(input.description, TEXT_LIMITS.labelDescriptionBytes));
+  if (Object.keys(errors).length > 0) throw ModelError.fields(errors);
 }
 
 function escapeRegex(text: string): string {
@@ -63,10 +81,11 @@ export function createLabelsRouter(models: BoardsModels, counters: Counters, boa
   router.post('/groups/:id/labels', async (req, res) => {
     const { ns } = groupWriter(req.ctx, ACCESS_LEVELS.reporter);
     const params = parseParams(createLabelBody, collectParams(req));
-    const color = requireColor(params.color);
     if (await models.labels.exists({ groupId: ns.id, name: params.name })) {
       throw new ConflictError('Label already exists');
     }
+    validateLabel({ color: params.color, title: params.name, description: params.description });
+    const color = params.color;
     const doc: LabelDoc = {
       _id: await counters.next('label'),
       groupId: ns.id,
@@ -97,7 +116,8 @@ export function createLabelsRouter(models: BoardsModels, counters: Counters, boa
       if (params.new_name === '') throw ModelError.fields({ title: ["can't be blank"] });
       set.name = params.new_name;
     }
-    if (params.color !== undefined) set.color = requireColor(params.color);
+    validateLabel({ color: params.color, title: params.new_name, description: params.description });
+    if (params.color !== undefined) set.color = params.color;
     if (params.description !== undefined) set.description = params.description;
     if (params.priority !== undefined) set.priority = params.priority;
     let updated: LabelDoc | null;

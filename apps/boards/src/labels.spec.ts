@@ -122,6 +122,39 @@ describe('Group labels API', () => {
     expect(reread.status).toBe(200);
   });
 
+  it("When a label title or description is over GitLab's limits, then 400 with the model's messages and nothing is stored", async () => {
+    const ns = groupNamespace();
+    const longTitle = await h.call('POST', `/groups/${ns.id}/labels`, {
+      ns,
+      json: { name: 'x'.repeat(256), color: 'red', description: 'd'.repeat(512 * 1024 + 1) },
+    });
+    expect(longTitle).toMatchObject({
+      status: 400,
+      body: {
+        message: {
+          color: ['must be a valid color code'],
+          title: ['is too long (maximum is 255 characters)'],
+          description: ['is too long (512 KiB). The maximum size is 512 KiB.'],
+        },
+      },
+    });
+    const atLimit = await h.call('POST', `/groups/${ns.id}/labels`, {
+      ns,
+      json: { name: 'y'.repeat(255), color: '#123456', description: 'd'.repeat(512 * 1024) },
+    });
+    expect(atLimit.status).toBe(201);
+    const renamed = await h.call('PUT', `/groups/${ns.id}/labels/${labelEntity.parse(atLimit.body).id}`, {
+      ns,
+      json: { new_name: 'z'.repeat(256) },
+    });
+    expect(renamed).toMatchObject({
+      status: 400,
+      body: { message: { title: ['is too long (maximum is 255 characters)'] } },
+    });
+    const list = z.array(labelEntity).parse((await h.call('GET', `/groups/${ns.id}/labels`, { ns })).body);
+    expect(list.map((l) => l.name)).toEqual(['y'.repeat(255)]);
+  });
+
   it('When an update has no attribute or the label is unknown, then it answers 400 and 404', async () => {
     const ns = groupNamespace();
     await h.call('POST', `/groups/${ns.id}/labels`, { ns, json: { name: 'l', color: '#000' } });

@@ -1,6 +1,8 @@
 import { createHash, randomBytes } from 'node:crypto';
 import {
   DOMAIN_EVENT_TYPES,
+  TEXT_LIMITS,
+  characterCount,
   EVENT_TEXT_LIMITS,
   type NoteCreatedData,
   type NoteableTypeName,
@@ -23,7 +25,8 @@ import type { DiscussionsModels, NoteDoc } from './discussions.models';
 import { actorOf } from './discussions.access';
 import { isResolvable } from './discussions.presenters';
 
-export const NOTE_MAX_LENGTH = 1_000_000;
+/** Note bodies: GitLab's limit (app/models/concerns/notes/active_record.rb), kept with the others in contracts. */
+export const NOTE_MAX_LENGTH = TEXT_LIMITS.noteBody;
 
 /** What a note hangs on: an issue, merge request, snippet or epic by database id, or a commit by SHA. */
 export interface NoteTarget {
@@ -85,7 +88,7 @@ export function noteErrors(messages: string[], attribute = 'note'): BadRequestEr
 
 export function validateBody(body: string): void {
   if (body.trim() === '') throw noteErrors(["can't be blank"]);
-  if (body.length > NOTE_MAX_LENGTH)
+  if (characterCount(body) > NOTE_MAX_LENGTH)
     throw noteErrors([`is too long (maximum is ${NOTE_MAX_LENGTH} characters)`]);
 }
 

@@ -98,6 +98,7 @@ export function toActivity(event: EventEnvelope): ActivityDraft | null {
       targetIid: data.targetIid ?? data.targetId,
       targetType: target.targetType,
       targetTitle: data.targetTitle,
+      ...(data.audience ? { audience: data.audience } : {}),
     };
   }
   const membership = MEMBERSHIP_EVENTS[event.type];
@@ -148,6 +149,7 @@ export function toActivity(event: EventEnvelope): ActivityDraft | null {
           noteableIid: data.noteableIid,
           commitId: data.commitId,
         },
+        ...(data.audience ? { audience: data.audience } : {}),
       };
     }
     case DISCUSSIONS.branchPushed: {

@@ -1,5 +1,5 @@
 import { Schema, type Connection, type Model } from 'mongoose';
-import type { ActivityAction, Visibility } from '@gl/contracts';
+import type { ActivityAction, TargetAudience, Visibility } from '@gl/contracts';
 
 /** One recorded activity event; `sourceEventId` (the domain event id) makes ingestion idempotent. */
 export interface ActivityDoc {
@@ -20,6 +20,11 @@ export interface ActivityDoc {
   note: ActivityNote | null;
   pushData: ActivityPushData | null;
   createdAt: Date;
+  /**
+   * Who may read the target, as its domain event said when it was published (confidential, internal,
+   * snippet visibility, author, assignees); absent on events published before the audience existed.
+   */
+  audience?: TargetAudience | null;
 }
 
 export interface ActivityNote {
@@ -119,6 +124,7 @@ function activitySchema(): Schema<ActivityDoc> {
       note: { type: Schema.Types.Mixed, default: null },
       pushData: { type: Schema.Types.Mixed, default: null },
       createdAt: { type: Date, required: true },
+      audience: { type: Schema.Types.Mixed, default: undefined },
     },
     options,
   );

@@ -50,7 +50,8 @@ describe('activity events API', () => {
     await r.apply(projectEvent(ID.projectCreated, INTERNAL, { visibility: 'internal', actor: bob }));
     await r.apply(projectEvent(ID.projectCreated, PRIVATE_DIRECT, { actor: bob }));
     await r.apply(memberEvent(ID.memberAdded, 'group', GROUP, ALICE.id, { accessLevel: 30 }));
-    await r.apply(memberEvent(ID.memberAdded, 'project', PRIVATE_DIRECT, ALICE.id, { accessLevel: 10 }));
+    // Alice pushes to 14 below: a Developer (a Guest neither pushes nor sees pushes of a private project).
+    await r.apply(memberEvent(ID.memberAdded, 'project', PRIVATE_DIRECT, ALICE.id, { accessLevel: 30 }));
     await r.apply(memberEvent(ID.memberAdded, 'project', PRIVATE_IN_GROUP, DAVE.id, { accessLevel: 30 }));
     // Only the events below: the setup's own (project created, joined) are dropped from the log and timelines.
     await h.instance.models.activities.deleteMany({});

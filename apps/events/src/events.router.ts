@@ -7,6 +7,7 @@ import {
   userEventsQuery,
   type ActivityEventsQuery,
   type InternalContext,
+  type Principal,
 } from '@gl/contracts';
 import {
   NotFoundError,
@@ -23,7 +24,7 @@ import {
 import type { ActivityDoc, EventsModels, UserDoc } from './events.models';
 import { authorsOf, presentActivity } from './events.presenter';
 import type { AccessCache } from './access.cache';
-import { activityVisibility, authorizedProjects } from './events.visibility';
+import { activityVisibility, authorizedProjects, projectActivityCheck } from './events.visibility';
 import type { TimelineModels } from './timeline/timeline.models';
 import {
   MergedCursor,
@@ -105,9 +106,10 @@ export function createEventsRouter(
   }
 
   /** `authorized_projects`' events: the all-projects stream, or a merge of few projects' streams. */
-  async function authorizedProjectsPage(userId: number, query: ActivityEventsQuery, window: PageWindow) {
-    const filter = activityFilter(query);
-    const authorized = await authorizedProjects(access, userId);
+  async function authorizedProjectsPage(principal: Principal, query: ActivityEventsQuery, window: PageWindow) {
+    const authorized = await authorizedProjects(access, principal);
+    // Each event's target is read by the same rule as on its own service (merge requests, code, ...).
+    const filter = both(authorized.targets, activityFilter(query));
     if (authorized.coversAllWithActivity) return streamPage(streams.allProjects, query, window, filter);
     if (authorized.ids.size > MAX_MERGED_PROJECTS) {
       const ids = authorized.ids;
@@ -147,7 +149,7 @@ export function createEventsRouter(
     const page = readPageRequest(req.query);
     const result =
       query.scope === 'all'
-        ? await authorizedProjectsPage(principal.id, query, windowOf(page))
+        ? await authorizedProjectsPage(principal, query, windowOf(page))
         : await streamPage(
             streams.author(principal.id),
             query,
@@ -175,7 +177,12 @@ export function createEventsRouter(
       req,
       res,
       page,
-      await streamPage(streams.project(ns.id), query, windowOf(page), activityFilter(query)),
+      await streamPage(
+        streams.project(ns.id),
+        query,
+        windowOf(page),
+        both(projectActivityCheck(req.ctx), activityFilter(query)),
+      ),
     );
   });
 

@@ -1,5 +1,6 @@
 import type { FilterQuery } from 'mongoose';
 import type { CreateGroupBody, ListGroupsQuery, Principal, UpdateGroupBody } from '@gl/contracts';
+import { TEXT_LIMITS, lengthErrors } from '@gl/contracts';
 import {
   ForbiddenError,
   HttpError,
@@ -68,6 +69,7 @@ export function createGroupsService(deps: IdentityDeps) {
     const fullPath = joinPath(parent?.fullPath ?? null, input.path);
     const errors = new ValidationErrors();
     errors.add('name', nameErrors(input.name));
+    errors.add('description', lengthErrors(input.description, TEXT_LIMITS.namespaceDescription));
     errors.add('path', namespacePathErrors(input.path));
     if (parent && moreVisible(visibility, parent.visibility)) {
       errors.add('visibility_level', parentVisibilityError(visibility, parent));
@@ -185,6 +187,7 @@ export function createGroupsService(deps: IdentityDeps) {
   async function validateUpdate(group: NamespaceDoc, input: UpdateGroupBody): Promise<ValidationErrors> {
     const errors = new ValidationErrors();
     if (input.name !== undefined) errors.add('name', nameErrors(input.name));
+    errors.add('description', lengthErrors(input.description, TEXT_LIMITS.namespaceDescription));
     if (input.path !== undefined) errors.add('path', namespacePathErrors(input.path));
     const visibility = input.visibility;
     if (visibility !== undefined && visibility !== group.visibility) {

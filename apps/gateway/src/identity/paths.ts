@@ -1,3 +1,4 @@
+import { TEXT_LIMITS, lengthErrors } from '@gl/contracts';
 import { isDuplicateKeyError } from '@gl/service-kit';
 import type { IdentityModels, RouteDoc } from './identity.models';
 
@@ -24,8 +25,7 @@ export function projectPathErrors(path: string): string[] {
 
 export function nameErrors(name: string): string[] {
   if (name.trim() === '') return ["can't be blank"];
-  if (name.length > 255) return ['is too long (maximum is 255 characters)'];
-  return [];
+  return lengthErrors(name, TEXT_LIMITS.namespaceName);
 }
 
 /** Rails' `parameterize`, used when a project is created with a name only. */

@@ -1,5 +1,6 @@
 import type { FilterQuery } from 'mongoose';
 import type { CreateProjectBody, ListProjectsQuery, Principal, UpdateProjectBody } from '@gl/contracts';
+import { TEXT_LIMITS, lengthErrors } from '@gl/contracts';
 import {
   HttpError,
   ModelError,
@@ -132,6 +133,7 @@ export function createProjectsService(deps: IdentityDeps) {
     const fullPath = joinPath(namespace.fullPath, path);
 
     const errors = new ValidationErrors();
+    errors.add('description', lengthErrors(input.description, TEXT_LIMITS.projectDescription));
     errors.add('name', nameErrors(name));
     errors.add('path', projectPathErrors(path));
     await uniquenessErrors(errors, namespace, name, fullPath);
@@ -275,6 +277,7 @@ export function createProjectsService(deps: IdentityDeps) {
     const visibility = input.visibility ?? project.visibility;
     const fullPath = joinPath(namespace.fullPath, path);
     const errors = new ValidationErrors();
+    errors.add('description', lengthErrors(input.description, TEXT_LIMITS.projectDescription));
     if (input.name !== undefined) errors.add('name', nameErrors(name));
     if (input.path !== undefined) errors.add('path', projectPathErrors(path));
     if (namespace.kind === 'group' && moreVisible(visibility, namespace.visibility)) {

@@ -1,6 +1,6 @@
 import { randomBytes, scryptSync } from 'node:crypto';
 import type { FilterQuery } from 'mongoose';
-import type { EventActor } from '@gl/contracts';
+import { TEXT_LIMITS, lengthErrors, type EventActor } from '@gl/contracts';
 import {
   ConflictError,
   ModelError,
@@ -46,7 +46,6 @@ export interface UserFilters {
 }
 
 const EMAIL_FORMAT = /^[^@\s]+@[^@\s]+$/;
-const MIN_PASSWORD = 8;
 
 function hashPassword(password: string): string {
   const salt = randomBytes(16);
@@ -59,9 +58,11 @@ function validateNewUser(input: NewUser): void {
   errors.add('email', EMAIL_FORMAT.test(input.email) ? [] : ['is invalid']);
   errors.add('name', nameErrors(input.name));
   errors.add('username', namespacePathErrors(input.username));
-  if (input.password !== undefined && input.password.length < MIN_PASSWORD) {
-    errors.add('password', `is too short (minimum is ${MIN_PASSWORD} characters)`);
+  if (input.password !== undefined && input.password.length < TEXT_LIMITS.passwordMin) {
+    errors.add('password', `is too short (minimum is ${TEXT_LIMITS.passwordMin} characters)`);
   }
+  errors.add('password', lengthErrors(input.password, TEXT_LIMITS.passwordMax));
+  errors.add('bio', lengthErrors(input.bio, TEXT_LIMITS.userBio));
   if (input.projectsLimit !== undefined && input.projectsLimit < 0) {
     errors.add('projects_limit', 'must be greater than or equal to 0');
   }

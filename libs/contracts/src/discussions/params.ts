@@ -1,11 +1,26 @@
 import { z } from 'zod';
 import { booleanParam, coerceInteger, integerParam, paginationQuery, stringListParam } from '../primitives';
+import { TEXT_LIMITS, modelLimits } from '../limits';
 
 /** Grape coerces scalars to String for `type: String` parameters. */
 const textParam = z.preprocess(
   (value) => (typeof value === 'number' || typeof value === 'boolean' ? String(value) : value),
   z.string(),
 );
+
+/** Issuable's size limits (issues, merge requests, epics), answered as the model's validation errors. */
+const issuableTitle = textParam.superRefine(modelLimits.length('title', TEXT_LIMITS.issuableTitle));
+const issuableDescription = textParam.superRefine(
+  modelLimits.bytesize('description', TEXT_LIMITS.issuableDescriptionBytes),
+);
+
+/** Snippet's size limits: Snippets::CreateService answers them as one sentence of full messages. */
+const snippetLimits = {
+  title: modelLimits.length('title', TEXT_LIMITS.snippetTitle, 'sentence'),
+  fileName: modelLimits.length('file_name', TEXT_LIMITS.snippetFileName, 'sentence'),
+  description: modelLimits.bytesize('description', TEXT_LIMITS.snippetDescriptionBytes, 'sentence'),
+  content: modelLimits.bytesize('content', TEXT_LIMITS.snippetContentBytes, 'sentence'),
+};
 
 const lineRangeEnd = z.object({
   line_code: textParam.optional(),
@@ -81,8 +96,8 @@ const nullableId = z.preprocess(
 );
 
 export const createIssueBody = z.object({
-  title: textParam.pipe(z.string().min(1)),
-  description: textParam.optional(),
+  title: issuableTitle.pipe(z.string().min(1)),
+  description: issuableDescription.optional(),
   labels: stringListParam.optional(),
   milestone_id: nullableId.optional(),
   assignee_ids: z
@@ -120,14 +135,14 @@ export const listIssuesQuery = paginationQuery.extend({
 export const createMergeRequestBody = z.object({
   source_branch: textParam,
   target_branch: textParam,
-  title: textParam.pipe(z.string().min(1)),
-  description: textParam.optional(),
+  title: issuableTitle.pipe(z.string().min(1)),
+  description: issuableDescription.optional(),
   labels: stringListParam.optional(),
   milestone_id: nullableId.optional(),
 });
 export const updateMergeRequestBody = z.object({
-  title: textParam.optional(),
-  description: textParam.optional(),
+  title: issuableTitle.optional(),
+  description: issuableDescription.optional(),
   labels: stringListParam.optional(),
   milestone_id: nullableId.optional(),
   assignee_ids: createIssueBody.shape.assignee_ids,
@@ -139,17 +154,17 @@ export const listMergeRequestsQuery = paginationQuery.extend({
 });
 
 export const createSnippetBody = z.object({
-  title: textParam.pipe(z.string().min(1)),
-  description: textParam.optional(),
-  file_name: textParam.optional(),
-  content: textParam.optional(),
+  title: textParam.pipe(z.string().min(1)).superRefine(snippetLimits.title),
+  description: textParam.superRefine(snippetLimits.description).optional(),
+  file_name: textParam.superRefine(snippetLimits.fileName).optional(),
+  content: textParam.superRefine(snippetLimits.content).optional(),
   visibility: z.enum(['private', 'internal', 'public']).optional(),
   files: z.array(z.object({ file_path: textParam, content: textParam })).optional(),
 });
 
 export const createEpicBody = z.object({
-  title: textParam.pipe(z.string().min(1)),
-  description: textParam.optional(),
+  title: issuableTitle.pipe(z.string().min(1)),
+  description: issuableDescription.optional(),
   labels: stringListParam.optional(),
   confidential: booleanParam.optional(),
 });

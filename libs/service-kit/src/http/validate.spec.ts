@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { booleanParam, integerParam } from '@gl/contracts';
-import { ParamError } from '../errors';
+import { booleanParam, integerParam, modelLimits } from '@gl/contracts';
+import { ModelError, ParamError } from '../errors';
 import { parseParams, requireExactlyOne } from './validate';
 
 function messageOf(fn: () => unknown): string {
@@ -65,5 +65,51 @@ describe('Grape-style parameter validation', () => {
       'label_id, assignee_id are mutually exclusive',
     );
     expect(requireExactlyOne({ milestone_id: 3 }, keys)).toBe('milestone_id');
+  });
+
+  describe('model size limits marked in a contract', () => {
+    const limited = z.object({
+      title: z.string().superRefine(modelLimits.length('title', 5)),
+      description: z.string().superRefine(modelLimits.bytesize('description', 4)).optional(),
+      weight: integerParam.optional(),
+    });
+    const modelErrorOf = (fn: () => unknown): ModelError => {
+      try {
+        fn();
+      } catch (err) {
+        if (err instanceof ModelError) return err;
+        throw err;
+      }
+      throw new Error('expected a ModelError');
+    };
+
+    it("When only model limits are broken, then the model's body lists every attribute", () => {
+      const err = modelErrorOf(() => parseParams(limited, { title: 'toolong', description: 'ééé' }));
+      expect(err.status).toBe(400);
+      expect(err.body).toEqual({
+        title: ['is too long (maximum is 5 characters)'],
+        description: ['is too long (6 B). The maximum size is 4 B.'],
+      });
+    });
+
+    it('When a Grape-level check also fails, then only the Grape error is reported, as GitLab validates parameters first', () => {
+      expect(messageOf(() => parseParams(limited, { title: 'toolong', weight: 'x' }))).toBe(
+        'weight is invalid',
+      );
+    });
+
+    it('When the contract asks for the sentence style, then one error of full messages (Snippets::CreateService)', () => {
+      const snippet = z.object({
+        title: z.string().superRefine(modelLimits.length('title', 3, 'sentence')),
+        file_name: z.string().superRefine(modelLimits.length('file_name', 3, 'sentence')),
+      });
+      const one = modelErrorOf(() => parseParams(snippet, { title: 'abcd', file_name: 'a' }));
+      expect(one.body).toEqual({ error: 'Title is too long (maximum is 3 characters)' });
+      const two = modelErrorOf(() => parseParams(snippet, { title: 'abcd', file_name: 'abcd' }));
+      expect(two.body).toEqual({
+        error:
+          'Title is too long (maximum is 3 characters) and File name is too long (maximum is 3 characters)',
+      });
+    });
   });
 });

@@ -1,5 +1,6 @@
 import type { z } from 'zod';
-import { ParamError } from '../errors';
+import { isModelIssueParams, type ModelIssueParams } from '@gl/contracts';
+import { ModelError, ParamError } from '../errors';
 
 /** Grape names nested parameters with brackets: `position[base_sha]`. */
 function paramName(path: PropertyKey[]): string {
@@ -18,15 +19,47 @@ function grapeMessage(issue: z.core.$ZodIssue): string {
   return `${name} is invalid`;
 }
 
+function modelParams(issue: z.core.$ZodIssue): ModelIssueParams | null {
+  const params = issue.code === 'custom' ? (issue.params as unknown) : undefined;
+  return isModelIssueParams(params) ? params : null;
+}
+
+/** Rails' `humanize` of an attribute name, as `full_messages` prefixes it: `file_name` → "File name". */
+function humanize(attribute: string): string {
+  const words = attribute.replace(/_/g, ' ');
+  return words.charAt(0).toUpperCase() + words.slice(1);
+}
+
+/** Rails' Array#to_sentence: "a", "a and b", "a, b, and c". */
+function toSentence(items: string[]): string {
+  if (items.length <= 2) return items.join(' and ');
+  return `${items.slice(0, -1).join(', ')}, and ${items[items.length - 1]}`;
+}
+
+/** Model limits marked in the contract (libs/contracts limits.ts), rendered as GitLab's model answers. */
+function modelError(issues: { issue: z.core.$ZodIssue; params: ModelIssueParams }[]): ModelError {
+  if (issues.some(({ params }) => params.model === 'sentence')) {
+    return ModelError.error(
+      toSentence(issues.map(({ issue, params }) => `${humanize(params.attribute)} ${issue.message}`)),
+    );
+  }
+  const fields: Record<string, string[]> = {};
+  for (const { issue, params } of issues) (fields[params.attribute] ??= []).push(issue.message);
+  return ModelError.fields(fields);
+}
+
 /**
  * Validates merged request parameters with a contract schema and fails the way Grape does:
  * 400 {"error":"a is missing, b is invalid"}. Unknown parameters are ignored, as GitLab ignores them.
+ * Size limits the contract marks as the model's are reported only once every parameter is valid, with
+ * the model's body (GitLab validates the model after Grape has accepted the parameters).
  */
 export function parseParams<S extends z.ZodType>(schema: S, input: unknown): z.infer<S> {
   const result = schema.safeParse(input, { reportInput: true });
   if (result.success) return result.data;
-  const messages = [...new Set(result.error.issues.map(grapeMessage))];
-  throw new ParamError(messages);
+  const grape = result.error.issues.filter((issue) => modelParams(issue) === null);
+  if (grape.length > 0) throw new ParamError([...new Set(grape.map(grapeMessage))]);
+  throw modelError(result.error.issues.map((issue) => ({ issue, params: modelParams(issue)! })));
 }
 
 /** A Grape group rule (`at_least_one_of`, `mutually_exclusive`): the message when broken, else null. */
