@@ -106,7 +106,11 @@ export function createEventsRouter(
   }
 
   /** `authorized_projects`' events: the all-projects stream, or a merge of few projects' streams. */
-  async function authorizedProjectsPage(principal: Principal, query: ActivityEventsQuery, window: PageWindow) {
+  async function authorizedProjectsPage(
+    principal: Principal,
+    query: ActivityEventsQuery,
+    window: PageWindow,
+  ) {
     const authorized = await authorizedProjects(access, principal);
     // Each event's target is read by the same rule as on its own service (merge requests, code, ...).
     const filter = both(authorized.targets, activityFilter(query));
