@@ -1,3 +1,4 @@
+import { testPrincipal } from '@gl/testing';
 import type { EventsModels } from './events.models';
 import { ProjectionVersion, createAccessCache } from './access.cache';
 
@@ -50,10 +51,35 @@ describe('access cache', () => {
 
   it('When the time to live has passed, then they are read again (changes by other replicas)', async () => {
     const { models, reads } = countingModels();
-    const cache = createAccessCache(models, new ProjectionVersion(), 0);
+    const cache = createAccessCache(models, new ProjectionVersion(), null, 0);
     await cache.rows();
     await new Promise((resolve) => setTimeout(resolve, 2));
     await cache.rows();
     expect(reads.projects).toBe(2);
+  });
+
+  it("When a request needs newer identity revisions than an entry was read at, then it is read again (the caller's rows only)", async () => {
+    const { models, reads } = countingModels();
+    const known = { user: 3, visibility: 7 };
+    const cache = createAccessCache(models, new ProjectionVersion(), { known: () => known });
+    const alice = testPrincipal({ id: 5 });
+    await cache.at({ principal: alice, identityRevision: { user: 3, visibility: 7 } }).memberRows(5);
+    await cache.at({ principal: alice, identityRevision: { user: 3, visibility: 7 } }).rows();
+    expect(reads).toEqual({ projects: 1, groups: 1, members: 1 });
+    // The projection applied Alice's removal (revision 4) after her rows were read.
+    known.user = 4;
+    const after = cache.at({ principal: alice, identityRevision: { user: 4, visibility: 7 } });
+    await after.memberRows(5);
+    await after.rows();
+    expect(reads).toEqual({ projects: 1, groups: 1, members: 2 });
+    // Someone else's request does not force Alice's rows; a visibility change forces the project rows.
+    known.visibility = 8;
+    const bob = cache.at({
+      principal: testPrincipal({ id: 6 }),
+      identityRevision: { user: 0, visibility: 8 },
+    });
+    await bob.memberRows(5);
+    await bob.rows();
+    expect(reads).toEqual({ projects: 2, groups: 2, members: 2 });
   });
 });

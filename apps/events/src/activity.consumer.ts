@@ -11,6 +11,7 @@ import {
 import {
   isDuplicateKeyError,
   type Counters,
+  type ProjectionRevisions,
   type Subscription,
   eventData,
   upsertUnlessDestroyed,
@@ -121,6 +122,8 @@ export function createActivityRecorder(
   timelines: TimelineModels,
   counters: Counters,
   projections: ProjectionVersion = new ProjectionVersion(),
+  /** Told each identity revision once its projection write is done (requests wait for them). */
+  revisions: Pick<ProjectionRevisions, 'applied'> | null = null,
 ): ActivityRecorder {
   /** Authors already written to the user projection by this process (spares one upsert per event). */
   const knownAuthors = new Set<number>();
@@ -150,7 +153,10 @@ export function createActivityRecorder(
   };
   return {
     async apply(event) {
-      if (await project(models, event)) projections.bump();
+      if (await project(models, event)) {
+        projections.bump();
+        await revisions?.applied(event);
+      }
       const draft = toActivity(event);
       if (!draft) return;
       // By _id, which FerretDB answers without scanning. `done: false` is an earlier attempt cut short.

@@ -1,6 +1,7 @@
 import type { Express } from 'express';
 import {
   createCounters,
+  createProjectionRevisions,
   createServiceHttpApp,
   type ServiceInstance,
   type ServiceRuntime,
@@ -18,6 +19,8 @@ export const SERVICE_NAME = 'events';
 export interface EventsAppOptions {
   /** How often the retention job runs (default hourly). */
   retentionIntervalMs?: number;
+  /** Longest wait for the identity projection to apply a request's revisions (default 2 s), then 503. */
+  revisionWaitMs?: number;
 }
 
 /**
@@ -37,7 +40,14 @@ export function createEventsApp(
   const models = createEventsModels(runtime.connection);
   const timelines = createTimelineModels(runtime.connection);
   const projections = new ProjectionVersion();
-  const recorder = createActivityRecorder(models, timelines, createCounters(runtime.connection), projections);
+  const revisions = createProjectionRevisions(runtime.connection, { maxWaitMs: options.revisionWaitMs });
+  const recorder = createActivityRecorder(
+    models,
+    timelines,
+    createCounters(runtime.connection),
+    projections,
+    revisions,
+  );
   const retention = createRetentionJob(
     models,
     timelines,
@@ -50,7 +60,9 @@ export function createEventsApp(
     metrics: runtime.metrics,
     contextSecret: runtime.config.INTERNAL_CONTEXT_SECRET,
     readiness: runtime.readiness,
-    apiRouters: [createEventsRouter(models, timelines, createAccessCache(models, projections))],
+    apiRouters: [
+      createEventsRouter(models, timelines, createAccessCache(models, projections, revisions), revisions),
+    ],
   });
   return {
     app,

@@ -19,11 +19,13 @@ import {
   sendJson,
   setPaginationHeaders,
   setUncountedPaginationHeaders,
+  projectionCaughtUp,
   type PageRequest,
+  type ProjectionRevisions,
 } from '@gl/service-kit';
 import type { ActivityDoc, EventsModels, UserDoc } from './events.models';
 import { authorsOf, presentActivity } from './events.presenter';
-import type { AccessCache } from './access.cache';
+import type { AccessCache, IdentityAccessCache } from './access.cache';
 import { activityVisibility, authorizedProjects, projectActivityCheck } from './events.visibility';
 import type { TimelineModels } from './timeline/timeline.models';
 import {
@@ -93,9 +95,21 @@ function canSeeProject(ctx: InternalContext): boolean {
 export function createEventsRouter(
   models: EventsModels,
   timelines: TimelineModels,
-  access: AccessCache,
+  cache: IdentityAccessCache,
+  revisions: Pick<ProjectionRevisions, 'caughtUp'>,
 ): Router {
   const router = Router();
+
+  /**
+   * /events and /users/:id/events decide from this service's projection of memberships and visibility,
+   * which follows the gateway through events: first it must have applied the request's identity revisions
+   * (a removal the gateway already made counts here too), waiting briefly for the consumer, else 503.
+   * /projects/:id/events needs none of it: the gateway's signed access level and visibility decide.
+   */
+  async function accessFor(req: Request, res: Response): Promise<AccessCache> {
+    await projectionCaughtUp(revisions, req, res);
+    return cache.at(req.ctx);
+  }
 
   /** A page of one stream, its events checked before paging; without a check only the page is read. */
   async function streamPage(stream: string, query: ActivityEventsQuery, window: PageWindow, check: Check) {
@@ -107,6 +121,7 @@ export function createEventsRouter(
 
   /** `authorized_projects`' events: the all-projects stream, or a merge of few projects' streams. */
   async function authorizedProjectsPage(
+    access: AccessCache,
     principal: Principal,
     query: ActivityEventsQuery,
     window: PageWindow,
@@ -151,9 +166,10 @@ export function createEventsRouter(
     const principal = requireUser(req.ctx);
     const query = parseParams(currentUserEventsQuery, collectParams(req));
     const page = readPageRequest(req.query);
+    const access = await accessFor(req, res);
     const result =
       query.scope === 'all'
-        ? await authorizedProjectsPage(principal, query, windowOf(page))
+        ? await authorizedProjectsPage(access, principal, query, windowOf(page))
         : await streamPage(
             streams.author(principal.id),
             query,
@@ -168,6 +184,7 @@ export function createEventsRouter(
     const user = await findUser(models, query.user_id);
     if (!user) throw new NotFoundError('User');
     const page = readPageRequest(req.query);
+    const access = await accessFor(req, res);
     const check = both(await activityVisibility(access, req.ctx.principal), activityFilter(query));
     await send(req, res, page, await streamPage(streams.author(user._id), query, windowOf(page), check));
   });

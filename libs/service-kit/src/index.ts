@@ -21,6 +21,7 @@ export * from './mongo/counters';
 export * from './mongo/batched-delete';
 export * from './mongo/find-page';
 export * from './mongo/projection';
+export * from './mongo/projection-revisions';
 export * from './bus';
 export * from './openapi';
 export * from './parent-watch';

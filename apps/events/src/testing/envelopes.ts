@@ -63,6 +63,8 @@ export function projectEvent(
     ancestorGroupIds?: number[];
     actor?: EventActor;
     correlationId?: string;
+    /** The gateway's identity revision (visibility changes and removals). */
+    revision?: number;
   } = {},
 ): EventEnvelope {
   return envelope({
@@ -78,6 +80,7 @@ export function projectEvent(
       namespaceId: options.ancestorGroupIds?.at(-1) ?? 1,
       ancestorGroupIds: options.ancestorGroupIds ?? [],
       visibility: options.visibility ?? 'private',
+      ...(options.revision === undefined ? {} : { revision: options.revision }),
     },
   });
 }
@@ -108,7 +111,13 @@ export function memberEvent(
   sourceType: 'group' | 'project',
   sourceId: number,
   userId: number,
-  options: { accessLevel?: number; expiresAt?: string | null; correlationId?: string } = {},
+  options: {
+    accessLevel?: number;
+    expiresAt?: string | null;
+    correlationId?: string;
+    /** The gateway's identity revision of this membership change. */
+    revision?: number;
+  } = {},
 ): EventEnvelope {
   return envelope({
     type,
@@ -121,6 +130,7 @@ export function memberEvent(
       userId,
       accessLevel: options.accessLevel ?? 30,
       expiresAt: options.expiresAt ?? null,
+      ...(options.revision === undefined ? {} : { revision: options.revision }),
     },
   });
 }

@@ -1,6 +1,6 @@
-import type { InternalContext, NamespaceContext, Principal } from '@gl/contracts';
+import type { IdentityRevision, InternalContext, NamespaceContext, Principal } from '@gl/contracts';
 import { createTestRuntime, listen, signedContextHeader, testPrincipal, type TestRuntime } from '@gl/testing';
-import { createEventsApp } from '../app';
+import { createEventsApp, type EventsAppOptions } from '../app';
 
 export const ADMIN = testPrincipal({ id: 1, username: 'root', name: 'Administrator', isAdmin: true });
 
@@ -14,6 +14,8 @@ export interface CallOptions {
   as?: Principal | null;
   ns?: NamespaceContext | null;
   tier?: InternalContext['tier'];
+  /** The identity revisions the gateway would sign for this caller. */
+  revision?: IdentityRevision;
 }
 
 export interface EventsHarness {
@@ -25,9 +27,9 @@ export interface EventsHarness {
   close(): Promise<void>;
 }
 
-export async function startEventsHarness(): Promise<EventsHarness> {
+export async function startEventsHarness(options: EventsAppOptions = {}): Promise<EventsHarness> {
   const runtime = await createTestRuntime('events');
-  const instance = createEventsApp(runtime);
+  const instance = createEventsApp(runtime, options);
   await instance.models.activities.init();
   const server = await listen(instance.app);
   return {
@@ -38,6 +40,7 @@ export async function startEventsHarness(): Promise<EventsHarness> {
         principal: options.as === undefined ? ADMIN : options.as,
         namespace: options.ns ?? null,
         tier: options.tier ?? 'ultimate',
+        ...(options.revision ? { identityRevision: options.revision } : {}),
       });
       const response = await fetch(`${server.url}/api/v4${path}`, { headers });
       const text = await response.text();
