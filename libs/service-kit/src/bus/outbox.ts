@@ -563,7 +563,16 @@ export function createOutbox(options: OutboxOptions): Outbox {
         .find({ state: 'published', publishedAt: { $gte: new Date(Date.now() - windowMs) } })
         .sort({ createdAt: 1 })
         .lean<OutboxEntry[]>();
-      for (const entry of recent) await bus.publish(JSON.parse(entry.payload) as EventEnvelope);
+      for (const entry of recent) {
+        try {
+          await bus.publish(JSON.parse(entry.payload) as EventEnvelope);
+        } catch (err) {
+          // Refused now (a restarted broker with a smaller max_payload): it was acknowledged once; the rest
+          // of the window still needs replaying.
+          if (!isMessageRejection(err)) throw err;
+          logger.warn({ eventId: entry._id, reason: failureReason(err) }, 'outbox replay: event refused');
+        }
+      }
       if (recent.length > 0) logger.info({ count: recent.length }, 'outbox: replayed recent events');
       return recent.length;
     },
