@@ -1,6 +1,7 @@
 import type { Express } from 'express';
 import {
   createCounters,
+  createProjectionRevisions,
   createServiceHttpApp,
   type ServiceInstance,
   type ServiceRuntime,
@@ -33,15 +34,18 @@ export function createRegistryApp(
   runtime: ServiceRuntime<RegistryConfig>,
 ): ServiceInstance & { app: Express } {
   const deps = registryDeps(runtime);
+  const revisions = createProjectionRevisions(runtime.connection);
   const app = createServiceHttpApp({
     name: SERVICE_NAME,
     logger: runtime.logger,
     metrics: runtime.metrics,
     contextSecret: runtime.config.INTERNAL_CONTEXT_SECRET,
     readiness: runtime.readiness,
-    apiRouters: [createRegistryRouter({ ...deps, config: runtime.config, outbox: runtime.outbox })],
+    apiRouters: [
+      createRegistryRouter({ ...deps, config: runtime.config, outbox: runtime.outbox, revisions }),
+    ],
   });
-  return { app, subscriptions: [identityProjection(deps.models)] };
+  return { app, subscriptions: [identityProjection(deps.models, revisions)] };
 }
 
 /** The cleanup worker process: health, readiness and metrics over HTTP, jobs from the registry-cleanup durable. */

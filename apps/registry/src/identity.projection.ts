@@ -1,5 +1,6 @@
 import { DURABLES, EVENT_TYPES, groupEventData, memberEventData, projectEventData } from '@gl/contracts';
 import {
+  type ProjectionRevisions,
   type Subscription,
   eventData,
   upsertUnlessDestroyed,
@@ -16,8 +17,12 @@ const ID = EVENT_TYPES.identity;
  * repository names, visibility and memberships authorize GET /registry/repositories/:id (which the gateway
  * forwards without a namespace). Every handler is idempotent: it writes the state the event carries.
  */
-export function identityProjection(models: RegistryModels): Subscription {
-  return {
+export function identityProjection(
+  models: RegistryModels,
+  /** Told each identity revision once applied: access decisions wait for them (registry.router.ts). */
+  revisions: Pick<ProjectionRevisions, 'applied'> | null = null,
+): Subscription {
+  const subscription: Subscription = {
     durable: DURABLES.registryIdentity,
     filterSubjects: [
       ID.projectCreated,
@@ -94,6 +99,13 @@ export function identityProjection(models: RegistryModels): Subscription {
         default:
           return;
       }
+    },
+  };
+  return {
+    ...subscription,
+    async handle(event) {
+      await subscription.handle(event);
+      await revisions?.applied(event);
     },
   };
 }

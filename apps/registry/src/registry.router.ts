@@ -28,6 +28,7 @@ import {
   createEvent,
   parseParams,
   pushEvents,
+  projectionCaughtUp,
   readPageRequest,
   requireNamespace,
   requireUser,
@@ -35,6 +36,7 @@ import {
   sendJson,
   setPaginationHeaders,
   type Outbox,
+  type ProjectionRevisions,
   findPage,
 } from '@gl/service-kit';
 import { canReadImages, canSee, projectAccessLevel } from './access';
@@ -51,6 +53,12 @@ const LEASE_MS = 3600_000;
 export interface RouterDeps extends RegistryDeps {
   config: Pick<RegistryConfig, 'REGISTRY_HOST' | 'REGISTRY_NOTIFICATION_SECRET'>;
   outbox: Outbox;
+  /**
+   * The group list and GET /registry/repositories/:id decide from the identity projection (visibility and
+   * memberships of projects the gateway did not resolve): they wait until it has applied the request's
+   * identity revisions, so a removal or a visibility change counts on the next request (else 503).
+   */
+  revisions: Pick<ProjectionRevisions, 'caughtUp'>;
 }
 
 function presentTag(path: string, host: string, name: string): RegistryTagEntity {
@@ -153,6 +161,7 @@ export function createRegistryRouter(deps: RouterDeps): Router {
     if (!canReadImages(ns.visibility, groupLevel, req.ctx)) throw new ForbiddenError();
     const params = parseParams(listRegistryRepositoriesQuery, collectParams(req));
     const page = readPageRequest(req.query);
+    await projectionCaughtUp(deps.revisions, req, res);
     const projects = await models.projects
       .find({ ancestorGroupIds: ns.id, destroyed: { $ne: true } })
       .lean<ProjectRefDoc[]>();
@@ -183,6 +192,7 @@ export function createRegistryRouter(deps: RouterDeps): Router {
     const params = parseParams(getRegistryRepositoryQuery, collectParams(req));
     const repository = await models.repositories.findOne({ _id: params.id }).lean<RepositoryDoc>();
     if (!repository) throw new NotFoundError();
+    await projectionCaughtUp(deps.revisions, req, res);
     const project = await models.projects
       .findOne({ _id: repository.projectId, destroyed: { $ne: true } })
       .lean<ProjectRefDoc>();
