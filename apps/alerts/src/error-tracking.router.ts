@@ -1,6 +1,12 @@
 import { isIP } from 'node:net';
 import { Router, type Request } from 'express';
-import { ACCESS_LEVELS, patchErrorTrackingBody, putErrorTrackingBody } from '@gl/contracts';
+import {
+  ACCESS_LEVELS,
+  TEXT_LIMITS,
+  lengthErrors,
+  patchErrorTrackingBody,
+  putErrorTrackingBody,
+} from '@gl/contracts';
 import { ModelError, NotFoundError, ParamError, collectParams, parseParams, sendJson } from '@gl/service-kit';
 import { projectWith } from './alerts.access';
 import type { AlertsModels, ErrorTrackingDoc } from './alerts.models';
@@ -111,7 +117,11 @@ export function createErrorTrackingRouter(models: AlertsModels, allowLocalReques
     if (params.api_url !== undefined) {
       const apiUrl = params.api_url.trim();
       const problem = apiUrl ? apiUrlProblem(apiUrl, allowLocalRequests) : null;
-      if (problem) throw ModelError.fields({ api_url: [problem] });
+      const messages = [
+        ...lengthErrors(apiUrl, TEXT_LIMITS.errorTrackingApiUrl),
+        ...(problem ? [problem] : []),
+      ];
+      if (messages.length > 0) throw ModelError.fields({ api_url: messages });
       $set.apiUrl = apiUrl || null;
     }
     if (params.project_name !== undefined) $set.projectName = params.project_name || null;

@@ -111,6 +111,20 @@ describe('Error-tracking settings', () => {
     expect((await h.call('GET', path(ns), { ns })).status).toBe(404);
   });
 
+  it('When PUT sets an api_url over 255 characters, then 400 with the model length message and nothing stored', async () => {
+    const ns = projectNamespace();
+    const apiUrl = `https://sentry.example.com/api/0/projects/org/${'p'.repeat(220)}/`;
+    const reply = await h.call('PUT', path(ns), {
+      ns,
+      json: { active: true, integrated: false, api_url: apiUrl },
+    });
+    expect(reply).toMatchObject({
+      status: 400,
+      body: { message: { api_url: ['is too long (maximum is 255 characters)'] } },
+    });
+    expect((await h.call('GET', path(ns), { ns })).status).toBe(404);
+  });
+
   it('When a developer calls any settings endpoint, then 403', async () => {
     const ns = projectNamespace();
     expect((await h.call('GET', path(ns), { ns, as: DEVELOPER })).status).toBe(403);

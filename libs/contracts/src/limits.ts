@@ -38,6 +38,8 @@ export const TEXT_LIMITS = {
   userName: 255,
   /** app/models/user_detail.rb: `validates :bio, length: { maximum: 255 }, allow_blank: true`. */
   userBio: 255,
+  /** app/models/error_tracking/project_error_tracking_setting.rb: `validates :api_url, length: { maximum: 255 }`. */
+  errorTrackingApiUrl: 255,
   /** config/initializers/devise.rb: `config.password_length = 8..128`. */
   passwordMin: 8,
   passwordMax: 128,

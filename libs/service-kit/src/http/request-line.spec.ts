@@ -32,6 +32,26 @@ describe('requests too large for the HTTP parser', () => {
     expect(answer.endsWith('{"message":"414 Request-URI Too Large"}')).toBe(true);
   });
 
+  it('When the oversized request comes on a kept-alive connection after an answered one, then still 414', async () => {
+    const socket = connect(port, '127.0.0.1');
+    const received: Buffer[] = [];
+    socket.on('data', (c: Buffer) => received.push(c));
+    await new Promise<void>((resolve) => socket.once('connect', () => resolve()));
+    socket.write('GET / HTTP/1.1\r\nHost: a\r\n\r\n');
+    await new Promise<void>((resolve) => {
+      const check = (): void => {
+        if (Buffer.concat(received).toString('latin1').includes('ok')) resolve();
+        else socket.once('data', check);
+      };
+      check();
+    });
+    socket.write(`GET /?q=${'x'.repeat(100_000)} HTTP/1.1\r\nHost: a\r\n\r\n`);
+    await new Promise<void>((resolve) => socket.once('end', () => resolve()));
+    const answers = Buffer.concat(received).toString('latin1');
+    expect(answers).toMatch(/^HTTP\/1\.1 200 OK/);
+    expect(answers).toContain('HTTP/1.1 414 URI Too Long');
+  });
+
   it('When the request line is short but the headers are too large, then 431 as Node answers', async () => {
     const answer = await rawExchange(
       port,

@@ -51,7 +51,10 @@ function rawResponse(status: number, reason: string, body?: string): string {
  */
 export function answerOversizedRequests(server: Server): void {
   server.on('clientError', (err: NodeJS.ErrnoException & { rawPacket?: Buffer }, socket: Socket) => {
-    if (!socket.writable || socket.bytesWritten > 0) {
+    // Node's own rule: answer only if no response on this connection has started (a kept-alive socket has
+    // written earlier answers, so its byte count says nothing).
+    const inFlight = (socket as Socket & { _httpMessage?: { headersSent?: boolean } | null })._httpMessage;
+    if (!socket.writable || inFlight?.headersSent) {
       socket.destroy();
       return;
     }
@@ -59,15 +62,31 @@ export function answerOversizedRequests(server: Server): void {
       const raw = err.rawPacket ?? Buffer.alloc(0);
       const lineEnd = raw.indexOf('\r\n');
       const lineBytes = lineEnd < 0 ? raw.length : lineEnd + 2;
-      socket.end(
+      answerAndClose(
+        socket,
         lineBytes > MAX_REQUEST_LINE_BYTES
           ? rawResponse(414, 'URI Too Long', JSON.stringify(TOO_LONG_BODY))
           : rawResponse(431, 'Request Header Fields Too Large'),
       );
     } else if (err.code === 'ERR_HTTP_REQUEST_TIMEOUT') {
-      socket.end(rawResponse(408, 'Request Timeout'));
+      answerAndClose(socket, rawResponse(408, 'Request Timeout'));
     } else {
-      socket.end(rawResponse(400, 'Bad Request'));
+      answerAndClose(socket, rawResponse(400, 'Bad Request'));
     }
   });
+}
+
+/** How long the rest of a refused request is read and dropped before the connection is cut. */
+const LINGER_MS = 2_000;
+
+/**
+ * Answers, then keeps reading what the client is still sending until it closes (nginx's lingering
+ * close): closing a socket with unread data resets the connection, and the client would see ECONNRESET
+ * instead of the answer.
+ */
+function answerAndClose(socket: Socket, response: string): void {
+  socket.on('data', () => undefined);
+  socket.resume();
+  socket.setTimeout(LINGER_MS, () => socket.destroy());
+  socket.end(response);
 }
