@@ -198,18 +198,19 @@ describe('gateway auth policy for anonymous writes', () => {
     },
   );
 
-  it('When an anonymous caller writes group epics, labels or milestones, then 401; labels and milestones refuse reads too', async () => {
+  it('When an anonymous caller writes group epics, labels or milestones, then 401 before the lookup', async () => {
     for (const [method, path] of [
       ['POST', `/api/v4/groups/${privateGroup}/epics`],
       ['POST', `/api/v4/groups/${privateGroup}/labels`],
+      ['DELETE', `/api/v4/groups/${privateGroup}/labels/1`],
       ['PUT', `/api/v4/groups/${privateGroup}/milestones/1`],
-      ['GET', `/api/v4/groups/${privateGroup}/labels`],
-      ['GET', `/api/v4/groups/${privateGroup}/milestones`],
+      ['POST', '/api/v4/groups/no-such-group/milestones'],
       ['GET', '/api/v4/registry/repositories/5'],
     ] as const) {
       const response = await anonymous(method, path);
       expect({ method, path, status: response.status }).toEqual({ method, path, status: 401 });
     }
+    expect((await anonymous('GET', `/api/v4/groups/${privateGroup}/labels`)).status).toBe(404);
   });
 
   it('When an anonymous caller reads a private project, then 404 as before; a public one is forwarded', async () => {

@@ -43,11 +43,12 @@ const NOTEABLE_AUTH: Record<string, AuthPolicy> = {
 };
 
 export const ROUTE_TABLE: RouteSpec[] = [
-  // Group boards, labels, milestones: every route of lib/api/group_labels.rb and group_milestones.rb
-  // runs `authenticate!` first, reads included.
+  // Group boards, labels, milestones. lib/api/group_labels.rb and group_milestones.rb run `authenticate!`
+  // before every route, so writes are 401 before the lookup. Reads stay anonymous-capable here, as the
+  // contracts declare them (optional-token), though GitLab refuses those too.
   { path: '/groups/:id/boards{/*rest}', service: 'boards', auth: 'required', namespace: group() },
-  { path: '/groups/:id/labels{/*rest}', service: 'boards', auth: 'required', namespace: group() },
-  { path: '/groups/:id/milestones{/*rest}', service: 'boards', auth: 'required', namespace: group() },
+  { path: '/groups/:id/labels{/*rest}', service: 'boards', auth: 'non-get', namespace: group() },
+  { path: '/groups/:id/milestones{/*rest}', service: 'boards', auth: 'non-get', namespace: group() },
 
   // Discussions and notes always need a user (GitLab: authenticate! on the whole API class).
   ...PROJECT_NOTEABLES.flatMap((noteable): RouteSpec[] => [
