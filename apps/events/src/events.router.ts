@@ -194,15 +194,19 @@ export function createEventsRouter(
     if (!canSeeProject(req.ctx)) throw new NotFoundError('Project');
     const query = parseParams(projectEventsQuery, collectParams(req));
     const page = readPageRequest(req.query);
+    const stream = streams.project(ns.id);
     await send(
       req,
       res,
       page,
       await streamPage(
-        streams.project(ns.id),
+        stream,
         query,
         windowOf(page),
-        both(projectActivityCheck(req.ctx), activityFilter(query)),
+        both(
+          await projectActivityCheck(req.ctx, async () => (await readHead(timelines, stream)).sensitive),
+          activityFilter(query),
+        ),
       ),
     );
   });

@@ -1,6 +1,8 @@
 import { ACCESS_LEVELS, type InternalContext, type Principal } from '@gl/contracts';
 import {
+  LEAST_READER,
   canReadTarget,
+  readsWhatAnyoneReads,
   seesEveryTarget,
   viewerOf,
   type AccessTarget,
@@ -167,11 +169,25 @@ export async function activityVisibility(
 }
 
 /**
- * /projects/:id/events: the gateway signed the caller's access level and the project's visibility, so the
- * check needs no projection; null when the caller reads every target of the project.
+ * An event that not every reader of its project may read: LEAST_READER (anonymous, public project) may
+ * not. Streams count them (timeline head `sensitive`), so a project holding none is listed to readers of a
+ * public or internal project without reading every event.
  */
-export function projectActivityCheck(ctx: InternalContext): ((activity: ActivityDoc) => boolean) | null {
+export function isSensitive(activity: ActivityDoc): boolean {
+  return !canReadTarget(LEAST_READER, activityTarget(activity));
+}
+
+/**
+ * /projects/:id/events: the gateway signed the caller's access level and the project's visibility, so the
+ * check needs no projection. Null (only the page is read) when the caller reads every target of the
+ * project, or reads all LEAST_READER reads and the stream holds nothing sensitive.
+ */
+export async function projectActivityCheck(
+  ctx: InternalContext,
+  sensitiveCount: () => Promise<number | undefined>,
+): Promise<((activity: ActivityDoc) => boolean) | null> {
   const viewer = viewerOf(ctx);
   if (seesEveryTarget(viewer)) return null;
+  if (readsWhatAnyoneReads(viewer) && (await sensitiveCount()) === 0) return null;
   return (activity) => canReadTarget(viewer, activityTarget(activity));
 }

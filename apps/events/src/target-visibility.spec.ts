@@ -278,6 +278,26 @@ describe('activity events read by the target rule', () => {
     expect(await read(ADMIN)).toEqual(['legacy epic', 'open epic', 'secret epic']);
   });
 
+  it('When events are appended, then each project stream counts the ones not every reader may read', async () => {
+    const head = async (id: number) => (await h.instance.timelines.heads.findById(`project:${id}`).lean())!;
+    // Private: the confidential issue, the note on it, the internal note (merge requests and code are
+    // closed to guests, but not sensitive: the caller's role decides for them).
+    expect((await head(PRIVATE)).sensitive).toBe(3);
+    // Public: the private and the internal snippet, the confidential issue, the internal note.
+    expect((await head(PUBLIC)).sensitive).toBe(4);
+    const quiet = 3103;
+    await h.instance.recorder.apply(
+      projectEvent(ID.projectCreated, quiet, { visibility: 'public', actor: DEV.actor }),
+    );
+    await h.instance.recorder.apply(
+      targetEvent(D.issueOpened, quiet, target(41, 'quiet issue', { confidential: false }), {
+        actor: DEV.actor,
+      }),
+    );
+    expect((await head(quiet)).sensitive).toBe(0);
+    expect(await projectEvents('anonymous', quiet, 'public')).toEqual(['created', 'quiet issue']);
+  });
+
   it("When an outsider or anonymous caller reads a user's events, then nothing of the private project", async () => {
     for (const as of [null, OUTSIDER.principal]) {
       const list = events.parse((await h.call(`/users/${DEV.actor.id}/events?per_page=100`, { as })).body);

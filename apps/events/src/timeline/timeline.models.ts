@@ -26,6 +26,11 @@ export interface TimelineHeadDoc {
   start: number;
   /** The open bucket's events (fewer than BUCKET_SIZE), JSON-encoded: appends write only this document. */
   open?: string;
+  /**
+   * Events appended that not every reader of their project may read (events.visibility `isSensitive`);
+   * absent on streams begun before it was counted (then unknown). Retention leaves it as it is.
+   */
+  sensitive?: number;
 }
 
 export interface TimelineBucketDoc {
@@ -48,7 +53,7 @@ export function createTimelineModels(connection: Connection): TimelineModels {
     heads: connection.model<TimelineHeadDoc>(
       'TimelineHead',
       new Schema<TimelineHeadDoc>(
-        { _id: String, count: Number, lastId: Number, start: Number, open: String },
+        { _id: String, count: Number, lastId: Number, start: Number, open: String, sensitive: Number },
         options,
       ),
       'timeline_heads',

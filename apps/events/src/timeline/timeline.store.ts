@@ -1,4 +1,5 @@
 import type { ActivityDoc } from '../events.models';
+import { isSensitive } from '../events.visibility';
 import {
   BUCKET_SIZE,
   type TimelineBucketDoc,
@@ -40,8 +41,19 @@ export interface Head {
   start: number;
   /** The open bucket's events: indexes openBucket(count) * BUCKET_SIZE up to count - 1. */
   open: ActivityDoc[];
+  /** Sensitive events appended (see TimelineHeadDoc); undefined when not known. */
+  sensitive?: number;
 }
 const EMPTY_HEAD: Head = { count: 0, lastId: 0, start: 0, open: [] };
+
+/**
+ * The head's sensitive count after appending `items`: counted from a stream's first event on; a stream begun
+ * before it was counted stays unknown (its readers get the per-event check).
+ */
+function sensitiveAfter(head: Head, items: ActivityDoc[]): number | undefined {
+  const known = head.sensitive ?? (head.count === 0 ? 0 : undefined);
+  return known === undefined ? undefined : known + items.filter(isSensitive).length;
+}
 
 /** The bucket that receives the next event; every bucket below it is sealed (a document of its own). */
 export const openBucket = (count: number): number => Math.floor(count / BUCKET_SIZE);
@@ -49,7 +61,13 @@ export const openBucket = (count: number): number => Math.floor(count / BUCKET_S
 export async function readHead(models: TimelineModels, stream: string): Promise<Head> {
   const head = await models.heads.findOne({ _id: stream }).lean<TimelineHeadDoc>();
   if (!head) return EMPTY_HEAD;
-  return { count: head.count, lastId: head.lastId, start: head.start, open: decodeItems(head.open ?? '[]') };
+  return {
+    count: head.count,
+    lastId: head.lastId,
+    start: head.start,
+    open: decodeItems(head.open ?? '[]'),
+    sensitive: head.sensitive,
+  };
 }
 
 async function readSealedBucket(models: TimelineModels, stream: string, n: number): Promise<ActivityDoc[]> {
@@ -61,7 +79,12 @@ async function writeHead(models: TimelineModels, stream: string, head: Omit<Head
   await models.heads.updateOne(
     { _id: stream },
     {
-      $set: { count: head.count, lastId: head.lastId, open: encodeItems(head.open) },
+      $set: {
+        count: head.count,
+        lastId: head.lastId,
+        open: encodeItems(head.open),
+        ...(head.sensitive === undefined ? {} : { sensitive: head.sensitive }),
+      },
       $setOnInsert: { start: 0 },
     },
     { upsert: true },
@@ -114,6 +137,7 @@ export async function appendToStream(
     count,
     lastId: Math.max(head.lastId, item._id),
     open: open.length === BUCKET_SIZE ? [] : open,
+    sensitive: sensitiveAfter(head, [item]),
   });
   return { appended: true, first: head.count === 0 };
 }
@@ -155,6 +179,7 @@ export async function appendManyToStream(
     count: head.count + list.length,
     lastId: Math.max(head.lastId, ...list.map((item) => item._id)),
     open: all.slice(offset),
+    sensitive: sensitiveAfter(head, list),
   });
 }
 

@@ -1,7 +1,9 @@
 import type { Visibility } from '@gl/contracts';
 import {
+  LEAST_READER,
   canReadNamespace,
   canReadTarget,
+  readsWhatAnyoneReads,
   seesEveryTarget,
   viewerOf,
   type AccessTarget,
@@ -187,6 +189,54 @@ describe('canReadTarget', () => {
         expect(targets.every((t) => canReadTarget(v, t))).toBe(seesEveryTarget(v));
       }
     }
+  });
+
+  it('When a viewer reads what anyone reads, then every target the least reader reads, they read too', () => {
+    const targets: AccessTarget[] = [
+      { kind: 'Project' },
+      { kind: 'Milestone' },
+      { kind: 'Issue', ...people },
+      { kind: 'Issue', confidential: true, ...people },
+      { kind: 'MergeRequest', ...people },
+      { kind: 'MergeRequest' },
+      { kind: 'Snippet', visibility: 'public' },
+      { kind: 'Snippet', visibility: 'internal' },
+      { kind: 'Snippet', visibility: 'private', authorId: AUTHOR },
+      { kind: 'Epic', confidential: false },
+      { kind: 'Epic', confidential: true },
+      { kind: 'Code' },
+      { kind: 'Issue', internal: true },
+    ];
+    const leastReads = targets.filter((t) => canReadTarget(LEAST_READER, t));
+    expect(leastReads.map((t) => t.kind)).toEqual([
+      'Project',
+      'Milestone',
+      'Issue',
+      'MergeRequest',
+      'MergeRequest',
+      'Snippet',
+      'Epic',
+      'Code',
+    ]);
+    const claimed: string[] = [];
+    for (const visibility of ['private', 'internal', 'public'] as const) {
+      for (const role of ROLES) {
+        const v = viewer(role, visibility);
+        if (!readsWhatAnyoneReads(v)) continue;
+        claimed.push(`${role}@${visibility}`);
+        expect([role, visibility, leastReads.every((t) => canReadTarget(v, t))]).toEqual([
+          role,
+          visibility,
+          true,
+        ]);
+      }
+    }
+    // Guests of private projects are not among them: merge requests and code are closed to them.
+    expect(claimed).not.toContain('guest@private');
+    expect(claimed).toEqual(
+      expect.arrayContaining(['anonymous@public', 'outsider@internal', 'reporter@private']),
+    );
+    expect(claimed).not.toContain('anonymous@internal');
   });
 
   it('When a signed context carries no namespace, then nothing is readable but to admins', () => {

@@ -115,3 +115,20 @@ export function canReadTarget(viewer: TargetViewer, target: AccessTarget): boole
 export function seesEveryTarget(viewer: TargetViewer): boolean {
   return viewer.isAdmin || isReporter(viewer);
 }
+
+/** The reader who reads least of any namespace's readers: an anonymous caller on a public project. */
+export const LEAST_READER: TargetViewer = {
+  userId: null,
+  isAdmin: false,
+  accessLevel: ACCESS_LEVELS.none,
+  namespaceVisibility: 'public',
+};
+
+/**
+ * Whether the viewer reads at least every target LEAST_READER reads (readers of public projects, signed-in
+ * readers of internal ones, Reporter and up): a list holding only targets LEAST_READER reads needs no
+ * per-target check for them (target-access.spec.ts checks the claim for every kind).
+ */
+export function readsWhatAnyoneReads(viewer: TargetViewer): boolean {
+  return seesEveryTarget(viewer) || (canReadNamespace(viewer) && openToNonMembers(viewer));
+}
