@@ -21,6 +21,7 @@ import {
   NotFoundError,
   ParamError,
   accessLevelOf,
+  canReadTarget,
   collectParams,
   isHigherTier,
   parseParams,
@@ -66,8 +67,14 @@ export function requireEpicsFeature(req: Request): void {
 }
 
 /** Which items of a list the caller reads: all of them (admins, Reporter and up), else each by the rule. */
-export function listVisibility(req: Request): ListVisibility {
-  return seesEveryTarget(viewerOf(req.ctx)) ? 'all' : (doc) => canReadNoteable(req.ctx, doc);
+export function listVisibility(req: Request, kind?: 'Snippet'): ListVisibility {
+  const viewer = viewerOf(req.ctx);
+  if (seesEveryTarget(viewer)) return 'all';
+  // SnippetsFinder (Snippet.for_project_with_user) lists only public_to_user snippets to non-members: the
+  // author of a private snippet reads it (ProjectSnippetPolicy) but no longer finds it in the list.
+  if (kind === 'Snippet')
+    return (doc) => canReadTarget(viewer, { ...accessTargetOf(doc), authorId: undefined });
+  return (doc) => canReadNoteable(req.ctx, doc);
 }
 
 /** `read_code` (download_code): lib/api/commits.rb `authorize! :download_code, user_project` → 403. */
@@ -254,7 +261,7 @@ export function createNoteablesRouter(noteables: NoteablesService): Router {
       page.skip,
       page.perPage,
       undefined,
-      listVisibility(req),
+      listVisibility(req, 'Snippet'),
     );
     setPaginationHeaders(req, res, page, total);
     sendJson(

@@ -128,6 +128,15 @@ describe('Who reads what (one read rule for issues, snippets, epics and commits)
       expect(comment).toMatchObject({ status: 404, body: { message: '404 Snippet Not Found' } });
     });
 
+    it('When the author of a private snippet is no member any more, then they read it but do not find it in the list', async () => {
+      const { ns, p, secret } = await snippetsIn('public');
+      const former = { ns, as: GUEST, level: 0 };
+      const one = await h.call('GET', `${p}/${secret.id}`, former);
+      expect(snippetEntity.parse(one.body).title).toBe('private one');
+      const list = await h.call('GET', p, former);
+      expect(titles(list.body)).toEqual(['public one', 'internal one']);
+    });
+
     it('When an internal snippet is read, then signed-in users read it, anonymous callers do not', async () => {
       const { ns, p, internal } = await snippetsIn('internal');
       expect(await rolesWith(200, (role) => h.call('GET', `${p}/${internal.id}`, as(role, ns)))).toEqual(
