@@ -12,7 +12,9 @@ import type { IdentityModels } from './identity.models';
  * has applied them (libs/service-kit projection-revisions.ts).
  *
  * Only revisions whose write succeeded are recorded here, so a context never names one that no event
- * carries. Both records are identity writes, so they flush this process's identity cache like any other.
+ * carries. Both records are identity writes, so they flush this process's identity cache like any other;
+ * another gateway replica signs them once its cache entries expire (IDENTITY_CACHE_TTL_MS), the same
+ * bound as for its own access decisions.
  */
 const COUNTER = 'identity-revision';
 const VISIBILITY = 'visibility';
