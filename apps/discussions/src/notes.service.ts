@@ -1,9 +1,9 @@
 import { createHash, randomBytes } from 'node:crypto';
 import {
   DOMAIN_EVENT_TYPES,
+  EVENT_TEXT_LIMITS,
   TEXT_LIMITS,
   characterCount,
-  EVENT_TEXT_LIMITS,
   type NoteCreatedData,
   type NoteableTypeName,
   type PositionParam,
