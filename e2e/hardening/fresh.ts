@@ -1,0 +1,105 @@
+import { rootToken, unique } from '../e2e.helpers';
+import { call, must } from './http';
+import { commitBody, noteableBase, pushImage, repositoryId, startThread } from './resources';
+import { noteableKindOf, type CellContext, type FreshKind, type ParamValues } from './rules';
+import { createGroup, createProject } from './world';
+
+const victims = new Map<string, Promise<number>>();
+
+/**
+ * A resource of its own for a destructive cell, made by root or the Owner: deleting it harms no other cell.
+ * Returns the path parameters that address it.
+ */
+export async function makeFresh(kind: FreshKind, c: CellContext, path: string): Promise<ParamValues> {
+  const owner = c.world.people.owner.token;
+  const root = rootToken();
+  const p = `/projects/${c.target.project.id}`;
+  const g = `/groups/${c.target.group.id}`;
+  switch (kind) {
+    case 'subgroup':
+      return { id: (await createGroup(c.visibility, c.target.group.id)).id };
+    case 'project':
+      return { id: (await createProject(c.target.group.id, c.visibility)).id };
+    case 'groupMember':
+    case 'projectMember': {
+      // One victim per target and kind, (re-)added before each cell: creating users is slow (password hash).
+      const key = `${kind}:${c.visibility}`;
+      if (!victims.has(key)) {
+        const username = unique('mxvictim');
+        victims.set(
+          key,
+          must<{ id: number }>('POST', '/users', {
+            token: root,
+            body: { username, name: username, email: `${username}@example.com`, password: 'Correct-horse-9' },
+          }).then((user) => user.id),
+        );
+      }
+      const userId = await victims.get(key)!;
+      const added = await call('POST', `${kind === 'groupMember' ? g : p}/members`, {
+        token: root,
+        body: { user_id: userId, access_level: 10 },
+      });
+      if (added.status !== 201 && added.status !== 409)
+        throw new Error(`member add → ${added.status} ${added.text}`);
+      return { user_id: userId };
+    }
+    case 'mergeRequest': {
+      const branch = unique('mx-merge-');
+      await must('POST', `${p}/repository/commits`, { token: owner, body: commitBody(branch, 'main') });
+      const mr = await must<{ iid: number }>('POST', `${p}/merge_requests`, {
+        token: owner,
+        body: { source_branch: branch, target_branch: 'main', title: `Merge ${branch}` },
+      });
+      return { merge_request_iid: mr.iid };
+    }
+    case 'thread': {
+      const noteable = noteableKindOf(path);
+      if (!noteable) throw new Error(`no noteable in ${path}`);
+      const ctx = { ...c.target, owner: c.world.people.owner, bystander: c.world.bystander };
+      const thread = await startThread(noteableBase(ctx, noteable, c.r.noteableIds[noteable]), owner);
+      return { discussion_id: thread.discussionId, note_id: thread.noteId };
+    }
+    case 'label': {
+      const label = await must<{ id: number }>('POST', `${g}/labels`, {
+        token: owner,
+        body: { name: unique('gone-'), color: '#abcdef' },
+      });
+      return { label_id: label.id };
+    }
+    case 'board': {
+      const board = await must<{ id: number }>('POST', `${g}/boards`, {
+        token: owner,
+        body: { name: unique('b-') },
+      });
+      return { board_id: board.id };
+    }
+    case 'list': {
+      const label = await must<{ id: number }>('POST', `${g}/labels`, {
+        token: owner,
+        body: { name: unique('lst-'), color: '#abcdef' },
+      });
+      const list = await must<{ id: number }>('POST', `${g}/boards/${c.r.boardId}/lists`, {
+        token: owner,
+        body: { label_id: label.id },
+      });
+      return { list_id: list.id };
+    }
+    case 'integration': {
+      const integration = await must<{ id: number }>('POST', `${p}/alert_management/http_integrations`, {
+        token: owner,
+        body: { name: unique('gone-'), active: false },
+      });
+      return { integration_id: integration.id };
+    }
+    case 'repository': {
+      const path = `${c.target.project.pathWithNamespace}/${unique('gone')}`;
+      await pushImage(path, 'v1');
+      return { repository_id: await repositoryId(c.target.project.id, path) };
+    }
+    case 'tag': {
+      const tag = unique('gone-');
+      await pushImage(c.target.project.pathWithNamespace, tag);
+      return { tag_name: tag };
+    }
+  }
+}
