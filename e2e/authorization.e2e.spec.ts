@@ -43,6 +43,7 @@ describe('authorization matrix', () => {
           Array.isArray(events) &&
           events.some((e) => e.target_type === 'MergeRequest') &&
           events.some((e) => e.note?.id === target.resources.internalThread.noteId),
+        60_000,
       );
     }
   }, 180_000);
@@ -61,13 +62,13 @@ describe('authorization matrix', () => {
     const cells = cellsOf(operations.filter((op) => op.method === 'GET'));
     const findings = await runCells(world, cells);
     expect(report(findings)).toBe('');
-  }, 300_000);
+  }, 900_000);
 
   it('When every caller writes to every target, then GitLab refuses exactly whom it refuses', async () => {
     const cells = cellsOf(operations.filter((op) => op.method !== 'GET'));
     const findings = await runCells(world, cells);
     expect(report(findings)).toBe('');
-  }, 600_000);
+  }, 900_000);
 
   it('When a user token, not the shared secret, posts registry notifications, then 401 for everyone', async () => {
     const answers = await Promise.all(

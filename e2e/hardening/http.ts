@@ -1,3 +1,4 @@
+import { Agent, request as httpRequest } from 'node:http';
 import { gatewayUrl } from '../e2e.helpers';
 
 /** One answer of the gateway, with the body parsed when it is JSON and the time it took. */
@@ -18,31 +19,54 @@ export interface CallOptions {
   timeoutMs?: number;
 }
 
+const agent = new Agent({ keepAlive: true, maxSockets: 16 });
+
 /**
- * Raw HTTP against the gateway. The path is sent exactly as given (already encoded), so hostile
- * encodings reach the server untouched; undici does not normalise a request target.
+ * Raw HTTP against the gateway with node:http, so the request target goes out exactly as given: fetch
+ * (WHATWG URL parsing) would resolve `%2E%2E` segments and re-encode others before sending, and then a
+ * test of hostile paths would test the client.
  */
 export async function call(method: string, path: string, options: CallOptions = {}): Promise<Reply> {
-  const headers: Record<string, string> = { ...options.headers };
+  const headers: Record<string, string | number> = { ...options.headers };
   if (options.token) headers['PRIVATE-TOKEN'] = options.token;
-  let body: string | Buffer | undefined;
+  let body: Buffer | undefined;
   if (options.body !== undefined) {
-    if (typeof options.body === 'string' || Buffer.isBuffer(options.body)) {
-      body = options.body;
-    } else {
-      body = JSON.stringify(options.body);
-    }
+    const raw =
+      typeof options.body === 'string' || Buffer.isBuffer(options.body)
+        ? options.body
+        : JSON.stringify(options.body);
+    body = Buffer.isBuffer(raw) ? raw : Buffer.from(raw, 'utf8');
     headers['Content-Type'] ??= 'application/json';
+    headers['Content-Length'] = body.length;
   }
-  const url = `${gatewayUrl()}${options.outsideApi ? '' : '/api/v4'}${path}`;
+  const base = new URL(gatewayUrl());
   const started = performance.now();
-  const response = await fetch(url, {
-    method,
-    headers,
-    body,
-    signal: AbortSignal.timeout(options.timeoutMs ?? 20_000),
+  const { status, text } = await new Promise<{ status: number; text: string }>((resolve, reject) => {
+    const request = httpRequest(
+      {
+        agent,
+        host: base.hostname,
+        port: base.port,
+        method,
+        path: `${options.outsideApi ? '' : '/api/v4'}${path}`,
+        headers,
+        timeout: options.timeoutMs ?? 20_000,
+      },
+      (response) => {
+        const chunks: Buffer[] = [];
+        response.on('data', (chunk: Buffer) => chunks.push(chunk));
+        response.on('end', () =>
+          resolve({ status: response.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8') }),
+        );
+        response.on('error', reject);
+      },
+    );
+    request.on('timeout', () =>
+      request.destroy(new Error(`no answer within ${options.timeoutMs ?? 20_000} ms`)),
+    );
+    request.on('error', reject);
+    request.end(body);
   });
-  const text = await response.text();
   const ms = performance.now() - started;
   let parsed: unknown = text;
   try {
@@ -50,7 +74,7 @@ export async function call(method: string, path: string, options: CallOptions = 
   } catch {
     // not JSON: keep the text so a failure shows it
   }
-  return { status: response.status, body: parsed, text, ms };
+  return { status, body: parsed, text, ms };
 }
 
 /** A call that must succeed (fixture set-up): anything but 2xx throws with the answer. */

@@ -36,7 +36,9 @@ export const HOSTILE_IDS: readonly string[] = [
   '%', // a lone percent sign: malformed percent-encoding
   '%E0%A4%A', // truncated escape
   '..%2F..%2Fetc%2Fpasswd',
-  '%2E%2E',
+  '%2E%2E', // a dot-dot segment once decoded: must not address the parent route
+  '..', // sent verbatim (node:http does not resolve dot segments)
+  '.',
   '%00',
   'a%00b',
   '12345678901234567890', // beyond 2^53 and 2^64

@@ -170,8 +170,14 @@ export async function runFuzzCase(
   getPaths: Set<string>,
   visibility: Visibility = 'private',
 ): Promise<FuzzFinding[]> {
-  const built = await build(world, fuzz, getPaths, visibility);
   const request = `${fuzz.op.operationId} ${fuzz.op.method} ${fuzz.op.path}: ${describeMutation(fuzz.mutation)}`;
+  let built: Built;
+  try {
+    built = await build(world, fuzz, getPaths, visibility);
+  } catch (err) {
+    // The world no longer holds what the case needs: an earlier request destroyed it.
+    return [{ request, problem: `could not prepare: ${err instanceof Error ? err.message : String(err)}` }];
+  }
   const before = built.probe ? await stableRead(built.probe, world.root) : null;
   let reply: Reply;
   try {
