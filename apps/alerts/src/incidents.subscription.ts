@@ -1,5 +1,5 @@
 import { DOMAIN_EVENT_TYPES, DURABLES, incidentOpenedData } from '@gl/contracts';
-import { PoisonMessageError, type Subscription } from '@gl/service-kit';
+import { PoisonMessageError, eventData, type Subscription } from '@gl/service-kit';
 import type { AlertsService } from './alerts.service';
 
 /** Records the incident issue discussions opened for an alert; replays set the same values again. */
@@ -8,11 +8,11 @@ export function createIncidentsSubscription(alerts: AlertsService): Subscription
     durable: DURABLES.alertsIncidents,
     filterSubjects: [DOMAIN_EVENT_TYPES.discussions.incidentOpened],
     async handle(event) {
-      const parsed = incidentOpenedData.safeParse(event.data);
-      const alertId = parsed.success ? Number(parsed.data.alertId) : NaN;
-      if (!parsed.success || !Number.isInteger(alertId))
-        throw new PoisonMessageError('invalid incident.opened data');
-      await alerts.linkIncident(alertId, parsed.data.issueId, parsed.data.issueIid);
+      const data = eventData(incidentOpenedData, event);
+      const alertId = Number(data.alertId);
+      if (!Number.isInteger(alertId))
+        throw new PoisonMessageError(`invalid incident.opened data: alertId ${JSON.stringify(data.alertId)}`);
+      await alerts.linkIncident(alertId, data.issueId, data.issueIid);
     },
   };
 }

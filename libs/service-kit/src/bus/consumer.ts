@@ -11,7 +11,13 @@ export class PoisonMessageError extends Error {}
 /** An event's `data` as its schema says, or poison: a payload that does not parse never will. */
 export function eventData<S extends z.ZodType>(schema: S, event: EventEnvelope): z.infer<S> {
   const result = schema.safeParse(event.data);
-  if (!result.success) throw new PoisonMessageError(`invalid ${event.type} payload`);
+  if (!result.success) {
+    // Name the offending fields, so the log line of a terminated event says what was wrong with it.
+    const fields = result.error.issues.map(
+      (issue) => `${issue.path.join('.') || '(data)'}: ${issue.message}`,
+    );
+    throw new PoisonMessageError(`invalid ${event.type} payload (${fields.slice(0, 3).join('; ')})`);
+  }
   return result.data;
 }
 
