@@ -4,7 +4,7 @@ import {
   ACCESS_LEVELS,
   addDiscussionNoteBody,
   createCommitDiscussionBody,
-  createDiscussionBody,
+  createThreadBody,
   createMergeRequestDiscussionBody,
   createNoteBody,
   integerParam,
@@ -94,6 +94,22 @@ function pathParam(req: Request, name: string): string {
 /** Noteables whose policy has `mark_note_as_internal` (Issue, MergeRequest and Epic policies): Reporter and up. */
 const INTERNAL_NOTES: ReadonlySet<NoteableTypeName> = new Set(['Issue', 'MergeRequest', 'Epic']);
 
+/**
+ * Notes::BuildService: `internal` (or the deprecated `confidential`) only where the caller may
+ * `mark_note_as_internal`; otherwise the note is an ordinary one, as GitLab silently does.
+ */
+function internalRequested(
+  ctx: InternalContext,
+  type: NoteableTypeName,
+  params: { internal?: boolean; confidential?: boolean },
+): boolean {
+  return (
+    Boolean(params.internal || params.confidential) &&
+    INTERNAL_NOTES.has(type) &&
+    accessLevelOf(ctx) >= ACCESS_LEVELS.reporter
+  );
+}
+
 /** `read_note` for the caller on the target's notes: internal ones need `read_internal_note`. */
 function visibleNotes(ctx: InternalContext, target: NoteTarget): NoteVisibility {
   return (note) => canReadNote(ctx, target.access, note);
@@ -173,7 +189,7 @@ export function createDiscussionsRouter(noteables: NoteablesService, notes: Note
         ? createMergeRequestDiscussionBody
         : route.type === 'Commit'
           ? createCommitDiscussionBody
-          : createDiscussionBody;
+          : createThreadBody;
 
     router.get(base, async (req, res) => {
       requireUser(req.ctx);
@@ -216,6 +232,9 @@ export function createDiscussionsRouter(noteables: NoteablesService, notes: Note
         position,
         commitId: route.type === 'MergeRequest' && position ? (params.commit_id ?? null) : null,
         createdAt: canSetCreatedAt(req.ctx) ? parseCreatedAt(params.created_at) : null,
+        // GitLab's Discussions API has no `internal`; a client that asks for an internal thread gets one
+        // rather than a public thread it did not mean to publish (same rule as the Notes API).
+        internal: internalRequested(req.ctx, route.type, params),
       });
       sendJson(res, 201, presentDiscussion([created]));
     });
@@ -329,11 +348,7 @@ export function createDiscussionsRouter(noteables: NoteablesService, notes: Note
       const user = commenter(req.ctx, route.kind);
       const params = parseParams(createNoteBody, collectParams(req));
       const target = await targetOf(req, route);
-      // Notes::BuildService: `internal` (or the deprecated `confidential`) only with mark_note_as_internal.
-      const internal =
-        Boolean(params.internal || params.confidential) &&
-        INTERNAL_NOTES.has(route.type) &&
-        accessLevelOf(req.ctx) >= ACCESS_LEVELS.reporter;
+      const internal = internalRequested(req.ctx, route.type, params);
       const created = await notes.create(originOf(req), target, userSummaryOf(user), {
         body: params.body,
         type: null,

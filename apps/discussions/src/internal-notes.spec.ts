@@ -159,6 +159,25 @@ describe('Internal notes', () => {
     expect(guestView.map((n) => n.body)).toEqual(['public comment']);
   });
 
+  it('When a thread is started with internal: true, then it is internal for a Reporter and public for a Guest who asked', async () => {
+    const { ns, p } = await issueWithInternalNote();
+    const started = await h.call('POST', `${p}/discussions`, {
+      ns,
+      as: REPORTER,
+      json: { body: 'internal thread', internal: true },
+    });
+    expect(started.status).toBe(201);
+    expect(discussionEntity.parse(started.body).notes[0]).toMatchObject({ internal: true });
+    const guestAsked = await h.call('POST', `${p}/discussions`, {
+      ns,
+      as: GUEST,
+      json: { body: 'guest thread', internal: true },
+    });
+    expect(discussionEntity.parse(guestAsked.body).notes[0]).toMatchObject({ internal: false });
+    const guestView = threadsOf.parse((await h.call('GET', `${p}/discussions`, call(ns, GUEST))).body);
+    expect(guestView.flatMap((t) => t.notes.map((n) => n.body))).toEqual(['public comment', 'guest thread']);
+  });
+
   it('When an internal note is written on a merge request, then guests assigned to it still do not read it', async () => {
     const ns = projectNamespace({ visibility: 'private' });
     const mr = mergeRequestEntity.parse(

@@ -14,6 +14,7 @@ import {
   createCommitBody,
   createCommitDiscussionBody,
   createDiscussionBody,
+  createThreadBody,
   createEpicBody,
   createIssueBody,
   createMergeRequestBody,
@@ -45,7 +46,7 @@ const NOTEABLE_PATHS: NoteablePath[] = [
   {
     name: 'Issue',
     prefix: '/projects/{id}/issues/{noteable_id}',
-    createThread: createDiscussionBody,
+    createThread: createThreadBody,
     resolvable: false,
     notesApi: true,
   },
@@ -66,7 +67,7 @@ const NOTEABLE_PATHS: NoteablePath[] = [
   {
     name: 'Epic',
     prefix: '/groups/{id}/epics/{noteable_id}',
-    createThread: createDiscussionBody,
+    createThread: createThreadBody,
     resolvable: false,
     notesApi: true,
     higherTier: true,

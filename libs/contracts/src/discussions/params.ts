@@ -60,7 +60,13 @@ export const createDiscussionBody = z.object({
   body: textParam,
   created_at: textParam.optional(),
 });
-export const createMergeRequestDiscussionBody = createDiscussionBody.extend({
+/** A new thread may be internal, as a note may (Reporter and up; see createNoteBody). */
+const internalThreadParams = {
+  internal: booleanParam.optional(),
+  confidential: booleanParam.optional(),
+};
+export const createThreadBody = createDiscussionBody.extend(internalThreadParams);
+export const createMergeRequestDiscussionBody = createThreadBody.extend({
   commit_id: textParam.optional(),
   position: mergeRequestPositionParam.optional(),
 });
@@ -81,10 +87,7 @@ export const listNotesQuery = paginationQuery.extend({
   activity_filter: z.enum(['all_notes', 'only_comments', 'only_activity']).optional(),
 });
 /** lib/api/notes.rb: `internal` (Reporter and up may set it), and `confidential`, its deprecated name. */
-export const createNoteBody = createDiscussionBody.extend({
-  internal: booleanParam.optional(),
-  confidential: booleanParam.optional(),
-});
+export const createNoteBody = createDiscussionBody.extend(internalThreadParams);
 export const updateSingleNoteBody = z.object({
   body: textParam.optional(),
   confidential: booleanParam.optional(),
