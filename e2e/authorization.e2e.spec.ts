@@ -61,12 +61,14 @@ describe('authorization matrix', () => {
   it('When every caller reads every resource of every visibility, then each gets what GitLab gives', async () => {
     const cells = cellsOf(operations.filter((op) => op.method === 'GET'));
     const findings = await runCells(world, cells);
+    process.stdout.write(`authorization: ${cells.length} read cells, ${findings.length} findings\n`);
     expect(report(findings)).toBe('');
   }, 900_000);
 
   it('When every caller writes to every target, then GitLab refuses exactly whom it refuses', async () => {
     const cells = cellsOf(operations.filter((op) => op.method !== 'GET'));
     const findings = await runCells(world, cells);
+    process.stdout.write(`authorization: ${cells.length} write cells, ${findings.length} findings\n`);
     expect(report(findings)).toBe('');
   }, 900_000);
 
