@@ -9,12 +9,12 @@ import { createWorld, type World } from './hardening/world';
  * 1 MB strings, deep JSON, invalid JSON and UTF-8, hostile ids and encodings, regex bombs, huge and
  * duplicated query parameters, prototype keys, odd auth headers. Every answer must be below 500, come
  * within 5 s, and a refusal must change nothing. Seeded: the seed is printed, `FUZZ_SEED=<n>` replays a
- * run. `npm test` runs a sample (`FUZZ_CASES`, default 200); `npm run fuzz` (FUZZ_FULL=1) runs every case;
+ * run. `npm test` runs a sample (`FUZZ_CASES`, default 150); `npm run fuzz` (FUZZ_FULL=1) runs every case;
  * `FUZZ_ONLY=<regexp>` keeps the operations whose operationId matches.
  */
 const SEED = process.env.FUZZ_SEED ? Number(process.env.FUZZ_SEED) : Math.floor(Math.random() * 2 ** 31);
 const FULL = process.env.FUZZ_FULL === '1';
-const SIZE = Number(process.env.FUZZ_CASES ?? 200);
+const SIZE = Number(process.env.FUZZ_CASES ?? 150);
 /** `FUZZ_ONLY=<regular expression>`: only the operations whose operationId matches. */
 const ONLY = process.env.FUZZ_ONLY ? new RegExp(process.env.FUZZ_ONLY) : null;
 
