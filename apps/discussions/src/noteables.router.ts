@@ -223,9 +223,24 @@ export function createNoteablesRouter(noteables: NoteablesService): Router {
     sendJson(res, 200, await present.mergeRequest(await mergeRequestOr404(req), req));
   });
 
+  /**
+   * lib/api/merge_requests.rb `merge`: find_project_merge_request (MergeRequestsFinder: an unreadable merge
+   * request is not found, 404), then `unauthorized! unless merge_request.can_be_merged_by?(current_user)`
+   * (401). Branches are not protected here, so whoever may push (Developer and up) may merge.
+   */
   router.put('/projects/:id/merge_requests/:merge_request_iid/merge', async (req, res) => {
-    const mr = await mergeRequestOr404(req);
-    const user = requireRole(req.ctx, ACCESS_LEVELS.developer);
+    const user = requireUser(req.ctx);
+    const ns = readableNamespace(req.ctx, 'project');
+    const mr = await noteables.findByIid(
+      'MergeRequest',
+      'projectId',
+      ns.id,
+      pathId(req, 'merge_request_iid'),
+    );
+    if (!mr || !canReadNoteable(req.ctx, mr)) throw new NotFoundError();
+    if (accessLevelOf(req.ctx) < ACCESS_LEVELS.developer) {
+      throw new HttpError(401, { message: '401 Unauthorized' });
+    }
     if (mr.state !== 'opened') throw new HttpError(405, { message: '405 Method Not Allowed' });
     const merged = await noteables.mergeMergeRequest(
       originOf(req),

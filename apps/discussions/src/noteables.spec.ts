@@ -143,6 +143,22 @@ describe('Merge requests, snippets, epics and commits', () => {
     expect(z.array(mergeRequestEntity).parse(list.body)).toHaveLength(1);
   });
 
+  it('When someone below Developer merges, then 401 as can_be_merged_by? answers, and 404 for a Guest who cannot read it', async () => {
+    const ns = projectNamespace({ visibility: 'private' });
+    await h.call('POST', `/projects/${ns.id}/merge_requests`, {
+      ns,
+      as: DEVELOPER,
+      json: { source_branch: 'f', target_branch: 'main', title: 'x' },
+    });
+    const merge = `/projects/${ns.id}/merge_requests/1/merge`;
+    const reporter = await h.call('PUT', merge, { ns, as: REPORTER });
+    expect(reporter).toMatchObject({ status: 401, body: { message: '401 Unauthorized' } });
+    const guest = await h.call('PUT', merge, { ns, as: GUEST });
+    expect(guest).toMatchObject({ status: 404, body: { message: '404 Not found' } });
+    const still = await h.call('GET', `/projects/${ns.id}/merge_requests/1`, { ns, as: DEVELOPER });
+    expect(mergeRequestEntity.parse(still.body).state).toBe('opened');
+  });
+
   it('When a snippet is created, read and missing, then 201, 200 and 404 "404 Snippet Not Found"', async () => {
     const ns = projectNamespace();
     const res = await h.call('POST', `/projects/${ns.id}/snippets`, {
