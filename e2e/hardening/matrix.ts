@@ -51,6 +51,7 @@ export function gateOf(op: Operation, rule: Rule, variant?: Variant): Gate {
   return {
     write: op.method !== 'GET',
     anonymous: rule.anonymous ?? (op.optionalToken ? 'sight' : 401),
+    anonymousWrite: rule.anonymousWrite ?? 401,
     see: variant?.see ?? rule.see ?? 'anyone',
     hidden: rule.hidden ?? 404,
     need: variant?.need ?? rule.need,

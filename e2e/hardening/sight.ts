@@ -76,6 +76,12 @@ export interface Gate {
   write: boolean;
   /** GitLab calls `authenticate!` before anything: an anonymous caller gets this. */
   anonymous: 401 | 403 | 'sight';
+  /**
+   * An anonymous write: 401 (authenticate! first), or `lookup-first` where GitLab finds the project before
+   * it authenticates (project_snippets.rb, commits.rb, project_container_repositories.rb): 404 when the
+   * project is hidden from anonymous callers, 401 otherwise.
+   */
+  anonymousWrite: 401 | 'lookup-first';
   see: Sight;
   /** Not found for callers who do not see the target: 404, or 400/403 where GitLab answers so. */
   hidden: 400 | 403 | 404;
@@ -92,7 +98,9 @@ export interface Gate {
  */
 export function expectedOutcome(gate: Gate, caller: CallerName, visibility: Visibility): Outcome {
   if (caller === 'anonymous' && (gate.write || gate.anonymous !== 'sight')) {
-    return gate.write ? 401 : (gate.anonymous as 401 | 403);
+    if (!gate.write) return gate.anonymous as 401 | 403;
+    const hiddenFirst = gate.anonymousWrite === 'lookup-first' && !sees(caller, gate.see, visibility);
+    return hiddenFirst ? gate.hidden : 401;
   }
   if (caller === 'read_api' && gate.write) return 403;
   if (!sees(caller, gate.see, visibility)) return gate.hidden;

@@ -142,10 +142,10 @@ export const IDENTITY_RULES: Rules = {
           return { name: path, path, namespace_id: c.target.group.id, visibility: 'public' };
         },
         role: 'developer',
-        invalidOn: ['private', 'internal'],
         source:
-          'app/models/project.rb visibility_level_allowed_by_group: "public is not allowed in a private ' +
-          'group" → 400 {"message":{"visibility_level":[…]}}',
+          'app/services/projects/create_service.rb: `@project.visibility_level = ' +
+          '@project.group.visibility_level unless @project.visibility_level_allowed_by_group?` caps it to ' +
+          "the group's level before the model validates, so 201 (only an update answers 400)",
       },
     ],
     source:

@@ -77,14 +77,14 @@ export const NOTEABLE_RULES: Rules = {
     see: VISIBLE,
     need: REPORTER_IF_PRIVATE,
     denied: 404,
-    role: 'maintainer',
+    role: 'developer',
     roleDenied: 401,
     fresh: 'mergeRequest',
     source:
       'lib/api/merge_requests.rb `put ":id/merge_requests/:merge_request_iid/merge"`: ' +
       'find_project_merge_request (finder → 404), then `unauthorized! unless ' +
-      'merge_request.can_be_merged_by?(current_user)` → 401; the default branch is protected with ' +
-      'Maintainers allowed to merge (default_branch_protection: fully protected)',
+      'merge_request.can_be_merged_by?(current_user)` → 401; this API models no protected branches, so ' +
+      'whoever may push to the target branch (Developer and up) may merge',
   },
   listProjectSnippets: {
     target: 'project',
@@ -102,6 +102,7 @@ export const NOTEABLE_RULES: Rules = {
     source: 'lib/api/project_snippets.rb `get ":id/snippets"`: snippets_for_current_user (SnippetsFinder)',
   },
   createProjectSnippet: {
+    anonymousWrite: 'lookup-first',
     target: 'project',
     see: VISIBLE,
     role: 'reporter',
@@ -164,6 +165,7 @@ export const NOTEABLE_RULES: Rules = {
     source: 'ee/lib/api/epics.rb `get ":id/epics/:epic_iid"`: authorize! :read_epic',
   },
   createProjectCommit: {
+    anonymousWrite: 'lookup-first',
     target: 'project',
     see: VISIBLE,
     need: REPORTER_IF_PRIVATE,

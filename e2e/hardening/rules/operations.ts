@@ -174,7 +174,9 @@ export const OPERATIONS_RULES: Rules = {
   },
   listUserEvents: {
     target: 'project',
-    anonymous: 'sight',
+    // Our API specification requires a token (scope read_user or api) on /events and /users/:id/events;
+    // GitLab itself lets anonymous callers read a public user's events. The specification wins.
+    anonymous: 401,
     see: 'anyone',
     params: (c) => ({ user_id: c.world.people.owner.id }),
     query: perPage,

@@ -132,22 +132,26 @@ export const SERVICE_RULES: Rules = {
   listGroupRegistryRepositories: {
     target: 'group',
     see: VISIBLE,
-    need: 'reporter',
+    need: REPORTER_IF_PRIVATE,
     source:
-      'lib/api/group_container_repositories.rb: authorize! :read_container_image, user_group; GroupPolicy ' +
-      'grants it to Reporters only, whatever the visibility',
+      'lib/api/group_container_repositories.rb: authorize! :read_container_image, user_group (Reporter and ' +
+      'up on a private group → 403 below); on internal and public groups ContainerRepositoriesFinder lists ' +
+      "the repositories of the group's projects whose images the caller may read",
   },
   getRegistryRepository: {
     target: 'project',
-    see: 'anyone',
+    see: VISIBLE,
     need: REPORTER_IF_PRIVATE,
     denied: 403,
     params: (c) => ({ id: c.r.registry.repositoryId }),
     source:
       'lib/api/container_repositories.rb: before { authenticate! }; ContainerRepository.find(id) then ' +
-      'authorize!(:read_container_image, repository) → 403, not 404, for a repository the caller cannot read',
+      'authorize!(:read_container_image, repository) → 403. We answer 404 when the caller cannot see the ' +
+      "repository's project at all, as for every invisible resource, so a repository id does not reveal " +
+      'that a private project exists; a Guest of a private project gets the 403',
   },
   deleteRegistryRepository: {
+    anonymousWrite: 'lookup-first',
     target: 'project',
     see: VISIBLE,
     need: REPORTER_IF_PRIVATE,
@@ -162,6 +166,7 @@ export const SERVICE_RULES: Rules = {
     source: 'lib/api/project_container_repositories.rb: authorize_read_container_image!',
   },
   bulkDeleteRegistryRepositoryTags: {
+    anonymousWrite: 'lookup-first',
     target: 'project',
     see: VISIBLE,
     need: REPORTER_IF_PRIVATE,
@@ -176,6 +181,7 @@ export const SERVICE_RULES: Rules = {
     source: 'lib/api/project_container_repositories.rb: authorize_read_container_image!',
   },
   deleteRegistryRepositoryTag: {
+    anonymousWrite: 'lookup-first',
     target: 'project',
     see: VISIBLE,
     need: REPORTER_IF_PRIVATE,

@@ -61,6 +61,8 @@ export interface Rule {
    * runs before the resource is looked up). Default: 401 when the contract requires a token, else sight.
    */
   anonymous?: 401 | 403 | 'sight';
+  /** See Gate.anonymousWrite; default 401. */
+  anonymousWrite?: 401 | 'lookup-first';
   /** Who finds the target; others get `hidden` (404: `find_group!` / `find_project!` / finders). */
   see?: Sight;
   hidden?: 400 | 403 | 404;
