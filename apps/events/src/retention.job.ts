@@ -18,7 +18,7 @@ export interface RetentionJob {
   stop(): Promise<void>;
 }
 
-/** A periodic delete instead of a TTL index, which FerretDB does not have (ARCHITECTURE.md, Storage). */
+/** A periodic delete instead of a TTL index, which FerretDB v1 does not have. */
 export function createRetentionJob(
   models: EventsModels,
   timelines: TimelineModels,

@@ -1,6 +1,7 @@
 /**
  * Domain errors, keyed by name and free of HTTP. One middleware (http/error-handler.ts) renders each as
- * the exact body GitLab sends (see gitlab-behaviour.md §1.1).
+ * the exact body GitLab sends (lib/api/helpers.rb: `not_found!`, `forbidden!`, `bad_request!`,
+ * `render_validation_error!`, and Grape's `{"error": ...}` for parameter errors).
  */
 export class DomainError extends Error {
   constructor(message: string) {

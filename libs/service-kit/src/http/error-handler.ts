@@ -16,7 +16,7 @@ import {
 import { sendJson } from './json';
 import { MALFORMED_STATUS, sendMalformed } from './malformed';
 
-/** Maps a thrown error to GitLab's status and body (gitlab-behaviour.md §1.1). */
+/** Maps a thrown error to GitLab's status and body (as lib/api/helpers.rb renders them). */
 export function renderError(err: unknown): { status: number; body: unknown } | null {
   if (err instanceof NotFoundError) return { status: 404, body: { message: err.message } };
   if (err instanceof UnauthorizedError) return { status: 401, body: { message: err.message } };
