@@ -1,6 +1,6 @@
 import { alertEntity, errorTrackingSettingsEntity, httpIntegrationEntity } from '@gl/contracts';
 import { z } from 'zod';
-import { api, gatewayUrl, gitlab, unique } from './e2e.helpers';
+import { api, eventually, gatewayUrl, gitlab, unique } from './e2e.helpers';
 
 /**
  * Alert ingestion through the gateway as a monitoring tool sends it (plain fetch, Bearer integration
@@ -24,15 +24,6 @@ describe('alerts through the gateway', () => {
     headers: { 'Content-Type': 'application/json' },
     body: JSON.stringify(body),
   });
-
-  async function eventually<T>(read: () => Promise<T>, done: (value: T) => boolean): Promise<T> {
-    const deadline = Date.now() + 20_000;
-    for (;;) {
-      const value = await read();
-      if (done(value) || Date.now() > deadline) return value;
-      await new Promise((resolve) => setTimeout(resolve, 250));
-    }
-  }
 
   it('When a monitoring tool posts alerts, then they group, resolve, and the incident opens and closes', async () => {
     const created = await api(

@@ -1,21 +1,8 @@
 import { z } from 'zod';
 import { activityEventEntity, type ActivityEventEntity } from '@gl/contracts';
-import { api, gitlab, unique } from './e2e.helpers';
+import { api, eventually, gitlab, unique } from './e2e.helpers';
 
 const events = z.array(activityEventEntity);
-
-async function eventually<T>(
-  read: () => Promise<T>,
-  check: (value: T) => boolean,
-  timeoutMs = 20_000,
-): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await read();
-    if (check(value) || Date.now() > deadline) return value;
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-}
 
 const names = (list: ActivityEventEntity[]): string[] =>
   list.map((e) => `${e.action_name}${e.target_type ? ` ${e.target_type}` : ''}`);

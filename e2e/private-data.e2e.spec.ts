@@ -7,22 +7,9 @@ import {
   noteEntity,
   type ActivityEventEntity,
 } from '@gl/contracts';
-import { api, gitlab, unique } from './e2e.helpers';
+import { api, eventually, gitlab, unique } from './e2e.helpers';
 
 const events = z.array(activityEventEntity);
-
-async function eventually<T>(
-  read: () => Promise<T>,
-  check: (value: T) => boolean,
-  timeoutMs = 20_000,
-): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await read();
-    if (check(value) || Date.now() > deadline) return value;
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-}
 
 async function json(path: string, token: string, init: RequestInit = {}): Promise<unknown> {
   const res = await api(path, { ...init, token });

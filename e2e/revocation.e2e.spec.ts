@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { activityEventEntity } from '@gl/contracts';
-import { api, unique } from './e2e.helpers';
+import { api, eventually, unique } from './e2e.helpers';
 
 const events = z.array(activityEventEntity);
 
@@ -8,15 +8,6 @@ async function json<T>(response: Response, status: number): Promise<T> {
   const text = await response.text();
   if (response.status !== status) throw new Error(`expected ${status}, got ${response.status}: ${text}`);
   return (text ? JSON.parse(text) : null) as T;
-}
-
-async function eventually<T>(read: () => Promise<T>, check: (value: T) => boolean): Promise<T> {
-  const deadline = Date.now() + 20_000;
-  for (;;) {
-    const value = await read();
-    if (check(value) || Date.now() > deadline) return value;
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
 }
 
 /**

@@ -1,6 +1,8 @@
 import { Agent, request as httpRequest } from 'node:http';
 import { gatewayUrl } from '../e2e.helpers';
 
+export { eventually } from '../e2e.helpers';
+
 /** One answer of the gateway, with the body parsed when it is JSON and the time it took. */
 export interface Reply {
   status: number;
@@ -102,18 +104,4 @@ export async function pool<T, R>(items: T[], limit: number, work: (item: T) => P
   });
   await Promise.all(lanes);
   return results;
-}
-
-/** Polls `read` until `done` holds or the deadline passes; returns the last value either way. */
-export async function eventually<T>(
-  read: () => Promise<T>,
-  done: (value: T) => boolean,
-  timeoutMs = 20_000,
-): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await read();
-    if (done(value) || Date.now() > deadline) return value;
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
 }
