@@ -123,16 +123,19 @@ export async function pushImage(repository: string, tag: string): Promise<void> 
   if (reply.status !== 200) throw new Error(`registry notification → ${reply.status} ${reply.text}`);
 }
 
-/** The id of the repository at `path` once the registry service has recorded the push. */
+/** The id of the repository at `path` once the registry service has recorded the push (any page). */
 export async function repositoryId(projectId: number, path: string): Promise<number> {
-  const list = await must<{ id: number; path: string }[]>(
-    'GET',
-    `/projects/${projectId}/registry/repositories?per_page=100`,
-    { token: rootToken() },
-  );
-  const found = list.find((r) => r.path === path);
-  if (!found) throw new Error(`registry repository ${path} not recorded`);
-  return found.id;
+  for (let page = 1; page <= 100; page++) {
+    const list = await must<{ id: number; path: string }[]>(
+      'GET',
+      `/projects/${projectId}/registry/repositories?per_page=100&page=${page}`,
+      { token: rootToken() },
+    );
+    const found = list.find((r) => r.path === path);
+    if (found) return found.id;
+    if (list.length < 100) break;
+  }
+  throw new Error(`registry repository ${path} not recorded`);
 }
 
 export async function createResources(ctx: ResourceContext): Promise<Resources> {
