@@ -362,6 +362,12 @@ export function createNoteablesRouter(noteables: NoteablesService): Router {
     const user = requireRole(req.ctx, ACCESS_LEVELS.developer);
     const params = parseParams(createCommitBody, collectParams(req));
     if (params.actions.length === 0) throw new ParamError(['actions is empty']);
+    // Branches::ValidateNewService: a ref the repository cannot store is invalid. Git keeps each ref
+    // component as a file name, at most 255 bytes (an unbounded name also made an unpublishable event).
+    const refComponents = [params.branch, params.start_branch ?? ''].flatMap((ref) => ref.split('/'));
+    if (refComponents.some((part) => Buffer.byteLength(part) > 255)) {
+      throw new HttpError(400, { message: 'Branch name is invalid' });
+    }
     const commit = await noteables.createCommit(
       originOf(req),
       req.ctx.namespace!.id,

@@ -143,6 +143,14 @@ describe('Merge requests, snippets, epics and commits', () => {
     expect(z.array(mergeRequestEntity).parse(list.body)).toHaveLength(1);
   });
 
+  it('When a commit names a branch too long for git to store, then 400 "Branch name is invalid" and nothing is recorded', async () => {
+    const ns = projectNamespace();
+    const long = await commitOn(ns, 'x'.repeat(256), 'too long');
+    expect(long).toMatchObject({ status: 400, body: { message: 'Branch name is invalid' } });
+    const list = await h.call('GET', `/projects/${ns.id}/repository/commits`, { ns });
+    expect(list.body).toEqual([]);
+  });
+
   it('When someone below Developer merges, then 401 as can_be_merged_by? answers, and 404 for a Guest who cannot read it', async () => {
     const ns = projectNamespace({ visibility: 'private' });
     await h.call('POST', `/projects/${ns.id}/merge_requests`, {
