@@ -1,4 +1,4 @@
-import type { Server } from 'node:http';
+import { request as httpRequest, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Express } from 'express';
 import {
@@ -79,4 +79,46 @@ export function signedContextHeader(
     ...context,
   };
   return { [INTERNAL_CONTEXT_HEADER]: signContext(secret, full) };
+}
+
+export interface RawAnswer {
+  status: number;
+  contentType: string | undefined;
+  body: string;
+}
+
+/**
+ * One request over node:http, so malformed paths and headers go out byte for byte (fetch re-encodes or
+ * refuses them). Large response headers are accepted: paginated Link headers repeat long query strings.
+ */
+export function rawRequest(
+  url: string,
+  path: string,
+  options: { method?: string; headers?: Record<string, string>; body?: Buffer | string } = {},
+): Promise<RawAnswer> {
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(
+      {
+        host: '127.0.0.1',
+        port: new URL(url).port,
+        path,
+        method: options.method ?? 'GET',
+        headers: options.headers,
+        maxHeaderSize: 256 * 1024,
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () =>
+          resolve({
+            status: res.statusCode ?? 0,
+            contentType: res.headers['content-type'],
+            body: Buffer.concat(chunks).toString('utf8'),
+          }),
+        );
+      },
+    );
+    req.on('error', reject);
+    req.end(options.body);
+  });
 }

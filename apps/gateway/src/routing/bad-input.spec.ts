@@ -1,45 +1,7 @@
 import { request as httpRequest } from 'node:http';
+import { rawRequest as raw } from '@gl/testing';
 import { startGatewayHarness, ROOT_TOKEN, type GatewayHarness } from '../testing/gateway.harness';
 import { makeGroup, makeProject } from '../testing/identity.fixtures';
-
-interface RawAnswer {
-  status: number;
-  contentType: string | undefined;
-  body: string;
-}
-
-/** Raw HTTP so malformed paths leave byte for byte (fetch re-encodes or refuses them). */
-function raw(
-  url: string,
-  path: string,
-  options: { method?: string; headers?: Record<string, string>; body?: string } = {},
-): Promise<RawAnswer> {
-  return new Promise((resolve, reject) => {
-    const req = httpRequest(
-      {
-        host: '127.0.0.1',
-        port: new URL(url).port,
-        path,
-        method: options.method ?? 'GET',
-        headers: options.headers,
-        maxHeaderSize: 256 * 1024,
-      },
-      (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () =>
-          resolve({
-            status: res.statusCode ?? 0,
-            contentType: res.headers['content-type'],
-            body: Buffer.concat(chunks).toString('utf8'),
-          }),
-        );
-      },
-    );
-    req.on('error', reject);
-    req.end(options.body);
-  });
-}
 
 const BAD_REQUEST = { status: 400, contentType: 'text/plain', body: 'Bad Request' };
 

@@ -1,6 +1,6 @@
 import { request as httpRequest } from 'node:http';
 import { Router } from 'express';
-import { listen, signedContextHeader, type TestServer } from '@gl/testing';
+import { listen, rawRequest as raw, signedContextHeader, type TestServer } from '@gl/testing';
 import { createLogger, createMetrics } from '../index';
 import { collectParams } from './body';
 import { sendJson } from './json';
@@ -8,39 +8,6 @@ import { readPageRequest, setPaginationHeaders } from './pagination';
 import { createServiceHttpApp } from './service-app';
 
 const SECRET = 'test-secret-0123456789abcdef0123456789abcdef';
-
-interface RawAnswer {
-  status: number;
-  contentType: string | undefined;
-  body: string;
-}
-
-/** Raw HTTP, so paths and headers go out byte for byte (fetch would normalise or refuse them). */
-function raw(
-  url: string,
-  path: string,
-  options: { method?: string; headers?: Record<string, string>; body?: Buffer | string } = {},
-): Promise<RawAnswer> {
-  const { port } = new URL(url);
-  return new Promise((resolve, reject) => {
-    const req = httpRequest(
-      { host: '127.0.0.1', port, path, method: options.method ?? 'GET', headers: options.headers },
-      (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () =>
-          resolve({
-            status: res.statusCode ?? 0,
-            contentType: res.headers['content-type'],
-            body: Buffer.concat(chunks).toString('utf8'),
-          }),
-        );
-      },
-    );
-    req.on('error', reject);
-    req.end(options.body);
-  });
-}
 
 const BAD_REQUEST = { status: 400, contentType: 'text/plain', body: 'Bad Request' };
 
