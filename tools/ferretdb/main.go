@@ -24,6 +24,7 @@ func main() {
 	listen := flag.String("listen", "127.0.0.1:27017", "TCP address to listen on (loopback only)")
 	dataDir := flag.String("data", "", "directory for SQLite files (created if missing)")
 	parentPid := flag.Int("parent-pid", 0, "exit when this process no longer exists (0 = never)")
+	noPushdown := flag.Bool("disable-pushdown", false, "answer every query in Go, as upstream does for most (for differential tests)")
 	flag.Parse()
 
 	if *dataDir == "" {
@@ -44,6 +45,10 @@ func main() {
 		Listener:  ferretdb.ListenerConfig{TCP: *listen},
 		Handler:   "sqlite",
 		SQLiteURL: "file:" + abs + "/",
+		// Our patches push filters, sorts and limits into SQLite (tools/ferretdb/patches); dotted paths
+		// are translated as exactly as top-level ones, so they go down too.
+		DisablePushdown:      *noPushdown,
+		EnableNestedPushdown: !*noPushdown,
 	})
 	if err != nil {
 		log.Fatal(err)

@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { FERRETDB_ID_INDEX_PATCH, preparePatchedBuild, type SourcePatch } from './go-patch';
+import { ferretdbPatchSet, patchFiles, preparePatchedBuild, type PatchSet } from './go-patch';
 import { sleep } from './net';
 import { pidAlive, readPidFile } from './proc';
 
@@ -14,7 +14,7 @@ interface GoProgram {
   pkg: string; // what to pass to `go build`
   inputs: string[]; // files whose content decides whether a rebuild is needed
   expect: string; // first-build duration, for the progress line
-  patch?: SourcePatch; // a fix to a dependency, applied to a copy at build time
+  patch?: PatchSet; // changes to a dependency, applied to a copy at build time
 }
 
 function programs(rootDir: string): { ferretdb: GoProgram; nats: GoProgram } {
@@ -27,7 +27,7 @@ function programs(rootDir: string): { ferretdb: GoProgram; nats: GoProgram } {
       pkg: '.',
       inputs: ['go.mod', 'go.sum', 'main.go'].map((f) => path.join(fdir, f)),
       expect: 'first time takes ~2 minutes',
-      patch: FERRETDB_ID_INDEX_PATCH,
+      patch: ferretdbPatchSet(rootDir),
     },
     nats: {
       name: 'nats-server',
@@ -45,7 +45,10 @@ function inputHash(p: GoProgram): string {
     h.update(`${path.basename(f)}\n`)
       .update(fs.readFileSync(f))
       .update('\n');
-  if (p.patch) h.update(JSON.stringify(p.patch));
+  if (p.patch) {
+    h.update(`${p.patch.module}@${p.patch.version}\n`);
+    for (const f of patchFiles(p.patch)) h.update(`${path.basename(f)}\n`).update(fs.readFileSync(f));
+  }
   return h.digest('hex');
 }
 

@@ -3,39 +3,46 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 
 /**
- * A one-line fix to a Go dependency, applied to a copy of the module at build time (the module cache is
- * read-only and shared), which the program then builds against through a `replace` directive.
+ * A maintained set of changes to a Go dependency: one unified diff per change in `dir`, applied in file
+ * name order to a copy of the module at build time (the module cache is read-only and shared); the
+ * program then builds against the copy through a `replace` directive. Each file starts with its reason.
  */
-export interface SourcePatch {
+export interface PatchSet {
   module: string;
   version: string;
-  /** File inside the module. */
-  file: string;
-  from: string;
-  to: string;
-  /** Why, for the build log and for whoever removes the patch once upstream has the fix. */
+  /** Directory of `*.patch` files. */
+  dir: string;
+  /** Why, for the build log. */
   why: string;
 }
 
-/**
- * FerretDB v1.24 (SQLite) creates the unique `_id` index on `_ferretdb_sjson->"_id"` but looks documents up
- * with `_ferretdb_sjson->'$._id'`; SQLite matches index expressions textually, so every find, update and
- * delete by `_id` scanned the whole table (EXPLAIN: `SCAN`; a 3,000-document collection took 18 ms per
- * lookup, and a delete of 10,000 ids by `$in` was quadratic). `'_id'` resolves to the same JSON path and
- * the same expression as the index (EXPLAIN: `SEARCH … USING INDEX`).
- */
-export const FERRETDB_ID_INDEX_PATCH: SourcePatch = {
-  module: 'github.com/FerretDB/FerretDB',
-  version: 'v1.24.2',
-  file: 'internal/backends/sqlite/metadata/metadata.go',
-  from: `IDColumn = DefaultColumn + "->'$._id'"`,
-  to: `IDColumn = DefaultColumn + "->'_id'"`,
-  why: 'lookups by _id use the _id index',
-};
+/** Our FerretDB v1.24 changes: index-backed queries and the full-scan report (tools/ferretdb/patches). */
+export function ferretdbPatchSet(rootDir: string): PatchSet {
+  return {
+    module: 'github.com/FerretDB/FerretDB',
+    version: 'v1.24.2',
+    dir: path.join(rootDir, 'tools', 'ferretdb', 'patches'),
+    why: 'queries answered by index',
+  };
+}
 
-function run(cmd: string, args: string[], cwd: string): Promise<string> {
+/** The patch files in the order they apply. */
+export function patchFiles(set: PatchSet): string[] {
+  return fs
+    .readdirSync(set.dir)
+    .filter((f) => f.endsWith('.patch'))
+    .sort()
+    .map((f) => path.join(set.dir, f));
+}
+
+function run(
+  cmd: string,
+  args: string[],
+  cwd: string,
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<string> {
   return new Promise((resolve, reject) => {
-    const child = spawn(cmd, args, { cwd, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(cmd, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
     let err = '';
     child.stdout.on('data', (b: Buffer) => (out += b.toString()));
@@ -60,35 +67,45 @@ function makeWritable(dir: string): void {
 
 /**
  * Copies the program's module (`programDir`) and the patched dependency under `workDir` and returns the
- * directory to run `go build` in.
+ * directory to run `go build` in. Fails, naming the file, when a patch no longer applies.
  */
 export async function preparePatchedBuild(
   programDir: string,
   workDir: string,
-  patch: SourcePatch,
+  set: PatchSet,
 ): Promise<string> {
   if (fs.existsSync(workDir)) {
     makeWritable(workDir);
     fs.rmSync(workDir, { recursive: true, force: true });
   }
   const download = JSON.parse(
-    await run('go', ['mod', 'download', '-json', `${patch.module}@${patch.version}`], programDir),
+    await run('go', ['mod', 'download', '-json', `${set.module}@${set.version}`], programDir),
   ) as { Dir?: string; Error?: string };
   if (!download.Dir)
-    throw new Error(`go mod download ${patch.module}@${patch.version}: ${download.Error ?? 'no Dir'}`);
+    throw new Error(`go mod download ${set.module}@${set.version}: ${download.Error ?? 'no Dir'}`);
 
   const source = path.join(workDir, 'dependency');
   fs.cpSync(download.Dir, source, { recursive: true });
   makeWritable(source);
-  const target = path.join(source, patch.file);
-  const text = fs.readFileSync(target, 'utf8');
-  if (!text.includes(patch.from)) {
-    throw new Error(`the ${patch.module} patch (${patch.why}) no longer applies to ${patch.file}`);
+  for (const file of patchFiles(set)) {
+    try {
+      // git apply refuses (changing nothing) when any hunk fails. The copy lies inside our checkout, where
+      // git would apply paths relative to the repository and skip them all; the ceiling stops it looking.
+      await run('git', ['apply', '--whitespace=nowarn', file], source, {
+        ...process.env,
+        GIT_CEILING_DIRECTORIES: path.dirname(source),
+      });
+    } catch (err) {
+      throw new Error(
+        `the ${set.module} patch ${path.basename(file)} no longer applies to ${set.version}:\n` +
+          (err instanceof Error ? err.message : String(err)),
+      );
+    }
   }
-  fs.writeFileSync(target, text.replace(patch.from, patch.to));
 
   const program = path.join(workDir, 'program');
   fs.cpSync(programDir, program, { recursive: true });
-  fs.appendFileSync(path.join(program, 'go.mod'), `\nreplace ${patch.module} => ../dependency\n`);
+  fs.rmSync(path.join(program, 'patches'), { recursive: true, force: true });
+  fs.appendFileSync(path.join(program, 'go.mod'), `\nreplace ${set.module} => ../dependency\n`);
   return program;
 }

@@ -85,7 +85,13 @@ function natsConfig(port: number, httpPort: number, storeDir: string, syncInterv
   ].join('\n');
 }
 
-function spawnChild(name: string, bin: string, args: string[], dataDir: string): Child {
+function spawnChild(
+  name: string,
+  bin: string,
+  args: string[],
+  dataDir: string,
+  env: NodeJS.ProcessEnv = process.env,
+): Child {
   const logFile = path.join(dataDir, 'logs', `${name}.log`);
   const fd = fs.openSync(logFile, 'a');
   fs.writeSync(
@@ -94,7 +100,7 @@ function spawnChild(name: string, bin: string, args: string[], dataDir: string):
   );
   let proc: ChildProcess;
   try {
-    proc = spawn(bin, args, { stdio: ['ignore', fd, fd] });
+    proc = spawn(bin, args, { env, stdio: ['ignore', fd, fd] });
   } finally {
     fs.closeSync(fd); // the child holds its own copy
   }
@@ -236,6 +242,7 @@ export async function startLocal(opts: StartInfraOptions): Promise<InfraHandle> 
         String(process.pid),
       ],
       dataDir,
+      opts.scanReport === undefined ? process.env : { ...process.env, FERRETDB_SCAN_REPORT: opts.scanReport },
     );
     children.push(ferret);
     const nats = spawnChild('nats', bins.natsServer, ['-c', confFile], dataDir);

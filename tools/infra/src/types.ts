@@ -19,4 +19,9 @@ export interface StartInfraOptions {
   fresh?: boolean;
   /** Progress output; silent when omitted. */
   log?: (line: string) => void;
+  /**
+   * Local mode: FerretDB appends every query shape it answers by reading a whole table to this file, one
+   * JSON line per shape (our FerretDB patch 0003-full-scan-report).
+   */
+  scanReport?: string;
 }
