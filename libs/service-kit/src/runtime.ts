@@ -8,6 +8,7 @@ import { baseServiceConfig, loadConfig, ConfigError, type BaseServiceConfig } fr
 import { createLogger } from './logging';
 import { createMetrics, type ServiceMetrics } from './metrics';
 import { connectMongo, mongoReady } from './mongo/connection';
+import { ensureIndexes } from './mongo/indexes';
 import { connectBus, type Bus } from './bus/bus';
 import { createOutbox, type Outbox } from './bus/outbox';
 import { startConsumer, type RunningConsumer, type Subscription } from './bus/consumer';
@@ -92,6 +93,7 @@ export async function runService<S extends z.ZodObject>(
     outbox,
     readiness,
   });
+  await ensureIndexes(connection, logger);
   const consumers: RunningConsumer[] = [];
   for (const subscription of instance.subscriptions ?? []) {
     consumers.push(await startConsumer(bus, subscription, logger, metrics));
