@@ -53,6 +53,14 @@ const RETRY_BASE_MS = 1_000;
 const RETRY_MAX_MS = 60_000;
 /** Longest pause between relay passes while the broker (or the database) is unreachable. */
 const RELAY_PAUSE_MAX_MS = 10_000;
+/** First pause after a failed pass; it doubles up to RELAY_PAUSE_MAX_MS. */
+const RELAY_PAUSE_BASE_MS = 1_000;
+/**
+ * The relay's safety sweep. Every write kicks the relay of its own process and a refused event wakes it
+ * when its retry is due, so the sweep only finds what another process left behind (a replica that crashed
+ * between its write and the kick): it can be rare, and an idle stack stays idle.
+ */
+const SWEEP_INTERVAL_MS = 10_000;
 
 interface OutboxEntry {
   _id: string;
@@ -190,7 +198,7 @@ export function createOutbox(options: OutboxOptions): Outbox {
   if (options.metrics) options.metrics.countDeadLetters = () => deadLetters.countDocuments();
   const maxAttempts = options.maxAttempts ?? DEFAULT_MAX_ATTEMPTS;
   const retryBaseMs = options.retryBaseMs ?? RETRY_BASE_MS;
-  const intervalMs = options.intervalMs ?? 1_000;
+  const intervalMs = options.intervalMs ?? SWEEP_INTERVAL_MS;
   const models = new Map<string, AnyModel>();
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<number> | null = null;
@@ -200,6 +208,28 @@ export function createOutbox(options: OutboxOptions): Outbox {
   /** Consecutive passes that failed (broker or database unreachable) and the pause they earned. */
   let failedPasses = 0;
   let pausedUntil = 0;
+
+  let wakeTimer: NodeJS.Timeout | undefined;
+  let wakeTime = Infinity;
+  /**
+   * Schedules a pass for when a refused event may be tried again or a pause after a failed pass ends
+   * (the sweep is too rare for either).
+   */
+  function wakeAt(at: Date): Date {
+    if (!stopped && at.getTime() < wakeTime) {
+      clearTimeout(wakeTimer);
+      wakeTime = at.getTime();
+      wakeTimer = setTimeout(
+        () => {
+          wakeTime = Infinity;
+          tick();
+        },
+        Math.max(0, wakeTime - Date.now()),
+      );
+      wakeTimer.unref();
+    }
+    return at;
+  }
 
   async function publishOne(envelope: EventEnvelope): Promise<void> {
     await bus.publish(envelope);
@@ -227,7 +257,7 @@ export function createOutbox(options: OutboxOptions): Outbox {
     return {
       attempts,
       firstFailedAt: before.firstFailedAt ?? now,
-      retryAt: new Date(now.getTime() + Math.min(RETRY_MAX_MS, retryBaseMs * 2 ** (attempts - 1))),
+      retryAt: wakeAt(new Date(now.getTime() + Math.min(RETRY_MAX_MS, retryBaseMs * 2 ** (attempts - 1)))),
       exhausted: attempts >= maxAttempts,
     };
   }
@@ -494,8 +524,9 @@ export function createOutbox(options: OutboxOptions): Outbox {
       } catch (err) {
         // Broker or database unreachable: every event stays where it is; wait longer after each failure.
         failedPasses++;
-        const pauseMs = Math.min(RELAY_PAUSE_MAX_MS, intervalMs * 2 ** (failedPasses - 1));
+        const pauseMs = Math.min(RELAY_PAUSE_MAX_MS, RELAY_PAUSE_BASE_MS * 2 ** (failedPasses - 1));
         pausedUntil = Date.now() + pauseMs;
+        wakeAt(new Date(pausedUntil));
         logger.warn({ err, failedPasses, pauseMs }, 'outbox relay: publish failed, will retry');
         throw err;
       } finally {
@@ -513,6 +544,9 @@ export function createOutbox(options: OutboxOptions): Outbox {
 
   const outbox: Outbox = {
     register(model) {
+      // Only documents of schemas with the outbox fields (addOutboxFields) carry events; draining any
+      // other model would read it whole on every pass, since only those fields are indexed.
+      if (model.schema.path(OUTBOX_PENDING_FIELD) === undefined) return;
       models.set(model.modelName, model);
     },
     async deleteWithEvents(model, id, events) {
@@ -593,6 +627,7 @@ export function createOutbox(options: OutboxOptions): Outbox {
     async stop() {
       stopped = true;
       if (timer) clearInterval(timer);
+      clearTimeout(wakeTimer);
       await running?.catch(() => undefined);
     },
   };
