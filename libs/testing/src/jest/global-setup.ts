@@ -12,6 +12,8 @@ declare global {
   var __GL_STACK__: RunningStack | undefined;
 
   var __GL_STACK_INFRA__: InfraHandle | undefined;
+
+  var __GL_SCAN_REPORT__: string | undefined;
 }
 
 /**
@@ -66,7 +68,17 @@ export default async function globalSetup(): Promise<void> {
   // The stack gets a database server and broker of its own: component tests publish events about whatever
   // ids suit them (project 10, group 1…), and the stack's consumers would take those for facts about its own
   // projects (a "destroyed" project, strangers' activity). With MONGO_URL/NATS_URL given, both are shared.
-  const stackInfra = await startInfra({ rootDir, dataDir: join(dataDir, 'stack'), fresh: true, log });
+  // Every query shape the stack's database answers by reading a whole table is reported here, and global
+  // teardown fails the run on any that intended-scans.ts does not explain: request paths use indexes.
+  const scanReport = join(dataDir, 'stack-scans.jsonl');
+  globalThis.__GL_SCAN_REPORT__ = scanReport;
+  const stackInfra = await startInfra({
+    rootDir,
+    dataDir: join(dataDir, 'stack'),
+    fresh: true,
+    log,
+    scanReport,
+  });
   globalThis.__GL_STACK_INFRA__ = stackInfra;
   process.env[TEST_ENV.stackMongoUrl] = stackInfra.mongoUrl;
   process.env[TEST_ENV.stackNatsUrl] = stackInfra.natsUrl;

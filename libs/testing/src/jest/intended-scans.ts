@@ -1,0 +1,45 @@
+import type { IntendedScan } from './scan-report';
+
+const PROJECT_LIST =
+  'GET /projects and group project lists: the visibility rule (public/internal, or a membership of the ' +
+  'project or an ancestor group) spans the collection like GitLab ProjectsFinder, and X-Total counts it';
+const GROUP_LIST =
+  'GET /groups: the visibility rule spans the collection like GitLab GroupsFinder, and X-Total counts it';
+const USER_LIST = 'GET /users (admin): every user, paged along the _id index; X-Total counts the collection';
+const ACTIVITY_VISIBILITY =
+  'GET /events and /users/:id/events check each event against the visibility of every project and group; ' +
+  'the events service keeps those rows for at most 5 s (access.cache.ts) and reloads them whole';
+const BOARD_TARGETS =
+  'DELETE of a label or milestone finds the boards that list it in any group (a subgroup board may use an ' +
+  "ancestor's label); SQLite indexes cannot hold array elements, so it reads the boards, once per deletion";
+
+/**
+ * Query shapes that read a whole collection on purpose, each with its reason. Everything else the stack
+ * asks its database during the end-to-end suites must be answered by an index.
+ */
+export const INTENDED_SCANS: readonly IntendedScan[] = [
+  { service: 'gateway', collection: 'projects', filter: '{"$and": [{}, ...]}', reason: PROJECT_LIST },
+  {
+    collection: 'projects',
+    filter: '{"$and": [{"$or": [{"visibility": {"$in": [string, ...]}}, ...]}, ...]}',
+    reason: PROJECT_LIST,
+  },
+  { collection: 'namespaces', filter: '{"$and": [{"kind": string}, ...]}', reason: GROUP_LIST },
+  { service: 'gateway', collection: 'users', filter: '{}', reason: USER_LIST },
+  { service: 'events', collection: 'projects', filter: '{}', reason: ACTIVITY_VISIBILITY },
+  { service: 'events', collection: 'groups', filter: '{}', reason: ACTIVITY_VISIBILITY },
+  { collection: 'boards', filter: '{"lists.targetId": int32}', reason: BOARD_TARGETS },
+  { collection: 'boards', filter: '{"labelIds": int32}', reason: BOARD_TARGETS },
+  {
+    collection: 'timeline_heads',
+    filter: '{}',
+    reason:
+      'events retention walks every activity stream head (one per project, author and the all-projects ' +
+      'stream) once per run, in the background',
+  },
+  {
+    collection: 'outbox_dead_letters',
+    filter: '{}',
+    reason: 'the outbox_dead_letters gauge counts the set-aside events on each /metrics scrape',
+  },
+];
