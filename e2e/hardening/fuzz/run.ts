@@ -92,6 +92,14 @@ async function takenValue(operationId: string, c: CellContext): Promise<unknown>
   }
 }
 
+/** Where two readings first differ, with a little context, so a finding says what changed. */
+function firstDifference(before: string, after: string): string {
+  let i = 0;
+  while (i < before.length && before[i] === after[i]) i++;
+  const from = Math.max(0, i - 40);
+  return `…${before.slice(from, i + 60)}… became …${after.slice(from, i + 60)}…`;
+}
+
 async function stableRead(path: string, token: string): Promise<string> {
   let previous = (await call('GET', path, { token })).text;
   for (let i = 0; i < 10; i++) {
@@ -193,7 +201,7 @@ export async function runFuzzCase(
     if (after !== before) {
       findings.push({
         request,
-        problem: `${reply.status} ${reply.text.slice(0, 120)} yet GET ${built.probe.split('?')[0]} changed`,
+        problem: `${reply.status} ${reply.text.slice(0, 120)} yet GET ${built.probe.split('?')[0]} changed: ${firstDifference(before, after)}`,
       });
     }
   }
