@@ -15,6 +15,7 @@ import { createGroup, signedContextFor } from './setup';
 import { runRegistryBench } from './registry.bench';
 import { runEventsBench } from './events.bench';
 import { runAlertsBench } from './alerts.bench';
+import { runScaleBench } from './scale.bench';
 
 /**
  * `npm run bench`: the same small GET measured, in one run, on (a) a bare Express 5 server, (b) the boards
@@ -22,16 +23,34 @@ import { runAlertsBench } from './alerts.bench';
  * Flags: --duration N (seconds per target, default 5), --connections N (default 16), --json.
  */
 const USAGE =
-  'usage: npm run bench -- [--duration N] [--connections N] [--json] [--scenario registry [--tags N]] [--scenario events [--events N]] [--scenario alerts]';
+  'usage: npm run bench -- [--duration N] [--connections N] [--json] [--scenario registry [--tags N]] [--scenario events [--events N]] [--scenario alerts] [--scenario scale [--scale F]]';
 const WARMUP_SECONDS = 1;
 
 interface Args {
   duration: number;
   connections: number;
   json: boolean;
-  scenario: 'gateway' | 'registry' | 'events' | 'alerts';
+  scenario: 'gateway' | 'registry' | 'events' | 'alerts' | 'scale';
   tags: number;
   events: number;
+  scale: number;
+}
+
+const SCENARIOS = ['gateway', 'registry', 'events', 'alerts', 'scale'] as const;
+
+function scenarioOf(raw: string): Args['scenario'] {
+  const found = SCENARIOS.find((s) => s === raw);
+  if (!found) throw new Error(`unknown --scenario ${raw}\n${USAGE}`);
+  return found;
+}
+
+function boundedFraction(raw: string | undefined, name: string): number {
+  if (raw === undefined) return 1;
+  const value = Number(raw);
+  if (!Number.isFinite(value) || value <= 0 || value > 1) {
+    throw new Error(`--${name} must be a number above 0 and at most 1\n${USAGE}`);
+  }
+  return value;
 }
 
 function boundedInt(
@@ -59,6 +78,7 @@ function readArgs(argv: string[]): Args | null {
       scenario: { type: 'string', default: 'gateway' },
       tags: { type: 'string' },
       events: { type: 'string' },
+      scale: { type: 'string' },
       help: { type: 'boolean', short: 'h', default: false },
     },
   });
@@ -67,10 +87,8 @@ function readArgs(argv: string[]): Args | null {
     duration: boundedInt(values.duration, 'duration', 5, 1, 120),
     connections: boundedInt(values.connections, 'connections', 16, 1, 256),
     json: values.json,
-    scenario:
-      values.scenario === 'registry' || values.scenario === 'events' || values.scenario === 'alerts'
-        ? values.scenario
-        : 'gateway',
+    scenario: scenarioOf(values.scenario),
+    scale: boundedFraction(values.scale, 'scale'),
     tags: boundedInt(values.tags, 'tags', 100_000, 1, 1_000_000),
     events: boundedInt(values.events, 'events', 5_000, 1, 1_000_000),
   };
@@ -171,6 +189,25 @@ async function bench(args: Args, teardown: Teardown): Promise<void> {
       log,
     });
     process.stdout.write(`${JSON.stringify({ machine: machineFacts(args), alerts: result }, null, 2)}\n`);
+    return;
+  }
+
+  if (args.scenario === 'scale') {
+    const result = await runScaleBench({
+      gatewayUrl: stack.gatewayUrl,
+      rootToken: stack.rootToken,
+      mongoUrl: infra.mongoUrl,
+      databasePrefix,
+      scale: args.scale,
+      connections: args.connections,
+      log,
+    });
+    const report = { at: new Date().toISOString(), machine: machineFacts(args), scale: result };
+    const file = join(rootDir, 'bench', 'results', 'scale-latest.json');
+    mkdirSync(join(rootDir, 'bench', 'results'), { recursive: true });
+    writeFileSync(file, `${JSON.stringify(report, null, 2)}\n`);
+    process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
+    log(`wrote ${file}`);
     return;
   }
 

@@ -101,24 +101,65 @@ async function until(
   }
 }
 
+export interface ActivitySeed {
+  mongoUrl: string;
+  /** The events service's database (`<prefix>events`). */
+  database: string;
+  events: number;
+  /** A project made through the API: every tenth event is its own, so it has deep pages. */
+  realProject: number;
+  log: (line: string) => void;
+}
+
 /**
- * The events service's own bulk loader writes the log and the timelines as its consumer would
- * (dist/apps/events/bench-seed.js); its progress lines are passed on.
+ * Seeds `events` activity events over PROJECTS projects (the real one and PROJECTS - 1 synthetic ones root
+ * is a member of, so /events?scope=all covers them all) with the events service's own bulk loader
+ * (dist/apps/events/bench-seed.js), which writes the log and the timelines as its consumer would; its
+ * progress lines are passed on.
  */
-async function seedActivity(options: EventsBenchOptions, realProject: number): Promise<void> {
+export async function seedActivityLog(seed: ActivitySeed): Promise<void> {
+  const connection = await mongoose.createConnection(seed.mongoUrl, { dbName: seed.database }).asPromise();
+  try {
+    const fakeIds = Array.from({ length: PROJECTS - 1 }, (_, i) => FAKE_PROJECT_BASE + i);
+    await connection.collection('projects').insertMany(
+      fakeIds.map((id) => ({
+        _id: id as never,
+        fullPath: `bench/p${id}`,
+        visibility: 'private',
+        ancestorGroupIds: [],
+        destroyed: false,
+        createdCorrelationId: null,
+        hasActivity: true,
+      })),
+      { ordered: false },
+    );
+    await connection.collection('members').insertMany(
+      fakeIds.map((id) => ({
+        _id: `project:${id}:1` as never,
+        sourceType: 'project',
+        sourceId: id,
+        userId: 1,
+        accessLevel: 50,
+        expiresAt: null,
+      })),
+      { ordered: false },
+    );
+  } finally {
+    await connection.close();
+  }
   const args = [
     resolve(__dirname, '..', 'apps', 'events', 'bench-seed.js'),
-    ...['--events', String(options.events), '--real-project', String(realProject)],
+    ...['--events', String(seed.events), '--real-project', String(seed.realProject)],
     ...['--fake-project-base', String(FAKE_PROJECT_BASE), '--projects', String(PROJECTS)],
     ...['--author', '1', '--id-base', String(SEEDED_ID_BASE)],
   ];
   const child = spawn(process.execPath, args, {
-    env: { ...process.env, MONGO_URL: options.mongoUrl, MONGO_DB: options.database },
+    env: { ...process.env, MONGO_URL: seed.mongoUrl, MONGO_DB: seed.database },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   child.stdout.setEncoding('utf8');
   child.stdout.on('data', (chunk: string) => {
-    for (const line of chunk.trim().split('\n')) options.log(`events: seed ${line}`);
+    for (const line of chunk.trim().split('\n')) seed.log(`events: seed ${line}`);
   });
   const code = await new Promise<number | null>((done) => child.once('close', done));
   if (code !== 0) throw new Error(`the events bench seed exited with ${String(code)}`);
@@ -185,46 +226,10 @@ export async function runEventsBench(options: EventsBenchOptions): Promise<Event
     await bus.close();
   }
 
-  const connection = await mongoose
-    .createConnection(options.mongoUrl, { dbName: options.database })
-    .asPromise();
-  let seedSeconds: number;
-  try {
-    const seedStart = Date.now();
-    const projectIds = [
-      listProject,
-      ...Array.from({ length: PROJECTS - 1 }, (_, i) => FAKE_PROJECT_BASE + i),
-    ];
-    await connection.collection('projects').insertMany(
-      projectIds.slice(1).map((id) => ({
-        _id: id as never,
-        fullPath: `bench/p${id}`,
-        visibility: 'private',
-        ancestorGroupIds: [],
-        destroyed: false,
-        createdCorrelationId: null,
-        hasActivity: true,
-      })),
-      { ordered: false },
-    );
-    // Root is a member of every seeded project, so /events?scope=all covers all of them.
-    await connection.collection('members').insertMany(
-      projectIds.slice(1).map((id) => ({
-        _id: `project:${id}:1` as never,
-        sourceType: 'project',
-        sourceId: id,
-        userId: 1,
-        accessLevel: 50,
-        expiresAt: null,
-      })),
-      { ordered: false },
-    );
-    await seedActivity(options, listProject);
-    seedSeconds = (Date.now() - seedStart) / 1_000;
-    log(`events: seeded ${options.events} events over ${PROJECTS} projects in ${seedSeconds.toFixed(1)} s`);
-  } finally {
-    await connection.close();
-  }
+  const seedStart = Date.now();
+  await seedActivityLog({ ...options, realProject: listProject });
+  const seedSeconds = (Date.now() - seedStart) / 1_000;
+  log(`events: seeded ${options.events} events over ${PROJECTS} projects in ${seedSeconds.toFixed(1)} s`);
 
   const deepProjectPage = Math.max(1, Math.floor(options.events / 10 / 20 / 2));
   const deepAllPage = Math.max(1, Math.floor(options.events / 20 / 2));

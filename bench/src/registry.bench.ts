@@ -44,6 +44,56 @@ async function call(
 const percentile = (sorted: number[], p: number): number =>
   sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
 
+/**
+ * One repository of `projectId` with `tags` tags, written straight into the registry service's database
+ * (pushing 100,000 manifests through the registry protocol would take hours); returns the repository id.
+ */
+export async function seedTags(
+  connection: mongoose.Connection,
+  projectId: number,
+  path: string,
+  tags: number,
+): Promise<number> {
+  const counter = await connection
+    .collection<{ _id: string; value: number }>('counters')
+    .findOneAndUpdate(
+      { _id: 'registry_repositories' },
+      { $inc: { value: 1 } },
+      { upsert: true, returnDocument: 'after' },
+    );
+  const repositoryId = counter!.value;
+  const now = Date.now();
+  await connection.collection('repositories').insertOne({
+    _id: repositoryId as never,
+    projectId,
+    name: 'bench',
+    path,
+    createdAt: new Date(now),
+    status: null,
+    cleanupPolicyStartedAt: null,
+    cleanupLeaseUntil: null,
+  });
+  const BATCH = 5_000;
+  for (let start = 0; start < tags; start += BATCH) {
+    const docs = [];
+    for (let i = start; i < Math.min(tags, start + BATCH); i++) {
+      const name = `tag-${String(i).padStart(6, '0')}`;
+      docs.push({
+        _id: `${repositoryId}:${name}` as never,
+        repositoryId,
+        name,
+        digest: `sha256:${i.toString(16).padStart(64, '0')}`,
+        revision: null,
+        createdAt: new Date(now - i * 60_000),
+        totalSize: 1_000,
+        pushedAt: new Date(now),
+      });
+    }
+    await connection.collection('tags').insertMany(docs, { ordered: false });
+  }
+  return repositoryId;
+}
+
 export async function runRegistryBench(options: RegistryBenchOptions): Promise<RegistryBenchResult> {
   const { log } = options;
   const suffix = Date.now().toString(36);
@@ -59,43 +109,7 @@ export async function runRegistryBench(options: RegistryBenchOptions): Promise<R
     .asPromise();
   try {
     const seedStart = Date.now();
-    const counter = await connection
-      .collection<{ _id: string; value: number }>('counters')
-      .findOneAndUpdate(
-        { _id: 'registry_repositories' },
-        { $inc: { value: 1 } },
-        { upsert: true, returnDocument: 'after' },
-      );
-    const repositoryId = counter!.value;
-    const now = Date.now();
-    await connection.collection('repositories').insertOne({
-      _id: repositoryId as never,
-      projectId,
-      name: 'bench',
-      path: `reg-${suffix}/images/bench`,
-      createdAt: new Date(now),
-      status: null,
-      cleanupPolicyStartedAt: null,
-      cleanupLeaseUntil: null,
-    });
-    const BATCH = 5_000;
-    for (let start = 0; start < options.tags; start += BATCH) {
-      const docs = [];
-      for (let i = start; i < Math.min(options.tags, start + BATCH); i++) {
-        const name = `tag-${String(i).padStart(6, '0')}`;
-        docs.push({
-          _id: `${repositoryId}:${name}` as never,
-          repositoryId,
-          name,
-          digest: `sha256:${i.toString(16).padStart(64, '0')}`,
-          revision: null,
-          createdAt: new Date(now - i * 60_000),
-          totalSize: 1_000,
-          pushedAt: new Date(now),
-        });
-      }
-      await connection.collection('tags').insertMany(docs, { ordered: false });
-    }
+    const repositoryId = await seedTags(connection, projectId, `reg-${suffix}/images/bench`, options.tags);
     const seedSeconds = (Date.now() - seedStart) / 1_000;
     log(`registry: seeded ${options.tags} tags in ${seedSeconds.toFixed(1)} s`);
 

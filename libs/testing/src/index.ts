@@ -4,3 +4,4 @@ export * from './runtime';
 export * from './http';
 export * from './service-harness';
 export * from './nats';
+export * from './random';
