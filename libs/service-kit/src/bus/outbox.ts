@@ -203,6 +203,8 @@ export function createOutbox(options: OutboxOptions): Outbox {
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<number> | null = null;
   let again = false;
+  /** Set by a pass that read as many documents or entries as it may: more may be waiting. */
+  let fullBatch = false;
   let stopped = true;
   let lastPurge = 0;
   /** Consecutive passes that failed (broker or database unreachable) and the pause they earned. */
@@ -334,6 +336,7 @@ export function createOutbox(options: OutboxOptions): Outbox {
       .select({ [OUTBOX_FIELD]: 1, [OUTBOX_ATTEMPTS_FIELD]: 1, [OUTBOX_FIRST_FAILED_FIELD]: 1 })
       .limit(BATCH)
       .lean<PendingDoc[]>();
+    if (docs.length === BATCH) fullBatch = true;
     for (const doc of docs) {
       const encoded = doc._outbox ?? [];
       const sent: string[] = [];
@@ -434,6 +437,7 @@ export function createOutbox(options: OutboxOptions): Outbox {
       .sort({ createdAt: 1 })
       .limit(BATCH)
       .lean<OutboxEntry[]>();
+    if (ready.length === BATCH) fullBatch = true;
     const now = Date.now();
     // A deleted document's events (its carried ones, then the delete) keep their order: once one of them
     // waits, the rest of that document's wait too. Entries of other documents go on.
@@ -515,10 +519,16 @@ export function createOutbox(options: OutboxOptions): Outbox {
     running = (async () => {
       let total = 0;
       try {
+        // A pass reads at most BATCH documents per model. A backlog (a burst of writes, a broker outage)
+        // drains pass after pass while passes fill a batch and publish, not one batch per sweep; events
+        // waiting out a retry delay publish nothing and end the loop.
+        let published: number;
         do {
           again = false;
-          total += await drainAll();
-        } while (again);
+          fullBatch = false;
+          published = await drainAll();
+          total += published;
+        } while (again || (fullBatch && published > 0));
         failedPasses = 0;
         pausedUntil = 0;
       } catch (err) {
