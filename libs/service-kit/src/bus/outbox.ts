@@ -324,8 +324,54 @@ export function createOutbox(options: OutboxOptions): Outbox {
     _outboxFirstFailedAt?: Date;
   }
 
+  /** One document's events in a pass: what went out, and what stopped it (later events wait behind). */
+  interface DocumentDrain {
+    doc: PendingDoc;
+    sent: string[];
+    events: EventEnvelope[];
+    refused: { raw: string; outcome: Extract<Outcome, { ok: false }> } | null;
+    brokerFailed: boolean;
+  }
+
+  /**
+   * Publishes the events of a batch of documents. Round k sends the k-th event of every document still
+   * going, all at once on one connection: the broker receives them in this order, so a document's events
+   * keep theirs, and a batch costs a few round trips instead of several per document.
+   */
+  async function publishRounds(
+    docs: PendingDoc[],
+  ): Promise<{ drains: DocumentDrain[]; brokerError?: unknown }> {
+    const drains: DocumentDrain[] = docs.map((doc) => ({
+      doc,
+      sent: [],
+      events: [],
+      refused: null,
+      brokerFailed: false,
+    }));
+    let brokerError: unknown;
+    for (let k = 0; brokerError === undefined; k++) {
+      const round = drains.filter((d) => d.refused === null && k < (d.doc._outbox?.length ?? 0));
+      if (round.length === 0) break;
+      const results = await Promise.allSettled(round.map((d) => tryPublish(d.doc._outbox![k]!)));
+      results.forEach((result, i) => {
+        const drain = round[i]!;
+        const raw = drain.doc._outbox![k]!;
+        if (result.status === 'rejected') {
+          // Broker unreachable: this pass ends once what did go out is recorded.
+          brokerError ??= result.reason;
+          drain.brokerFailed = true;
+        } else if (result.value.ok) {
+          drain.sent.push(raw);
+          drain.events.push(result.value.envelope);
+        } else {
+          drain.refused = { raw, outcome: result.value };
+        }
+      });
+    }
+    return { drains, brokerError };
+  }
+
   async function drainEmbedded(model: AnyModel): Promise<number> {
-    let published = 0;
     const now = new Date();
     // Documents whose first event was refused wait out their delay without being read again.
     const docs = await model
@@ -337,47 +383,51 @@ export function createOutbox(options: OutboxOptions): Outbox {
       .limit(BATCH)
       .lean<PendingDoc[]>();
     if (docs.length === BATCH) fullBatch = true;
-    for (const doc of docs) {
-      const encoded = doc._outbox ?? [];
-      const sent: string[] = [];
-      const events: EventEnvelope[] = [];
-      let refused: { raw: string; outcome: Extract<Outcome, { ok: false }> } | null = null;
-      for (const raw of encoded) {
-        const outcome = await tryPublish(raw);
-        // The document's later events stay behind a refused one: per document, order holds.
-        if (!outcome.ok) {
-          refused = { raw, outcome };
-          break;
-        }
-        sent.push(raw);
-        events.push(outcome.envelope);
-      }
-      const failedBefore = doc._outboxAttempts !== undefined;
-      if (events.length > 0) {
-        await recordPublished(events);
-        await model.updateOne(
-          { _id: doc._id },
-          {
-            $pullAll: { [OUTBOX_FIELD]: sent },
-            ...(failedBefore && !refused ? { $unset: FAILURE_FIELDS } : {}),
+    if (docs.length === 0) return 0;
+    const { drains, brokerError } = await publishRounds(docs);
+
+    const published = drains.filter((d) => d.events.length > 0);
+    if (published.length > 0) {
+      await recordPublished(published.flatMap((d) => d.events));
+      await model.bulkWrite(
+        published.map((d) => ({
+          updateOne: {
+            filter: { _id: d.doc._id },
+            // Computed keys: the driver's update types cannot follow them.
+            update: {
+              $pullAll: { [OUTBOX_FIELD]: d.sent },
+              ...(d.doc._outboxAttempts !== undefined && !d.refused ? { $unset: FAILURE_FIELDS } : {}),
+            } as never,
           },
-        );
-        published += events.length;
-      }
-      if (refused) {
-        // A refusal of a later event than the one that failed before starts a new count.
-        const before: FailureSoFar =
-          events.length === 0
-            ? { attempts: doc._outboxAttempts ?? 0, firstFailedAt: doc._outboxFirstFailedAt ?? null }
-            : { attempts: 0, firstFailedAt: null };
-        await refuseEmbedded(model, doc._id, refused.raw, refused.outcome, before);
-      }
-      await model.updateOne(
-        { _id: doc._id, [OUTBOX_FIELD]: { $size: 0 } },
-        { $unset: { [OUTBOX_FIELD]: 1, [OUTBOX_PENDING_FIELD]: 1, ...FAILURE_FIELDS } },
+        })),
+        { ordered: false },
       );
     }
-    return published;
+    for (const { doc, events, refused } of drains) {
+      if (!refused) continue;
+      // A refusal of a later event than the one that failed before starts a new count.
+      const before: FailureSoFar =
+        events.length === 0
+          ? { attempts: doc._outboxAttempts ?? 0, firstFailedAt: doc._outboxFirstFailedAt ?? null }
+          : { attempts: 0, firstFailedAt: null };
+      await refuseEmbedded(model, doc._id, refused.raw, refused.outcome, before);
+    }
+    const settled = drains.filter((d) => !d.brokerFailed);
+    if (settled.length > 0) {
+      await model.bulkWrite(
+        settled.map((d) => ({
+          updateOne: {
+            filter: { _id: d.doc._id, [OUTBOX_FIELD]: { $size: 0 } },
+            update: { $unset: { [OUTBOX_FIELD]: 1, [OUTBOX_PENDING_FIELD]: 1, ...FAILURE_FIELDS } },
+          },
+        })),
+        { ordered: false },
+      );
+    }
+    if (brokerError !== undefined) {
+      throw brokerError instanceof Error ? brokerError : new Error('broker error', { cause: brokerError });
+    }
+    return published.reduce((sum, d) => sum + d.events.length, 0);
   }
 
   async function refuseEmbedded(
