@@ -3,17 +3,7 @@
  * deterministic value; the fuzzer's seeded generator picks which to send where.
  */
 
-/** A seeded generator (mulberry32): the same seed gives the same run. */
-export function seededRandom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+export { seededRandom } from '@gl/testing';
 
 /** A Fisher–Yates shuffle of a copy. */
 export function shuffle<T>(items: readonly T[], random: () => number): T[] {
