@@ -1,4 +1,5 @@
-import { randomBytes, scryptSync } from 'node:crypto';
+import { randomBytes, scrypt } from 'node:crypto';
+import { promisify } from 'node:util';
 import type { FilterQuery } from 'mongoose';
 import { TEXT_LIMITS, lengthErrors, type EventActor } from '@gl/contracts';
 import {
@@ -47,9 +48,12 @@ export interface UserFilters {
 
 const EMAIL_FORMAT = /^[^@\s]+@[^@\s]+$/;
 
-function hashPassword(password: string): string {
+const scryptAsync = promisify(scrypt) as (password: string, salt: Buffer, length: number) => Promise<Buffer>;
+
+/** On libuv's thread pool: a synchronous scrypt held the gateway's event loop, every request waiting, for ~50 ms. */
+async function hashPassword(password: string): Promise<string> {
   const salt = randomBytes(16);
-  return `scrypt$${salt.toString('hex')}$${scryptSync(password, salt, 32).toString('hex')}`;
+  return `scrypt$${salt.toString('hex')}$${(await scryptAsync(password, salt, 32)).toString('hex')}`;
 }
 
 /** GitLab's User validations that the API can trip (render_validation_error! → 400 {"message":{...}}). */
@@ -140,7 +144,7 @@ export function createUsersService(deps: IdentityDeps) {
         namespaceId,
         canCreateGroup: input.canCreateGroup ?? true,
         projectsLimit: input.projectsLimit ?? 100000,
-        passwordHash: input.password ? hashPassword(input.password) : null,
+        passwordHash: input.password ? await hashPassword(input.password) : null,
         createdAt: now,
         updatedAt: now,
       };
