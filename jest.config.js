@@ -1,7 +1,11 @@
 /**
- * One jest run for every layer: unit, component (in-process apps on a real MongoDB-compatible server and
- * NATS) and end-to-end (the whole stack through the gateway). Global setup brings the infrastructure and
- * the stack up once and hands their addresses to the workers through the environment.
+ * Three layers, one jest run (`npm test`), each a jest project that can also run alone
+ * (`npx jest --selectProjects unit`):
+ * - unit: `*.spec.ts` in apps, libs and tools: pure code, starts nothing;
+ * - component: `*.component.spec.ts`: one app or library in-process on a real MongoDB-compatible server and
+ *   NATS, which the project's global setup starts once;
+ * - e2e: `e2e/*.e2e.spec.ts`: the whole stack through the gateway, started once by the project's global setup.
+ * A project's global setup runs only when at least one of its tests is selected.
  */
 const swc = [
   '@swc/jest',
@@ -12,11 +16,9 @@ const swc = [
   },
 ];
 
-module.exports = {
+const shared = {
   testEnvironment: 'node',
   rootDir: __dirname,
-  roots: ['<rootDir>/apps', '<rootDir>/libs', '<rootDir>/tools', '<rootDir>/e2e'],
-  testMatch: ['**/*.spec.ts'],
   transform: { '^.+\\.ts$': swc },
   moduleNameMapper: {
     '^@gl/contracts$': '<rootDir>/libs/contracts/src/index.ts',
@@ -24,8 +26,36 @@ module.exports = {
     '^@gl/testing$': '<rootDir>/libs/testing/src/index.ts',
     '^@gl/infra$': '<rootDir>/tools/infra/src/index.ts',
   },
-  globalSetup: '<rootDir>/libs/testing/src/jest/global-setup.ts',
-  globalTeardown: '<rootDir>/libs/testing/src/jest/global-teardown.ts',
+};
+const sources = ['<rootDir>/apps', '<rootDir>/libs', '<rootDir>/tools'];
+const teardown = '<rootDir>/libs/testing/src/jest/global-teardown.ts';
+
+module.exports = {
   testTimeout: 30_000,
   maxWorkers: process.env.CI ? 2 : '50%',
+  projects: [
+    {
+      ...shared,
+      displayName: 'unit',
+      roots: sources,
+      testMatch: ['**/*.spec.ts'],
+      testPathIgnorePatterns: ['/node_modules/', '\\.component\\.spec\\.ts$'],
+    },
+    {
+      ...shared,
+      displayName: 'component',
+      roots: sources,
+      testMatch: ['**/*.component.spec.ts'],
+      globalSetup: '<rootDir>/libs/testing/src/jest/setup-component.ts',
+      globalTeardown: teardown,
+    },
+    {
+      ...shared,
+      displayName: 'e2e',
+      roots: ['<rootDir>/e2e'],
+      testMatch: ['**/*.e2e.spec.ts'],
+      globalSetup: '<rootDir>/libs/testing/src/jest/setup-e2e.ts',
+      globalTeardown: teardown,
+    },
+  ],
 };

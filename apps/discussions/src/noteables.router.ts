@@ -128,6 +128,17 @@ export function createNoteablesRouter(noteables: NoteablesService): Router {
     mergeRequest: async (doc: NoteableDoc, req: Request) =>
       presentMergeRequest(doc, req.ctx.namespace!, await extras(doc, req)),
   };
+  /** A page of issues or merge requests, their milestones and note counts read for the page at once. */
+  async function presentPage(
+    docs: NoteableDoc[],
+    req: Request,
+    as: typeof presentIssue | typeof presentMergeRequest,
+  ) {
+    const extrasById = await noteables.pageExtras(docs, (doc) =>
+      canReadNote(req.ctx, accessTargetOf(doc), { internal: true }),
+    );
+    return docs.map((doc) => as(doc, req.ctx.namespace!, extrasById.get(doc._id)!));
+  }
 
   /**
    * IssuableBaseService#filter_params: `confidential` is kept only with `set_confidentiality` — anyone who
@@ -154,7 +165,7 @@ export function createNoteablesRouter(noteables: NoteablesService): Router {
       listVisibility(req),
     );
     setPaginationHeaders(req, res, page, total);
-    sendJson(res, 200, await Promise.all(items.map((doc) => present.issue(doc, req))));
+    sendJson(res, 200, await presentPage(items, req, presentIssue));
   });
 
   router.post('/projects/:id/issues', async (req, res) => {
@@ -203,7 +214,7 @@ export function createNoteablesRouter(noteables: NoteablesService): Router {
       query.iids,
     );
     setPaginationHeaders(req, res, page, total);
-    sendJson(res, 200, await Promise.all(items.map((doc) => present.mergeRequest(doc, req))));
+    sendJson(res, 200, await presentPage(items, req, presentMergeRequest));
   });
 
   router.post('/projects/:id/merge_requests', async (req, res) => {

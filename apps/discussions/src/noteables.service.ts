@@ -17,7 +17,14 @@ import {
   withEvents,
   type EventOrigin,
 } from '@gl/service-kit';
-import type { CommitDoc, DiffRefs, IncidentLinkDoc, NoteableDoc, NoteableKind } from './discussions.models';
+import type {
+  CommitDoc,
+  DiffRefs,
+  IncidentLinkDoc,
+  MilestoneDoc,
+  NoteableDoc,
+  NoteableKind,
+} from './discussions.models';
 import { accessTargetOf, actorOf, audienceOf } from './discussions.access';
 import type { NoteTarget, NotesDeps, NotesService } from './notes.service';
 import { assigneesChangeNote, titleChangeNote } from './system-notes';
@@ -667,6 +674,41 @@ export function createNoteablesService(deps: NotesDeps, notes: NotesService) {
     },
     async milestone(id: number | null) {
       return id ? models.milestones.findById(id).lean() : null;
+    },
+    /**
+     * Milestone and user_notes_count of every issuable of a page, in two queries whatever its size (one
+     * count and one milestone read per item made a 20-issue page 40 queries). `withInternal` says per item
+     * whether the caller reads internal notes.
+     */
+    async pageExtras(docs: NoteableDoc[], withInternal: (doc: NoteableDoc) => boolean) {
+      const milestoneIds = [...new Set(docs.flatMap((d) => (d.milestoneId ? [d.milestoneId] : [])))];
+      const [milestones, counts] = await Promise.all([
+        milestoneIds.length > 0
+          ? models.milestones.find({ _id: { $in: milestoneIds } }).lean<MilestoneDoc[]>()
+          : Promise.resolve([]),
+        docs.length > 0
+          ? models.notes.aggregate<{ _id: { noteable: number; internal: boolean | null }; n: number }>([
+              {
+                $match: {
+                  noteableType: docs[0]!.kind,
+                  noteableId: { $in: docs.map((d) => d._id) },
+                  system: false,
+                },
+              },
+              { $group: { _id: { noteable: '$noteableId', internal: '$internal' }, n: { $sum: 1 } } },
+            ])
+          : Promise.resolve([]),
+      ]);
+      const milestoneById = new Map(milestones.map((m) => [m._id, m]));
+      return new Map(
+        docs.map((doc) => {
+          const internalToo = withInternal(doc);
+          const userNotesCount = counts
+            .filter((c) => c._id.noteable === doc._id && (internalToo || c._id.internal !== true))
+            .reduce((sum, c) => sum + c.n, 0);
+          return [doc._id, { milestone: milestoneById.get(doc.milestoneId ?? -1) ?? null, userNotesCount }];
+        }),
+      );
     },
     /** Keeps the newest copy of a user: an identity event older than the stored one changes nothing. */
     async recordUser(user: { userId: number; username: string; name: string }, seenAt: string) {

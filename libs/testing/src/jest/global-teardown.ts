@@ -2,15 +2,20 @@ import { INTENDED_SCANS } from './intended-scans';
 import { formatScans, readScanReport, unexpectedScans } from './scan-report';
 
 /**
- * Stops what global setup started, in reverse order (both stops are idempotent), then fails the run when
- * the stack's database read a whole table for a query shape that intended-scans.ts does not explain.
+ * Stops what the projects' global setups started, in reverse order, then fails the run when the stack's
+ * database read a whole table for a query shape that intended-scans.ts does not explain. Every project
+ * with a setup names this teardown, and jest runs each: what is stopped or checked once is forgotten.
  */
 export default async function globalTeardown(): Promise<void> {
   await globalThis.__GL_STACK__?.stop();
   await globalThis.__GL_STACK_INFRA__?.stop();
   await globalThis.__GL_INFRA__?.stop();
+  globalThis.__GL_STACK__ = undefined;
+  globalThis.__GL_STACK_INFRA__ = undefined;
+  globalThis.__GL_INFRA__ = undefined;
 
   const report = globalThis.__GL_SCAN_REPORT__;
+  globalThis.__GL_SCAN_REPORT__ = undefined;
   if (report === undefined) return;
   const scans = readScanReport(report);
   const unexpected = unexpectedScans(scans, INTENDED_SCANS);

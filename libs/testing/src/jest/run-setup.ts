@@ -1,4 +1,4 @@
-import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { TEST_ENV } from '../env';
 
@@ -14,13 +14,10 @@ declare global {
   var __GL_STACK_INFRA__: InfraHandle | undefined;
 
   var __GL_SCAN_REPORT__: string | undefined;
+
+  var __GL_RUN_PREPARED__: boolean | undefined;
 }
 
-/**
- * Brings up the infrastructure once per jest run (external servers, containers, or local FerretDB + NATS),
- * builds and starts the whole stack for the end-to-end suites, and publishes both through environment
- * variables that every worker inherits.
- */
 /**
  * Each run keeps its data folder (logs help after a failure) until a later run starts; folders whose owner
  * process is gone are removed then. A folder of a run still going on is left alone.
@@ -41,35 +38,69 @@ function removeFinishedRuns(dataRoot: string): void {
   }
 }
 
-export default async function globalSetup(): Promise<void> {
+interface RunPaths {
+  rootDir: string;
+  dataDir: string;
+  log: (line: string) => void;
+}
+
+/**
+ * The run's data folder, prepared once whichever project's setup comes first: finished runs' folders are
+ * removed, this one is marked with its owner (a later run keeps it while this process lives), and the
+ * bundles are rebuilt — global setup runs outside jest's module mapping and loads infrastructure and stack
+ * control from them; esbuild takes well under a second, so the suites always run the current code.
+ */
+async function prepareRun(): Promise<RunPaths> {
   const rootDir = resolve(__dirname, '..', '..', '..', '..');
-  removeFinishedRuns(join(rootDir, '.data'));
   const dataDir = join(rootDir, '.data', `test-${process.pid}`);
   const log = (line: string): void => {
     process.stdout.write(`[test-infra] ${line}\n`);
   };
-  // Global setup runs outside jest's module mapping, so it loads infrastructure and stack control from the
-  // bundle; esbuild takes well under a second, so the end-to-end suites always run the current code.
+  if (globalThis.__GL_RUN_PREPARED__ !== true) {
+    removeFinishedRuns(join(rootDir, '.data'));
+    mkdirSync(dataDir, { recursive: true });
+    writeFileSync(join(dataDir, 'owner.pid'), `${process.pid}\n`);
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const { buildAll } = require(join(rootDir, 'tools', 'build', 'build.js')) as {
+      buildAll: () => Promise<number>;
+    };
+    await buildAll();
+    globalThis.__GL_RUN_PREPARED__ = true;
+  }
+  return { rootDir, dataDir, log };
+}
+
+function harness(rootDir: string): Harness {
   // eslint-disable-next-line @typescript-eslint/no-require-imports
-  const { buildAll } = require(join(rootDir, 'tools', 'build', 'build.js')) as {
-    buildAll: () => Promise<number>;
-  };
-  await buildAll();
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  const { freePort, startInfra, startStack } = require(
-    join(rootDir, 'dist', 'tools', 'harness.js'),
-  ) as Harness;
-  const infra = await startInfra({ rootDir, dataDir, fresh: true, log });
+  return require(join(rootDir, 'dist', 'tools', 'harness.js')) as Harness;
+}
+
+/** Component tests: one database server and broker, shared by every test file (each uses its own database). */
+export async function startComponentInfra(): Promise<void> {
+  if (globalThis.__GL_INFRA__) return;
+  const { rootDir, dataDir, log } = await prepareRun();
+  const infra = await harness(rootDir).startInfra({
+    rootDir,
+    dataDir: join(dataDir, 'component'),
+    fresh: true,
+    log,
+  });
   globalThis.__GL_INFRA__ = infra;
   process.env[TEST_ENV.mongoUrl] = infra.mongoUrl;
   process.env[TEST_ENV.natsUrl] = infra.natsUrl;
+}
 
-  if (process.env.GL_TEST_NO_STACK === '1') return;
-  // The stack gets a database server and broker of its own: component tests publish events about whatever
-  // ids suit them (project 10, group 1…), and the stack's consumers would take those for facts about its own
-  // projects (a "destroyed" project, strangers' activity). With MONGO_URL/NATS_URL given, both are shared.
-  // Every query shape the stack's database answers by reading a whole table is reported here, and global
-  // teardown fails the run on any that intended-scans.ts does not explain: request paths use indexes.
+/**
+ * End-to-end tests: the whole stack on a database server and broker of its own (component tests publish
+ * events about whatever ids suit them, which the stack's consumers would take for facts; with
+ * MONGO_URL/NATS_URL given, both are shared). Every query shape the stack's database answers by reading a
+ * whole table is reported, and global teardown fails the run on any that intended-scans.ts does not
+ * explain: request paths use indexes.
+ */
+export async function startE2eStack(): Promise<void> {
+  if (globalThis.__GL_STACK__) return;
+  const { rootDir, dataDir, log } = await prepareRun();
+  const { freePort, startInfra, startStack } = harness(rootDir);
   const scanReport = join(dataDir, 'stack-scans.jsonl');
   globalThis.__GL_SCAN_REPORT__ = scanReport;
   const stackInfra = await startInfra({
