@@ -215,7 +215,11 @@ export async function runScaleBench(options: ScaleBenchOptions): Promise<ScaleBe
   });
 
   const issues = await fill(options, 'issues', counts.issues, async (i) => {
-    await expectStatus(call(options, 'POST', issuesPath, { title: `Scale issue ${i}` }), 201, `POST ${issuesPath}`);
+    await expectStatus(
+      call(options, 'POST', issuesPath, { title: `Scale issue ${i}` }),
+      201,
+      `POST ${issuesPath}`,
+    );
   });
   const filledAt = performance.now();
   for (let i = 0; i < NOTES; i++) {
