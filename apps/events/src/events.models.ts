@@ -129,7 +129,10 @@ function activitySchema(): Schema<ActivityDoc> {
     options,
   );
   schema.index({ sourceEventId: 1 }, { unique: true });
-  // The endpoints read the timelines (timeline/), not this log; the retention job finds old events by time.
+  // Unfiltered lists read the timelines (timeline/); a project's filtered list reads this log
+  // (activity-log.store.ts) along these, newest first; the retention job finds old events by time.
+  schema.index({ projectId: 1, targetType: 1, action: 1, _id: -1 });
+  schema.index({ projectId: 1, action: 1, _id: -1 });
   schema.index({ createdAt: -1, _id: -1 });
   return schema;
 }

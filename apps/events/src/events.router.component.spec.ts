@@ -267,6 +267,41 @@ describe('activity events API', () => {
       expect(await list('before=2026-01-02')).toEqual(['a-private-group']);
     });
 
+    it('When a project member who reads every event filters its events, then the log answers as the timeline would', async () => {
+      // Filtered project lists for such callers come from the activity log's indexes (activity-log.store.ts).
+      const ns = testNamespace({ kind: 'project', id: PUBLIC, visibility: 'public', accessLevel: 50 });
+      const project = async (query: string) => {
+        const res = await h.call(`/projects/${PUBLIC}/events?${query}`, { as: ALICE, ns });
+        return {
+          titles: titles(res.body),
+          total: res.headers.get('x-total'),
+          next: res.headers.get('x-next-page'),
+        };
+      };
+      expect(await project('target_type=issue')).toEqual({
+        titles: ['b-public', 'a-public'],
+        total: '2',
+        next: '',
+      });
+      expect(await project('action=commented')).toEqual({ titles: ['Broken build'], total: '1', next: '' });
+      expect(await project('action=created&target_type=issue&sort=asc')).toEqual({
+        titles: ['a-public', 'b-public'],
+        total: '2',
+        next: '',
+      });
+      expect(await project('target_type=issue&per_page=1')).toEqual({
+        titles: ['b-public'],
+        total: '2',
+        next: '2',
+      });
+      expect(await project('after=2026-01-02&before=2026-01-06')).toEqual({
+        titles: ['Broken build'],
+        total: '1',
+        next: '',
+      });
+      expect(await project('target_type=merge_request')).toEqual({ titles: [], total: '0', next: '' });
+    });
+
     it('When sort=asc, then oldest first', async () => {
       expect(await list('sort=asc&per_page=2')).toEqual(['a-private-group', 'a-public']);
     });

@@ -23,6 +23,7 @@ import {
   type PageRequest,
   type ProjectionRevisions,
 } from '@gl/service-kit';
+import { activityLogPage, projectFilter } from './activity-log.store';
 import type { ActivityDoc, EventsModels, UserDoc } from './events.models';
 import { authorsOf, presentActivity } from './events.presenter';
 import type { AccessCache, IdentityAccessCache } from './access.cache';
@@ -195,20 +196,22 @@ export function createEventsRouter(
     const query = parseParams(projectEventsQuery, collectParams(req));
     const page = readPageRequest(req.query);
     const stream = streams.project(ns.id);
-    await send(
-      req,
-      res,
-      page,
-      await streamPage(
-        stream,
-        query,
-        windowOf(page),
-        both(
-          await projectActivityCheck(req.ctx, async () => (await readHead(timelines, stream)).sensitive),
-          activityFilter(query),
-        ),
-      ),
+    const visibility = await projectActivityCheck(
+      req.ctx,
+      async () => (await readHead(timelines, stream)).sensitive,
     );
+    const filter = activityFilter(query);
+    // A filter alone (the caller reads every event of the project) is answered by the log's indexes.
+    const result =
+      visibility === null && filter !== null
+        ? await activityLogPage(
+            models.activities,
+            projectFilter(ns.id, query),
+            orderOf(query),
+            windowOf(page),
+          )
+        : await streamPage(stream, query, windowOf(page), both(visibility, filter));
+    await send(req, res, page, result);
   });
 
   return router;

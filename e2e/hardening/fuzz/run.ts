@@ -40,6 +40,15 @@ export function probeTemplate(op: Operation, getPaths: Set<string>): string | nu
   return '/projects/{id}';
 }
 
+/**
+ * The probe's URL. The instance-wide project and group lists change whenever another suite running beside
+ * the fuzzer creates something, so a refused create there is checked against what the fuzzing owner owns.
+ */
+function probePath(template: string, params: ParamValues): string {
+  if (template === '/projects' || template === '/groups') return `${template}?owned=true&per_page=100`;
+  return fill(template, params) + (template.endsWith('s') ? '?per_page=100' : '');
+}
+
 function fill(template: string, values: ParamValues, raw: Record<string, string> = {}): string {
   return template.replace(/\{([^}]+)\}/g, (_, name: string) =>
     name in raw ? raw[name]! : encodeURIComponent(String(values[name] ?? '')),
@@ -168,7 +177,7 @@ async function build(
   return {
     path,
     init: { token, headers, body, outsideApi: op.outsideApi, timeoutMs: 30_000 },
-    probe: template ? fill(template, params) + (template.endsWith('s') ? '?per_page=100' : '') : null,
+    probe: template ? probePath(template, params) : null,
   };
 }
 
@@ -186,7 +195,9 @@ export async function runFuzzCase(
     // The world no longer holds what the case needs: an earlier request destroyed it.
     return [{ request, problem: `could not prepare: ${err instanceof Error ? err.message : String(err)}` }];
   }
-  const before = built.probe ? await stableRead(built.probe, world.root) : null;
+  // Owned lists are read as the owner who makes the cases; everything else as root, who sees it all.
+  const prober = (built.probe?.includes('owned=true') ? world.tokens.owner : null) ?? world.root;
+  const before = built.probe ? await stableRead(built.probe, prober) : null;
   let reply: Reply;
   try {
     reply = await call(fuzz.op.method, built.path, built.init);
@@ -197,7 +208,7 @@ export async function runFuzzCase(
   if (reply.status >= 500) findings.push({ request, problem: `${reply.status} ${reply.text.slice(0, 200)}` });
   if (reply.ms > SLOW_MS) findings.push({ request, problem: `answered after ${Math.round(reply.ms)} ms` });
   if (built.probe && before !== null && reply.status >= 400 && reply.status < 500) {
-    const after = await stableRead(built.probe, world.root);
+    const after = await stableRead(built.probe, prober);
     if (after !== before) {
       findings.push({
         request,

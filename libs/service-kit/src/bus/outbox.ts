@@ -326,6 +326,7 @@ export function createOutbox(options: OutboxOptions): Outbox {
 
   /** One document's events in a pass: what went out, and what stopped it (later events wait behind). */
   interface DocumentDrain {
+    model: AnyModel;
     doc: PendingDoc;
     sent: string[];
     events: EventEnvelope[];
@@ -338,16 +339,7 @@ export function createOutbox(options: OutboxOptions): Outbox {
    * going, all at once on one connection: the broker receives them in this order, so a document's events
    * keep theirs, and a batch costs a few round trips instead of several per document.
    */
-  async function publishRounds(
-    docs: PendingDoc[],
-  ): Promise<{ drains: DocumentDrain[]; brokerError?: unknown }> {
-    const drains: DocumentDrain[] = docs.map((doc) => ({
-      doc,
-      sent: [],
-      events: [],
-      refused: null,
-      brokerFailed: false,
-    }));
+  async function publishRounds(drains: DocumentDrain[]): Promise<unknown> {
     let brokerError: unknown;
     for (let k = 0; brokerError === undefined; k++) {
       const round = drains.filter((d) => d.refused === null && k < (d.doc._outbox?.length ?? 0));
@@ -368,11 +360,21 @@ export function createOutbox(options: OutboxOptions): Outbox {
         }
       });
     }
-    return { drains, brokerError };
+    return brokerError;
   }
 
-  async function drainEmbedded(model: AnyModel): Promise<number> {
-    const now = new Date();
+  /** When a document's first pending event occurred (0 when it does not say): the publishing order. */
+  function firstOccurredAt(doc: PendingDoc): number {
+    try {
+      const first = JSON.parse(doc._outbox?.[0] ?? '{}') as { occurredAt?: unknown };
+      const at = typeof first.occurredAt === 'string' ? Date.parse(first.occurredAt) : NaN;
+      return Number.isNaN(at) ? 0 : at;
+    } catch {
+      return 0;
+    }
+  }
+
+  async function readPending(model: AnyModel, now: Date): Promise<PendingDoc[]> {
     // Documents whose first event was refused wait out their delay without being read again.
     const docs = await model
       .find({
@@ -383,12 +385,45 @@ export function createOutbox(options: OutboxOptions): Outbox {
       .limit(BATCH)
       .lean<PendingDoc[]>();
     if (docs.length === BATCH) fullBatch = true;
-    if (docs.length === 0) return 0;
-    const { drains, brokerError } = await publishRounds(docs);
+    return docs;
+  }
+
+  /**
+   * Publishes what the documents of every registered model carry, in the order the events occurred across
+   * models (a comment, then a push, go out in that order though they live in different collections), then
+   * takes the published events off their documents.
+   */
+  async function drainEmbedded(): Promise<number> {
+    const now = new Date();
+    const drains: DocumentDrain[] = [];
+    for (const model of models.values()) {
+      for (const doc of await readPending(model, now)) {
+        drains.push({ model, doc, sent: [], events: [], refused: null, brokerFailed: false });
+      }
+    }
+    if (drains.length === 0) return 0;
+    const order = new Map(drains.map((d) => [d, firstOccurredAt(d.doc)]));
+    drains.sort((x, y) => order.get(x)! - order.get(y)!);
+    const brokerError = await publishRounds(drains);
 
     const published = drains.filter((d) => d.events.length > 0);
+    if (published.length > 0) await recordPublished(published.flatMap((d) => d.events));
+    for (const model of models.values()) {
+      await settleDocuments(
+        model,
+        drains.filter((d) => d.model === model),
+      );
+    }
+    if (brokerError !== undefined) {
+      throw brokerError instanceof Error ? brokerError : new Error('broker error', { cause: brokerError });
+    }
+    return published.reduce((sum, d) => sum + d.events.length, 0);
+  }
+
+  /** Takes one model's published events off their documents, records refusals, clears emptied outboxes. */
+  async function settleDocuments(model: AnyModel, drains: DocumentDrain[]): Promise<void> {
+    const published = drains.filter((d) => d.events.length > 0);
     if (published.length > 0) {
-      await recordPublished(published.flatMap((d) => d.events));
       await model.bulkWrite(
         published.map((d) => ({
           updateOne: {
@@ -424,10 +459,6 @@ export function createOutbox(options: OutboxOptions): Outbox {
         { ordered: false },
       );
     }
-    if (brokerError !== undefined) {
-      throw brokerError instanceof Error ? brokerError : new Error('broker error', { cause: brokerError });
-    }
-    return published.reduce((sum, d) => sum + d.events.length, 0);
   }
 
   async function refuseEmbedded(
@@ -556,7 +587,7 @@ export function createOutbox(options: OutboxOptions): Outbox {
     let total = 0;
     await resolveStalePending();
     total += await drainReady();
-    for (const model of models.values()) total += await drainEmbedded(model);
+    total += await drainEmbedded();
     await purgeOld();
     return total;
   }

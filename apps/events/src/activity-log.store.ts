@@ -1,0 +1,49 @@
+import type { FilterQuery, Model } from 'mongoose';
+import { ACTIVITY_TARGET_TYPES, type ActivityEventsQuery } from '@gl/contracts';
+import type { ActivityDoc } from './events.models';
+import { COUNT_LIMIT, type Order, type PageWindow, type TimelinePage } from './timeline/timeline.store';
+
+const DAY_MS = 86_400_000;
+
+/**
+ * The activity log (`activities`, one document per event) read by index. A filtered list of one project's
+ * events (`action`, `target_type`, `before`, `after`) comes from here: walking the project's timeline and
+ * checking each event read up to COUNT_LIMIT matches for X-Total on every request (10,000 issue events:
+ * 520 ms a page); here the page and the count are index range reads. Unfiltered lists and lists whose
+ * events are checked one by one for the caller (sensitive targets) still read the timelines.
+ */
+export function projectFilter(projectId: number, query: ActivityEventsQuery): FilterQuery<ActivityDoc> {
+  const filter: FilterQuery<ActivityDoc> = { projectId };
+  if (query.action) filter.action = query.action;
+  if (query.target_type) filter.targetType = ACTIVITY_TARGET_TYPES[query.target_type];
+  // EventsFinder: before → created_at before that day; after → created_at after that day (both exclusive).
+  const createdAt: { $lt?: Date; $gte?: Date } = {};
+  if (query.before) createdAt.$lt = new Date(`${query.before}T00:00:00.000Z`);
+  if (query.after) createdAt.$gte = new Date(new Date(`${query.after}T00:00:00.000Z`).getTime() + DAY_MS);
+  if (createdAt.$lt || createdAt.$gte) filter.createdAt = createdAt;
+  return filter;
+}
+
+/** One page of the log's events matching `filter`, newest (or oldest) first, with GitLab's bounded count. */
+export async function activityLogPage(
+  activities: Model<ActivityDoc>,
+  filter: FilterQuery<ActivityDoc>,
+  order: Order,
+  window: PageWindow,
+): Promise<TimelinePage> {
+  const [found, counted] = await Promise.all([
+    activities
+      .find(filter)
+      .sort({ _id: order === 'desc' ? -1 : 1 })
+      .skip(window.skip)
+      .limit(window.take + 1)
+      .lean<ActivityDoc[]>(),
+    // Unbounded: an index count; a limit would make the driver send a pipeline counted document by document.
+    activities.countDocuments(filter),
+  ]);
+  return {
+    items: found.slice(0, window.take),
+    total: counted > COUNT_LIMIT ? null : counted,
+    hasNext: found.length > window.take,
+  };
+}
