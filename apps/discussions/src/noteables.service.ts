@@ -1,104 +1,30 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { DOMAIN_EVENT_TYPES, type UserSummary } from '@gl/contracts';
+import { HttpError, createEvent, pushEvents, withEvents, type EventOrigin } from '@gl/service-kit';
+import type { DiffRefs, NoteableDoc, NoteableKind } from './discussions.models';
+import { actorOf } from './discussions.access';
+import { createCommitsService } from './commits.service';
+import { createIncidentsService } from './incidents.service';
+import { createIssuableExtras } from './issuable-extras';
 import {
-  DOMAIN_EVENT_TYPES,
-  EVENT_TEXT_LIMITS,
-  type BranchPushedData,
-  type EventActor,
-  type IncidentOpenedData,
-  type TargetEventData,
-  type UserSummary,
-} from '@gl/contracts';
-import {
-  HttpError,
-  createEvent,
-  excerpt,
-  isDuplicateKeyError,
-  pushEvents,
-  withEvents,
-  type EventOrigin,
-} from '@gl/service-kit';
-import type {
-  CommitDoc,
-  DiffRefs,
-  IncidentLinkDoc,
-  MilestoneDoc,
-  NoteableDoc,
-  NoteableKind,
-} from './discussions.models';
-import { accessTargetOf, actorOf, audienceOf } from './discussions.access';
-import type { NoteTarget, NotesDeps, NotesService } from './notes.service';
+  blankNoteable,
+  placeholderSha,
+  targetData,
+  targetOfNoteable,
+  type IssueInput,
+  type IssueUpdate,
+} from './noteable-documents';
+import type { NotesDeps, NotesService } from './notes.service';
+import { createDiscussionsProjections } from './projections';
 import { assigneesChangeNote, titleChangeNote } from './system-notes';
 
+export { summaryOfActor, targetOfCommit, targetOfNoteable } from './noteable-documents';
+export type { IssueInput, IssueUpdate } from './noteable-documents';
+
 const EVENTS = DOMAIN_EVENT_TYPES.discussions;
-
-export function targetOfNoteable(doc: NoteableDoc): NoteTarget {
-  return {
-    type: doc.kind,
-    projectId: doc.projectId,
-    groupId: doc.groupId,
-    noteableId: doc._id,
-    noteableIid: doc.kind === 'Issue' || doc.kind === 'MergeRequest' ? doc.iid : null,
-    commitSha: null,
-    title: doc.title,
-    authorId: doc.author.id,
-    access: accessTargetOf(doc),
-  };
-}
-
-export function targetOfCommit(commit: CommitDoc): NoteTarget {
-  return {
-    type: 'Commit',
-    projectId: commit.projectId,
-    groupId: null,
-    noteableId: null,
-    noteableIid: null,
-    commitSha: commit._id,
-    title: commit.title,
-    // A commit's author is a name and e-mail, not an account: nobody resolves as "the noteable's author".
-    authorId: -1,
-    access: { kind: 'Code' },
-  };
-}
-
-/** The activity target, with the audience the events service reads it with (as it is at this moment). */
-function targetData(doc: NoteableDoc): TargetEventData {
-  return {
-    targetId: doc._id,
-    targetIid: doc.kind === 'Snippet' ? null : doc.iid,
-    targetTitle: excerpt(doc.title, EVENT_TEXT_LIMITS.title),
-    audience: audienceOf(doc),
-  };
-}
-
-/** A user summary for event actors that only carry id, username and name (alert bot, incidents). */
-export function summaryOfActor(actor: EventActor): UserSummary {
-  const user = actor ?? { id: 0, username: 'alert-bot', name: 'GitLab Alert Bot' };
-  return { ...user, state: 'active', locked: false, avatar_url: null, web_url: `/${user.username}` };
-}
-
-/** Branches never pushed still need SHAs for diff_refs: a stable stand-in per project and branch. */
-function placeholderSha(projectId: number, branch: string): string {
-  return createHash('sha1').update(`branch-${projectId}-${branch}`).digest('hex');
-}
 
 /** Milestone#to_reference(format: :name) for group milestones: `%"title"`, or `%iid` when the title has a quote. */
 function milestoneReference(milestone: { iid: number | null; title: string }): string {
   return milestone.title.includes('"') ? `%${milestone.iid}` : `%"${milestone.title}"`;
-}
-
-export interface IssueInput {
-  title: string;
-  description?: string;
-  labels?: string[];
-  milestone_id?: number;
-  assignee_ids?: number[];
-  issue_type?: 'issue' | 'incident';
-  /** The caller may set it (`set_confidentiality`); the router drops it otherwise. */
-  confidential?: boolean;
-}
-
-export interface IssueUpdate extends Partial<IssueInput> {
-  state_event?: 'close' | 'reopen';
 }
 
 /** Which noteables of a list the caller may read; `all` when they read every one (no per-item check). */
@@ -109,46 +35,8 @@ const AUDIENCE_FIELDS = { _id: 1, kind: 1, confidential: 1, visibility: 1, autho
 
 export function createNoteablesService(deps: NotesDeps, notes: NotesService) {
   const { models, counters, outbox } = deps;
-
-  function blankNoteable(
-    kind: NoteableKind,
-    id: number,
-    iid: number | null,
-    author: UserSummary,
-    title: string,
-  ): NoteableDoc {
-    const now = new Date();
-    return {
-      _id: id,
-      kind,
-      projectId: null,
-      groupId: null,
-      iid,
-      title,
-      description: null,
-      state: 'opened',
-      labels: [],
-      milestoneId: null,
-      assigneeIds: [],
-      author,
-      createdAt: now,
-      updatedAt: now,
-      closedAt: null,
-      closedBy: null,
-      mergedAt: null,
-      mergedBy: null,
-      issueType: null,
-      alertId: null,
-      sourceBranch: null,
-      targetBranch: null,
-      diffRefs: null,
-      mergeCommitSha: null,
-      fileName: null,
-      content: null,
-      visibility: null,
-      confidential: false,
-    };
-  }
+  const commits = createCommitsService(deps);
+  const { branchHead, createCommit } = commits;
 
   async function insert(
     origin: EventOrigin,
@@ -347,11 +235,6 @@ export function createNoteablesService(deps: NotesDeps, notes: NotesService) {
     );
   }
 
-  async function branchHead(projectId: number, branch: string): Promise<string | null> {
-    const found = await models.branches.findById(`${projectId}:${branch}`).lean();
-    return found?.headSha ?? null;
-  }
-
   async function createMergeRequest(
     origin: EventOrigin,
     projectId: number,
@@ -493,159 +376,9 @@ export function createNoteablesService(deps: NotesDeps, notes: NotesService) {
   }
 
   /** Records a commit and moves the branch: first push to a branch is `created`, later ones `pushed`. */
-  async function createCommit(
-    origin: EventOrigin,
-    projectId: number,
-    author: UserSummary,
-    authorEmail: string,
-    input: { branch: string; commit_message: string; start_branch?: string; start_sha?: string },
-    extraParents: string[] = [],
-  ): Promise<CommitDoc> {
-    const branchId = `${projectId}:${input.branch}`;
-    const existing = await models.branches.findById(branchId).lean();
-    const parent =
-      existing?.headSha ??
-      input.start_sha ??
-      (input.start_branch ? await branchHead(projectId, input.start_branch) : null);
-    const now = new Date();
-    const sha = createHash('sha1')
-      .update(`commit-${projectId}-${input.branch}-${now.getTime()}-${randomBytes(16).toString('hex')}`)
-      .digest('hex');
-    const title = input.commit_message.split('\n')[0]!.trim();
-    const commit: CommitDoc = {
-      _id: sha,
-      projectId,
-      branch: input.branch,
-      title,
-      message: input.commit_message,
-      parentIds: [...(parent ? [parent] : []), ...extraParents],
-      authorName: author.name,
-      authorEmail,
-      createdAt: now,
-    };
-    await models.commits.create(commit);
-    const push = (action: 'created' | 'pushed', from: string | null) =>
-      createEvent(origin, {
-        type: EVENTS.branchPushed,
-        actor: actorOf(author),
-        projectId,
-        data: {
-          ref: input.branch,
-          refType: 'branch',
-          action,
-          commitCount: 1,
-          commitFrom: from,
-          commitTo: sha,
-          commitTitle: excerpt(title, EVENT_TEXT_LIMITS.commitTitle),
-        } satisfies BranchPushedData,
-      });
-    let created = false;
-    if (!existing) {
-      try {
-        await models.branches.create(
-          withEvents({ _id: branchId, projectId, name: input.branch, headSha: sha, updatedAt: now }, [
-            push('created', null),
-          ]),
-        );
-        created = true;
-      } catch (err) {
-        if (!isDuplicateKeyError(err)) throw err;
-      }
-    }
-    if (!created) {
-      const previous = existing?.headSha ?? (await branchHead(projectId, input.branch));
-      await models.branches.updateOne(
-        { _id: branchId },
-        pushEvents({ $set: { headSha: sha, updatedAt: now } }, [push('pushed', previous)]),
-      );
-    }
-    outbox.kick();
-    return commit;
-  }
-
-  /** `project.commit(ref)`: a full or abbreviated SHA, or a branch name (its head). */
-  async function findCommit(projectId: number, ref: string): Promise<CommitDoc | null> {
-    if (/^[0-9a-fA-F]{4,40}$/.test(ref)) {
-      const lower = ref.toLowerCase();
-      const found =
-        lower.length === 40
-          ? await models.commits.findOne({ _id: lower, projectId }).lean<CommitDoc>()
-          : await models.commits.findOne({ projectId, _id: { $regex: `^${lower}` } }).lean<CommitDoc>();
-      if (found) return found;
-    }
-    const head = await branchHead(projectId, ref);
-    return head ? models.commits.findOne({ _id: head, projectId }).lean<CommitDoc>() : null;
-  }
-
-  async function listCommits(projectId: number, refName: string | undefined, skip: number, limit: number) {
-    const filter: Record<string, unknown> = { projectId };
-    if (refName) filter.branch = refName;
-    const [items, total] = await Promise.all([
-      models.commits.find(filter).sort({ createdAt: -1, _id: 1 }).skip(skip).limit(limit).lean<CommitDoc[]>(),
-      models.commits.countDocuments(filter),
-    ]);
-    return { items, total };
-  }
-
-  /** `gl.alerts.alert.created` with createIncident: one incident issue per alert, whatever redelivers. */
-  async function openIncident(
-    origin: EventOrigin,
-    projectId: number,
-    actor: EventActor,
-    alert: { alertId: string; title: string; description: string | null },
-  ): Promise<void> {
-    let link = await models.incidents.findById(alert.alertId).lean<IncidentLinkDoc>();
-    if (!link) {
-      const reserved = {
-        _id: alert.alertId,
-        projectId,
-        issueId: await counters.next('noteable'),
-        issueIid: await counters.next(`issues:${projectId}`),
-      };
-      try {
-        await models.incidents.create(reserved);
-        link = reserved;
-      } catch (err) {
-        if (!isDuplicateKeyError(err)) throw err;
-        link = await models.incidents.findById(alert.alertId).lean<IncidentLinkDoc>();
-      }
-    }
-    if (!link || (await models.noteables.exists({ _id: link.issueId }))) return;
-    const author = summaryOfActor(actor);
-    const doc = blankNoteable('Issue', link.issueId, link.issueIid, author, alert.title);
-    Object.assign(doc, {
-      projectId,
-      description: alert.description,
-      issueType: 'incident',
-      alertId: alert.alertId,
-    });
-    const opened = createEvent(origin, {
-      type: EVENTS.incidentOpened,
-      actor,
-      projectId,
-      data: {
-        alertId: alert.alertId,
-        issueId: link.issueId,
-        issueIid: link.issueIid,
-      } satisfies IncidentOpenedData,
-    });
-    try {
-      await insert(origin, doc, EVENTS.issueOpened, [opened]);
-    } catch (err) {
-      if (!isDuplicateKeyError(err)) throw err;
-    }
-  }
-
-  /** `gl.alerts.alert.resolved`: closes the alert's incident issue (system note "closed"), if it is open. */
-  async function closeIncident(origin: EventOrigin, alertId: string, actor: EventActor): Promise<void> {
-    const link = await models.incidents.findById(alertId).lean();
-    if (!link) return;
-    const issue = await models.noteables.findById(link.issueId).lean<NoteableDoc>();
-    if (!issue || issue.state !== 'opened') return;
-    await updateIssue(origin, issue, summaryOfActor(actor), { state_event: 'close' });
-  }
-
   return {
+    ...createIssuableExtras(deps),
+    ...createDiscussionsProjections(deps),
     findByIid,
     list,
     createIssue,
@@ -655,77 +388,13 @@ export function createNoteablesService(deps: NotesDeps, notes: NotesService) {
     mergeMergeRequest,
     createSnippet,
     createEpic,
-    createCommit,
-    findCommit,
-    listCommits,
-    openIncident,
-    closeIncident,
+    ...commits,
+    ...createIncidentsService(deps, { insert, updateIssue }),
     async findSnippet(projectId: number, id: number) {
       return models.noteables.findOne({ kind: 'Snippet', projectId, _id: id }).lean<NoteableDoc>();
     },
     async findEpicById(groupId: number, id: number) {
       return models.noteables.findOne({ kind: 'Epic', groupId, _id: id }).lean<NoteableDoc>();
-    },
-    /** GitLab's user_notes_count: comments, not system notes; internal ones only for who reads them. */
-    async userNotesCount(doc: NoteableDoc, withInternal: boolean) {
-      const filter: Record<string, unknown> = { noteableType: doc.kind, noteableId: doc._id, system: false };
-      if (!withInternal) filter.internal = { $ne: true };
-      return models.notes.countDocuments(filter);
-    },
-    async milestone(id: number | null) {
-      return id ? models.milestones.findById(id).lean() : null;
-    },
-    /**
-     * Milestone and user_notes_count of every issuable of a page, in two queries whatever its size (one
-     * count and one milestone read per item made a 20-issue page 40 queries). `withInternal` says per item
-     * whether the caller reads internal notes.
-     */
-    async pageExtras(docs: NoteableDoc[], withInternal: (doc: NoteableDoc) => boolean) {
-      const milestoneIds = [...new Set(docs.flatMap((d) => (d.milestoneId ? [d.milestoneId] : [])))];
-      const [milestones, counts] = await Promise.all([
-        milestoneIds.length > 0
-          ? models.milestones.find({ _id: { $in: milestoneIds } }).lean<MilestoneDoc[]>()
-          : Promise.resolve([]),
-        docs.length > 0
-          ? models.notes.aggregate<{ _id: { noteable: number; internal: boolean | null }; n: number }>([
-              {
-                $match: {
-                  noteableType: docs[0]!.kind,
-                  noteableId: { $in: docs.map((d) => d._id) },
-                  system: false,
-                },
-              },
-              { $group: { _id: { noteable: '$noteableId', internal: '$internal' }, n: { $sum: 1 } } },
-            ])
-          : Promise.resolve([]),
-      ]);
-      const milestoneById = new Map(milestones.map((m) => [m._id, m]));
-      return new Map(
-        docs.map((doc) => {
-          const internalToo = withInternal(doc);
-          const userNotesCount = counts
-            .filter((c) => c._id.noteable === doc._id && (internalToo || c._id.internal !== true))
-            .reduce((sum, c) => sum + c.n, 0);
-          return [doc._id, { milestone: milestoneById.get(doc.milestoneId ?? -1) ?? null, userNotesCount }];
-        }),
-      );
-    },
-    /** Keeps the newest copy of a user: an identity event older than the stored one changes nothing. */
-    async recordUser(user: { userId: number; username: string; name: string }, seenAt: string) {
-      const set = { username: user.username, name: user.name, seenAt };
-      const newer = await models.users.updateOne(
-        { _id: user.userId, seenAt: { $lte: seenAt } },
-        { $set: set },
-      );
-      if (newer.matchedCount > 0) return;
-      try {
-        await models.users.create({ _id: user.userId, ...set });
-      } catch (err) {
-        if (!isDuplicateKeyError(err)) throw err; // already there, with a newer copy
-      }
-    },
-    async recordMilestone(id: number, iid: number | null, title: string) {
-      await models.milestones.updateOne({ _id: id }, { $set: { iid, title } }, { upsert: true });
     },
   };
 }

@@ -1,0 +1,114 @@
+import { createHash } from 'node:crypto';
+import { EVENT_TEXT_LIMITS, type EventActor, type TargetEventData, type UserSummary } from '@gl/contracts';
+import { excerpt } from '@gl/service-kit';
+import type { CommitDoc, NoteableDoc, NoteableKind } from './discussions.models';
+import { accessTargetOf, audienceOf } from './discussions.access';
+import type { NoteTarget } from './notes.service';
+
+/** What discussions derive from a noteable or commit document alone: note targets, event data, blanks. */
+
+export function targetOfNoteable(doc: NoteableDoc): NoteTarget {
+  return {
+    type: doc.kind,
+    projectId: doc.projectId,
+    groupId: doc.groupId,
+    noteableId: doc._id,
+    noteableIid: doc.kind === 'Issue' || doc.kind === 'MergeRequest' ? doc.iid : null,
+    commitSha: null,
+    title: doc.title,
+    authorId: doc.author.id,
+    access: accessTargetOf(doc),
+  };
+}
+
+export function targetOfCommit(commit: CommitDoc): NoteTarget {
+  return {
+    type: 'Commit',
+    projectId: commit.projectId,
+    groupId: null,
+    noteableId: null,
+    noteableIid: null,
+    commitSha: commit._id,
+    title: commit.title,
+    // A commit's author is a name and e-mail, not an account: nobody resolves as "the noteable's author".
+    authorId: -1,
+    access: { kind: 'Code' },
+  };
+}
+
+/** The activity target, with the audience the events service reads it with (as it is at this moment). */
+export function targetData(doc: NoteableDoc): TargetEventData {
+  return {
+    targetId: doc._id,
+    targetIid: doc.kind === 'Snippet' ? null : doc.iid,
+    targetTitle: excerpt(doc.title, EVENT_TEXT_LIMITS.title),
+    audience: audienceOf(doc),
+  };
+}
+
+/** A user summary for event actors that only carry id, username and name (alert bot, incidents). */
+export function summaryOfActor(actor: EventActor): UserSummary {
+  const user = actor ?? { id: 0, username: 'alert-bot', name: 'GitLab Alert Bot' };
+  return { ...user, state: 'active', locked: false, avatar_url: null, web_url: `/${user.username}` };
+}
+
+/** Branches never pushed still need SHAs for diff_refs: a stable stand-in per project and branch. */
+export function placeholderSha(projectId: number, branch: string): string {
+  return createHash('sha1').update(`branch-${projectId}-${branch}`).digest('hex');
+}
+
+/** A new issue, merge request, snippet or epic with every field at its empty value. */
+export function blankNoteable(
+  kind: NoteableKind,
+  id: number,
+  iid: number | null,
+  author: UserSummary,
+  title: string,
+): NoteableDoc {
+  const now = new Date();
+  return {
+    _id: id,
+    kind,
+    projectId: null,
+    groupId: null,
+    iid,
+    title,
+    description: null,
+    state: 'opened',
+    labels: [],
+    milestoneId: null,
+    assigneeIds: [],
+    author,
+    createdAt: now,
+    updatedAt: now,
+    closedAt: null,
+    closedBy: null,
+    mergedAt: null,
+    mergedBy: null,
+    issueType: null,
+    alertId: null,
+    sourceBranch: null,
+    targetBranch: null,
+    diffRefs: null,
+    mergeCommitSha: null,
+    fileName: null,
+    content: null,
+    visibility: null,
+    confidential: false,
+  };
+}
+
+export interface IssueInput {
+  title: string;
+  description?: string;
+  labels?: string[];
+  milestone_id?: number;
+  assignee_ids?: number[];
+  issue_type?: 'issue' | 'incident';
+  /** The caller may set it (`set_confidentiality`); the router drops it otherwise. */
+  confidential?: boolean;
+}
+
+export interface IssueUpdate extends Partial<IssueInput> {
+  state_event?: 'close' | 'reopen';
+}
