@@ -53,7 +53,8 @@ import {
   type NoteVisibility,
   type NotesService,
 } from './notes.service';
-import { targetOfCommit, targetOfNoteable, type NoteablesService } from './noteables.service';
+import { targetOfCommit, targetOfNoteable } from './noteable-documents';
+import type { NoteablesService } from './noteables.service';
 import { originOf } from './discussions.origin';
 
 interface NoteableRoute {

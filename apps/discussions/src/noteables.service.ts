@@ -17,9 +17,6 @@ import type { NotesDeps, NotesService } from './notes.service';
 import { createDiscussionsProjections } from './projections';
 import { assigneesChangeNote, titleChangeNote } from './system-notes';
 
-export { summaryOfActor, targetOfCommit, targetOfNoteable } from './noteable-documents';
-export type { IssueInput, IssueUpdate } from './noteable-documents';
-
 const EVENTS = DOMAIN_EVENT_TYPES.discussions;
 
 /** Milestone#to_reference(format: :name) for group milestones: `%"title"`, or `%iid` when the title has a quote. */
