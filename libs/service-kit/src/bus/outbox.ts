@@ -1,12 +1,31 @@
-import { createHash } from 'node:crypto';
-import { Schema, type Connection, type Model } from 'mongoose';
+import type { Connection, Model } from 'mongoose';
 import type { Logger } from 'pino';
 import { eventEnvelope, type EventEnvelope } from '@gl/contracts';
 import type { ServiceMetrics } from '../metrics';
 import type { Bus } from './bus';
 import { isDuplicateKeyError } from '../mongo/connection';
 import { deadLetterModel, type DeadLetterDoc } from './dead-letters';
-import { encodeEnvelope } from './payload-limit';
+import { createEmbeddedDrain, type FailureSoFar, type Outcome } from './embedded-drain';
+import { createQueueDrain } from './queue-drain';
+import {
+  OUTBOX_FIELD,
+  OUTBOX_PENDING_FIELD,
+  encodeEvents,
+  outboxEntrySchema,
+  type AnyModel,
+  type OutboxEntry,
+} from './outbox-documents';
+
+export {
+  OUTBOX_ATTEMPTS_FIELD,
+  OUTBOX_FIELD,
+  OUTBOX_PENDING_FIELD,
+  OUTBOX_RETRY_AT_FIELD,
+  addOutboxFields,
+  pushEvents,
+  withEvents,
+  type AnyModel,
+} from './outbox-documents';
 import { RejectedEventError, failureReason, isMessageRejection } from './publish-errors';
 
 /**
@@ -29,19 +48,6 @@ import { RejectedEventError, failureReason, isMessageRejection } from './publish
  *   one on the same document wait for it (their order holds); events of other documents do not.
  * - Events are checked when written (payload-limit.ts): one that can never be published fails the write.
  */
-export const OUTBOX_FIELD = '_outbox';
-export const OUTBOX_PENDING_FIELD = '_outboxPending';
-/** Refusals of the document's first unpublished event, and when the relay may try it again. */
-export const OUTBOX_ATTEMPTS_FIELD = '_outboxAttempts';
-export const OUTBOX_RETRY_AT_FIELD = '_outboxRetryAt';
-const OUTBOX_ERROR_FIELD = '_outboxError';
-const OUTBOX_FIRST_FAILED_FIELD = '_outboxFirstFailedAt';
-const FAILURE_FIELDS = {
-  [OUTBOX_ATTEMPTS_FIELD]: 1,
-  [OUTBOX_RETRY_AT_FIELD]: 1,
-  [OUTBOX_ERROR_FIELD]: 1,
-  [OUTBOX_FIRST_FAILED_FIELD]: 1,
-} as const;
 const RETENTION_MS = 24 * 3600_000;
 const REPLAY_WINDOW_MS = 5 * 60_000;
 const STALE_PENDING_MS = 30_000;
@@ -61,80 +67,6 @@ const RELAY_PAUSE_BASE_MS = 1_000;
  * between its write and the kick): it can be rare, and an idle stack stays idle.
  */
 const SWEEP_INTERVAL_MS = 10_000;
-
-interface OutboxEntry {
-  _id: string;
-  /** The envelope as JSON text: stored verbatim, whatever keys its data holds (FerretDB refuses `.`/`$` keys). */
-  payload: string;
-  state: 'pending' | 'ready' | 'published';
-  check?: { model: string; docId: unknown };
-  createdAt: Date;
-  publishedAt?: Date;
-  /** Refusals so far, the last one's reason, when the first happened and when to try again. */
-  attempts?: number;
-  lastError?: string;
-  firstFailedAt?: Date;
-  nextAttemptAt?: Date;
-}
-
-const outboxEntrySchema = new Schema<OutboxEntry>(
-  {
-    _id: String,
-    payload: String,
-    state: String,
-    check: Schema.Types.Mixed,
-    createdAt: Date,
-    publishedAt: Date,
-    attempts: Number,
-    lastError: String,
-    firstFailedAt: Date,
-    nextAttemptAt: Date,
-  },
-  { versionKey: false },
-);
-outboxEntrySchema.index({ state: 1, createdAt: 1 });
-outboxEntrySchema.index({ state: 1, publishedAt: 1 });
-
-/**
- * Adds the embedded-outbox fields to a schema whose documents publish events. Events are stored as JSON
- * strings: FerretDB v1 ignores `$pull` with a condition on sub-documents, but `$pullAll` of exact strings
- * works on both servers.
- */
-export function addOutboxFields(schema: Schema): void {
-  schema.add({ [OUTBOX_FIELD]: { type: [String], default: undefined } });
-  schema.add({ [OUTBOX_PENDING_FIELD]: { type: Boolean, index: true } });
-  schema.add({
-    [OUTBOX_ATTEMPTS_FIELD]: Number,
-    [OUTBOX_RETRY_AT_FIELD]: Date,
-    [OUTBOX_ERROR_FIELD]: String,
-    [OUTBOX_FIRST_FAILED_FIELD]: Date,
-  });
-}
-
-/** Throws UnpublishableEventError for an event the bus could never take: the write fails, nothing is stored. */
-const encode = (events: EventEnvelope[]): string[] => events.map(encodeEnvelope);
-
-/** A new document carrying its events. */
-export function withEvents<T extends object>(doc: T, events: EventEnvelope[]): T {
-  if (events.length === 0) return doc;
-  return { ...doc, [OUTBOX_FIELD]: encode(events), [OUTBOX_PENDING_FIELD]: true };
-}
-
-type Update = Record<string, unknown> & { $set?: Record<string, unknown>; $push?: Record<string, unknown> };
-
-/** An update that appends its events to the document in the same atomic write. */
-export function pushEvents(update: Update, events: EventEnvelope[]): Update {
-  if (events.length === 0) return update;
-  return {
-    ...update,
-    $set: { ...(update.$set ?? {}), [OUTBOX_PENDING_FIELD]: true },
-    $push: { ...(update.$push ?? {}), [OUTBOX_FIELD]: { $each: encode(events) } },
-  };
-}
-
-// Mongoose models are invariant in their document type, so a registry of models of every kind needs `any`.
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-export type AnyModel = Model<any>;
 
 export interface Outbox {
   /** Models whose documents may carry `_outbox` events. */
@@ -179,16 +111,6 @@ function decode(raw: string): EventEnvelope {
   return value as EventEnvelope;
 }
 
-/** What one try to publish a stored event came to; a refusal carries the envelope when it parsed. */
-type Outcome =
-  { ok: true; envelope: EventEnvelope } | { ok: false; envelope: EventEnvelope | null; reason: string };
-
-/** Refusals so far of the event a document or queue entry is stuck on. */
-interface FailureSoFar {
-  attempts: number;
-  firstFailedAt: Date | null;
-}
-
 export function createOutbox(options: OutboxOptions): Outbox {
   const { connection, bus, logger } = options;
   const entries: Model<OutboxEntry> =
@@ -200,6 +122,9 @@ export function createOutbox(options: OutboxOptions): Outbox {
   const retryBaseMs = options.retryBaseMs ?? RETRY_BASE_MS;
   const intervalMs = options.intervalMs ?? SWEEP_INTERVAL_MS;
   const models = new Map<string, AnyModel>();
+  const relayParts = { models, logger, batch: BATCH, tryPublish, recordPublished, nextFailure, setAside };
+  const embedded = createEmbeddedDrain(relayParts);
+  const queue = createQueueDrain({ ...relayParts, entries, staleMs: STALE_PENDING_MS });
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<number> | null = null;
   let again = false;
@@ -317,263 +242,6 @@ export function createOutbox(options: OutboxOptions): Outbox {
     );
   }
 
-  interface PendingDoc {
-    _id: unknown;
-    _outbox?: string[];
-    _outboxAttempts?: number;
-    _outboxFirstFailedAt?: Date;
-  }
-
-  /** One document's events in a pass: what went out, and what stopped it (later events wait behind). */
-  interface DocumentDrain {
-    model: AnyModel;
-    doc: PendingDoc;
-    sent: string[];
-    events: EventEnvelope[];
-    refused: { raw: string; outcome: Extract<Outcome, { ok: false }> } | null;
-    brokerFailed: boolean;
-  }
-
-  /**
-   * Publishes the events of a batch of documents. Round k sends the k-th event of every document still
-   * going, all at once on one connection: the broker receives them in this order, so a document's events
-   * keep theirs, and a batch costs a few round trips instead of several per document.
-   */
-  async function publishRounds(drains: DocumentDrain[]): Promise<unknown> {
-    let brokerError: unknown;
-    for (let k = 0; brokerError === undefined; k++) {
-      const round = drains.filter((d) => d.refused === null && k < (d.doc._outbox?.length ?? 0));
-      if (round.length === 0) break;
-      const results = await Promise.allSettled(round.map((d) => tryPublish(d.doc._outbox![k]!)));
-      results.forEach((result, i) => {
-        const drain = round[i]!;
-        const raw = drain.doc._outbox![k]!;
-        if (result.status === 'rejected') {
-          // Broker unreachable: this pass ends once what did go out is recorded.
-          brokerError ??= result.reason;
-          drain.brokerFailed = true;
-        } else if (result.value.ok) {
-          drain.sent.push(raw);
-          drain.events.push(result.value.envelope);
-        } else {
-          drain.refused = { raw, outcome: result.value };
-        }
-      });
-    }
-    return brokerError;
-  }
-
-  /** When a document's first pending event occurred (0 when it does not say): the publishing order. */
-  function firstOccurredAt(doc: PendingDoc): number {
-    try {
-      const first = JSON.parse(doc._outbox?.[0] ?? '{}') as { occurredAt?: unknown };
-      const at = typeof first.occurredAt === 'string' ? Date.parse(first.occurredAt) : NaN;
-      return Number.isNaN(at) ? 0 : at;
-    } catch {
-      return 0;
-    }
-  }
-
-  async function readPending(model: AnyModel, now: Date): Promise<PendingDoc[]> {
-    // Documents whose first event was refused wait out their delay without being read again.
-    const docs = await model
-      .find({
-        [OUTBOX_PENDING_FIELD]: true,
-        $or: [{ [OUTBOX_RETRY_AT_FIELD]: { $exists: false } }, { [OUTBOX_RETRY_AT_FIELD]: { $lte: now } }],
-      })
-      .select({ [OUTBOX_FIELD]: 1, [OUTBOX_ATTEMPTS_FIELD]: 1, [OUTBOX_FIRST_FAILED_FIELD]: 1 })
-      .limit(BATCH)
-      .lean<PendingDoc[]>();
-    if (docs.length === BATCH) fullBatch = true;
-    return docs;
-  }
-
-  /**
-   * Publishes what the documents of every registered model carry, in the order the events occurred across
-   * models (a comment, then a push, go out in that order though they live in different collections), then
-   * takes the published events off their documents.
-   */
-  async function drainEmbedded(): Promise<number> {
-    const now = new Date();
-    const drains: DocumentDrain[] = [];
-    for (const model of models.values()) {
-      for (const doc of await readPending(model, now)) {
-        drains.push({ model, doc, sent: [], events: [], refused: null, brokerFailed: false });
-      }
-    }
-    if (drains.length === 0) return 0;
-    const order = new Map(drains.map((d) => [d, firstOccurredAt(d.doc)]));
-    drains.sort((x, y) => order.get(x)! - order.get(y)!);
-    const brokerError = await publishRounds(drains);
-
-    const published = drains.filter((d) => d.events.length > 0);
-    if (published.length > 0) await recordPublished(published.flatMap((d) => d.events));
-    for (const model of models.values()) {
-      await settleDocuments(
-        model,
-        drains.filter((d) => d.model === model),
-      );
-    }
-    if (brokerError !== undefined) {
-      throw brokerError instanceof Error ? brokerError : new Error('broker error', { cause: brokerError });
-    }
-    return published.reduce((sum, d) => sum + d.events.length, 0);
-  }
-
-  /** Takes one model's published events off their documents, records refusals, clears emptied outboxes. */
-  async function settleDocuments(model: AnyModel, drains: DocumentDrain[]): Promise<void> {
-    const published = drains.filter((d) => d.events.length > 0);
-    if (published.length > 0) {
-      await model.bulkWrite(
-        published.map((d) => ({
-          updateOne: {
-            filter: { _id: d.doc._id },
-            // Computed keys: the driver's update types cannot follow them.
-            update: {
-              $pullAll: { [OUTBOX_FIELD]: d.sent },
-              ...(d.doc._outboxAttempts !== undefined && !d.refused ? { $unset: FAILURE_FIELDS } : {}),
-            } as never,
-          },
-        })),
-        { ordered: false },
-      );
-    }
-    for (const { doc, events, refused } of drains) {
-      if (!refused) continue;
-      // A refusal of a later event than the one that failed before starts a new count.
-      const before: FailureSoFar =
-        events.length === 0
-          ? { attempts: doc._outboxAttempts ?? 0, firstFailedAt: doc._outboxFirstFailedAt ?? null }
-          : { attempts: 0, firstFailedAt: null };
-      await refuseEmbedded(model, doc._id, refused.raw, refused.outcome, before);
-    }
-    const settled = drains.filter((d) => !d.brokerFailed);
-    if (settled.length > 0) {
-      await model.bulkWrite(
-        settled.map((d) => ({
-          updateOne: {
-            filter: { _id: d.doc._id, [OUTBOX_FIELD]: { $size: 0 } },
-            update: { $unset: { [OUTBOX_FIELD]: 1, [OUTBOX_PENDING_FIELD]: 1, ...FAILURE_FIELDS } },
-          },
-        })),
-        { ordered: false },
-      );
-    }
-  }
-
-  async function refuseEmbedded(
-    model: AnyModel,
-    docId: unknown,
-    raw: string,
-    refused: Extract<Outcome, { ok: false }>,
-    before: FailureSoFar,
-  ): Promise<void> {
-    const now = new Date();
-    const failure = nextFailure(before, now);
-    if (failure.exhausted) {
-      const id = refused.envelope?.id ?? createHash('sha1').update(raw).digest('hex');
-      await setAside(id, raw, refused, failure, { kind: 'embedded', model: model.modelName, docId }, now);
-      await model.updateOne({ _id: docId }, { $pullAll: { [OUTBOX_FIELD]: [raw] }, $unset: FAILURE_FIELDS });
-      return;
-    }
-    await model.updateOne(
-      { _id: docId },
-      {
-        $set: {
-          [OUTBOX_ATTEMPTS_FIELD]: failure.attempts,
-          [OUTBOX_RETRY_AT_FIELD]: failure.retryAt,
-          [OUTBOX_ERROR_FIELD]: refused.reason,
-          [OUTBOX_FIRST_FAILED_FIELD]: failure.firstFailedAt,
-        },
-      },
-    );
-    logger.warn(
-      {
-        eventId: refused.envelope?.id,
-        model: model.modelName,
-        attempts: failure.attempts,
-        reason: refused.reason,
-      },
-      'outbox relay: the broker refused an event; will try again',
-    );
-  }
-
-  async function resolveStalePending(): Promise<void> {
-    const stale = await entries
-      .find({ state: 'pending', createdAt: { $lt: new Date(Date.now() - STALE_PENDING_MS) } })
-      .limit(BATCH)
-      .lean<OutboxEntry[]>();
-    for (const entry of stale) {
-      const model = entry.check ? models.get(entry.check.model) : undefined;
-      if (!model) continue;
-      const stillThere = await model.exists({ _id: entry.check!.docId });
-      if (stillThere) await entries.deleteOne({ _id: entry._id, state: 'pending' });
-      else await entries.updateOne({ _id: entry._id, state: 'pending' }, { $set: { state: 'ready' } });
-    }
-  }
-
-  async function drainReady(): Promise<number> {
-    const ready = await entries
-      .find({ state: 'ready' })
-      .sort({ createdAt: 1 })
-      .limit(BATCH)
-      .lean<OutboxEntry[]>();
-    if (ready.length === BATCH) fullBatch = true;
-    const now = Date.now();
-    // A deleted document's events (its carried ones, then the delete) keep their order: once one of them
-    // waits, the rest of that document's wait too. Entries of other documents go on.
-    const waiting = new Set<string>();
-    let published = 0;
-    for (const entry of ready) {
-      const key = entry.check ? `${entry.check.model}:${String(entry.check.docId)}` : entry._id;
-      if (waiting.has(key)) continue;
-      if (entry.nextAttemptAt && entry.nextAttemptAt.getTime() > now) {
-        waiting.add(key);
-        continue;
-      }
-      const outcome = await tryPublish(entry.payload);
-      if (outcome.ok) {
-        await entries.updateOne(
-          { _id: entry._id },
-          {
-            $set: { state: 'published', publishedAt: new Date() },
-            ...(entry.attempts !== undefined
-              ? { $unset: { attempts: 1, lastError: 1, firstFailedAt: 1, nextAttemptAt: 1 } }
-              : {}),
-          },
-        );
-        published++;
-        continue;
-      }
-      waiting.add(key);
-      const failure = nextFailure(
-        { attempts: entry.attempts ?? 0, firstFailedAt: entry.firstFailedAt ?? null },
-        new Date(),
-      );
-      if (failure.exhausted) {
-        await setAside(entry._id, entry.payload, outcome, failure, { kind: 'outbox' }, new Date());
-        await entries.deleteOne({ _id: entry._id, state: 'ready' });
-      } else {
-        await entries.updateOne(
-          { _id: entry._id },
-          {
-            $set: {
-              attempts: failure.attempts,
-              lastError: outcome.reason,
-              firstFailedAt: failure.firstFailedAt,
-              nextAttemptAt: failure.retryAt,
-            },
-          },
-        );
-        logger.warn(
-          { eventId: entry._id, attempts: failure.attempts, reason: outcome.reason },
-          'outbox relay: the broker refused an event; will try again',
-        );
-      }
-    }
-    return published;
-  }
-
   async function purgeOld(): Promise<void> {
     if (Date.now() - lastPurge < 60_000) return;
     lastPurge = Date.now();
@@ -585,9 +253,12 @@ export function createOutbox(options: OutboxOptions): Outbox {
 
   async function drainAll(): Promise<number> {
     let total = 0;
-    await resolveStalePending();
-    total += await drainReady();
-    total += await drainEmbedded();
+    const queuePass = await queue.drain();
+    if (queuePass.fullBatch) fullBatch = true;
+    total += queuePass.published;
+    const embeddedPass = await embedded.drain();
+    if (embeddedPass.fullBatch) fullBatch = true;
+    total += embeddedPass.published;
     await purgeOld();
     return total;
   }
@@ -641,7 +312,7 @@ export function createOutbox(options: OutboxOptions): Outbox {
       models.set(model.modelName, model);
     },
     async deleteWithEvents(model, id, events) {
-      const fresh = encode(events);
+      const fresh = encodeEvents(events);
       const carried =
         (
           await model
