@@ -25,6 +25,7 @@ const shared = {
     '^@gl/service-kit$': '<rootDir>/libs/service-kit/src/index.ts',
     '^@gl/testing$': '<rootDir>/libs/testing/src/index.ts',
     '^@gl/infra$': '<rootDir>/tools/infra/src/index.ts',
+    '^@gl/launcher$': '<rootDir>/tools/launcher/src/stack.ts',
   },
 };
 const sources = ['<rootDir>/apps', '<rootDir>/libs', '<rootDir>/tools'];

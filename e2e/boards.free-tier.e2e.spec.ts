@@ -3,7 +3,7 @@ import { Gitlab } from '@gitbeaker/rest';
 import { boardEntity, boardListEntity, labelEntity } from '@gl/contracts';
 import { startInfra, type InfraHandle } from '@gl/infra';
 import { z } from 'zod';
-import { startStack, type RunningStack } from '../tools/launcher/src/stack';
+import { startStack, type RunningStack } from '@gl/launcher';
 import { unique } from './e2e.helpers';
 
 /**

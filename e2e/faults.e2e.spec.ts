@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { DOMAIN_EVENT_TYPES, EVENT_TYPES, type EventEnvelope } from '@gl/contracts';
 import { connectBus, createLogger, startConsumer, type Bus, type RunningConsumer } from '@gl/service-kit';
 import { startInfra, type InfraHandle } from '@gl/infra';
-import { startStack, type RunningStack } from '../tools/launcher/src/stack';
+import { startStack, type RunningStack } from '@gl/launcher';
 
 /**
  * Fault tests on a stack of their own (own infrastructure, so crashing the broker disturbs no other

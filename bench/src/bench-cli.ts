@@ -4,10 +4,7 @@ import { cpus, loadavg, platform, arch, totalmem } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { startInfra } from '@gl/infra';
-// The launcher has no package alias (it is bundled into each tool entry, as tools/build/build.js does for
-// start-cli and harness); the bench is a tool like them and runs exactly the stack `npm start` runs.
-// eslint-disable-next-line @nx/enforce-module-boundaries -- see above
-import { startStack } from '../../tools/launcher/src/stack';
+import { startStack } from '@gl/launcher';
 import { BARE_SERVER_FLAG, runBareServer, startBareServer } from './bare-server';
 import { measure, stopLoad, type LoadOptions } from './load';
 import { formatRatio, formatTable, ratio, type TargetResult } from './report';

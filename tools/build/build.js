@@ -32,11 +32,19 @@ function entryPoints() {
   return entries;
 }
 
-async function buildAll() {
+/** The entry points under one project's folder (`apps/boards`, `tools/launcher`, `bench`), or all of them. */
+function entryPointsOf(projectRoot) {
+  const all = entryPoints();
+  if (!projectRoot) return all;
+  const prefix = join(root, projectRoot) + '/';
+  return Object.fromEntries(Object.entries(all).filter(([, src]) => src.startsWith(prefix)));
+}
+
+async function buildAll(projectRoot) {
   const started = Date.now();
   await build({
     absWorkingDir: root,
-    entryPoints: entryPoints(),
+    entryPoints: entryPointsOf(projectRoot),
     outdir: join(root, 'dist'),
     bundle: true,
     platform: 'node',
@@ -52,9 +60,14 @@ async function buildAll() {
 
 module.exports = { buildAll, entryPoints };
 
+// `node tools/build/build.js [projectRoot]`: everything, or one project's entry points (its Nx `build`).
 if (require.main === module) {
-  buildAll().then(
-    (ms) => console.log(`built ${Object.keys(entryPoints()).length} entry points into dist/ in ${ms} ms`),
+  const projectRoot = process.argv[2];
+  buildAll(projectRoot).then(
+    (ms) =>
+      console.log(
+        `built ${Object.keys(entryPointsOf(projectRoot)).length} entry points into dist/ in ${ms} ms`,
+      ),
     (err) => {
       console.error(err);
       process.exit(1);
