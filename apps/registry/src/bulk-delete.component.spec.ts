@@ -25,7 +25,7 @@ describe('DELETE /projects/:id/registry/repositories/:repository_id/tags (bulk)'
   async function jobsFor(path: string) {
     const repositoryId = Number(path.split('/')[5]);
     return (await h.pendingJobs())
-      .filter((e) => e.type === 'gl.registry.tags.cleanup_requested' && e.data.repositoryId === repositoryId)
+      .filter((e) => e.type === 'cmd.registry.tags.cleanup' && e.data.repositoryId === repositoryId)
       .map((e) => tagsCleanupRequestedData.parse(e.data));
   }
 

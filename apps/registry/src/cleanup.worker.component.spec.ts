@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { DOMAIN_EVENT_TYPES, DURABLES, type EventEnvelope } from '@gl/contracts';
+import { COMMAND_TYPES, LEGACY_COMMAND_TYPES, DURABLES, type EventEnvelope } from '@gl/contracts';
 import { createCounters, createLogger, createMetrics } from '@gl/service-kit';
 import { cleanupWorker, JobBusyError } from './cleanup.worker';
 import { LARGE_DELETE, deleteTags, touchTags } from './registry.service';
@@ -46,7 +46,7 @@ describe('registry cleanup worker', () => {
   const names = async (repositoryId: number) =>
     (await h.models.tags.find({ repositoryId }).sort({ name: 1 }).lean()).map((t) => t.name);
   const cleanup = (repositoryId: number, rules: Record<string, unknown>) =>
-    job(DOMAIN_EVENT_TYPES.registry.tagsCleanupRequested, {
+    job(COMMAND_TYPES.registry.cleanupTags, {
       repositoryId,
       nameRegexDelete: '.*',
       nameRegexKeep: null,
@@ -55,12 +55,23 @@ describe('registry cleanup worker', () => {
       ...rules,
     });
 
-  it('When subscribed, then it consumes both job subjects on the registry-cleanup durable', () => {
+  it('When subscribed, then it consumes both command subjects (and their older names) on the registry-cleanup durable', () => {
     expect(h.worker.durable).toBe(DURABLES.registryCleanup);
     expect(h.worker.filterSubjects).toEqual([
-      DOMAIN_EVENT_TYPES.registry.tagsCleanupRequested,
-      DOMAIN_EVENT_TYPES.registry.repositoryDeleteRequested,
+      COMMAND_TYPES.registry.cleanupTags,
+      COMMAND_TYPES.registry.deleteRepository,
+      LEGACY_COMMAND_TYPES.registry.cleanupTags,
+      LEGACY_COMMAND_TYPES.registry.deleteRepository,
     ]);
+    // Commands are not domain events: no consumer of `gl.>` receives them.
+    expect(COMMAND_TYPES.registry.cleanupTags.startsWith('gl.')).toBe(false);
+  });
+
+  it('When a job queued by an older build arrives under its old subject, then it still runs', async () => {
+    const id = await repositoryWith('legacy', [['old', 90]]);
+    const legacy = { ...cleanup(id, {}), type: LEGACY_COMMAND_TYPES.registry.cleanupTags };
+    await h.worker.handle(legacy);
+    expect(await names(id)).toEqual([]);
   });
 
   it('When a bulk delete runs, then it applies the rules and reports matched, kept, deleted, failed', async () => {
@@ -239,7 +250,7 @@ describe('registry cleanup worker', () => {
       ['latest', 1],
       ['v1', 2],
     ]);
-    const event = job(DOMAIN_EVENT_TYPES.registry.repositoryDeleteRequested, { repositoryId: id });
+    const event = job(COMMAND_TYPES.registry.deleteRepository, { repositoryId: id });
     await h.worker.handle(event);
     expect(await h.models.repositories.findById(id).lean()).toBeNull();
     expect(await h.models.tags.countDocuments({ repositoryId: id })).toBe(0);
@@ -249,7 +260,7 @@ describe('registry cleanup worker', () => {
 
   it('When a job’s payload is invalid, then it is poison', async () => {
     await expect(
-      h.worker.handle(job(DOMAIN_EVENT_TYPES.registry.tagsCleanupRequested, { repositoryId: 'x' })),
+      h.worker.handle(job(COMMAND_TYPES.registry.cleanupTags, { repositoryId: 'x' })),
     ).rejects.toThrow('invalid cleanup job');
   });
 });

@@ -3,7 +3,8 @@ import { randomUUID } from 'node:crypto';
 import { Counter } from 'prom-client';
 import type { Logger } from 'pino';
 import {
-  DOMAIN_EVENT_TYPES,
+  COMMAND_TYPES,
+  LEGACY_COMMAND_TYPES,
   DURABLES,
   repositoryDeleteRequestedData,
   tagsCleanupRequestedData,
@@ -20,7 +21,8 @@ import type { CleanupJobDoc, RepositoryDoc } from './models';
 import { deleteTags, type RegistryDeps } from './registry.service';
 import { selectTagsToDelete } from './selection';
 
-const JOBS = DOMAIN_EVENT_TYPES.registry;
+const JOBS = COMMAND_TYPES.registry;
+const LEGACY_JOBS = LEGACY_COMMAND_TYPES.registry;
 /** A job's owner must renew within this time, else another worker takes the job over. */
 export const JOB_LEASE_MS = 60_000;
 const HEARTBEAT_MS = 10_000;
@@ -181,13 +183,18 @@ export function cleanupWorker(
 
   return {
     durable: DURABLES.registryCleanup,
-    filterSubjects: [JOBS.tagsCleanupRequested, JOBS.repositoryDeleteRequested],
+    filterSubjects: [
+      JOBS.cleanupTags,
+      JOBS.deleteRepository,
+      LEGACY_JOBS.cleanupTags,
+      LEGACY_JOBS.deleteRepository,
+    ],
     lastCounts: () => last,
     async handle(event) {
       const log = deps.logger.child({ jobId: event.id });
-      if (event.type === JOBS.tagsCleanupRequested) {
+      if (event.type === JOBS.cleanupTags || event.type === LEGACY_JOBS.cleanupTags) {
         await run(event, () => cleanupTags(event), 'tags', log);
-      } else if (event.type === JOBS.repositoryDeleteRequested) {
+      } else if (event.type === JOBS.deleteRepository || event.type === LEGACY_JOBS.deleteRepository) {
         await run(event, () => deleteRepository(event), 'repository', log);
       }
     },

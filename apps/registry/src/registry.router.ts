@@ -1,7 +1,7 @@
 import { Router, type Request } from 'express';
 import {
   ACCESS_LEVELS,
-  DOMAIN_EVENT_TYPES,
+  COMMAND_TYPES,
   bulkDeleteTagsParams,
   getRegistryRepositoryQuery,
   listRegistryRepositoriesQuery,
@@ -48,7 +48,11 @@ import { createTagNameCache } from './tag-names.cache';
 
 export const CLEANUP_RATE_LIMITED =
   'This request has already been made. You can run this at most once an hour for a given container repository';
-const LEASE_MS = 3600_000;
+/**
+ * GitLab's rate limit on bulk tag deletion (an exclusive lease per repository, never released): one request
+ * an hour. Not the cleanup worker's job lease (cleanup.worker.ts JOB_LEASE_MS), which says who runs a job.
+ */
+const BULK_DELETE_INTERVAL_MS = 3600_000;
 
 export interface RouterDeps extends RegistryDeps {
   config: Pick<RegistryConfig, 'REGISTRY_HOST' | 'REGISTRY_NOTIFICATION_SECRET'>;
@@ -218,7 +222,7 @@ export function createRegistryRouter(deps: RouterDeps): Router {
     const event = createEvent(
       { producer: 'registry', correlationId: req.ctx.requestId },
       {
-        type: DOMAIN_EVENT_TYPES.registry.repositoryDeleteRequested,
+        type: COMMAND_TYPES.registry.deleteRepository,
         actor: actorOf(req.ctx),
         projectId,
         data: { repositoryId: repository._id },
@@ -293,7 +297,7 @@ export function createRegistryRouter(deps: RouterDeps): Router {
     const event = createEvent(
       { producer: 'registry', correlationId: req.ctx.requestId },
       {
-        type: DOMAIN_EVENT_TYPES.registry.tagsCleanupRequested,
+        type: COMMAND_TYPES.registry.cleanupTags,
         actor: actorOf(req.ctx),
         projectId,
         data: {
@@ -308,7 +312,7 @@ export function createRegistryRouter(deps: RouterDeps): Router {
     // GitLab's exclusive lease: taken before the job runs, never released, expires after an hour.
     const taken = await models.repositories.updateOne(
       { _id: repository._id, $or: [{ cleanupLeaseUntil: null }, { cleanupLeaseUntil: { $lte: now } }] },
-      pushEvents({ $set: { cleanupLeaseUntil: new Date(now.getTime() + LEASE_MS) } }, [event]),
+      pushEvents({ $set: { cleanupLeaseUntil: new Date(now.getTime() + BULK_DELETE_INTERVAL_MS) } }, [event]),
     );
     if (taken.modifiedCount !== 1) throw new HttpError(400, { message: CLEANUP_RATE_LIMITED });
     deps.outbox.kick();

@@ -275,7 +275,7 @@ describe('registry repositories', () => {
       const jobs = (await h.pendingJobs()).filter((e) => e.data.repositoryId === id);
       expect(jobs).toEqual([
         expect.objectContaining({
-          type: 'gl.registry.repository.delete_requested',
+          type: 'cmd.registry.repository.delete',
           projectId: q.id,
           producer: 'registry',
           data: { repositoryId: id },

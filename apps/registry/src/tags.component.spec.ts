@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
-import { DOMAIN_EVENT_TYPES, registryTagDetailEntity, registryTagEntity } from '@gl/contracts';
+import { COMMAND_TYPES, registryTagDetailEntity, registryTagEntity } from '@gl/contracts';
 import {
   DEVELOPER,
   GUEST,
@@ -74,7 +74,7 @@ describe('registry tags', () => {
     expect(await names()).toEqual(['a']);
     await h.worker.handle({
       id: randomUUID(),
-      type: DOMAIN_EVENT_TYPES.registry.tagsCleanupRequested,
+      type: COMMAND_TYPES.registry.cleanupTags,
       version: 1,
       occurredAt: new Date().toISOString(),
       producer: 'registry',

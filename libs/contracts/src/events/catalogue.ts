@@ -3,7 +3,32 @@
  * Subjects read `gl.<context>.<object>.<past_verb>`.
  */
 export const EVENT_STREAM = 'GL_EVENTS';
+/** Domain events: facts any service may consume (the activity log reads every one). */
 export const EVENT_SUBJECTS = ['gl.>'];
+/**
+ * Commands: work a service hands to its own workers (the registry's cleanup jobs). Same stream (the same
+ * outbox publishes them), their own subjects, so no consumer of domain events receives them.
+ */
+export const COMMAND_SUBJECTS = ['cmd.>'];
+export const STREAM_SUBJECTS = [...EVENT_SUBJECTS, ...COMMAND_SUBJECTS];
+
+export const COMMAND_TYPES = {
+  registry: {
+    deleteRepository: 'cmd.registry.repository.delete',
+    cleanupTags: 'cmd.registry.tags.cleanup',
+  },
+} as const;
+
+/**
+ * What the registry's jobs were published as before they had subjects of their own: a worker still takes
+ * them, so jobs queued by an older build are not lost.
+ */
+export const LEGACY_COMMAND_TYPES = {
+  registry: {
+    deleteRepository: 'gl.registry.repository.delete_requested',
+    cleanupTags: 'gl.registry.tags.cleanup_requested',
+  },
+} as const;
 
 export const DURABLES = {
   activityLog: 'events-activity-log',

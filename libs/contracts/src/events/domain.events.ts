@@ -54,10 +54,6 @@ export const DOMAIN_EVENT_TYPES = {
     alertCreated: 'gl.alerts.alert.created',
     alertResolved: 'gl.alerts.alert.resolved',
   },
-  registry: {
-    repositoryDeleteRequested: 'gl.registry.repository.delete_requested',
-    tagsCleanupRequested: 'gl.registry.tags.cleanup_requested',
-  },
 } as const;
 
 /**

@@ -10,7 +10,8 @@ export const eventActor = z
 
 export const eventEnvelope = z.object({
   id: z.string().uuid(),
-  type: z.string().regex(/^gl\.[a-z_]+\.[a-z_]+\.[a-z_]+$/),
+  // gl.<context>.<object>.<past_verb> for domain events, cmd.<context>.<object>.<verb> for commands.
+  type: z.string().regex(/^(gl|cmd)\.[a-z_]+\.[a-z_]+\.[a-z_]+$/),
   version: z.number().int().positive(),
   occurredAt: z.string(),
   producer: z.string(),

@@ -60,10 +60,10 @@ export const registryNotificationEnvelope = z.object({ events: z.array(z.unknown
 /** Media type the registry posts notifications with. */
 export const REGISTRY_EVENTS_MEDIA_TYPE = 'application/vnd.docker.distribution.events.v1+json';
 
-/** `gl.registry.repository.delete_requested`: the cleanup worker deletes the tags, then the repository. */
+/** `cmd.registry.repository.delete`: the cleanup worker deletes the tags, then the repository. */
 export const repositoryDeleteRequestedData = z.object({ repositoryId: z.number().int() });
 
-/** `gl.registry.tags.cleanup_requested`: a bulk delete with its (validated) parameters. */
+/** `cmd.registry.tags.cleanup`: a bulk delete with its (validated) parameters. */
 export const tagsCleanupRequestedData = z.object({
   repositoryId: z.number().int(),
   nameRegexDelete: z.string(),

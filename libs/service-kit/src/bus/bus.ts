@@ -11,7 +11,7 @@ import {
   type JetStreamManager,
 } from '@nats-io/jetstream';
 import { nanos } from '@nats-io/nats-core';
-import { EVENT_STREAM, EVENT_SUBJECTS, type EventEnvelope } from '@gl/contracts';
+import { EVENT_STREAM, STREAM_SUBJECTS, type EventEnvelope } from '@gl/contracts';
 import type { Logger } from 'pino';
 import { forgetMaxPayload, trackMaxPayload } from './payload-limit';
 
@@ -101,13 +101,18 @@ export async function connectBus(url: string, name: string, logger: Logger): Pro
 async function ensureStream(jsm: JetStreamManager): Promise<void> {
   const config = {
     name: EVENT_STREAM,
-    subjects: EVENT_SUBJECTS,
+    subjects: STREAM_SUBJECTS,
     storage: StorageType.File,
     retention: RetentionPolicy.Limits,
     duplicate_window: nanos(DUPLICATE_WINDOW_MS),
   };
   try {
-    await jsm.streams.info(EVENT_STREAM);
+    const existing = await jsm.streams.info(EVENT_STREAM);
+    // A stream made by an older build may lack subjects added since (commands): publishing them would fail.
+    const missing = STREAM_SUBJECTS.filter((s) => !existing.config.subjects.includes(s));
+    if (missing.length > 0) {
+      await jsm.streams.update(EVENT_STREAM, { subjects: [...existing.config.subjects, ...missing] });
+    }
   } catch {
     try {
       await jsm.streams.add(config);
