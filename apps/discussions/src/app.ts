@@ -8,6 +8,7 @@ import {
 } from '@gl/service-kit';
 import { createDiscussionsModels } from './discussions.models';
 import { createDiscussionsRouter } from './discussions.router';
+import { createCommitsRouter } from './commits.router';
 import { createNoteablesRouter } from './noteables.router';
 import { createNoteablesService } from './noteables.service';
 import { createNotesService } from './notes.service';
@@ -36,7 +37,11 @@ export function createDiscussionsApp(
     metrics: runtime.metrics,
     contextSecret: runtime.config.INTERNAL_CONTEXT_SECRET,
     readiness: runtime.readiness,
-    apiRouters: [createDiscussionsRouter(noteables, notes), createNoteablesRouter(noteables)],
+    apiRouters: [
+      createDiscussionsRouter(noteables, notes),
+      createNoteablesRouter(noteables),
+      createCommitsRouter(noteables),
+    ],
   });
   return {
     app,

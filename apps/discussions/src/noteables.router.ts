@@ -2,12 +2,10 @@ import { Router, type Request } from 'express';
 import { z } from 'zod';
 import {
   ACCESS_LEVELS,
-  createCommitBody,
   createEpicBody,
   createIssueBody,
   createMergeRequestBody,
   createSnippetBody,
-  listCommitsQuery,
   listDiscussionsQuery,
   listIssuesQuery,
   listMergeRequestsQuery,
@@ -19,7 +17,6 @@ import {
   ForbiddenError,
   HttpError,
   NotFoundError,
-  ParamError,
   accessLevelOf,
   canReadTarget,
   collectParams,
@@ -35,7 +32,6 @@ import {
 } from '@gl/service-kit';
 import {
   accessTargetOf,
-  canReadCode,
   canReadMergeRequests,
   canReadNote,
   canReadNoteable,
@@ -45,13 +41,7 @@ import {
   requireRole,
   userSummaryOf,
 } from './discussions.access';
-import {
-  presentCommit,
-  presentEpic,
-  presentIssue,
-  presentMergeRequest,
-  presentSnippet,
-} from './discussions.presenters';
+import { presentEpic, presentIssue, presentMergeRequest, presentSnippet } from './discussions.presenters';
 import type { NoteableDoc } from './discussions.models';
 import { parseCreatedAt } from './notes.service';
 import { originOf } from './discussions.origin';
@@ -75,11 +65,6 @@ export function listVisibility(req: Request, kind?: 'Snippet'): ListVisibility {
   if (kind === 'Snippet')
     return (doc) => canReadTarget(viewer, { ...accessTargetOf(doc), authorId: undefined });
   return (doc) => canReadNoteable(req.ctx, doc);
-}
-
-/** `read_code` (download_code): lib/api/commits.rb `authorize! :download_code, user_project` → 403. */
-function requireCode(req: Request): void {
-  if (!canReadCode(req.ctx)) throw new ForbiddenError();
 }
 
 export function createNoteablesRouter(noteables: NoteablesService): Router {
@@ -365,50 +350,6 @@ export function createNoteablesRouter(noteables: NoteablesService): Router {
     // confidential epic the caller may not read.
     if (!epic || !canReadNoteable(req.ctx, epic)) throw new ForbiddenError();
     sendJson(res, 200, presentEpic(epic, ns));
-  });
-
-  // Commits
-  router.post('/projects/:id/repository/commits', async (req, res) => {
-    readableNamespace(req.ctx, 'project');
-    const user = requireRole(req.ctx, ACCESS_LEVELS.developer);
-    const params = parseParams(createCommitBody, collectParams(req));
-    if (params.actions.length === 0) throw new ParamError(['actions is empty']);
-    // Branches::ValidateNewService: a ref the repository cannot store is invalid. Git keeps each ref
-    // component as a file name, at most 255 bytes (an unbounded name also made an unpublishable event).
-    const refComponents = [params.branch, params.start_branch ?? ''].flatMap((ref) => ref.split('/'));
-    if (refComponents.some((part) => Buffer.byteLength(part) > 255)) {
-      throw new HttpError(400, { message: 'Branch name is invalid' });
-    }
-    const commit = await noteables.createCommit(
-      originOf(req),
-      req.ctx.namespace!.id,
-      userSummaryOf(user),
-      params.author_email ?? user.email,
-      params,
-    );
-    sendJson(res, 201, presentCommit(commit, req.ctx.namespace!));
-  });
-
-  router.get('/projects/:id/repository/commits', async (req, res) => {
-    const ns = readableNamespace(req.ctx, 'project');
-    requireCode(req);
-    const query = parseParams(listCommitsQuery, req.query);
-    const page = readPageRequest(req.query);
-    const { items, total } = await noteables.listCommits(ns.id, query.ref_name, page.skip, page.perPage);
-    setPaginationHeaders(req, res, page, total);
-    sendJson(
-      res,
-      200,
-      items.map((commit) => presentCommit(commit, ns)),
-    );
-  });
-
-  router.get('/projects/:id/repository/commits/:sha', async (req, res) => {
-    const ns = readableNamespace(req.ctx, 'project');
-    requireCode(req);
-    const commit = await noteables.findCommit(ns.id, String(req.params.sha));
-    if (!commit) throw new NotFoundError('Commit');
-    sendJson(res, 200, presentCommit(commit, ns));
   });
 
   return router;

@@ -1,0 +1,74 @@
+import { Router, type Request } from 'express';
+import { ACCESS_LEVELS, createCommitBody, listCommitsQuery } from '@gl/contracts';
+import {
+  ForbiddenError,
+  HttpError,
+  NotFoundError,
+  ParamError,
+  collectParams,
+  parseParams,
+  readPageRequest,
+  sendJson,
+  setPaginationHeaders,
+} from '@gl/service-kit';
+import { canReadCode, readableNamespace, requireRole, userSummaryOf } from './discussions.access';
+import { presentCommit } from './discussions.presenters';
+import { originOf } from './discussions.origin';
+import type { NoteablesService } from './noteables.service';
+
+/** `read_code` (download_code): lib/api/commits.rb `authorize! :download_code, user_project` → 403. */
+function requireCode(req: Request): void {
+  if (!canReadCode(req.ctx)) throw new ForbiddenError();
+}
+
+/** The commits API: create (with its branch push), list and show a project's commits. */
+export function createCommitsRouter(
+  noteables: Pick<NoteablesService, 'createCommit' | 'listCommits' | 'findCommit'>,
+): Router {
+  const router = Router();
+
+  router.post('/projects/:id/repository/commits', async (req, res) => {
+    readableNamespace(req.ctx, 'project');
+    const user = requireRole(req.ctx, ACCESS_LEVELS.developer);
+    const params = parseParams(createCommitBody, collectParams(req));
+    if (params.actions.length === 0) throw new ParamError(['actions is empty']);
+    // Branches::ValidateNewService: a ref the repository cannot store is invalid. Git keeps each ref
+    // component as a file name, at most 255 bytes (an unbounded name also made an unpublishable event).
+    const refComponents = [params.branch, params.start_branch ?? ''].flatMap((ref) => ref.split('/'));
+    if (refComponents.some((part) => Buffer.byteLength(part) > 255)) {
+      throw new HttpError(400, { message: 'Branch name is invalid' });
+    }
+    const commit = await noteables.createCommit(
+      originOf(req),
+      req.ctx.namespace!.id,
+      userSummaryOf(user),
+      params.author_email ?? user.email,
+      params,
+    );
+    sendJson(res, 201, presentCommit(commit, req.ctx.namespace!));
+  });
+
+  router.get('/projects/:id/repository/commits', async (req, res) => {
+    const ns = readableNamespace(req.ctx, 'project');
+    requireCode(req);
+    const query = parseParams(listCommitsQuery, req.query);
+    const page = readPageRequest(req.query);
+    const { items, total } = await noteables.listCommits(ns.id, query.ref_name, page.skip, page.perPage);
+    setPaginationHeaders(req, res, page, total);
+    sendJson(
+      res,
+      200,
+      items.map((commit) => presentCommit(commit, ns)),
+    );
+  });
+
+  router.get('/projects/:id/repository/commits/:sha', async (req, res) => {
+    const ns = readableNamespace(req.ctx, 'project');
+    requireCode(req);
+    const commit = await noteables.findCommit(ns.id, String(req.params.sha));
+    if (!commit) throw new NotFoundError('Commit');
+    sendJson(res, 200, presentCommit(commit, ns));
+  });
+
+  return router;
+}
