@@ -8,6 +8,7 @@ import {
   type AccessTarget,
   type TargetKind,
   type TargetViewer,
+  todayUtc,
 } from '@gl/service-kit';
 import type { AccessCache, GroupAccessRow, ProjectAccessRow } from './access.cache';
 import type { ActivityDoc } from './events.models';
@@ -19,14 +20,10 @@ export interface Memberships {
   levels: Map<string, number>;
 }
 
-function today(): string {
-  return new Date().toISOString().slice(0, 10);
-}
-
 /** The caller's active memberships (an expired one grants nothing, as in GitLab). */
 export async function membershipsOf(access: AccessCache, userId: number): Promise<Memberships> {
   const rows = await access.memberRows(userId);
-  const now = today();
+  const now = todayUtc();
   const active = rows.filter((row) => row.expiresAt === null || row.expiresAt > now);
   return {
     groupIds: active.filter((row) => row.sourceType === 'group').map((row) => row.sourceId),

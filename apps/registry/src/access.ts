@@ -1,7 +1,6 @@
 import { ACCESS_LEVELS, type InternalContext, type Visibility } from '@gl/contracts';
 import type { ProjectRefDoc, RegistryModels } from './models';
-
-const today = (): string => new Date().toISOString().slice(0, 10);
+import { todayUtc } from '@gl/service-kit';
 
 /** A user's effective level on a project from the projected memberships (project and ancestor groups). */
 export async function projectAccessLevel(
@@ -17,7 +16,7 @@ export async function projectAccessLevel(
     ...project.ancestorGroupIds.map((g) => `group:${g}:${principal.id}`),
   ];
   const members = await models.members.find({ _id: { $in: ids } }).lean();
-  const now = today();
+  const now = todayUtc();
   return members
     .filter((m) => m.expiresAt === null || m.expiresAt > now)
     .reduce((max, m) => Math.max(max, m.accessLevel), 0);

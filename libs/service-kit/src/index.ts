@@ -26,3 +26,4 @@ export * from './bus';
 export * from './openapi';
 export * from './parent-watch';
 export * from './access/target-access';
+export * from './access/expiry';

@@ -1,6 +1,6 @@
 import type { Request } from 'express';
 import type { Principal } from '@gl/contracts';
-import { ForbiddenError, HttpError, NotFoundError, UnauthorizedError } from '@gl/service-kit';
+import { ForbiddenError, HttpError, NotFoundError, UnauthorizedError, hasExpired } from '@gl/service-kit';
 import type { IdentityModels, UserDoc } from '../identity/identity.models';
 import { userWebUrl, avatarUrl } from '../identity/urls';
 import { hashToken } from './tokens';
@@ -70,10 +70,6 @@ function recordTokenUse(models: IdentityModels, tokenId: number, storedLastUse: 
     .catch(() => undefined);
 }
 
-function today(): string {
-  return new Date().toISOString().slice(0, 10);
-}
-
 /**
  * Resolves the caller. A token that matches nothing is a 401 even on routes that allow anonymous access:
  * GitLab never silently downgrades a bad token to an anonymous request.
@@ -92,7 +88,7 @@ export async function authenticate(
   if (!record) throw new UnauthorizedError();
   if (record.revoked) throw invalidToken('Token was revoked. You have to re-authorize from the user.');
   // GitLab tokens expire at the start of their expiry date.
-  if (record.expiresAt && record.expiresAt <= today()) {
+  if (hasExpired(record.expiresAt)) {
     throw invalidToken('Token is expired. You can either do re-authorization or token refresh.');
   }
   const user = await models.cache.get(`user:${record.userId}`, () =>

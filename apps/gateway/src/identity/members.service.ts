@@ -9,13 +9,14 @@ import {
   type EventOrigin,
   type PageRequest,
   findPage,
+  todayUtc,
 } from '@gl/service-kit';
 import { MAINTAINER, OWNER, requireLevel, roleName } from './access';
 import { actorOfPrincipal } from './http';
 import type { IdentityDeps } from './identity.deps';
 import type { MemberDoc, UserDoc } from './identity.models';
 import { insertMember, removeMember, updateMember } from './member-store';
-import { isExpired, today } from './memberships';
+import { isExpired } from './memberships';
 import { ValidationErrors } from './paths';
 import { userSearchConditions } from './queries';
 
@@ -161,7 +162,8 @@ export function createMembersService(deps: IdentityDeps) {
         );
       }
     }
-    if (expiresAt !== null && expiresAt < today()) errors.add('expires_at', 'cannot be a date in the past');
+    if (expiresAt !== null && expiresAt < todayUtc())
+      errors.add('expires_at', 'cannot be a date in the past');
     if (errors.has()) throw ModelError.fields(errors.fields);
   }
 

@@ -1,6 +1,7 @@
 import type { FilterQuery } from 'mongoose';
 import type { Principal } from '@gl/contracts';
 import type { IdentityModels, NamespaceDoc, ProjectDoc } from './identity.models';
+import { hasExpired } from '@gl/service-kit';
 
 /**
  * A caller's active (non-expired) memberships, read once per list request and turned into the filters
@@ -11,12 +12,8 @@ export interface Memberships {
   projects: Map<number, number>;
 }
 
-export function today(): string {
-  return new Date().toISOString().slice(0, 10);
-}
-
 export function isExpired(expiresAt: string | null): boolean {
-  return expiresAt !== null && expiresAt <= today();
+  return hasExpired(expiresAt);
 }
 
 export async function membershipsOf(models: IdentityModels, userId: number): Promise<Memberships> {

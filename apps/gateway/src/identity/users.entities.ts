@@ -1,5 +1,6 @@
 import type { TokenDoc, UserDoc } from './identity.models';
 import { avatarUrl, userWebUrl } from './urls';
+import { hasExpired } from '@gl/service-kit';
 
 /**
  * GitLab's user entities (lib/api/entities/user_basic.rb → user.rb → user_public.rb → user_with_admin.rb),
@@ -84,13 +85,9 @@ export function userDetailsWithAdminEntity(externalUrl: string, user: UserDoc, h
   };
 }
 
-function today(): string {
-  return new Date().toISOString().slice(0, 10);
-}
-
 /** Entities::PersonalAccessToken; `token` is only ever shown in the creation response. */
 export function personalAccessTokenEntity(record: TokenDoc, token?: string) {
-  const expired = record.expiresAt !== null && record.expiresAt <= today();
+  const expired = hasExpired(record.expiresAt);
   return {
     id: record._id,
     name: record.name,

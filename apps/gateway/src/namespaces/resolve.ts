@@ -1,5 +1,5 @@
 import type { NamespaceContext, Principal } from '@gl/contracts';
-import { NotFoundError } from '@gl/service-kit';
+import { NotFoundError, todayUtc } from '@gl/service-kit';
 import type { IdentityModels, NamespaceDoc, ProjectDoc } from '../identity/identity.models';
 import { groupWebUrl, projectWebUrl } from '../identity/urls';
 
@@ -12,10 +12,6 @@ export interface ResolvedNamespace {
   context: NamespaceContext;
   group?: NamespaceDoc;
   project?: ProjectDoc;
-}
-
-function today(): string {
-  return new Date().toISOString().slice(0, 10);
 }
 
 /** The caller's highest non-expired membership on any of the given groups or the project. */
@@ -33,7 +29,7 @@ export async function membershipLevel(
   const rows = await models.cache.get(key, () =>
     models.members.find({ userId, $or: sources }).select({ accessLevel: 1, expiresAt: 1 }).lean(),
   );
-  const now = today();
+  const now = todayUtc();
   return rows.reduce((max, m) => (m.expiresAt && m.expiresAt <= now ? max : Math.max(max, m.accessLevel)), 0);
 }
 
