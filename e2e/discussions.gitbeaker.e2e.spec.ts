@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { DOMAIN_EVENT_TYPES } from '@gl/contracts';
 import { connectBus, createLogger } from '@gl/service-kit';
-import { testEnv } from '@gl/testing';
+import { eventually, testEnv } from '@gl/testing';
 import { api, gitlab, unique } from './e2e.helpers';
 
 interface Note {
@@ -258,14 +258,8 @@ describe('discussions with @gitbeaker/rest', () => {
           state: string;
         }[]
       ).filter((i) => i.issue_type === 'incident');
-    async function until<T>(probe: () => Promise<T>, ok: (value: T) => boolean): Promise<T> {
-      const deadline = Date.now() + 15_000;
-      for (;;) {
-        const value = await probe();
-        if (ok(value) || Date.now() > deadline) return value;
-        await new Promise((r) => setTimeout(r, 200));
-      }
-    }
+    const until = <T>(probe: () => Promise<T>, ok: (value: T) => boolean): Promise<T> =>
+      eventually(probe, ok, 15_000);
     try {
       await bus.publish(created);
       await bus.publish({ ...created, id: randomUUID() });

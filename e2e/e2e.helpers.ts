@@ -65,19 +65,4 @@ export function runClient(command: string, args: string[] = []): ClientRun {
   return { status: run.status, output, stderr: run.stderr.slice(-2000) };
 }
 
-/**
- * Polls `read` until `done` holds or the deadline passes and returns the last value either way, so the
- * caller's assertion shows what was there (work that reaches the API through the bus arrives later).
- */
-export async function eventually<T>(
-  read: () => Promise<T>,
-  done: (value: T) => boolean,
-  timeoutMs = 20_000,
-): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await read();
-    if (done(value) || Date.now() > deadline) return value;
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-}
+export { eventually } from '@gl/testing';

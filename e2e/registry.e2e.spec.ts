@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { z } from 'zod';
 import { registryRepositoryEntity, registryTagDetailEntity, registryTagEntity } from '@gl/contracts';
+import { waitFor } from '@gl/testing';
 import { api, gatewayUrl, gitlab, unique } from './e2e.helpers';
 
 /**
@@ -93,19 +94,8 @@ function push(dir: string, repository: string, tag: string, created: string): Im
   return image;
 }
 
-async function eventually<T>(
-  probe: () => Promise<T | undefined>,
-  what: string,
-  timeoutMs = 30_000,
-): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
-}
+const eventually = <T>(probe: () => Promise<T | undefined>, what: string, timeoutMs = 30_000): Promise<T> =>
+  waitFor(probe, what, timeoutMs, 200);
 
 const manifestStatus = async (repository: string, reference: string): Promise<number> =>
   (

@@ -5,3 +5,4 @@ export * from './http';
 export * from './service-harness';
 export * from './nats';
 export * from './random';
+export * from './polling';

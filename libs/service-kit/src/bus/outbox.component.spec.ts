@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { Schema, type Model } from 'mongoose';
 import { EVENT_STREAM, type EventEnvelope } from '@gl/contracts';
-import { createTestRuntime, type TestRuntime } from '@gl/testing';
+import { createTestRuntime, waitFor, type TestRuntime } from '@gl/testing';
 import { startConsumer, PoisonMessageError, type RunningConsumer } from './consumer';
 import { createEvent } from './events';
 import { addOutboxFields, pushEvents, withEvents } from './outbox';
@@ -13,17 +13,8 @@ interface Thing {
 
 const letters = (): string => Array.from(randomBytes(6), (b) => String.fromCharCode(97 + (b % 26))).join('');
 
-function eventually<T>(probe: () => Promise<T | undefined>, timeoutMs = 10_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  return (async () => {
-    for (;;) {
-      const value = await probe();
-      if (value !== undefined) return value;
-      if (Date.now() > deadline) throw new Error('condition not met in time');
-      await new Promise((r) => setTimeout(r, 50));
-    }
-  })();
-}
+const eventually = <T>(probe: () => Promise<T | undefined>, timeoutMs = 10_000): Promise<T> =>
+  waitFor(probe, 'the relay', timeoutMs, 50);
 
 describe('outbox and bus', () => {
   let runtime: TestRuntime;

@@ -4,7 +4,14 @@ import { resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { Schema, type Model } from 'mongoose';
 import { EVENT_STREAM, type EventEnvelope } from '@gl/contracts';
-import { createTestDatabase, startTestNats, testEnv, type TestDatabase, type TestNats } from '@gl/testing';
+import {
+  createTestDatabase,
+  startTestNats,
+  testEnv,
+  waitFor,
+  type TestDatabase,
+  type TestNats,
+} from '@gl/testing';
 import { createLogger } from '../logging';
 import { createMetrics, type ServiceMetrics } from '../metrics';
 import { connectBus, type Bus } from './bus';
@@ -30,15 +37,7 @@ const CLI = resolve(__dirname, '../../../../dist/tools/outbox-dead-letters.js');
 const run = promisify(execFile);
 const letters = (): string => Array.from(randomBytes(6), (b) => String.fromCharCode(97 + (b % 26))).join('');
 
-async function eventually<T>(probe: () => Promise<T | undefined>, timeoutMs = 20_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
+const eventually = <T>(probe: () => Promise<T | undefined>): Promise<T> => waitFor(probe, 'the relay');
 
 describe('outbox relay: events the broker refuses', () => {
   let nats: TestNats;
