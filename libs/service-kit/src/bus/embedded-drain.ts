@@ -23,6 +23,12 @@ export interface FailureSoFar {
   firstFailedAt: Date | null;
 }
 
+/** What one pass of a drain did: events published, and whether it read a full batch (more may wait). */
+export interface RelayPass {
+  published: number;
+  fullBatch: boolean;
+}
+
 /** What the relay lends the embedded drain: publishing, recording, retry bookkeeping and setting aside. */
 export interface EmbeddedDrainDeps {
   models: Map<string, AnyModel>;
@@ -52,7 +58,6 @@ export interface EmbeddedDrainDeps {
 export function createEmbeddedDrain(deps: EmbeddedDrainDeps) {
   const { models, logger, tryPublish, recordPublished, nextFailure, setAside } = deps;
   const BATCH = deps.batch;
-  let fullBatch = false;
 
   interface PendingDoc {
     _id: unknown;
@@ -121,7 +126,6 @@ export function createEmbeddedDrain(deps: EmbeddedDrainDeps) {
       .select({ [OUTBOX_FIELD]: 1, [OUTBOX_ATTEMPTS_FIELD]: 1, [OUTBOX_FIRST_FAILED_FIELD]: 1 })
       .limit(BATCH)
       .lean<PendingDoc[]>();
-    if (docs.length === BATCH) fullBatch = true;
     return docs;
   }
 
@@ -130,15 +134,18 @@ export function createEmbeddedDrain(deps: EmbeddedDrainDeps) {
    * models (a comment, then a push, go out in that order though they live in different collections), then
    * takes the published events off their documents.
    */
-  async function drainEmbedded(): Promise<number> {
+  async function drainEmbedded(): Promise<RelayPass> {
     const now = new Date();
     const drains: DocumentDrain[] = [];
+    let fullBatch = false;
     for (const model of models.values()) {
-      for (const doc of await readPending(model, now)) {
+      const docs = await readPending(model, now);
+      if (docs.length === BATCH) fullBatch = true;
+      for (const doc of docs) {
         drains.push({ model, doc, sent: [], events: [], refused: null, brokerFailed: false });
       }
     }
-    if (drains.length === 0) return 0;
+    if (drains.length === 0) return { published: 0, fullBatch };
     const order = new Map(drains.map((d) => [d, firstOccurredAt(d.doc)]));
     drains.sort((x, y) => order.get(x)! - order.get(y)!);
     const brokerError = await publishRounds(drains);
@@ -154,7 +161,7 @@ export function createEmbeddedDrain(deps: EmbeddedDrainDeps) {
     if (brokerError !== undefined) {
       throw brokerError instanceof Error ? brokerError : new Error('broker error', { cause: brokerError });
     }
-    return published.reduce((sum, d) => sum + d.events.length, 0);
+    return { published: published.reduce((sum, d) => sum + d.events.length, 0), fullBatch };
   }
 
   /** Takes one model's published events off their documents, records refusals, clears emptied outboxes. */
@@ -235,11 +242,5 @@ export function createEmbeddedDrain(deps: EmbeddedDrainDeps) {
     );
   }
 
-  return {
-    async drain(): Promise<{ published: number; fullBatch: boolean }> {
-      fullBatch = false;
-      const published = await drainEmbedded();
-      return { published, fullBatch };
-    },
-  };
+  return { drain: drainEmbedded };
 }

@@ -5,7 +5,7 @@ import type { ServiceMetrics } from '../metrics';
 import type { Bus } from './bus';
 import { isDuplicateKeyError } from '../mongo/connection';
 import { deadLetterModel, type DeadLetterDoc } from './dead-letters';
-import { createEmbeddedDrain, type FailureSoFar, type Outcome } from './embedded-drain';
+import { createEmbeddedDrain, type FailureSoFar, type Outcome, type RelayPass } from './embedded-drain';
 import { createQueueDrain } from './queue-drain';
 import {
   OUTBOX_FIELD,
@@ -128,8 +128,6 @@ export function createOutbox(options: OutboxOptions): Outbox {
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<number> | null = null;
   let again = false;
-  /** Set by a pass that read as many documents or entries as it may: more may be waiting. */
-  let fullBatch = false;
   let stopped = true;
   let lastPurge = 0;
   /** Consecutive passes that failed (broker or database unreachable) and the pause they earned. */
@@ -251,16 +249,14 @@ export function createOutbox(options: OutboxOptions): Outbox {
     });
   }
 
-  async function drainAll(): Promise<number> {
-    let total = 0;
+  async function drainAll(): Promise<RelayPass> {
     const queuePass = await queue.drain();
-    if (queuePass.fullBatch) fullBatch = true;
-    total += queuePass.published;
     const embeddedPass = await embedded.drain();
-    if (embeddedPass.fullBatch) fullBatch = true;
-    total += embeddedPass.published;
     await purgeOld();
-    return total;
+    return {
+      published: queuePass.published + embeddedPass.published,
+      fullBatch: queuePass.fullBatch || embeddedPass.fullBatch,
+    };
   }
 
   function runDrain(): Promise<number> {
@@ -274,13 +270,12 @@ export function createOutbox(options: OutboxOptions): Outbox {
         // A pass reads at most BATCH documents per model. A backlog (a burst of writes, a broker outage)
         // drains pass after pass while passes fill a batch and publish, not one batch per sweep; events
         // waiting out a retry delay publish nothing and end the loop.
-        let published: number;
+        let pass: RelayPass;
         do {
           again = false;
-          fullBatch = false;
-          published = await drainAll();
-          total += published;
-        } while (again || (fullBatch && published > 0));
+          pass = await drainAll();
+          total += pass.published;
+        } while (again || (pass.fullBatch && pass.published > 0));
         failedPasses = 0;
         pausedUntil = 0;
       } catch (err) {

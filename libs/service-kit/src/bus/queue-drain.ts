@@ -1,5 +1,5 @@
 import type { Model } from 'mongoose';
-import type { EmbeddedDrainDeps } from './embedded-drain';
+import type { EmbeddedDrainDeps, RelayPass } from './embedded-drain';
 import type { OutboxEntry } from './outbox-documents';
 
 /**
@@ -10,7 +10,6 @@ import type { OutboxEntry } from './outbox-documents';
 export function createQueueDrain(deps: EmbeddedDrainDeps & { entries: Model<OutboxEntry>; staleMs: number }) {
   const { entries, models, logger, tryPublish, nextFailure, setAside } = deps;
   const BATCH = deps.batch;
-  let fullBatch = false;
 
   async function resolveStalePending(): Promise<void> {
     const stale = await entries
@@ -26,13 +25,12 @@ export function createQueueDrain(deps: EmbeddedDrainDeps & { entries: Model<Outb
     }
   }
 
-  async function drainReady(): Promise<number> {
+  async function drainReady(): Promise<RelayPass> {
     const ready = await entries
       .find({ state: 'ready' })
       .sort({ createdAt: 1 })
       .limit(BATCH)
       .lean<OutboxEntry[]>();
-    if (ready.length === BATCH) fullBatch = true;
     const now = Date.now();
     // A deleted document's events (its carried ones, then the delete) keep their order: once one of them
     // waits, the rest of that document's wait too. Entries of other documents go on.
@@ -85,15 +83,13 @@ export function createQueueDrain(deps: EmbeddedDrainDeps & { entries: Model<Outb
         );
       }
     }
-    return published;
+    return { published, fullBatch: ready.length === BATCH };
   }
 
   return {
-    async drain(): Promise<{ published: number; fullBatch: boolean }> {
-      fullBatch = false;
+    async drain(): Promise<RelayPass> {
       await resolveStalePending();
-      const published = await drainReady();
-      return { published, fullBatch };
+      return drainReady();
     },
   };
 }
