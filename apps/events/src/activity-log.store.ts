@@ -1,9 +1,8 @@
 import type { FilterQuery, Model } from 'mongoose';
-import { ACTIVITY_TARGET_TYPES, type ActivityEventsQuery } from '@gl/contracts';
+import type { ActivityEventsQuery } from '@gl/contracts';
+import { activityCriteria } from './activity-criteria';
 import type { ActivityDoc } from './events.models';
 import { COUNT_LIMIT, type Order, type PageWindow, type TimelinePage } from './timeline/timeline.store';
-
-const DAY_MS = 86_400_000;
 
 /**
  * The activity log (`activities`, one document per event) read by index. A filtered list of one project's
@@ -13,14 +12,16 @@ const DAY_MS = 86_400_000;
  * events are checked one by one for the caller (sensitive targets) still read the timelines.
  */
 export function projectFilter(projectId: number, query: ActivityEventsQuery): FilterQuery<ActivityDoc> {
+  const { action, targetType, createdBefore, createdFrom } = activityCriteria(query);
   const filter: FilterQuery<ActivityDoc> = { projectId };
-  if (query.action) filter.action = query.action;
-  if (query.target_type) filter.targetType = ACTIVITY_TARGET_TYPES[query.target_type];
-  // EventsFinder: before → created_at before that day; after → created_at after that day (both exclusive).
-  const createdAt: { $lt?: Date; $gte?: Date } = {};
-  if (query.before) createdAt.$lt = new Date(`${query.before}T00:00:00.000Z`);
-  if (query.after) createdAt.$gte = new Date(new Date(`${query.after}T00:00:00.000Z`).getTime() + DAY_MS);
-  if (createdAt.$lt || createdAt.$gte) filter.createdAt = createdAt;
+  if (action) filter.action = action;
+  if (targetType) filter.targetType = targetType;
+  if (createdBefore || createdFrom) {
+    filter.createdAt = {
+      ...(createdBefore && { $lt: createdBefore }),
+      ...(createdFrom && { $gte: createdFrom }),
+    };
+  }
   return filter;
 }
 

@@ -1,7 +1,6 @@
 import { Router, type Request, type Response } from 'express';
 import {
   ACCESS_LEVELS,
-  ACTIVITY_TARGET_TYPES,
   currentUserEventsQuery,
   projectEventsQuery,
   userEventsQuery,
@@ -23,6 +22,7 @@ import {
   type PageRequest,
   type ProjectionRevisions,
 } from '@gl/service-kit';
+import { activityCriteria } from './activity-criteria';
 import { activityLogPage, projectFilter } from './activity-log.store';
 import type { ActivityDoc, EventsModels, UserDoc } from './events.models';
 import { authorsOf, presentActivity } from './events.presenter';
@@ -41,27 +41,14 @@ import {
   type TimelinePage,
 } from './timeline/timeline.store';
 
-const DAY_MS = 86_400_000;
-
-/** EventsFinder's filters as one check: before → created_at < start of that day; after → created_at > end of that day (both exclusive). */
+/** EventsFinder's filters (activity-criteria.ts) as one check on an event; null without any. */
 export function activityFilter(query: ActivityEventsQuery): ((activity: ActivityDoc) => boolean) | null {
+  const { action, targetType, createdBefore, createdFrom } = activityCriteria(query);
   const checks: ((activity: ActivityDoc) => boolean)[] = [];
-  if (query.action) {
-    const action = query.action;
-    checks.push((a) => a.action === action);
-  }
-  if (query.target_type) {
-    const targetType = ACTIVITY_TARGET_TYPES[query.target_type];
-    checks.push((a) => a.targetType === targetType);
-  }
-  if (query.before) {
-    const before = new Date(`${query.before}T00:00:00.000Z`).getTime();
-    checks.push((a) => a.createdAt.getTime() < before);
-  }
-  if (query.after) {
-    const after = new Date(`${query.after}T00:00:00.000Z`).getTime() + DAY_MS;
-    checks.push((a) => a.createdAt.getTime() >= after);
-  }
+  if (action) checks.push((a) => a.action === action);
+  if (targetType) checks.push((a) => a.targetType === targetType);
+  if (createdBefore) checks.push((a) => a.createdAt.getTime() < createdBefore.getTime());
+  if (createdFrom) checks.push((a) => a.createdAt.getTime() >= createdFrom.getTime());
   if (checks.length === 0) return null;
   return (a) => checks.every((check) => check(a));
 }

@@ -1,0 +1,24 @@
+import { ACTIVITY_TARGET_TYPES, type ActivityEventsQuery } from '@gl/contracts';
+
+const DAY_MS = 86_400_000;
+
+/** The event filters of a list request, as values every reader (in memory or by index) applies alike. */
+export interface ActivityCriteria {
+  action?: string;
+  targetType?: string;
+  /** created_at before this instant (exclusive). */
+  createdBefore?: Date;
+  /** created_at at or after this instant. */
+  createdFrom?: Date;
+}
+
+/** EventsFinder: before → created_at before the start of that day; after → created_at after the end of that day. */
+export function activityCriteria(query: ActivityEventsQuery): ActivityCriteria {
+  const criteria: ActivityCriteria = {};
+  if (query.action) criteria.action = query.action;
+  if (query.target_type) criteria.targetType = ACTIVITY_TARGET_TYPES[query.target_type];
+  if (query.before) criteria.createdBefore = new Date(`${query.before}T00:00:00.000Z`);
+  if (query.after)
+    criteria.createdFrom = new Date(new Date(`${query.after}T00:00:00.000Z`).getTime() + DAY_MS);
+  return criteria;
+}
