@@ -40,13 +40,26 @@ export function probeTemplate(op: Operation, getPaths: Set<string>): string | nu
   return '/projects/{id}';
 }
 
+/** The GET that shows what a case's write changed, and who reads it. */
+interface Probe {
+  path: string;
+  token: string;
+}
+
 /**
- * The probe's URL. The instance-wide project and group lists change whenever another suite running beside
- * the fuzzer creates something, so a refused create there is checked against what the fuzzing owner owns.
+ * The probe for a case. The instance-wide project and group lists change whenever another suite running
+ * beside the fuzzer creates something, so a refused create there is checked against what the fuzzing owner
+ * owns; everything else is read as root, who sees it all.
  */
-function probePath(template: string, params: ParamValues): string {
-  if (template === '/projects' || template === '/groups') return `${template}?owned=true&per_page=100`;
-  return fill(template, params) + (template.endsWith('s') ? '?per_page=100' : '');
+function probeOf(world: World, template: string, params: ParamValues): Probe {
+  const owner = world.tokens.owner;
+  if ((template === '/projects' || template === '/groups') && owner !== null) {
+    return { path: `${template}?owned=true&per_page=100`, token: owner };
+  }
+  return {
+    path: fill(template, params) + (template.endsWith('s') ? '?per_page=100' : ''),
+    token: world.root,
+  };
 }
 
 function fill(template: string, values: ParamValues, raw: Record<string, string> = {}): string {
@@ -123,7 +136,7 @@ async function stableRead(path: string, token: string): Promise<string> {
 interface Built {
   path: string;
   init: Parameters<typeof call>[2];
-  probe: string | null;
+  probe: Probe | null;
 }
 
 async function build(
@@ -177,7 +190,7 @@ async function build(
   return {
     path,
     init: { token, headers, body, outsideApi: op.outsideApi, timeoutMs: 30_000 },
-    probe: template ? probePath(template, params) : null,
+    probe: template ? probeOf(world, template, params) : null,
   };
 }
 
@@ -195,9 +208,7 @@ export async function runFuzzCase(
     // The world no longer holds what the case needs: an earlier request destroyed it.
     return [{ request, problem: `could not prepare: ${err instanceof Error ? err.message : String(err)}` }];
   }
-  // Owned lists are read as the owner who makes the cases; everything else as root, who sees it all.
-  const prober = (built.probe?.includes('owned=true') ? world.tokens.owner : null) ?? world.root;
-  const before = built.probe ? await stableRead(built.probe, prober) : null;
+  const before = built.probe ? await stableRead(built.probe.path, built.probe.token) : null;
   let reply: Reply;
   try {
     reply = await call(fuzz.op.method, built.path, built.init);
@@ -208,11 +219,11 @@ export async function runFuzzCase(
   if (reply.status >= 500) findings.push({ request, problem: `${reply.status} ${reply.text.slice(0, 200)}` });
   if (reply.ms > SLOW_MS) findings.push({ request, problem: `answered after ${Math.round(reply.ms)} ms` });
   if (built.probe && before !== null && reply.status >= 400 && reply.status < 500) {
-    const after = await stableRead(built.probe, prober);
+    const after = await stableRead(built.probe.path, built.probe.token);
     if (after !== before) {
       findings.push({
         request,
-        problem: `${reply.status} ${reply.text.slice(0, 120)} yet GET ${built.probe.split('?')[0]} changed: ${firstDifference(before, after)}`,
+        problem: `${reply.status} ${reply.text.slice(0, 120)} yet GET ${built.probe.path.split('?')[0]} changed: ${firstDifference(before, after)}`,
       });
     }
   }
