@@ -1,3 +1,5 @@
+import { percentile, roundTenth } from './stats';
+
 /**
  * `npm run bench -- --scenario alerts [--duration N] [--connections N]`: sustained alert ingestion through
  * the gateway, as monitoring tools post it (POST {project}/alerts/notify/{name}/{id}.json, Bearer token):
@@ -26,9 +28,6 @@ export interface AlertsBenchResult {
   grouping: Phase;
   groupedEventCount: number;
 }
-
-const percentile = (sorted: number[], p: number): number =>
-  sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
 
 async function api(
   options: AlertsBenchOptions,
@@ -75,14 +74,13 @@ async function phase(
   await Promise.all(Array.from({ length: options.connections }, sender));
   const seconds = (performance.now() - started) / 1000;
   latencies.sort((a, b) => a - b);
-  const round = (n: number) => Math.round(n * 10) / 10;
   return {
     requests: latencies.length + errors,
     errors,
-    seconds: round(seconds),
-    alertsPerSecond: round(latencies.length / seconds),
-    p50Ms: round(percentile(latencies, 50)),
-    p99Ms: round(percentile(latencies, 99)),
+    seconds: roundTenth(seconds),
+    alertsPerSecond: roundTenth(latencies.length / seconds),
+    p50Ms: roundTenth(percentile(latencies, 50)),
+    p99Ms: roundTenth(percentile(latencies, 99)),
   };
 }
 

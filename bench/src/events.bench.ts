@@ -4,6 +4,7 @@ import { resolve } from 'node:path';
 import mongoose from 'mongoose';
 import { DOMAIN_EVENT_TYPES, type EventEnvelope } from '@gl/contracts';
 import { connectBus, createLogger } from '@gl/service-kit';
+import { percentile } from './stats';
 
 /**
  * `npm run bench -- --scenario events [--events N]`:
@@ -44,9 +45,6 @@ const LIST_REQUESTS = 10;
 const PROJECTS = 1_000;
 const FAKE_PROJECT_BASE = 5_000_000;
 const SEEDED_ID_BASE = 50_000_000;
-
-const percentile = (sorted: number[], p: number): number =>
-  sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
 
 async function get(options: EventsBenchOptions, path: string): Promise<{ status: number; total: number }> {
   const response = await fetch(`${options.gatewayUrl}/api/v4${path}`, {

@@ -1,4 +1,6 @@
 import mongoose from 'mongoose';
+import { callGateway } from './gateway-api';
+import { percentile } from './stats';
 
 /**
  * `npm run bench -- --scenario registry [--tags N]`: one repository with N tags (default 100,000), seeded
@@ -25,24 +27,8 @@ export interface RegistryBenchResult {
 
 const KEEP = 10;
 
-async function call(
-  options: RegistryBenchOptions,
-  method: string,
-  path: string,
-  body?: Record<string, unknown>,
-): Promise<{ status: number; json: unknown }> {
-  const response = await fetch(`${options.gatewayUrl}/api/v4${path}`, {
-    method,
-    headers: { 'PRIVATE-TOKEN': options.rootToken, 'Content-Type': 'application/json' },
-    body: body ? JSON.stringify(body) : undefined,
-    signal: AbortSignal.timeout(120_000),
-  });
-  const text = await response.text();
-  return { status: response.status, json: text ? (JSON.parse(text) as unknown) : null };
-}
-
-const percentile = (sorted: number[], p: number): number =>
-  sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
+const call = (options: RegistryBenchOptions, method: string, path: string, body?: Record<string, unknown>) =>
+  callGateway(options.gatewayUrl, options.rootToken, method, path, body);
 
 /**
  * One repository of `projectId` with `tags` tags, written straight into the registry service's database

@@ -1,7 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import mongoose from 'mongoose';
 import { seedActivityLog } from './events.bench';
+import { callGateway, type GatewayReply } from './gateway-api';
 import { seedTags } from './registry.bench';
+import { percentile, roundTenth } from './stats';
 
 /**
  * `npm run bench -- --scenario scale [--scale F]`: the stack filled to a small installation's size, then
@@ -68,36 +70,15 @@ const TARGETS_P99_MS: Record<string, number> = {
 };
 const CREATE_TARGET_PER_SECOND = 300;
 
-const percentile = (sorted: number[], p: number): number =>
-  sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
-const round = (n: number): number => Math.round(n * 10) / 10;
+type Reply = GatewayReply;
 
-interface Reply {
-  status: number;
-  json: unknown;
-  total: number;
-}
-
-async function call(
+const call = (
   options: ScaleBenchOptions,
   method: string,
   path: string,
   body?: Record<string, unknown>,
   token = options.rootToken,
-): Promise<Reply> {
-  const response = await fetch(`${options.gatewayUrl}/api/v4${path}`, {
-    method,
-    headers: { 'PRIVATE-TOKEN': token, ...(body ? { 'Content-Type': 'application/json' } : {}) },
-    body: body ? JSON.stringify(body) : undefined,
-    signal: AbortSignal.timeout(120_000),
-  });
-  const text = await response.text();
-  return {
-    status: response.status,
-    json: text ? (JSON.parse(text) as unknown) : null,
-    total: Number(response.headers.get('x-total') ?? '0'),
-  };
-}
+): Promise<Reply> => callGateway(options.gatewayUrl, token, method, path, body);
 
 async function expectStatus(reply: Promise<Reply>, status: number, what: string): Promise<Reply> {
   const r = await reply;
@@ -134,7 +115,7 @@ async function fill(
   }
   const seconds = (performance.now() - started) / 1_000;
   options.log(`scale: ${what}: ${count} in ${seconds.toFixed(1)} s`);
-  return { count, seconds: round(seconds), perSecond: round(count / seconds) };
+  return { count, seconds: roundTenth(seconds), perSecond: roundTenth(count / seconds) };
 }
 
 async function timeSequential(
@@ -152,8 +133,8 @@ async function timeSequential(
   samples.sort((a, b) => a - b);
   const latency: Latency = {
     requests: samples.length,
-    p50Ms: round(percentile(samples, 50)),
-    p99Ms: round(percentile(samples, 99)),
+    p50Ms: roundTenth(percentile(samples, 50)),
+    p99Ms: roundTenth(percentile(samples, 99)),
   };
   const target = TARGETS_P99_MS[label];
   return target === undefined ? latency : { ...latency, targetP99Ms: target, met: latency.p99Ms < target };
@@ -235,7 +216,7 @@ export async function runScaleBench(options: ScaleBenchOptions): Promise<ScaleBe
     (await call(options, 'GET', `/projects/${projectId}/events?target_type=issue&per_page=1`)).total >=
     counts.issues;
   const caughtUp = await until(openedVisible, 30 * 60_000);
-  const activityCatchUpSeconds = round((performance.now() - filledAt) / 1_000);
+  const activityCatchUpSeconds = roundTenth((performance.now() - filledAt) / 1_000);
   log(
     `scale: activity log ${caughtUp ? 'caught up' : 'still behind'} ${activityCatchUpSeconds} s after the last issue`,
   );
@@ -251,8 +232,8 @@ export async function runScaleBench(options: ScaleBenchOptions): Promise<ScaleBe
   const eventsSeconds = (performance.now() - eventsStart) / 1_000;
   const activityEvents = {
     count: counts.events,
-    seconds: round(eventsSeconds),
-    perSecond: round(counts.events / eventsSeconds),
+    seconds: roundTenth(eventsSeconds),
+    perSecond: roundTenth(counts.events / eventsSeconds),
   };
 
   const connection = await mongoose
@@ -268,8 +249,8 @@ export async function runScaleBench(options: ScaleBenchOptions): Promise<ScaleBe
   const tagsSeconds = (performance.now() - tagsStart) / 1_000;
   const tags = {
     count: counts.tags,
-    seconds: round(tagsSeconds),
-    perSecond: round(counts.tags / tagsSeconds),
+    seconds: roundTenth(tagsSeconds),
+    perSecond: roundTenth(counts.tags / tagsSeconds),
   };
   log(`scale: ${counts.tags} tags in ${tagsSeconds.toFixed(1)} s`);
 
@@ -326,7 +307,7 @@ export async function runScaleBench(options: ScaleBenchOptions): Promise<ScaleBe
   };
   await Promise.all(Array.from({ length: options.connections }, creator));
   const seconds = (performance.now() - started) / 1_000;
-  const issuesPerSecond = round(created / seconds);
+  const issuesPerSecond = roundTenth(created / seconds);
   log(`scale: ${options.connections} clients created ${issuesPerSecond} issues/s`);
 
   return {
@@ -336,7 +317,7 @@ export async function runScaleBench(options: ScaleBenchOptions): Promise<ScaleBe
     latencies,
     createThroughput: {
       clients: options.connections,
-      seconds: round(seconds),
+      seconds: roundTenth(seconds),
       issuesPerSecond,
       target: CREATE_TARGET_PER_SECOND,
       met: issuesPerSecond >= CREATE_TARGET_PER_SECOND,

@@ -1,0 +1,28 @@
+/** One API call through the gateway, as a client makes it; the body is JSON, the answer parsed. */
+export interface GatewayReply {
+  status: number;
+  json: unknown;
+  /** X-Total, 0 when absent. */
+  total: number;
+}
+
+export async function callGateway(
+  gatewayUrl: string,
+  token: string,
+  method: string,
+  path: string,
+  body?: Record<string, unknown>,
+): Promise<GatewayReply> {
+  const response = await fetch(`${gatewayUrl}/api/v4${path}`, {
+    method,
+    headers: { 'PRIVATE-TOKEN': token, ...(body ? { 'Content-Type': 'application/json' } : {}) },
+    body: body ? JSON.stringify(body) : undefined,
+    signal: AbortSignal.timeout(120_000),
+  });
+  const text = await response.text();
+  return {
+    status: response.status,
+    json: text ? (JSON.parse(text) as unknown) : null,
+    total: Number(response.headers.get('x-total') ?? '0'),
+  };
+}
