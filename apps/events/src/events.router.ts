@@ -169,10 +169,12 @@ export function createEventsRouter(
 
   router.get('/users/:user_id/events', async (req, res) => {
     const query = parseParams(userEventsQuery, collectParams(req));
+    // The projection first catches up with the caller's identity revision: a user the gateway created
+    // before that revision (the caller themself, just made a member) is then known here, not a 404.
+    const access = await accessFor(req, res);
     const user = await findUser(models, query.user_id);
     if (!user) throw new NotFoundError('User');
     const page = readPageRequest(req.query);
-    const access = await accessFor(req, res);
     const check = both(await activityVisibility(access, req.ctx.principal), activityFilter(query));
     await send(req, res, page, await streamPage(streams.author(user._id), query, windowOf(page), check));
   });
