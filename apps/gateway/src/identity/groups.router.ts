@@ -14,7 +14,7 @@ import type { GroupsService } from './groups.service';
 import type { ProjectsService } from './projects.service';
 import { groupDetailEntity, groupEntity } from './groups.entities';
 import { callerOf, maybeSignedIn, originOfRequest, pageOf, paramsOf, signedIn, withBody } from './http';
-import type { IdentityRouterDeps } from './identity.routers';
+import type { IdentityRouterDeps } from './router-deps';
 import type { NamespaceDoc } from './identity.models';
 import { presentProjects } from './projects.presenter';
 

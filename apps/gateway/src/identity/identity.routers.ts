@@ -1,6 +1,4 @@
 import type { Router } from 'express';
-import type { Tier } from '@gl/contracts';
-import type { IdentityDeps } from './identity.deps';
 import { createGroupsRouter } from './groups.router';
 import { createGroupsService } from './groups.service';
 import { createMembersRouter } from './members.router';
@@ -10,12 +8,7 @@ import { createProjectsService } from './projects.service';
 import { createStarsRouter } from './stars.router';
 import { createStarsService } from './stars.service';
 import { createUsersRouter } from './users.router';
-import type { UsersService } from './users.service';
-
-export interface IdentityRouterDeps extends IdentityDeps {
-  users: UsersService;
-  tier: Tier;
-}
+import type { IdentityRouterDeps } from './router-deps';
 
 /**
  * GitLab's identity endpoints served by the gateway itself: users, tokens, groups, projects, members,

@@ -15,7 +15,7 @@ import {
 } from '@gl/service-kit';
 import { resolveGroup, resolveProject } from '../namespaces/resolve';
 import { callerOf, originOfRequest, pageOf, paramsOf, paramsWithRules, signedIn, withBody } from './http';
-import type { IdentityRouterDeps } from './identity.routers';
+import type { IdentityRouterDeps } from './router-deps';
 import { memberEntity } from './members.entities';
 import type { MemberRow, MemberSource, MembersService } from './members.service';
 

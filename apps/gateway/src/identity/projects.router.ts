@@ -17,7 +17,7 @@ import {
   signedIn,
   withBody,
 } from './http';
-import type { IdentityRouterDeps } from './identity.routers';
+import type { IdentityRouterDeps } from './router-deps';
 import { presentProject, presentProjects } from './projects.presenter';
 import type { ProjectsService } from './projects.service';
 

@@ -3,7 +3,7 @@ import { listStarrersQuery } from '@gl/contracts';
 import { sendJson, setPaginationHeaders } from '@gl/service-kit';
 import { resolveProject } from '../namespaces/resolve';
 import { callerOf, maybeSignedIn, pageOf, paramsOf, signedIn, withBody } from './http';
-import type { IdentityRouterDeps } from './identity.routers';
+import type { IdentityRouterDeps } from './router-deps';
 import type { ProjectDoc } from './identity.models';
 import { presentProject } from './projects.presenter';
 import type { StarsService } from './stars.service';

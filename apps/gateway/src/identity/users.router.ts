@@ -21,7 +21,7 @@ import {
   signedIn,
   withBody,
 } from './http';
-import type { IdentityRouterDeps } from './identity.routers';
+import type { IdentityRouterDeps } from './router-deps';
 import type { UserDoc } from './identity.models';
 import {
   emailEntity,
