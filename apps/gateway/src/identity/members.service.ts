@@ -9,6 +9,7 @@ import {
   type EventOrigin,
   type PageRequest,
   findPage,
+  hasExpired,
   todayUtc,
 } from '@gl/service-kit';
 import { MAINTAINER, OWNER, requireLevel, roleName } from './access';
@@ -16,7 +17,6 @@ import { actorOfPrincipal } from './http';
 import type { IdentityDeps } from './identity.deps';
 import type { MemberDoc, UserDoc } from './identity.models';
 import { insertMember, removeMember, updateMember } from './member-store';
-import { isExpired } from './memberships';
 import { ValidationErrors } from './paths';
 import { userSearchConditions } from './queries';
 
@@ -99,7 +99,7 @@ export function createMembersService(deps: IdentityDeps) {
       .lean();
     const best = new Map<number, MemberDoc>();
     for (const row of rows) {
-      if (isExpired(row.expiresAt)) continue;
+      if (hasExpired(row.expiresAt)) continue;
       const current = best.get(row.userId);
       if (!current || row.accessLevel > current.accessLevel) best.set(row.userId, row);
     }
@@ -152,7 +152,7 @@ export function createMembersService(deps: IdentityDeps) {
         .find({ userId, sourceType: 'group', sourceId: { $in: source.ancestorGroupIds } })
         .lean();
       const highest = inherited
-        .filter((m) => !isExpired(m.expiresAt))
+        .filter((m) => !hasExpired(m.expiresAt))
         .sort((a, b) => b.accessLevel - a.accessLevel)[0];
       if (highest && highest.accessLevel > accessLevel) {
         const group = await models.namespaces.findById(highest.sourceId).select({ name: 1 }).lean();
@@ -195,7 +195,7 @@ export function createMembersService(deps: IdentityDeps) {
         accessLevel: OWNER,
       })
       .lean();
-    return new Set(owners.filter((m) => !isExpired(m.expiresAt)).map((m) => m.userId)).size <= 1;
+    return new Set(owners.filter((m) => !hasExpired(m.expiresAt)).map((m) => m.userId)).size <= 1;
   }
 
   async function targetUser(params: Pick<AddMemberBody, 'user_id' | 'username'>): Promise<UserDoc> {

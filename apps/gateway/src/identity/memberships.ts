@@ -12,8 +12,14 @@ export interface Memberships {
   projects: Map<number, number>;
 }
 
-export function isExpired(expiresAt: string | null): boolean {
-  return hasExpired(expiresAt);
+interface LevelRow {
+  accessLevel: number;
+  expiresAt: string | null;
+}
+
+/** The one membership-level rule: the highest level among rows not expired today, 0 without any. */
+export function highestLevel(rows: readonly LevelRow[], from = 0): number {
+  return rows.reduce((max, row) => (hasExpired(row.expiresAt) ? max : Math.max(max, row.accessLevel)), from);
 }
 
 export async function membershipsOf(models: IdentityModels, userId: number): Promise<Memberships> {
@@ -23,11 +29,28 @@ export async function membershipsOf(models: IdentityModels, userId: number): Pro
     .lean();
   const result: Memberships = { groups: new Map(), projects: new Map() };
   for (const row of rows) {
-    if (isExpired(row.expiresAt)) continue;
     const target = row.sourceType === 'group' ? result.groups : result.projects;
-    target.set(row.sourceId, Math.max(target.get(row.sourceId) ?? 0, row.accessLevel));
+    target.set(row.sourceId, highestLevel([row], target.get(row.sourceId) ?? 0));
   }
   return result;
+}
+
+/** The caller's highest non-expired membership on any of the given groups or the project. */
+export async function membershipLevel(
+  models: IdentityModels,
+  userId: number,
+  groupIds: number[],
+  projectId?: number,
+): Promise<number> {
+  const sources: Record<string, unknown>[] = [];
+  if (groupIds.length > 0) sources.push({ sourceType: 'group', sourceId: { $in: groupIds } });
+  if (projectId !== undefined) sources.push({ sourceType: 'project', sourceId: projectId });
+  if (sources.length === 0) return 0;
+  const key = `members:${userId}:${groupIds.join(',')}:${projectId ?? ''}`;
+  const rows = await models.cache.get(key, () =>
+    models.members.find({ userId, $or: sources }).select({ accessLevel: 1, expiresAt: 1 }).lean(),
+  );
+  return highestLevel(rows);
 }
 
 /** Highest level among the given groups (inherited) and the project itself. */

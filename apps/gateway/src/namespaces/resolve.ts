@@ -1,6 +1,7 @@
-import type { NamespaceContext, Principal } from '@gl/contracts';
-import { NotFoundError, todayUtc } from '@gl/service-kit';
+import type { NamespaceContext, Principal, Visibility } from '@gl/contracts';
+import { NotFoundError, canReadNamespace } from '@gl/service-kit';
 import type { IdentityModels, NamespaceDoc, ProjectDoc } from '../identity/identity.models';
+import { membershipLevel } from '../identity/memberships';
 import { groupWebUrl, projectWebUrl } from '../identity/urls';
 
 /**
@@ -12,25 +13,6 @@ export interface ResolvedNamespace {
   context: NamespaceContext;
   group?: NamespaceDoc;
   project?: ProjectDoc;
-}
-
-/** The caller's highest non-expired membership on any of the given groups or the project. */
-export async function membershipLevel(
-  models: IdentityModels,
-  userId: number,
-  groupIds: number[],
-  projectId?: number,
-): Promise<number> {
-  const sources: Record<string, unknown>[] = [];
-  if (groupIds.length > 0) sources.push({ sourceType: 'group', sourceId: { $in: groupIds } });
-  if (projectId !== undefined) sources.push({ sourceType: 'project', sourceId: projectId });
-  if (sources.length === 0) return 0;
-  const key = `members:${userId}:${groupIds.join(',')}:${projectId ?? ''}`;
-  const rows = await models.cache.get(key, () =>
-    models.members.find({ userId, $or: sources }).select({ accessLevel: 1, expiresAt: 1 }).lean(),
-  );
-  const now = todayUtc();
-  return rows.reduce((max, m) => (m.expiresAt && m.expiresAt <= now ? max : Math.max(max, m.accessLevel)), 0);
 }
 
 /** A private group is also visible to members of anything inside it (GitLab shows its name to them). */
@@ -48,11 +30,14 @@ function hasDescendantMembership(models: IdentityModels, userId: number, groupId
   });
 }
 
-export function canSee(visibility: string, principal: Principal | null, accessLevel: number): boolean {
-  if (visibility === 'public') return true;
-  if (!principal) return false;
-  if (visibility === 'internal' || principal.isAdmin) return true;
-  return accessLevel > 0;
+/** GitLab's `read_group` / `read_project`, the one rule every service applies (canReadNamespace). */
+function canSee(visibility: Visibility, principal: Principal | null, accessLevel: number): boolean {
+  return canReadNamespace({
+    userId: principal?.id ?? null,
+    isAdmin: principal?.isAdmin ?? false,
+    accessLevel,
+    namespaceVisibility: visibility,
+  });
 }
 
 export async function findGroup(models: IdentityModels, idOrPath: string): Promise<NamespaceDoc | null> {
