@@ -10,6 +10,7 @@ import {
 } from '@gl/contracts';
 import { sendJson, setPaginationHeaders } from '@gl/service-kit';
 import { resolveGroup, type ResolvedNamespace } from '../namespaces/resolve';
+import type { GroupsFinder } from './groups.finder';
 import type { GroupsService } from './groups.service';
 import type { ProjectsService } from './projects.service';
 import { groupDetailEntity, groupEntity } from './groups.entities';
@@ -23,10 +24,10 @@ const groupProjectsQuery = listProjectsQuery.extend(listGroupProjectsQuery.shape
 
 /** /groups, /groups/:id and its projects and subgroups (lib/api/groups.rb). */
 export function createGroupsRouter(
-  deps: IdentityRouterDeps & { groups: GroupsService; projects: ProjectsService },
+  deps: IdentityRouterDeps & { groups: GroupsService; groupsFinder: GroupsFinder; projects: ProjectsService },
 ): Router {
   const router = Router();
-  const { models, externalUrl, groups, projects } = deps;
+  const { models, externalUrl, groups, groupsFinder, projects } = deps;
 
   const resolve = (req: Request): Promise<ResolvedNamespace> =>
     resolveGroup(models, String(req.params.id), req.principal, externalUrl);
@@ -36,7 +37,7 @@ export function createGroupsRouter(
       ? await presentProjects(
           models,
           externalUrl,
-          await groups.directProjects(group, req.principal),
+          await groupsFinder.directProjects(group, req.principal),
           req.principal,
         )
       : [];
@@ -49,7 +50,7 @@ export function createGroupsRouter(
   router.get('/groups', maybeSignedIn(deps), async (req, res) => {
     const query = paramsOf(req, listGroupsQuery);
     const page = pageOf(req);
-    const { total, groups: rows } = await groups.list(query, req.principal, page);
+    const { total, groups: rows } = await groupsFinder.list(query, req.principal, page);
     setPaginationHeaders(req, res, page, total);
     sendJson(
       res,
@@ -74,7 +75,9 @@ export function createGroupsRouter(
     const query = paramsOf(req, listGroupsQuery);
     const { group } = await resolve(req);
     const page = pageOf(req);
-    const { total, groups: rows } = await groups.list(query, req.principal, page, { parentId: group!._id });
+    const { total, groups: rows } = await groupsFinder.list(query, req.principal, page, {
+      parentId: group!._id,
+    });
     setPaginationHeaders(req, res, page, total);
     sendJson(
       res,

@@ -1,5 +1,6 @@
 import type { Router } from 'express';
 import { createGroupsRouter } from './groups.router';
+import { createGroupsFinder } from './groups.finder';
 import { createGroupsService } from './groups.service';
 import { createMembersRouter } from './members.router';
 import { createMembersService } from './members.service';
@@ -18,7 +19,12 @@ export function createIdentityRouters(deps: IdentityRouterDeps): Router[] {
   const projects = createProjectsService(deps);
   return [
     createUsersRouter(deps),
-    createGroupsRouter({ ...deps, groups: createGroupsService(deps), projects }),
+    createGroupsRouter({
+      ...deps,
+      groups: createGroupsService(deps),
+      groupsFinder: createGroupsFinder(deps),
+      projects,
+    }),
     createProjectsRouter({ ...deps, projects }),
     createStarsRouter({ ...deps, stars: createStarsService(deps) }),
     createMembersRouter({ ...deps, members: createMembersService(deps) }),

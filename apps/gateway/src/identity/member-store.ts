@@ -24,6 +24,16 @@ export interface NewMember {
   createdBy: number | null;
 }
 
+/** The membership a creation grants (a new group's Owner, a new project's owner): permanent, by its creator. */
+export function insertCreatorMember(
+  deps: IdentityDeps,
+  input: Omit<NewMember, 'expiresAt'>,
+  origin: EventOrigin,
+  actor: EventActor,
+): Promise<MemberDoc> {
+  return insertMember(deps, { ...input, expiresAt: null }, origin, actor);
+}
+
 export async function insertMember(
   deps: IdentityDeps,
   input: NewMember,

@@ -10,17 +10,17 @@ import {
   type PageRequest,
   findPage,
 } from '@gl/service-kit';
-import { membershipLevel } from '../namespaces/resolve';
 import { CREATE_PROJECT_LEVEL, MAINTAINER, OWNER, moreVisible, requireLevel } from './access';
 import { destroyProject } from './cascade';
 import { actorOfPrincipal } from './http';
 import type { IdentityDeps } from './identity.deps';
 import { EVENT_TYPES, projectEvent } from './identity.events';
 import type { NamespaceDoc, ProjectDoc } from './identity.models';
-import { insertMember } from './member-store';
+import { insertCreatorMember } from './member-store';
 import { nextRevision, visibilityRevised } from './revisions';
 import {
   authorizedProjectsFilter,
+  membershipLevel,
   membershipsOf,
   visibleProjectsFilter,
   type Memberships,
@@ -172,16 +172,9 @@ export function createProjectsService(deps: IdentityDeps) {
     );
 
     const member = (userId: number, accessLevel: number) =>
-      insertMember(
+      insertCreatorMember(
         deps,
-        {
-          sourceType: 'project',
-          sourceId: id,
-          userId,
-          accessLevel,
-          expiresAt: null,
-          createdBy: principal.id,
-        },
+        { sourceType: 'project', sourceId: id, userId, accessLevel, createdBy: principal.id },
         origin,
         actor,
       );

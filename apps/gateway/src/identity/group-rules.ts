@@ -1,0 +1,84 @@
+import type { CreateGroupBody, UpdateGroupBody } from '@gl/contracts';
+import { TEXT_LIMITS, lengthErrors } from '@gl/contracts';
+import { HttpError } from '@gl/service-kit';
+import { moreVisible, visibilitiesAbove } from './access';
+import type { IdentityModels, NamespaceDoc } from './identity.models';
+import { ValidationErrors, nameErrors, namespacePathErrors, routeTaken, rubyInspect } from './paths';
+
+/**
+ * GitLab's Group model validations (app/models/namespace.rb, app/models/group.rb): name, description and
+ * path format, a path nobody holds, and visibility no higher than the parent's nor lower than what the
+ * group contains. They only read; the groups service decides what to do with the errors.
+ */
+type Visibility = NamespaceDoc['visibility'];
+
+/** POST /groups renders model errors inside a string: `Failed to save group {:path=>["..."]}`. */
+export function failedToSave(fields: Record<string, string[]>): HttpError {
+  return new HttpError(400, { message: `Failed to save group ${rubyInspect(fields)}` });
+}
+
+function parentVisibilityError(visibility: Visibility, parent: NamespaceDoc): string {
+  return `${visibility} is not allowed since the parent group has a ${parent.visibility} visibility.`;
+}
+
+/** Adds 'has already been taken' when the path is otherwise valid but its route is held. */
+export async function pathTakenError(
+  models: IdentityModels,
+  errors: ValidationErrors,
+  fullPath: string,
+): Promise<void> {
+  if (!errors.has('path') && (await routeTaken(models, fullPath)))
+    errors.add('path', 'has already been taken');
+}
+
+/** A new group under `parent` (null: top level) at `fullPath`. */
+export async function createErrors(
+  models: IdentityModels,
+  input: CreateGroupBody,
+  parent: NamespaceDoc | null,
+  fullPath: string,
+): Promise<ValidationErrors> {
+  const visibility = input.visibility ?? 'private';
+  const errors = new ValidationErrors();
+  errors.add('name', nameErrors(input.name));
+  errors.add('description', lengthErrors(input.description, TEXT_LIMITS.namespaceDescription));
+  errors.add('path', namespacePathErrors(input.path));
+  if (parent && moreVisible(visibility, parent.visibility)) {
+    errors.add('visibility_level', parentVisibilityError(visibility, parent));
+  }
+  await pathTakenError(models, errors, fullPath);
+  return errors;
+}
+
+/** The edited fields of an existing group; the path's route is checked by the caller, only when it moves. */
+export async function updateErrors(
+  models: IdentityModels,
+  group: NamespaceDoc,
+  input: UpdateGroupBody,
+): Promise<ValidationErrors> {
+  const errors = new ValidationErrors();
+  if (input.name !== undefined) errors.add('name', nameErrors(input.name));
+  errors.add('description', lengthErrors(input.description, TEXT_LIMITS.namespaceDescription));
+  if (input.path !== undefined) errors.add('path', namespacePathErrors(input.path));
+  const visibility = input.visibility;
+  if (visibility !== undefined && visibility !== group.visibility) {
+    const parent = group.parentId === null ? null : await models.namespaces.findById(group.parentId).lean();
+    if (parent && moreVisible(visibility, parent.visibility)) {
+      errors.add('visibility_level', parentVisibilityError(visibility, parent));
+    }
+    const above = visibilitiesAbove(visibility);
+    if (await models.projects.exists({ ancestorGroupIds: group._id, visibility: { $in: above } })) {
+      errors.add(
+        'visibility_level',
+        `${visibility} is not allowed since this group contains projects with higher visibility.`,
+      );
+    }
+    if (await models.namespaces.exists({ ancestorIds: group._id, visibility: { $in: above } })) {
+      errors.add(
+        'visibility_level',
+        `${visibility} is not allowed since there are sub-groups with higher visibility.`,
+      );
+    }
+  }
+  return errors;
+}

@@ -1,0 +1,77 @@
+import type { FilterQuery } from 'mongoose';
+import type { ListGroupsQuery, Principal } from '@gl/contracts';
+import { findPage, type PageRequest } from '@gl/service-kit';
+import { OWNER } from './access';
+import type { IdentityDeps } from './identity.deps';
+import type { NamespaceDoc, ProjectDoc } from './identity.models';
+import { authorizedGroupsFilter, membershipsOf, visibleProjectsFilter } from './memberships';
+import { searchPattern } from './queries';
+
+const GROUP_PROJECTS_LIMIT = 100;
+
+/** Reading groups: GitLab's GroupsFinder for lists, and the projects a group's detail shows. */
+export function createGroupsFinder(deps: Pick<IdentityDeps, 'models'>) {
+  const { models } = deps;
+
+  /** GitLab's GroupsFinder: public for anonymous callers; for users their groups, plus all visible with all_available. */
+  async function list(
+    query: ListGroupsQuery,
+    principal: Principal | null,
+    page: PageRequest,
+    /** Narrows the list, e.g. to one group's subgroups. */
+    scope: FilterQuery<NamespaceDoc> = {},
+  ): Promise<{ total: number; groups: NamespaceDoc[] }> {
+    const and: FilterQuery<NamespaceDoc>[] = [{ kind: 'group' }, scope];
+    if (!principal) {
+      and.push({ visibility: 'public' });
+    } else {
+      const memberships = await membershipsOf(models, principal.id);
+      if (query.owned || query.min_access_level !== undefined) {
+        const min = query.owned ? OWNER : query.min_access_level!;
+        const ids = [...memberships.groups].filter(([, level]) => level >= min).map(([id]) => id);
+        // `owned` means direct Owner membership; a minimum level also reaches the subgroups it is inherited by.
+        and.push(
+          query.owned
+            ? { _id: { $in: ids } }
+            : { $or: [{ _id: { $in: ids } }, { ancestorIds: { $in: ids } }] },
+        );
+      } else {
+        const allAvailable = query.all_available ?? principal.isAdmin;
+        if (!(principal.isAdmin && allAvailable)) {
+          const authorized = await authorizedGroupsFilter(models, memberships);
+          and.push(
+            allAvailable
+              ? { $or: [{ visibility: { $in: ['public', 'internal'] } }, ...authorized.$or!] }
+              : authorized,
+          );
+        }
+      }
+    }
+    if (query.top_level_only) and.push({ parentId: null });
+    if (query.visibility) and.push({ visibility: query.visibility });
+    if (query.search) {
+      const pattern = searchPattern(query.search);
+      and.push({ $or: [{ name: pattern }, { path: pattern }] });
+    }
+    const filter: FilterQuery<NamespaceDoc> = { $and: and };
+    const direction = query.sort === 'desc' ? -1 : 1;
+    const orderBy = query.order_by ?? 'name';
+    const sort: Record<string, 1 | -1> =
+      orderBy === 'id' ? { _id: direction } : { [orderBy]: direction, _id: 1 };
+    const { total, docs } = await findPage(models.namespaces, filter, sort, page);
+    return { total, groups: docs };
+  }
+
+  /** GroupDetail#projects: the group's own projects the caller can see. */
+  async function directProjects(group: NamespaceDoc, principal: Principal | null): Promise<ProjectDoc[]> {
+    const memberships = principal && !principal.isAdmin ? await membershipsOf(models, principal.id) : null;
+    return models.projects
+      .find({ $and: [{ namespaceId: group._id }, visibleProjectsFilter(principal, memberships)] })
+      .sort({ _id: -1 })
+      .limit(GROUP_PROJECTS_LIMIT)
+      .lean();
+  }
+
+  return { list, directProjects };
+}
+export type GroupsFinder = ReturnType<typeof createGroupsFinder>;
