@@ -1,9 +1,8 @@
-import type { Express } from 'express';
 import { z } from 'zod';
 import { booleanParam } from '@gl/contracts';
 import {
   createCounters,
-  createServiceHttpApp,
+  createRuntimeHttpApp,
   type ServiceInstance,
   type ServiceRuntime,
   type BaseServiceConfig,
@@ -15,6 +14,7 @@ import { createErrorTrackingRouter } from './error-tracking.router';
 import { createIncidentsSubscription } from './incidents.subscription';
 import { createIntegrationsRouter } from './integrations.router';
 import { createNotifyRouter } from './notify.router';
+import { createAlertsStores } from './stores';
 
 export const SERVICE_NAME = 'alerts';
 
@@ -32,25 +32,20 @@ export type AlertsConfig = BaseServiceConfig & Partial<z.infer<typeof alertsConf
  */
 export function createAlertsApp(
   runtime: ServiceRuntime<AlertsConfig>,
-): ServiceInstance & { app: Express; alerts: AlertsService } {
+): ServiceInstance & { alerts: AlertsService } {
   const models = createAlertsModels(runtime.connection);
   runtime.outbox.register(models.alerts);
-  const counters = createCounters(runtime.connection);
-  const alerts = new AlertsService(models, counters, runtime.outbox);
+  const stores = createAlertsStores(models, createCounters(runtime.connection));
+  const alerts = new AlertsService(stores.alerts, runtime.outbox);
   const { config } = runtime;
-  const app = createServiceHttpApp({
-    name: SERVICE_NAME,
-    logger: runtime.logger,
-    metrics: runtime.metrics,
-    contextSecret: config.INTERNAL_CONTEXT_SECRET,
-    readiness: runtime.readiness,
+  const app = createRuntimeHttpApp(runtime, SERVICE_NAME, {
     apiRouters: [
-      createIntegrationsRouter(models, counters, alerts, SERVICE_NAME),
-      createAlertsRouter(models, alerts, SERVICE_NAME),
-      createErrorTrackingRouter(models, config.ALERTS_ALLOW_LOCAL_REQUESTS ?? false),
+      createIntegrationsRouter(stores, alerts, SERVICE_NAME),
+      createAlertsRouter(stores.alerts, alerts, SERVICE_NAME),
+      createErrorTrackingRouter(stores.errorTracking, config.ALERTS_ALLOW_LOCAL_REQUESTS ?? false),
     ],
     rawRouters: [
-      createNotifyRouter(models, alerts, SERVICE_NAME, {
+      createNotifyRouter(stores, alerts, SERVICE_NAME, {
         requests: config.ALERTS_NOTIFY_RATE_LIMIT ?? 0,
         periodSeconds: config.ALERTS_NOTIFY_RATE_PERIOD_SECONDS ?? 3600,
       }),

@@ -1,10 +1,8 @@
-import type { Express } from 'express';
 import {
   createCounters,
-  createServiceHttpApp,
+  createRuntimeHttpApp,
   type ServiceInstance,
   type ServiceRuntime,
-  type BaseServiceConfig,
 } from '@gl/service-kit';
 import { createBoardsModels } from './boards.models';
 import { createBoardsRouter } from './boards.router';
@@ -19,23 +17,16 @@ export const SERVICE_NAME = 'boards';
  * Composes the boards service from ready dependencies; opens nothing itself (main.ts does), so component
  * tests build it in-process against their own database.
  */
-export function createBoardsApp(
-  runtime: ServiceRuntime<BaseServiceConfig>,
-): ServiceInstance & { app: Express; boards: BoardsService } {
+export function createBoardsApp(runtime: ServiceRuntime): ServiceInstance & { boards: BoardsService } {
   const models = createBoardsModels(runtime.connection);
   runtime.outbox.register(models.milestones);
   const counters = createCounters(runtime.connection);
   const boards = new BoardsService(models, counters);
-  const app = createServiceHttpApp({
-    name: SERVICE_NAME,
-    logger: runtime.logger,
-    metrics: runtime.metrics,
-    contextSecret: runtime.config.INTERNAL_CONTEXT_SECRET,
-    readiness: runtime.readiness,
+  const app = createRuntimeHttpApp(runtime, SERVICE_NAME, {
     apiRouters: [
       createLabelsRouter(models, counters, boards),
       createMilestonesRouter(models, counters, runtime.outbox),
-      createBoardsRouter(models, boards),
+      createBoardsRouter(boards),
     ],
   });
   return { app, boards, subscriptions: [createUsersSubscription(models)] };

@@ -1,8 +1,6 @@
-import type { Express } from 'express';
 import {
   createCounters,
-  createServiceHttpApp,
-  type BaseServiceConfig,
+  createRuntimeHttpApp,
   type ServiceInstance,
   type ServiceRuntime,
 } from '@gl/service-kit';
@@ -24,19 +22,12 @@ export const SERVICE_NAME = 'discussions';
  * Composes the discussions service from ready dependencies; opens nothing itself (main.ts does), so component
  * tests build it in-process against their own database.
  */
-export function createDiscussionsApp(
-  runtime: ServiceRuntime<BaseServiceConfig>,
-): ServiceInstance & { app: Express } {
+export function createDiscussionsApp(runtime: ServiceRuntime): ServiceInstance {
   const models = createDiscussionsModels(runtime.connection, runtime.outbox);
   const deps = { models, counters: createCounters(runtime.connection), outbox: runtime.outbox };
   const notes = createNotesService(deps);
   const noteables = createNoteablesService(deps, notes);
-  const app = createServiceHttpApp({
-    name: SERVICE_NAME,
-    logger: runtime.logger,
-    metrics: runtime.metrics,
-    contextSecret: runtime.config.INTERNAL_CONTEXT_SECRET,
-    readiness: runtime.readiness,
+  const app = createRuntimeHttpApp(runtime, SERVICE_NAME, {
     apiRouters: [
       createDiscussionsRouter(noteables, notes),
       createNoteablesRouter(noteables),

@@ -1,11 +1,9 @@
-import type { Express } from 'express';
 import {
   createCounters,
   createProjectionRevisions,
-  createServiceHttpApp,
+  createRuntimeHttpApp,
   type ServiceInstance,
   type ServiceRuntime,
-  type BaseServiceConfig,
 } from '@gl/service-kit';
 import { ProjectionVersion, createAccessCache } from './access.cache';
 import { activityLogSubscription, createActivityRecorder, type ActivityRecorder } from './activity.consumer';
@@ -28,10 +26,9 @@ export interface EventsAppOptions {
  * tests build it in-process against their own database.
  */
 export function createEventsApp(
-  runtime: ServiceRuntime<BaseServiceConfig>,
+  runtime: ServiceRuntime,
   options: EventsAppOptions = {},
 ): ServiceInstance & {
-  app: Express;
   models: EventsModels;
   timelines: TimelineModels;
   recorder: ActivityRecorder;
@@ -54,12 +51,7 @@ export function createEventsApp(
     runtime.logger,
     options.retentionIntervalMs ?? 3_600_000,
   );
-  const app = createServiceHttpApp({
-    name: SERVICE_NAME,
-    logger: runtime.logger,
-    metrics: runtime.metrics,
-    contextSecret: runtime.config.INTERNAL_CONTEXT_SECRET,
-    readiness: runtime.readiness,
+  const app = createRuntimeHttpApp(runtime, SERVICE_NAME, {
     apiRouters: [
       createEventsRouter(models, timelines, createAccessCache(models, projections, revisions), revisions),
     ],

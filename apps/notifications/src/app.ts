@@ -1,10 +1,4 @@
-import type { Express } from 'express';
-import {
-  createServiceHttpApp,
-  type ServiceInstance,
-  type ServiceRuntime,
-  type BaseServiceConfig,
-} from '@gl/service-kit';
+import { createRuntimeHttpApp, type ServiceInstance, type ServiceRuntime } from '@gl/service-kit';
 import { identityProjection } from './identity.projection';
 import { createModels } from './models';
 import { createSettingsRouter } from './settings.router';
@@ -19,16 +13,11 @@ export { resolveEffectiveLevel, type EffectiveLevel } from './effective-level';
  * tests build it in-process against their own database.
  */
 export function createNotificationsApp(
-  runtime: ServiceRuntime<BaseServiceConfig>,
-): ServiceInstance & { app: Express; settings: SettingsService } {
+  runtime: ServiceRuntime,
+): ServiceInstance & { settings: SettingsService } {
   const models = createModels(runtime.connection);
   const settings = createSettingsService(models);
-  const app = createServiceHttpApp({
-    name: SERVICE_NAME,
-    logger: runtime.logger,
-    metrics: runtime.metrics,
-    contextSecret: runtime.config.INTERNAL_CONTEXT_SECRET,
-    readiness: runtime.readiness,
+  const app = createRuntimeHttpApp(runtime, SERVICE_NAME, {
     apiRouters: [createSettingsRouter(models, settings)],
   });
   return { app, settings, subscriptions: [identityProjection(models, settings)] };

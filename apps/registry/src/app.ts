@@ -1,8 +1,7 @@
-import type { Express } from 'express';
 import {
   createCounters,
   createProjectionRevisions,
-  createServiceHttpApp,
+  createRuntimeHttpApp,
   type ServiceInstance,
   type ServiceRuntime,
 } from '@gl/service-kit';
@@ -30,17 +29,10 @@ function registryDeps(runtime: ServiceRuntime<RegistryConfig>): RegistryDeps {
  * Composes the registry service from ready dependencies; opens nothing itself (main.ts does), so component
  * tests build it in-process against their own database. Cleanup jobs run in the worker process.
  */
-export function createRegistryApp(
-  runtime: ServiceRuntime<RegistryConfig>,
-): ServiceInstance & { app: Express } {
+export function createRegistryApp(runtime: ServiceRuntime<RegistryConfig>): ServiceInstance {
   const deps = registryDeps(runtime);
   const revisions = createProjectionRevisions(runtime.connection);
-  const app = createServiceHttpApp({
-    name: SERVICE_NAME,
-    logger: runtime.logger,
-    metrics: runtime.metrics,
-    contextSecret: runtime.config.INTERNAL_CONTEXT_SECRET,
-    readiness: runtime.readiness,
+  const app = createRuntimeHttpApp(runtime, SERVICE_NAME, {
     apiRouters: [
       createRegistryRouter({ ...deps, config: runtime.config, outbox: runtime.outbox, revisions }),
     ],
@@ -51,17 +43,12 @@ export function createRegistryApp(
 /** The cleanup worker process: health, readiness and metrics over HTTP, jobs from the registry-cleanup durable. */
 export function createRegistryWorker(
   runtime: ServiceRuntime<RegistryConfig>,
-): ServiceInstance & { app: Express; worker: ReturnType<typeof cleanupWorker> } {
+): ServiceInstance & { worker: ReturnType<typeof cleanupWorker> } {
   const deps = registryDeps(runtime);
   const worker = cleanupWorker(deps, runtime.metrics, {
     maxTagsPerRun: runtime.config.REGISTRY_CLEANUP_MAX_TAGS,
   });
-  const app = createServiceHttpApp({
-    name: WORKER_NAME,
-    logger: runtime.logger,
-    metrics: runtime.metrics,
-    contextSecret: runtime.config.INTERNAL_CONTEXT_SECRET,
-    readiness: runtime.readiness,
+  const app = createRuntimeHttpApp(runtime, WORKER_NAME, {
     apiRouters: [],
   });
   return { app, worker, subscriptions: [worker] };

@@ -16,7 +16,7 @@ import { watchParent } from './parent-watch';
 import { answerOversizedRequests } from './http/request-line';
 
 /** What a service's composition root hands to its `createApp`. */
-export interface ServiceRuntime<C extends BaseServiceConfig> {
+export interface ServiceRuntime<C extends BaseServiceConfig = BaseServiceConfig> {
   config: Readonly<C>;
   logger: Logger;
   metrics: ServiceMetrics;

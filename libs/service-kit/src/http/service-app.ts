@@ -3,7 +3,9 @@ import { pinoHttp } from 'pino-http';
 import type { Logger } from 'pino';
 import { randomUUID } from 'node:crypto';
 import { REQUEST_ID_HEADER } from '@gl/contracts';
+import type { BaseServiceConfig } from '../config';
 import type { ServiceMetrics } from '../metrics';
+import type { ServiceRuntime } from '../runtime';
 import { httpMetricsMiddleware } from '../metrics';
 import { readBody, DEFAULT_BODY_LIMIT } from './body';
 import { errorHandler, notFoundHandler } from './error-handler';
@@ -80,4 +82,29 @@ export function createServiceHttpApp(options: ServiceHttpOptions): Express {
   app.use(notFoundHandler);
   app.use(errorHandler(options.logger));
   return app;
+}
+
+/** What a service's app states for itself: its routers (and, rarely, a different body limit). */
+export type ServiceRouters = Pick<
+  ServiceHttpOptions,
+  'apiRouters' | 'rootRouters' | 'rawRouters' | 'bodyLimit'
+>;
+
+/**
+ * The HTTP shell for a service's composition root: logger, metrics, context secret and readiness come
+ * from the runtime, so each `app.ts` names only its service and its routers.
+ */
+export function createRuntimeHttpApp(
+  runtime: Pick<ServiceRuntime<BaseServiceConfig>, 'config' | 'logger' | 'metrics' | 'readiness'>,
+  name: string,
+  routers: ServiceRouters,
+): Express {
+  return createServiceHttpApp({
+    name,
+    logger: runtime.logger,
+    metrics: runtime.metrics,
+    contextSecret: runtime.config.INTERNAL_CONTEXT_SECRET,
+    readiness: runtime.readiness,
+    ...routers,
+  });
 }
