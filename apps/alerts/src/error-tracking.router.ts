@@ -9,7 +9,7 @@ import {
 } from '@gl/contracts';
 import { ModelError, NotFoundError, ParamError, collectParams, parseParams, sendJson } from '@gl/service-kit';
 import { projectWith } from './alerts.access';
-import type { AlertsModels, ErrorTrackingDoc } from './alerts.models';
+import type { ErrorTrackingChanges, ErrorTrackingSettings, ErrorTrackingStore } from './error-tracking.store';
 import { presentErrorTracking } from './presenters';
 
 const NOT_FOUND = 'Error Tracking Setting';
@@ -65,14 +65,14 @@ export function apiUrlProblem(value: string, allowLocal: boolean): string | null
   return null;
 }
 
-export function createErrorTrackingRouter(models: AlertsModels, allowLocalRequests: boolean): Router {
+export function createErrorTrackingRouter(store: ErrorTrackingStore, allowLocalRequests: boolean): Router {
   const router = Router();
   const paths = ['/projects/:id/error_tracking/settings', '/projects/:id/error_tracking/settings/'];
 
-  async function find(projectId: number): Promise<ErrorTrackingDoc> {
-    const doc = await models.errorTracking.findById(projectId).lean<ErrorTrackingDoc>();
-    if (!doc) throw new NotFoundError(NOT_FOUND);
-    return doc;
+  async function find(projectId: number): Promise<ErrorTrackingSettings> {
+    const settings = await store.find(projectId);
+    if (!settings) throw new NotFoundError(NOT_FOUND);
+    return settings;
   }
 
   /** Grape's `requires :active, allow_blank: false`: missing, then empty, then invalid. */
@@ -95,11 +95,9 @@ export function createErrorTrackingRouter(models: AlertsModels, allowLocalReques
     checkActive(raw);
     const params = parseParams(patchErrorTrackingBody, raw);
     await find(ns.id);
-    const $set: Partial<ErrorTrackingDoc> = { active: params.active, updatedAt: new Date() };
-    if (params.integrated !== undefined) $set.integrated = params.integrated;
-    const updated = await models.errorTracking
-      .findOneAndUpdate({ _id: ns.id }, { $set }, { new: true })
-      .lean<ErrorTrackingDoc>();
+    const changes: ErrorTrackingChanges = { active: params.active };
+    if (params.integrated !== undefined) changes.integrated = params.integrated;
+    const updated = await store.update(ns.id, changes);
     if (!updated) throw new NotFoundError(NOT_FOUND);
     sendJson(res, 200, presentErrorTracking(updated));
   });
@@ -109,11 +107,7 @@ export function createErrorTrackingRouter(models: AlertsModels, allowLocalReques
     const raw = collectParams(req);
     checkActive(raw);
     const params = parseParams(putErrorTrackingBody, raw);
-    const $set: Partial<ErrorTrackingDoc> = {
-      active: params.active,
-      integrated: params.integrated,
-      updatedAt: new Date(),
-    };
+    const changes: ErrorTrackingChanges = { active: params.active, integrated: params.integrated };
     if (params.api_url !== undefined) {
       const apiUrl = params.api_url.trim();
       const problem = apiUrl ? apiUrlProblem(apiUrl, allowLocalRequests) : null;
@@ -122,14 +116,11 @@ export function createErrorTrackingRouter(models: AlertsModels, allowLocalReques
         ...(problem ? [problem] : []),
       ];
       if (messages.length > 0) throw ModelError.fields({ api_url: messages });
-      $set.apiUrl = apiUrl || null;
+      changes.apiUrl = apiUrl || null;
     }
-    if (params.project_name !== undefined) $set.projectName = params.project_name || null;
-    if (params.token !== undefined) $set.token = params.token || null;
-    const updated = await models.errorTracking
-      .findOneAndUpdate({ _id: ns.id }, { $set }, { upsert: true, new: true })
-      .lean<ErrorTrackingDoc>();
-    sendJson(res, 200, presentErrorTracking(updated));
+    if (params.project_name !== undefined) changes.projectName = params.project_name || null;
+    if (params.token !== undefined) changes.token = params.token || null;
+    sendJson(res, 200, presentErrorTracking(await store.upsert(ns.id, changes)));
   });
 
   return router;

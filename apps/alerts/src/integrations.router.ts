@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { Router, type Request } from 'express';
 import {
   ACCESS_LEVELS,
@@ -14,59 +14,58 @@ import {
   ModelError,
   NotFoundError,
   collectParams,
-  isDuplicateKeyError,
   isHigherTier,
   parseParams,
   sendJson,
   sendNoContent,
-  type Counters,
 } from '@gl/service-kit';
 import { mapGenericPayload } from './alert-payload';
 import { projectWith } from './alerts.access';
-import type { AlertsModels, IntegrationDoc } from './alerts.models';
 import type { AlertsService } from './alerts.service';
-import { presentIntegration, notifyUrl } from './presenters';
+import { newToken } from './integration-token';
+import type { Integration, IntegrationChanges } from './integrations.store';
+import { presentIntegration, presentOpsgenie, presentPrometheus } from './presenters';
+import type { AlertsStores } from './stores';
 
-export const hashToken = (token: string): string => createHash('sha256').update(token).digest('hex');
-const newToken = (): string => randomBytes(16).toString('hex');
 const MULTIPLE_REFUSED = 'Multiple HTTP integrations are not supported for this project';
 const OPSGENIE_CONFLICT = 'No other alert integration can be active while the Opsgenie integration is active';
 
 export function createIntegrationsRouter(
-  models: AlertsModels,
-  counters: Counters,
+  { integrations, opsgenie }: Pick<AlertsStores, 'integrations' | 'opsgenie'>,
   alerts: AlertsService,
   producer: string,
 ): Router {
   const router = Router();
   const base = '/projects/:id/alert_management';
 
-  async function opsgenieActive(projectId: number): Promise<boolean> {
-    return Boolean(await models.opsgenie.exists({ _id: projectId, active: true }));
+  /** Opsgenie's link-out excludes every other active integration. */
+  async function checkActivatable(projectId: number, active: boolean | undefined): Promise<void> {
+    if (active && (await opsgenie.isActive(projectId))) throw ModelError.error(OPSGENIE_CONFLICT);
   }
 
-  async function findHttp(req: Request, ns: NamespaceContext): Promise<IntegrationDoc> {
+  async function findHttp(req: Request, ns: NamespaceContext): Promise<Integration> {
     const { integration_id } = parseParams(integrationIdParams, req.params);
-    const integration = await models.integrations
-      .findOne({ _id: integration_id, projectId: ns.id, type: 'http' })
-      .lean<IntegrationDoc>();
+    const integration = await integrations.findHttp(ns.id, integration_id);
     if (!integration) throw new NotFoundError('Integration');
     return integration;
   }
 
-  const present = (req: Request, ns: NamespaceContext, doc: IntegrationDoc, token?: string) =>
-    presentIntegration(doc, req.ctx.externalUrl, ns.fullPath, token);
+  async function update(integration: Integration, changes: IntegrationChanges): Promise<Integration> {
+    const updated = await integrations.update(integration._id, changes);
+    if (!updated) throw new NotFoundError('Integration');
+    return updated;
+  }
+
+  const present = (req: Request, ns: NamespaceContext, integration: Integration, token?: string) =>
+    presentIntegration(integration, req.ctx.externalUrl, ns.fullPath, token);
 
   router.get(`${base}/http_integrations`, async (req, res) => {
     const ns = projectWith(req.ctx, ACCESS_LEVELS.maintainer);
-    const docs = await models.integrations
-      .find({ projectId: ns.id, type: 'http' })
-      .sort({ _id: 1 })
-      .lean<IntegrationDoc[]>();
+    const list = await integrations.listHttp(ns.id);
     sendJson(
       res,
       200,
-      docs.map((doc) => present(req, ns, doc)),
+      list.map((integration) => present(req, ns, integration)),
     );
   });
 
@@ -74,34 +73,24 @@ export function createIntegrationsRouter(
     const ns = projectWith(req.ctx, ACCESS_LEVELS.maintainer);
     const params = parseParams(createHttpIntegrationBody, collectParams(req));
     const single = !isHigherTier(req.ctx);
-    if (single && (await models.integrations.exists({ projectId: ns.id, type: 'http' })))
-      throw new ForbiddenError(MULTIPLE_REFUSED);
-    if (params.active && (await opsgenieActive(ns.id))) throw ModelError.error(OPSGENIE_CONFLICT);
-    const id = await counters.next('integrations');
-    const token = newToken();
-    const now = new Date();
-    const doc: IntegrationDoc = {
-      _id: id,
-      projectId: ns.id,
-      type: 'http',
-      name: params.name,
-      active: params.active,
-      endpointIdentifier: randomBytes(8).toString('hex'),
-      tokenHash: hashToken(token),
-      createIncident: params.create_incident ?? false,
-      apiUrl: null,
-      // On free, the one endpoint takes a fixed slot, so concurrent creations cannot both succeed.
-      slot: single ? 'http' : `http:${id}`,
-      createdAt: now,
-      updatedAt: now,
-    };
-    try {
-      await models.integrations.create(doc);
-    } catch (err) {
-      if (isDuplicateKeyError(err)) throw new ForbiddenError(MULTIPLE_REFUSED);
-      throw err;
-    }
-    sendJson(res, 201, present(req, ns, doc, token));
+    if (single && (await integrations.hasHttp(ns.id))) throw new ForbiddenError(MULTIPLE_REFUSED);
+    await checkActivatable(ns.id, params.active);
+    const { token, tokenHash } = newToken();
+    const created = await integrations.create(
+      {
+        projectId: ns.id,
+        type: 'http',
+        name: params.name,
+        active: params.active,
+        endpointIdentifier: randomBytes(8).toString('hex'),
+        tokenHash,
+        createIncident: params.create_incident ?? false,
+        apiUrl: null,
+      },
+      single,
+    );
+    if (!created) throw new ForbiddenError(MULTIPLE_REFUSED);
+    sendJson(res, 201, present(req, ns, created, token));
   });
 
   router.get(`${base}/http_integrations/:integration_id`, async (req, res) => {
@@ -113,38 +102,26 @@ export function createIntegrationsRouter(
     const ns = projectWith(req.ctx, ACCESS_LEVELS.maintainer);
     const integration = await findHttp(req, ns);
     const params = parseParams(updateHttpIntegrationBody, collectParams(req));
-    if (params.active && (await opsgenieActive(ns.id))) throw ModelError.error(OPSGENIE_CONFLICT);
-    const $set: Partial<IntegrationDoc> = { updatedAt: new Date() };
-    if (params.name !== undefined) $set.name = params.name;
-    if (params.active !== undefined) $set.active = params.active;
-    if (params.create_incident !== undefined) $set.createIncident = params.create_incident;
-    const updated = await models.integrations
-      .findOneAndUpdate({ _id: integration._id }, { $set }, { new: true })
-      .lean<IntegrationDoc>();
-    if (!updated) throw new NotFoundError('Integration');
-    sendJson(res, 200, present(req, ns, updated));
+    await checkActivatable(ns.id, params.active);
+    const changes: IntegrationChanges = {};
+    if (params.name !== undefined) changes.name = params.name;
+    if (params.active !== undefined) changes.active = params.active;
+    if (params.create_incident !== undefined) changes.createIncident = params.create_incident;
+    sendJson(res, 200, present(req, ns, await update(integration, changes)));
   });
 
   router.delete(`${base}/http_integrations/:integration_id`, async (req, res) => {
     const ns = projectWith(req.ctx, ACCESS_LEVELS.maintainer);
     const integration = await findHttp(req, ns);
-    await models.integrations.deleteOne({ _id: integration._id });
+    await integrations.remove(integration._id);
     sendNoContent(res);
   });
 
   router.post(`${base}/http_integrations/:integration_id/reset_token`, async (req, res) => {
     const ns = projectWith(req.ctx, ACCESS_LEVELS.maintainer);
     const integration = await findHttp(req, ns);
-    const token = newToken();
-    const updated = await models.integrations
-      .findOneAndUpdate(
-        { _id: integration._id },
-        { $set: { tokenHash: hashToken(token), updatedAt: new Date() } },
-        { new: true },
-      )
-      .lean<IntegrationDoc>();
-    if (!updated) throw new NotFoundError('Integration');
-    sendJson(res, 200, present(req, ns, updated, token));
+    const { token, tokenHash } = newToken();
+    sendJson(res, 200, present(req, ns, await update(integration, { tokenHash }), token));
   });
 
   /**
@@ -176,53 +153,40 @@ export function createIntegrationsRouter(
 
   router.get(`${base}/prometheus_integration`, async (req, res) => {
     const ns = projectWith(req.ctx, ACCESS_LEVELS.maintainer);
-    const doc = await models.integrations
-      .findOne({ projectId: ns.id, slot: 'prometheus' })
-      .lean<IntegrationDoc>();
-    if (!doc) throw new NotFoundError('Prometheus integration');
-    sendJson(res, 200, presentPrometheus(doc, req.ctx.externalUrl, ns.fullPath));
+    const integration = await integrations.findPrometheus(ns.id);
+    if (!integration) throw new NotFoundError('Prometheus integration');
+    sendJson(res, 200, presentPrometheus(integration, req.ctx.externalUrl, ns.fullPath));
   });
 
   router.put(`${base}/prometheus_integration`, async (req, res) => {
     const ns = projectWith(req.ctx, ACCESS_LEVELS.maintainer);
     const params = parseParams(prometheusIntegrationBody, collectParams(req));
-    if (params.active && (await opsgenieActive(ns.id))) throw ModelError.error(OPSGENIE_CONFLICT);
-    const existing = await models.integrations
-      .findOne({ projectId: ns.id, slot: 'prometheus' })
-      .lean<IntegrationDoc>();
-    const now = new Date();
+    await checkActivatable(ns.id, params.active);
+    const existing = await integrations.findPrometheus(ns.id);
     if (existing) {
-      const $set: Partial<IntegrationDoc> = { active: params.active, updatedAt: now };
-      if (params.api_url !== undefined) $set.apiUrl = params.api_url || null;
-      const updated = await models.integrations
-        .findOneAndUpdate({ _id: existing._id }, { $set }, { new: true })
-        .lean<IntegrationDoc>();
+      const changes: IntegrationChanges = { active: params.active };
+      if (params.api_url !== undefined) changes.apiUrl = params.api_url || null;
+      const updated = await integrations.update(existing._id, changes);
       sendJson(res, 200, presentPrometheus(updated ?? existing, req.ctx.externalUrl, ns.fullPath));
       return;
     }
-    const token = newToken();
-    const doc: IntegrationDoc = {
-      _id: await counters.next('integrations'),
+    const { token, tokenHash } = newToken();
+    const created = await integrations.create({
       projectId: ns.id,
       type: 'prometheus',
       name: 'Prometheus',
       active: params.active,
       endpointIdentifier: 'prometheus',
-      tokenHash: hashToken(token),
+      tokenHash,
       createIncident: false,
       apiUrl: params.api_url || null,
-      slot: 'prometheus',
-      createdAt: now,
-      updatedAt: now,
-    };
-    await models.integrations.create(doc);
-    sendJson(res, 200, presentPrometheus(doc, req.ctx.externalUrl, ns.fullPath, token));
+    });
+    sendJson(res, 200, presentPrometheus(created!, req.ctx.externalUrl, ns.fullPath, token));
   });
 
   router.get(`${base}/opsgenie`, async (req, res) => {
     const ns = projectWith(req.ctx, ACCESS_LEVELS.maintainer);
-    const doc = await models.opsgenie.findById(ns.id).lean();
-    sendJson(res, 200, { active: doc?.active ?? false, api_url: doc?.apiUrl ?? null });
+    sendJson(res, 200, presentOpsgenie(await opsgenie.get(ns.id)));
   });
 
   router.put(`${base}/opsgenie`, async (req, res) => {
@@ -232,30 +196,10 @@ export function createIntegrationsRouter(
     if (params.active) {
       if (!apiUrl || !/^https?:\/\/[^\s]+$/i.test(apiUrl))
         throw ModelError.fields({ api_url: ['must be a valid URL'] });
-      if (await models.integrations.exists({ projectId: ns.id, active: true }))
-        throw ModelError.error(OPSGENIE_CONFLICT);
+      if (await integrations.hasActive(ns.id)) throw ModelError.error(OPSGENIE_CONFLICT);
     }
-    const doc = await models.opsgenie
-      .findOneAndUpdate(
-        { _id: ns.id },
-        { $set: { active: params.active, apiUrl } },
-        { upsert: true, new: true },
-      )
-      .lean();
-    sendJson(res, 200, { active: doc?.active ?? params.active, api_url: doc?.apiUrl ?? apiUrl });
+    sendJson(res, 200, presentOpsgenie(await opsgenie.save(ns.id, { active: params.active, apiUrl })));
   });
 
   return router;
-}
-
-function presentPrometheus(doc: IntegrationDoc, externalUrl: string, projectPath: string, token?: string) {
-  return {
-    id: doc._id,
-    active: doc.active,
-    api_url: doc.apiUrl,
-    url: notifyUrl(externalUrl, projectPath, doc),
-    ...(token ? { token } : {}),
-    created_at: doc.createdAt.toISOString(),
-    updated_at: doc.updatedAt.toISOString(),
-  };
 }

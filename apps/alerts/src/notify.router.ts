@@ -1,9 +1,9 @@
 import { Router, type Request, type Response } from 'express';
-import { isHigherTier, secretsEqual, sendJson, type EventOrigin } from '@gl/service-kit';
+import { isHigherTier, sendJson, type EventOrigin } from '@gl/service-kit';
 import { jsonDepth, mapGenericPayload, mapPrometheusAlert } from './alert-payload';
-import type { AlertDoc, AlertsModels, IntegrationDoc } from './alerts.models';
 import type { AlertsService } from './alerts.service';
-import { hashToken } from './integrations.router';
+import { tokenMatches } from './integration-token';
+import type { AlertsStores } from './stores';
 
 /** GitLab's DeepSize limits for notify payloads. */
 export const MAX_PAYLOAD_BYTES = 1024 * 1024;
@@ -46,10 +46,6 @@ function tokenOf(req: Request): string | null {
   return null;
 }
 
-function tokenMatches(token: string | null, integration: IntegrationDoc): boolean {
-  return token !== null && token !== '' && secretsEqual(hashToken(token), integration.tokenHash);
-}
-
 /** A fixed window per path (GitLab's Rack::Attack throttle keys on the notify path). */
 function createThrottle(limit: NotifyRateLimit) {
   const windows = new Map<string, { start: number; count: number }>();
@@ -79,7 +75,7 @@ const status = (res: Response, code: number): void => {
  * 400 → 200 `[{"iid","title"}]` (Prometheus: 201).
  */
 export function createNotifyRouter(
-  models: AlertsModels,
+  { integrations, opsgenie }: Pick<AlertsStores, 'integrations' | 'opsgenie'>,
   alerts: AlertsService,
   producer: string,
   rateLimit: NotifyRateLimit,
@@ -102,17 +98,11 @@ export function createNotifyRouter(
 
     const ns = req.ctx.namespace;
     if (!ns || ns.kind !== 'project') return status(res, 403);
-    const [integration, opsgenie] = await Promise.all([
-      models.integrations
-        .findOne(
-          kind === 'prometheus'
-            ? { projectId: ns.id, slot: 'prometheus', active: true }
-            : { projectId: ns.id, type: 'http', endpointIdentifier: identifier, active: true },
-        )
-        .lean<IntegrationDoc>(),
-      models.opsgenie.exists({ _id: ns.id, active: true }),
+    const [integration, opsgenieActive] = await Promise.all([
+      integrations.findActive(ns.id, kind, identifier),
+      opsgenie.isActive(ns.id),
     ]);
-    if (!integration || opsgenie) return status(res, 403);
+    if (!integration || opsgenieActive) return status(res, 403);
     if (!tokenMatches(tokenOf(req), integration)) return status(res, 401);
 
     let payload: unknown = {};
@@ -137,7 +127,7 @@ export function createNotifyRouter(
       return status(res, 201);
     }
 
-    const alert: AlertDoc | null = await alerts.ingest(
+    const alert = await alerts.ingest(
       integration,
       mapGenericPayload(body, isHigherTier(req.ctx)),
       body,

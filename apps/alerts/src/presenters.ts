@@ -1,5 +1,8 @@
 import type { AlertEntity, ErrorTrackingSettingsEntity, HttpIntegrationEntity } from '@gl/contracts';
-import type { AlertDoc, ErrorTrackingDoc, IntegrationDoc } from './alerts.models';
+import type { Alert } from './alerts.store';
+import type { ErrorTrackingSettings } from './error-tracking.store';
+import type { Integration } from './integrations.store';
+import type { OpsgenieSettings } from './opsgenie.store';
 
 /** ActiveSupport's `parameterize`, as GitLab builds the name segment of a notify URL. */
 export function nameSlug(name: string): string {
@@ -11,14 +14,14 @@ export function nameSlug(name: string): string {
   return slug || 'http-endpoint';
 }
 
-export function notifyUrl(externalUrl: string, projectPath: string, integration: IntegrationDoc): string {
+export function notifyUrl(externalUrl: string, projectPath: string, integration: Integration): string {
   return integration.type === 'prometheus'
     ? `${externalUrl}/${projectPath}/prometheus/alerts/notify.json`
     : `${externalUrl}/${projectPath}/alerts/notify/${nameSlug(integration.name)}/${integration.endpointIdentifier}.json`;
 }
 
 export function presentIntegration(
-  integration: IntegrationDoc,
+  integration: Integration,
   externalUrl: string,
   projectPath: string,
   token?: string,
@@ -37,7 +40,28 @@ export function presentIntegration(
   };
 }
 
-export function presentAlert(alert: AlertDoc): AlertEntity {
+export function presentPrometheus(
+  integration: Integration,
+  externalUrl: string,
+  projectPath: string,
+  token?: string,
+) {
+  return {
+    id: integration._id,
+    active: integration.active,
+    api_url: integration.apiUrl,
+    url: notifyUrl(externalUrl, projectPath, integration),
+    ...(token ? { token } : {}),
+    created_at: integration.createdAt.toISOString(),
+    updated_at: integration.updatedAt.toISOString(),
+  };
+}
+
+export function presentOpsgenie(settings: OpsgenieSettings) {
+  return { active: settings.active, api_url: settings.apiUrl };
+}
+
+export function presentAlert(alert: Alert): AlertEntity {
   return {
     id: alert._id,
     iid: alert.iid,
@@ -53,7 +77,7 @@ export function presentAlert(alert: AlertDoc): AlertEntity {
     event_count: alert.events,
     fingerprint: alert.fingerprint,
     environment: alert.environmentName ? { name: alert.environmentName } : null,
-    payload: JSON.parse(alert.payload) as Record<string, unknown>,
+    payload: alert.payload,
     issue_iid: alert.issueIid,
     created_at: alert.createdAt.toISOString(),
     updated_at: alert.updatedAt.toISOString(),
@@ -61,7 +85,7 @@ export function presentAlert(alert: AlertDoc): AlertEntity {
 }
 
 /** GitLab derives the tracker's web URL from the API URL by dropping `api/0/projects/`. */
-export function presentErrorTracking(doc: ErrorTrackingDoc): ErrorTrackingSettingsEntity {
+export function presentErrorTracking(doc: ErrorTrackingSettings): ErrorTrackingSettingsEntity {
   return {
     active: doc.active,
     project_name: doc.projectName ?? null,

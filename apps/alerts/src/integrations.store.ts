@@ -1,0 +1,89 @@
+import type { FilterQuery, Model } from 'mongoose';
+import { isDuplicateKeyError, type Counters } from '@gl/service-kit';
+import type { IntegrationDoc, IntegrationType } from './alerts.models';
+
+/** An alert integration as routers and presenters use it; its uniqueness slot stays in storage. */
+export type Integration = Omit<IntegrationDoc, 'slot'>;
+export type NewIntegration = Omit<Integration, '_id' | 'createdAt' | 'updatedAt'>;
+export type IntegrationChanges = Partial<
+  Pick<Integration, 'name' | 'active' | 'createIncident' | 'apiUrl' | 'tokenHash'>
+>;
+
+function decode(doc: IntegrationDoc | null): Integration | null {
+  if (!doc) return null;
+  const { slot, ...integration } = doc;
+  return integration;
+}
+
+/**
+ * Alert integrations (`integrations`). Each takes a slot unique per project: `prometheus` for the single
+ * Prometheus integration, `http` for the one HTTP endpoint a project without multiple integrations may
+ * have (so concurrent creations cannot both succeed), `http:<id>` otherwise.
+ */
+export function createIntegrationsStore(model: Model<IntegrationDoc>, counters: Counters) {
+  const findOne = async (filter: FilterQuery<IntegrationDoc>) =>
+    decode(await model.findOne(filter).lean<IntegrationDoc>());
+
+  return {
+    async listHttp(projectId: number): Promise<Integration[]> {
+      const docs = await model.find({ projectId, type: 'http' }).sort({ _id: 1 }).lean<IntegrationDoc[]>();
+      return docs.map((doc) => decode(doc)!);
+    },
+
+    findHttp(projectId: number, id: number): Promise<Integration | null> {
+      return findOne({ _id: id, projectId, type: 'http' });
+    },
+
+    findPrometheus(projectId: number): Promise<Integration | null> {
+      return findOne({ projectId, slot: 'prometheus' });
+    },
+
+    /** The active integration a notify call addresses: Prometheus, or the HTTP endpoint `identifier`. */
+    findActive(projectId: number, type: IntegrationType, identifier: string): Promise<Integration | null> {
+      return findOne(
+        type === 'prometheus'
+          ? { projectId, slot: 'prometheus', active: true }
+          : { projectId, type: 'http', endpointIdentifier: identifier, active: true },
+      );
+    },
+
+    async hasHttp(projectId: number): Promise<boolean> {
+      return Boolean(await model.exists({ projectId, type: 'http' }));
+    },
+
+    async hasActive(projectId: number): Promise<boolean> {
+      return Boolean(await model.exists({ projectId, active: true }));
+    },
+
+    /**
+     * Stores a new integration under a fresh id; null when `single` and the project already has its HTTP
+     * endpoint.
+     */
+    async create(fields: NewIntegration, single = false): Promise<Integration | null> {
+      const id = await counters.next('integrations');
+      const now = new Date();
+      const integration: Integration = { _id: id, ...fields, createdAt: now, updatedAt: now };
+      const slot = fields.type === 'prometheus' ? 'prometheus' : single ? 'http' : `http:${id}`;
+      try {
+        await model.create({ ...integration, slot });
+      } catch (err) {
+        if (fields.type === 'http' && isDuplicateKeyError(err)) return null;
+        throw err;
+      }
+      return integration;
+    },
+
+    /** Applies `changes`; null when the integration is gone. */
+    async update(id: number, changes: IntegrationChanges): Promise<Integration | null> {
+      const $set = { ...changes, updatedAt: new Date() };
+      return decode(
+        await model.findOneAndUpdate({ _id: id }, { $set }, { new: true }).lean<IntegrationDoc>(),
+      );
+    },
+
+    async remove(id: number): Promise<void> {
+      await model.deleteOne({ _id: id });
+    },
+  };
+}
+export type IntegrationsStore = ReturnType<typeof createIntegrationsStore>;
