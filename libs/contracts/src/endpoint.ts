@@ -1,22 +1,44 @@
 import type { z } from 'zod';
 
+/** The processes that serve /api/v4: the gateway itself (identity) and the services behind it. */
+export const SERVICES = ['boards', 'discussions', 'alerts', 'notifications', 'events', 'registry'] as const;
+export type ServiceName = (typeof SERVICES)[number];
+export type EndpointOwner = ServiceName | 'gateway';
+
 /**
- * One HTTP endpoint as the OpenAPI document and the routers see it. Parameters follow GitLab: they may
- * come by path, query or body, so `params` describes them all; the document lists path parameters from
- * the path template, and the rest as query (GET/DELETE) or request body (POST/PUT/PATCH).
+ * One HTTP endpoint, declared once: the OpenAPI document, the gateway's route table and the owning
+ * service's handler registration all read it. Parameters follow GitLab: they may come by path, query or
+ * body, so `params` describes them all; the document lists path parameters from the path template, and
+ * the rest as query (GET/DELETE) or request body (POST/PUT/PATCH).
  */
 export interface EndpointContract {
   method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
   /** OpenAPI path template below /api/v4 (or absolute when `outsideApi`), e.g. `/groups/{id}/boards`. */
   path: string;
+  /** The same endpoint at a second path GitLab also answers (served, not listed in the document). */
+  alsoAt?: string;
+  /** Who serves it; `defineEndpoints` sets it for a whole catalogue. */
+  service: EndpointOwner;
   operationId: string;
   summary: string;
-  tags: string[];
-  /** Who authenticates: a personal access token (required or optional), or the service itself. */
+  tags: readonly string[];
+  /**
+   * Who authenticates: a personal access token (required or optional), or the service itself. The
+   * gateway turns a required token into a 401 before anything is looked up (GitLab's `authenticate!`,
+   * and `authenticate_non_get!` for writes next to optional-token reads) unless `lookupFirst`.
+   */
   auth: 'token' | 'optional-token' | 'integration-token' | 'registry-secret';
+  /**
+   * GitLab looks the project up before it authenticates (the API class's `before` block calls
+   * `user_project`), so an anonymous call on an invisible project is a 404, not a 401: the gateway lets
+   * anonymous callers through and the service answers.
+   */
+  lookupFirst?: boolean;
+  /** Scopes accepted for reads besides api/read_api (GitLab's `allow_access_with_scope`). */
+  readScopes?: readonly string[];
   params?: z.ZodObject;
   response: { status: number; description: string; schema?: z.ZodType; paginated?: boolean };
-  errors?: number[];
+  errors?: readonly number[];
   deprecated?: boolean;
   /** Higher-tier feature (GitLab Premium/Ultimate). */
   higherTier?: boolean;
@@ -24,6 +46,34 @@ export interface EndpointContract {
   outsideApi?: boolean;
 }
 
-export function defineEndpoints(endpoints: EndpointContract[]): EndpointContract[] {
-  return endpoints;
+/** An endpoint as a catalogue declares it: the catalogue supplies the owner. */
+export type EndpointDeclaration = Omit<EndpointContract, 'service'>;
+
+type Owned<T, S extends EndpointOwner> = { [K in keyof T]: T[K] & { service: S } };
+
+/**
+ * A service's catalogue of endpoints. The element types are kept (literal operation ids, each endpoint's
+ * own params schema), so a handler registered for an endpoint receives its parsed params typed.
+ */
+export function defineEndpoints<
+  const S extends EndpointOwner,
+  const T extends readonly EndpointDeclaration[],
+>(service: S, endpoints: T): Owned<T, S> {
+  return endpoints.map((endpoint) => ({ ...endpoint, service })) as unknown as Owned<T, S>;
 }
+
+/** A catalogue addressed by operation id: `BOARDS.listGroupLabels`. */
+export type EndpointsById<T extends readonly EndpointContract[]> = {
+  [E in T[number] as E['operationId']]: E;
+};
+
+export function byOperationId<const T extends readonly EndpointContract[]>(endpoints: T): EndpointsById<T> {
+  return Object.fromEntries(
+    endpoints.map((endpoint) => [endpoint.operationId, endpoint]),
+  ) as EndpointsById<T>;
+}
+
+/** The params an endpoint's handler receives, parsed by its contract's schema. */
+export type EndpointParams<E extends EndpointContract> = E['params'] extends z.ZodType
+  ? z.infer<E['params']>
+  : Record<string, never>;

@@ -184,7 +184,7 @@ describe('gateway auth policy for anonymous writes', () => {
   it.each([
     ['POST', (p: number) => `/api/v4/projects/${p}/issues`],
     ['PUT', (p: number) => `/api/v4/projects/${p}/issues/1`],
-    ['DELETE', (p: number) => `/api/v4/projects/${p}/issues/1`],
+    ['PUT', (p: number) => `/api/v4/projects/${p}/merge_requests/1`],
     ['POST', (p: number) => `/api/v4/projects/${p}/merge_requests`],
     ['PUT', (p: number) => `/api/v4/projects/${p}/merge_requests/1/merge`],
   ])(
@@ -197,6 +197,21 @@ describe('gateway auth policy for anonymous writes', () => {
       }
     },
   );
+
+  it('When a method or path has no contract, then the catch-all 404 answers before any authentication', async () => {
+    for (const [method, path] of [
+      ['DELETE', `/api/v4/projects/${secret._id}/issues/1`],
+      ['GET', `/api/v4/projects/${open._id}/issues/1/unknown`],
+    ] as const) {
+      const response = await anonymous(method, path);
+      expect({ method, path, status: response.status, body: await response.json() }).toEqual({
+        method,
+        path,
+        status: 404,
+        body: { error: '404 Not Found' },
+      });
+    }
+  });
 
   it('When an anonymous caller writes group epics, labels or milestones, then 401 before the lookup', async () => {
     for (const [method, path] of [

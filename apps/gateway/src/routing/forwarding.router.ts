@@ -57,8 +57,6 @@ async function sign(deps: ForwardingDeps, req: Request, namespace: NamespaceCont
   return signContext(deps.contextSecret, context);
 }
 
-const READ_METHODS = new Set(['GET', 'HEAD']);
-
 function forward(deps: ForwardingDeps, spec: RouteSpec) {
   const proxy = deps.proxies[spec.service];
   return async (req: Request, res: Response, next: NextFunction): Promise<void> => {
@@ -66,10 +64,7 @@ function forward(deps: ForwardingDeps, spec: RouteSpec) {
       req.principal = null;
       req.forwardAuthorization = true;
     } else {
-      // `non-get`: GitLab's authenticate_non_get!, before the resource is looked up, so an anonymous write
-      // is a 401 even where the same GET would be a 404.
-      const required = spec.auth === 'required' || (spec.auth === 'non-get' && !READ_METHODS.has(req.method));
-      await applyAuth(req, deps, { required, readScopes: spec.readScopes });
+      await applyAuth(req, deps, { required: spec.auth === 'required', readScopes: spec.readScopes });
     }
     let namespace: NamespaceContext | null = null;
     let url = withoutCredentialParams(req.originalUrl);
@@ -88,10 +83,13 @@ function forward(deps: ForwardingDeps, spec: RouteSpec) {
   };
 }
 
-/** The declarative route table turned into Express routes under /api/v4. */
+/** The route table (derived from the contracts) turned into Express routes under /api/v4. */
 export function createForwardingRouter(deps: ForwardingDeps): Router {
   const router = Router();
-  for (const spec of ROUTE_TABLE) router.all(`/api/v4${spec.path}`, forward(deps, spec));
+  for (const spec of ROUTE_TABLE) {
+    const method = spec.method.toLowerCase() as Lowercase<RouteSpec['method']>;
+    router[method](`/api/v4${spec.path}`, forward(deps, spec));
+  }
   return router;
 }
 

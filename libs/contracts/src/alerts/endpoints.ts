@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineEndpoints } from '../endpoint';
+import { byOperationId, defineEndpoints } from '../endpoint';
 import {
   alertEntity,
   errorTrackingSettingsEntity,
@@ -25,7 +25,7 @@ const alerts = ['alert_management'];
 const errorTracking = ['error_tracking'];
 const base = '/projects/{id}/alert_management';
 
-export const ALERTS_ENDPOINTS = defineEndpoints([
+export const ALERTS_ENDPOINTS = defineEndpoints('alerts', [
   {
     method: 'GET',
     path: `${base}/http_integrations`,
@@ -229,3 +229,6 @@ export const ALERTS_ENDPOINTS = defineEndpoints([
     errors: [400, 401, 403, 429],
   },
 ]);
+
+/** The catalogue by operation id, for handler registration: `ALERTS_API.<operationId>`. */
+export const ALERTS_API = byOperationId(ALERTS_ENDPOINTS);

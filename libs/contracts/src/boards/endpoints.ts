@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineEndpoints, type EndpointContract } from '../endpoint';
+import { byOperationId, defineEndpoints } from '../endpoint';
 import { paginationQuery } from '../primitives';
 import {
   boardEntity,
@@ -25,7 +25,7 @@ const board = '/groups/{id}/boards/{board_id}';
 const boardIdParams = z.object({ board_id: z.number().int() });
 const listIdParams = z.object({ board_id: z.number().int(), list_id: z.number().int() });
 
-export const BOARDS_ENDPOINTS: EndpointContract[] = defineEndpoints([
+export const BOARDS_ENDPOINTS = defineEndpoints('boards', [
   {
     method: 'GET',
     path: '/groups/{id}/labels',
@@ -238,3 +238,6 @@ export const BOARDS_ENDPOINTS: EndpointContract[] = defineEndpoints([
     errors: [401, 403, 404],
   },
 ]);
+
+/** The catalogue by operation id, for handler registration: `BOARDS_API.<operationId>`. */
+export const BOARDS_API = byOperationId(BOARDS_ENDPOINTS);

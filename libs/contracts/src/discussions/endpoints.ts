@@ -1,5 +1,8 @@
-import type { EndpointContract } from '../endpoint';
+import { byOperationId } from '../endpoint';
 import { NOTEABLE_ENDPOINTS } from './noteable-endpoints';
 import { THREAD_ENDPOINTS } from './thread-endpoints';
 
-export const DISCUSSIONS_ENDPOINTS: EndpointContract[] = [...NOTEABLE_ENDPOINTS, ...THREAD_ENDPOINTS];
+export const DISCUSSIONS_ENDPOINTS = [...NOTEABLE_ENDPOINTS, ...THREAD_ENDPOINTS];
+
+/** The catalogue by operation id, for handler registration: `DISCUSSIONS_API.<operationId>`. */
+export const DISCUSSIONS_API = byOperationId(DISCUSSIONS_ENDPOINTS);

@@ -16,7 +16,7 @@ import {
 } from './params';
 
 /** Issues, merge requests, snippets, epics and commits themselves. */
-export const NOTEABLE_ENDPOINTS = defineEndpoints([
+export const NOTEABLE_ENDPOINTS = defineEndpoints('discussions', [
   {
     method: 'GET',
     path: '/projects/{id}/issues',
@@ -136,6 +136,8 @@ export const NOTEABLE_ENDPOINTS = defineEndpoints([
     summary: 'Create a project snippet',
     tags: ['snippets'],
     auth: 'token',
+    // lib/api/project_snippets.rb: the `before` block calls `user_project` (404 when invisible) first.
+    lookupFirst: true,
     params: createSnippetBody,
     response: { status: 201, description: 'Snippet', schema: snippetEntity },
     errors: [400, 401, 403, 404],
@@ -192,6 +194,8 @@ export const NOTEABLE_ENDPOINTS = defineEndpoints([
     summary: 'Record a commit on a branch (publishes a push)',
     tags: ['commits'],
     auth: 'token',
+    // lib/api/commits.rb: the `before` block calls `user_project` (404 when invisible) first.
+    lookupFirst: true,
     params: createCommitBody,
     response: { status: 201, description: 'Commit', schema: commitEntity },
     errors: [400, 401, 403, 404],

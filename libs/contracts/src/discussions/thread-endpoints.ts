@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { EndpointContract } from '../endpoint';
+import { defineEndpoints, type EndpointDeclaration } from '../endpoint';
 import { discussionEntity, noteEntity } from './entities';
 import {
   addDiscussionNoteBody,
@@ -22,6 +22,8 @@ interface NoteablePath {
   resolvable: boolean;
   notesApi: boolean;
   higherTier?: boolean;
+  /** A second prefix GitLab answers for the same noteable (the spec's `/projects/:id/commits/:commit_id`). */
+  alias?: string;
 }
 
 const NOTEABLE_PATHS: NoteablePath[] = [
@@ -57,6 +59,7 @@ const NOTEABLE_PATHS: NoteablePath[] = [
   {
     name: 'Commit',
     prefix: '/projects/{id}/repository/commits/{noteable_id}',
+    alias: '/projects/{id}/commits/{noteable_id}',
     createThread: createCommitDiscussionBody,
     resolvable: false,
     notesApi: false,
@@ -64,13 +67,13 @@ const NOTEABLE_PATHS: NoteablePath[] = [
 ];
 
 /** Threads and notes on every noteable kind: the same routes under each kind's path. */
-export const THREAD_ENDPOINTS = NOTEABLE_PATHS.flatMap((n): EndpointContract[] => {
+const threadEndpoints = NOTEABLE_PATHS.flatMap((n): EndpointDeclaration[] => {
   const tags = ['discussions'];
   const base = `${n.prefix}/discussions`;
   const one = `${base}/{discussion_id}`;
   const note = `${one}/notes/{note_id}`;
   const tier = n.higherTier ? { higherTier: true } : {};
-  const list: EndpointContract[] = [
+  const list: EndpointDeclaration[] = [
     {
       method: 'GET',
       path: base,
@@ -240,5 +243,8 @@ export const THREAD_ENDPOINTS = NOTEABLE_PATHS.flatMap((n): EndpointContract[] =
       },
     );
   }
-  return list;
+  const { alias } = n;
+  return alias ? list.map((e) => ({ ...e, alsoAt: alias + e.path.slice(n.prefix.length) })) : list;
 });
+
+export const THREAD_ENDPOINTS = defineEndpoints('discussions', threadEndpoints);

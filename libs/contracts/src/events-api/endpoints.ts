@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineEndpoints } from '../endpoint';
+import { byOperationId, defineEndpoints } from '../endpoint';
 import { activityEventEntity } from './entities';
 import { currentUserEventsQuery, projectEventsQuery, userEventsQuery } from './params';
 
@@ -12,7 +12,7 @@ const list = {
 };
 
 /** The activity log (events service). */
-export const EVENTS_API_ENDPOINTS = defineEndpoints([
+export const EVENTS_API_ENDPOINTS = defineEndpoints('events', [
   {
     method: 'GET',
     path: '/events',
@@ -20,6 +20,7 @@ export const EVENTS_API_ENDPOINTS = defineEndpoints([
     summary: "The caller's events; scope=all: events of every project the caller is a member of",
     tags,
     auth: 'token',
+    readScopes: ['read_user'],
     params: currentUserEventsQuery,
     response: list,
     errors: [400, 401, 403],
@@ -31,6 +32,7 @@ export const EVENTS_API_ENDPOINTS = defineEndpoints([
     summary: "A user's events the caller may see",
     tags,
     auth: 'token',
+    readScopes: ['read_user'],
     params: userEventsQuery,
     response: list,
     errors: [400, 401, 403, 404],
@@ -47,3 +49,6 @@ export const EVENTS_API_ENDPOINTS = defineEndpoints([
     errors: [400, 401, 404],
   },
 ]);
+
+/** The catalogue by operation id, for handler registration: `EVENTS_API.<operationId>`. */
+export const EVENTS_API = byOperationId(EVENTS_API_ENDPOINTS);

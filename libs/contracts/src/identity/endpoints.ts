@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineEndpoints } from '../endpoint';
+import { byOperationId, defineEndpoints } from '../endpoint';
 import { groupDetailEntity, groupEntity, createGroupBody, listGroupsQuery, updateGroupBody } from './groups';
 import { addMemberBody, listMembersQuery, memberEntity, updateMemberBody } from './members';
 import {
@@ -32,7 +32,7 @@ const members = ['members'];
 const memberEndpoints = (['groups', 'projects'] as const).flatMap((source) => {
   const base = `/${source}/{id}/members`;
   const tag = source === 'groups' ? 'Group' : 'Project';
-  return defineEndpoints([
+  return defineEndpoints('gateway', [
     {
       method: 'GET',
       path: base,
@@ -100,7 +100,7 @@ const memberEndpoints = (['groups', 'projects'] as const).flatMap((source) => {
   ]);
 });
 
-export const IDENTITY_ENDPOINTS = defineEndpoints([
+export const IDENTITY_ENDPOINTS = defineEndpoints('gateway', [
   {
     method: 'GET',
     path: '/user',
@@ -335,3 +335,6 @@ export const IDENTITY_ENDPOINTS = defineEndpoints([
   },
   ...memberEndpoints,
 ]);
+
+/** The catalogue by operation id, for handler registration: `IDENTITY_API.<operationId>`. */
+export const IDENTITY_API = byOperationId(IDENTITY_ENDPOINTS);

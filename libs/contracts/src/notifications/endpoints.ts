@@ -1,4 +1,4 @@
-import { defineEndpoints, type EndpointContract } from '../endpoint';
+import { byOperationId, defineEndpoints, type EndpointDeclaration } from '../endpoint';
 import { globalNotificationSettingEntity, notificationSettingEntity } from './entities';
 import {
   notificationSourceParams,
@@ -8,7 +8,7 @@ import {
 
 const tags = ['notification_settings'];
 
-function sourceEndpoints(kind: 'group' | 'project'): EndpointContract[] {
+function sourceEndpoints(kind: 'group' | 'project'): EndpointDeclaration[] {
   const plural = `${kind}s`;
   const name = kind === 'group' ? 'Group' : 'Project';
   return [
@@ -37,7 +37,7 @@ function sourceEndpoints(kind: 'group' | 'project'): EndpointContract[] {
   ];
 }
 
-export const NOTIFICATIONS_ENDPOINTS = defineEndpoints([
+export const NOTIFICATIONS_ENDPOINTS = defineEndpoints('notifications', [
   {
     method: 'GET',
     path: '/notification_settings',
@@ -62,3 +62,6 @@ export const NOTIFICATIONS_ENDPOINTS = defineEndpoints([
   ...sourceEndpoints('group'),
   ...sourceEndpoints('project'),
 ]);
+
+/** The catalogue by operation id, for handler registration: `NOTIFICATIONS_API.<operationId>`. */
+export const NOTIFICATIONS_API = byOperationId(NOTIFICATIONS_ENDPOINTS);

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineEndpoints } from '../endpoint';
+import { byOperationId, defineEndpoints } from '../endpoint';
 import { registryRepositoryEntity, registryTagDetailEntity, registryTagEntity } from './entities';
 import {
   bulkDeleteTagsParams,
@@ -13,7 +13,7 @@ import {
 const tags = ['container_registry'];
 const repo = '/projects/{id}/registry/repositories/{repository_id}';
 
-export const REGISTRY_ENDPOINTS = defineEndpoints([
+export const REGISTRY_ENDPOINTS = defineEndpoints('registry', [
   {
     method: 'GET',
     path: '/projects/{id}/registry/repositories',
@@ -60,10 +60,13 @@ export const REGISTRY_ENDPOINTS = defineEndpoints([
   {
     method: 'DELETE',
     path: repo,
+    // lib/api/project_container_repositories.rb runs `authorize_read_container_images!` in `before`, so an
+    // anonymous delete is a 404 on a private project and a 403 on a public one (lookupFirst below).
     operationId: 'deleteRegistryRepository',
     summary: 'Schedules the deletion of a repository and its tags',
     tags,
     auth: 'token',
+    lookupFirst: true,
     params: repositoryIdParams,
     response: { status: 202, description: 'Scheduled', schema: z.literal(202) },
     errors: [401, 403, 404],
@@ -86,6 +89,7 @@ export const REGISTRY_ENDPOINTS = defineEndpoints([
     summary: 'Schedules a bulk deletion of tags by name, age and count',
     tags,
     auth: 'token',
+    lookupFirst: true,
     params: bulkDeleteTagsParams,
     response: { status: 202, description: 'Scheduled', schema: z.literal(202) },
     errors: [400, 401, 403, 404],
@@ -108,6 +112,7 @@ export const REGISTRY_ENDPOINTS = defineEndpoints([
     summary: 'Deletes one tag (blobs stay)',
     tags,
     auth: 'token',
+    lookupFirst: true,
     params: tagParams,
     response: { status: 200, description: 'Deleted', schema: z.literal(200) },
     errors: [400, 401, 403, 404],
@@ -123,3 +128,6 @@ export const REGISTRY_ENDPOINTS = defineEndpoints([
     errors: [401],
   },
 ]);
+
+/** The catalogue by operation id, for handler registration: `REGISTRY_API.<operationId>`. */
+export const REGISTRY_API = byOperationId(REGISTRY_ENDPOINTS);

@@ -16,6 +16,8 @@ declare global {
   var __GL_SCAN_REPORT__: string | undefined;
 
   var __GL_RUN_PREPARED__: boolean | undefined;
+
+  var __GL_BUILT__: 'launcher' | 'all' | undefined;
 }
 
 /**
@@ -46,11 +48,13 @@ interface RunPaths {
 
 /**
  * The run's data folder, prepared once whichever project's setup comes first: finished runs' folders are
- * removed, this one is marked with its owner (a later run keeps it while this process lives), and the
- * bundles are rebuilt — global setup runs outside jest's module mapping and loads infrastructure and stack
- * control from them; esbuild takes well under a second, so the suites always run the current code.
+ * removed, this one is marked with its owner (a later run keeps it while this process lives). Then the
+ * bundles the setup needs are rebuilt — global setup runs outside jest's module mapping and loads
+ * infrastructure and stack control from them: component tests need only the launcher (the apps run
+ * in-process under jest), end-to-end tests every app. esbuild takes well under a second, so the suites
+ * always run the current code.
  */
-async function prepareRun(): Promise<RunPaths> {
+async function prepareRun(bundles: 'launcher' | 'all'): Promise<RunPaths> {
   const rootDir = resolve(__dirname, '..', '..', '..', '..');
   const dataDir = join(rootDir, '.data', `test-${process.pid}`);
   const log = (line: string): void => {
@@ -60,12 +64,15 @@ async function prepareRun(): Promise<RunPaths> {
     removeFinishedRuns(join(rootDir, '.data'));
     mkdirSync(dataDir, { recursive: true });
     writeFileSync(join(dataDir, 'owner.pid'), `${process.pid}\n`);
+    globalThis.__GL_RUN_PREPARED__ = true;
+  }
+  if (globalThis.__GL_BUILT__ !== 'all' && globalThis.__GL_BUILT__ !== bundles) {
     // eslint-disable-next-line @typescript-eslint/no-require-imports
     const { buildAll } = require(join(rootDir, 'tools', 'build', 'build.js')) as {
-      buildAll: () => Promise<number>;
+      buildAll: (projectRoot?: string) => Promise<number>;
     };
-    await buildAll();
-    globalThis.__GL_RUN_PREPARED__ = true;
+    await buildAll(bundles === 'all' ? undefined : 'tools/launcher');
+    globalThis.__GL_BUILT__ = bundles;
   }
   return { rootDir, dataDir, log };
 }
@@ -78,7 +85,7 @@ function harness(rootDir: string): Harness {
 /** Component tests: one database server and broker, shared by every test file (each uses its own database). */
 export async function startComponentInfra(): Promise<void> {
   if (globalThis.__GL_INFRA__) return;
-  const { rootDir, dataDir, log } = await prepareRun();
+  const { rootDir, dataDir, log } = await prepareRun('launcher');
   const infra = await harness(rootDir).startInfra({
     rootDir,
     dataDir: join(dataDir, 'component'),
@@ -99,7 +106,7 @@ export async function startComponentInfra(): Promise<void> {
  */
 export async function startE2eStack(): Promise<void> {
   if (globalThis.__GL_STACK__) return;
-  const { rootDir, dataDir, log } = await prepareRun();
+  const { rootDir, dataDir, log } = await prepareRun('all');
   const { freePort, startInfra, startStack } = harness(rootDir);
   const scanReport = join(dataDir, 'stack-scans.jsonl');
   globalThis.__GL_SCAN_REPORT__ = scanReport;
