@@ -1,10 +1,9 @@
-import { createCounters, runService } from '@gl/service-kit';
+import { runService } from '@gl/service-kit';
 import { createGatewayApp } from './app';
 import { gatewayConfigSchema } from './config';
-import { createIdentityModels, identityModelList } from './identity/identity.models';
 import { seedRoot } from './identity/root-seed';
-import { createUsersService } from './identity/users.service';
 import { createIdentityRouters } from './identity/identity.routers';
+import { openIdentity } from './identity/identity.setup';
 import { createServiceProxy } from './routing/proxy';
 import { servicesReady } from './routing/readiness';
 import type { ServiceName } from './routing/route-table';
@@ -14,18 +13,12 @@ void runService({
   database: 'gl_gateway',
   configSchema: gatewayConfigSchema,
   async createApp(runtime) {
-    const { config, logger, connection, outbox } = runtime;
-    const models = createIdentityModels(connection, { cacheTtlMs: config.IDENTITY_CACHE_TTL_MS });
-    for (const model of identityModelList(models)) outbox.register(model);
-    await Promise.all(identityModelList(models).map((model) => model.init()));
-    const identity = {
-      models,
-      counters: createCounters(connection),
-      outbox,
+    const { config, logger } = runtime;
+    const identity = await openIdentity(runtime, {
       externalUrl: config.GITLAB_EXTERNAL_URL,
-    };
-    const users = createUsersService(identity);
-    await seedRoot(identity, users, {
+      cacheTtlMs: config.IDENTITY_CACHE_TTL_MS,
+    });
+    await seedRoot(identity, identity.users, {
       rootToken: config.GITLAB_ROOT_TOKEN,
       dataDir: config.DATA_DIR,
       logger,
@@ -46,13 +39,13 @@ void runService({
     const app = createGatewayApp({
       logger,
       metrics: runtime.metrics,
-      models,
+      models: identity.models,
       externalUrl: config.GITLAB_EXTERNAL_URL,
       tier: config.GITLAB_TIER,
       contextSecret: config.INTERNAL_CONTEXT_SECRET,
       proxies,
       readiness: async () => ({ ...(await runtime.readiness()), ...(await servicesReady(upstreams)) }),
-      identityRouters: createIdentityRouters({ ...identity, users, tier: config.GITLAB_TIER }),
+      identityRouters: createIdentityRouters({ ...identity, tier: config.GITLAB_TIER }),
     });
     return { app };
   },

@@ -1,4 +1,5 @@
 import { EVENT_TYPES, groupDetailEntity, groupEntity, groupEventData, memberEventData } from '@gl/contracts';
+import { useGatewayHarness } from '../testing/gateway.harness';
 import {
   addMember,
   asList,
@@ -6,25 +7,17 @@ import {
   createGroup,
   createProject,
   createUser,
-  publishedEvents,
   unique,
-  startIdentityTestGateway,
-  type Api,
-  type IdentityTestGateway,
   type TestUser,
-} from './identity.test-helpers';
+} from '../testing/identity.api';
 
 describe('identity: groups and subgroups', () => {
-  let gw: IdentityTestGateway;
-  let api: Api;
+  const { api, published } = useGatewayHarness({ name: 'gateway-identity-groups' });
   let owner: TestUser;
 
   beforeAll(async () => {
-    gw = await startIdentityTestGateway('gateway-identity-groups');
-    api = gw.api;
     owner = await createUser(api);
   });
-  afterAll(() => gw.close());
 
   describe('POST /groups', () => {
     it('When a user creates a group, then 201, private by default, creator is Owner, events published', async () => {
@@ -50,7 +43,7 @@ describe('identity: groups and subgroups', () => {
       const members = await api('GET', `/groups/${group.id}/members`, { token: owner.token });
       expect(asList(members.body)).toEqual([expect.objectContaining({ id: owner.id, access_level: 50 })]);
 
-      const created = (await publishedEvents(gw.runtime, EVENT_TYPES.identity.groupCreated)).find(
+      const created = (await published(EVENT_TYPES.identity.groupCreated)).find(
         (e) => e.groupId === group.id,
       );
       expect(groupEventData.parse(created!.data)).toEqual({
@@ -62,9 +55,7 @@ describe('identity: groups and subgroups', () => {
         ancestorGroupIds: [],
         visibility: 'private',
       });
-      const added = (await publishedEvents(gw.runtime, EVENT_TYPES.identity.memberAdded)).find(
-        (e) => e.groupId === group.id,
-      );
+      const added = (await published(EVENT_TYPES.identity.memberAdded)).find((e) => e.groupId === group.id);
       expect(memberEventData.parse(added!.data)).toEqual({
         sourceType: 'group',
         sourceId: group.id,
@@ -328,9 +319,9 @@ describe('identity: groups and subgroups', () => {
         'Moved / sub',
       );
 
-      const groupEvents = await publishedEvents(gw.runtime, EVENT_TYPES.identity.groupUpdated);
+      const groupEvents = await published(EVENT_TYPES.identity.groupUpdated);
       expect(groupEvents.find((e) => e.groupId === sub.id)?.data.fullPath).toBe(`${newPath}/sub`);
-      const projectEvents = await publishedEvents(gw.runtime, EVENT_TYPES.identity.projectUpdated);
+      const projectEvents = await published(EVENT_TYPES.identity.projectUpdated);
       expect(projectEvents.find((e) => e.projectId === project.id)?.data.fullPath).toBe(
         `${newPath}/sub/proj`,
       );
@@ -393,15 +384,11 @@ describe('identity: groups and subgroups', () => {
         message: '404 Project Not Found',
       });
 
-      const destroyed = (await publishedEvents(gw.runtime, EVENT_TYPES.identity.groupDestroyed)).map(
-        (e) => e.groupId,
-      );
+      const destroyed = (await published(EVENT_TYPES.identity.groupDestroyed)).map((e) => e.groupId);
       expect(destroyed).toEqual(expect.arrayContaining([group.id, sub.id]));
-      const projects = (await publishedEvents(gw.runtime, EVENT_TYPES.identity.projectDestroyed)).map(
-        (e) => e.projectId,
-      );
+      const projects = (await published(EVENT_TYPES.identity.projectDestroyed)).map((e) => e.projectId);
       expect(projects).toContain(project.id);
-      const removed = await publishedEvents(gw.runtime, EVENT_TYPES.identity.memberRemoved);
+      const removed = await published(EVENT_TYPES.identity.memberRemoved);
       expect(removed.some((e) => e.groupId === group.id && e.data.userId === owner.id)).toBe(true);
 
       // Its path can be used again.

@@ -1,4 +1,5 @@
 import { EVENT_TYPES, memberEntity, memberEventData } from '@gl/contracts';
+import { useGatewayHarness } from '../testing/gateway.harness';
 import {
   addMember,
   asList,
@@ -6,25 +7,17 @@ import {
   createGroup,
   createProject,
   createUser,
-  publishedEvents,
-  startIdentityTestGateway,
-  type Api,
-  type IdentityTestGateway,
   type TestNamespace,
   type TestUser,
-} from './identity.test-helpers';
+} from '../testing/identity.api';
 
 describe('identity: group and project members', () => {
-  let gw: IdentityTestGateway;
-  let api: Api;
+  const { api, published } = useGatewayHarness({ name: 'gateway-identity-members' });
   let owner: TestUser;
 
   beforeAll(async () => {
-    gw = await startIdentityTestGateway('gateway-identity-members');
-    api = gw.api;
     owner = await createUser(api);
   });
-  afterAll(() => gw.close());
 
   describe('POST /:source/:id/members', () => {
     it('When an owner adds a member, then 201 with the Member entity and member.added is published', async () => {
@@ -43,7 +36,7 @@ describe('identity: group and project members', () => {
         expires_at: '2099-12-31',
         created_by: { id: owner.id },
       });
-      const event = (await publishedEvents(gw.runtime, EVENT_TYPES.identity.memberAdded)).find(
+      const event = (await published(EVENT_TYPES.identity.memberAdded)).find(
         (e) => e.groupId === group.id && e.data.userId === user.id,
       );
       expect(memberEventData.parse(event!.data)).toEqual({
@@ -386,7 +379,7 @@ describe('identity: group and project members', () => {
       });
       expect(res.status).toBe(200);
       expect(memberEntity.parse(res.body).access_level).toBe(40);
-      const event = (await publishedEvents(gw.runtime, EVENT_TYPES.identity.memberUpdated)).find(
+      const event = (await published(EVENT_TYPES.identity.memberUpdated)).find(
         (e) => e.groupId === group.id && e.data.userId === user.id,
       );
       expect(event?.data.accessLevel).toBe(40);
@@ -407,7 +400,7 @@ describe('identity: group and project members', () => {
       });
       expect(res.status).toBe(204);
       expect(res.text).toBe('');
-      const event = (await publishedEvents(gw.runtime, EVENT_TYPES.identity.memberRemoved)).find(
+      const event = (await published(EVENT_TYPES.identity.memberRemoved)).find(
         (e) => e.projectId === project.id && e.data.userId === user.id,
       );
       expect(event).toBeDefined();

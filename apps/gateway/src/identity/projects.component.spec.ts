@@ -5,6 +5,7 @@ import {
   projectEventData,
   starrerEntity,
 } from '@gl/contracts';
+import { useGatewayHarness } from '../testing/gateway.harness';
 import {
   addMember,
   asList,
@@ -12,25 +13,17 @@ import {
   createGroup,
   createProject,
   createUser,
-  publishedEvents,
   unique,
-  startIdentityTestGateway,
-  type Api,
-  type IdentityTestGateway,
   type TestUser,
-} from './identity.test-helpers';
+} from '../testing/identity.api';
 
 describe('identity: projects and stars', () => {
-  let gw: IdentityTestGateway;
-  let api: Api;
+  const { api, published } = useGatewayHarness({ name: 'gateway-identity-projects' });
   let alice: TestUser;
 
   beforeAll(async () => {
-    gw = await startIdentityTestGateway('gateway-identity-projects');
-    api = gw.api;
     alice = await createUser(api);
   });
-  afterAll(() => gw.close());
 
   describe('POST /projects', () => {
     it('When a user creates a project, then it lands in their namespace, they own it, project.created is published', async () => {
@@ -59,7 +52,7 @@ describe('identity: projects and stars', () => {
       const members = await api('GET', `/projects/${project.id}/members`, { token: alice.token });
       expect(asList(members.body)).toEqual([expect.objectContaining({ id: alice.id, access_level: 50 })]);
 
-      const event = (await publishedEvents(gw.runtime, EVENT_TYPES.identity.projectCreated)).find(
+      const event = (await published(EVENT_TYPES.identity.projectCreated)).find(
         (e) => e.projectId === project.id,
       );
       expect(event).toMatchObject({ groupId: null, actor: { id: alice.id } });
@@ -290,7 +283,7 @@ describe('identity: projects and stars', () => {
         default_branch: 'develop',
         name: 'Renamed',
       });
-      const events = await publishedEvents(gw.runtime, EVENT_TYPES.identity.projectUpdated);
+      const events = await published(EVENT_TYPES.identity.projectUpdated);
       expect(events.find((e) => e.projectId === project.id)?.data.name).toBe('Renamed');
     });
 
@@ -360,7 +353,7 @@ describe('identity: projects and stars', () => {
       expect(res.headers.get('content-type')).toBe('application/json');
       expect(res.body).toEqual({ message: '202 Accepted' });
       expect((await api('GET', `/projects/${project.id}`)).status).toBe(404);
-      const events = await publishedEvents(gw.runtime, EVENT_TYPES.identity.projectDestroyed);
+      const events = await published(EVENT_TYPES.identity.projectDestroyed);
       expect(events.some((e) => e.projectId === project.id)).toBe(true);
       // The path is free again.
       await createProject(api, alice.token, { path: project.path });

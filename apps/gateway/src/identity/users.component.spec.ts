@@ -9,27 +9,11 @@ import {
   userPublicEntity,
   userWithAdminEntity,
 } from '@gl/contracts';
-import {
-  asList,
-  asRecord,
-  createToken,
-  createUser,
-  publishedEvents,
-  unique,
-  startIdentityTestGateway,
-  type Api,
-  type IdentityTestGateway,
-} from './identity.test-helpers';
+import { useGatewayHarness } from '../testing/gateway.harness';
+import { asList, asRecord, createToken, createUser, unique } from '../testing/identity.api';
 
 describe('identity: users and personal access tokens', () => {
-  let gw: IdentityTestGateway;
-  let api: Api;
-
-  beforeAll(async () => {
-    gw = await startIdentityTestGateway('gateway-identity-users');
-    api = gw.api;
-  });
-  afterAll(() => gw.close());
+  const { api, published } = useGatewayHarness({ name: 'gateway-identity-users' });
 
   describe('POST /users', () => {
     it('When root creates a user, then 201 answers the admin view and user.created is published', async () => {
@@ -54,7 +38,7 @@ describe('identity: users and personal access tokens', () => {
         bio: 'hi',
       });
 
-      const events = await publishedEvents(gw.runtime, EVENT_TYPES.identity.userCreated);
+      const events = await published(EVENT_TYPES.identity.userCreated);
       const event = events.find((e) => e.data.userId === user.id);
       expect(event).toMatchObject({ producer: 'gateway', actor: { id: 1, username: 'root' } });
       expect(userEventData.parse(event!.data)).toMatchObject({ username, isAdmin: false, emails: [] });
@@ -337,7 +321,7 @@ describe('identity: users and personal access tokens', () => {
       expect(mine.status).toBe(200);
       expect(asList(mine.body).map((e) => e.email)).toEqual([`${user.username}@example.com`, secondary]);
 
-      const events = await publishedEvents(gw.runtime, EVENT_TYPES.identity.userUpdated);
+      const events = await published(EVENT_TYPES.identity.userUpdated);
       expect(events.find((e) => e.data.userId === user.id)?.data.emails).toEqual([secondary]);
     });
 

@@ -1,12 +1,6 @@
 import { Router, type Express } from 'express';
-import {
-  collectParams,
-  createCounters,
-  createLogger,
-  createMetrics,
-  createServiceHttpApp,
-  sendJson,
-} from '@gl/service-kit';
+import type { EventEnvelope, Tier } from '@gl/contracts';
+import { collectParams, createLogger, createMetrics, createServiceHttpApp, sendJson } from '@gl/service-kit';
 import {
   createTestRuntime,
   listen,
@@ -14,16 +8,21 @@ import {
   type TestRuntime,
   type TestServer,
 } from '@gl/testing';
-import type { Tier } from '@gl/contracts';
 import { createGatewayApp } from '../app';
-import { createIdentityModels, identityModelList, type IdentityModels } from '../identity/identity.models';
+import type { IdentityModels } from '../identity/identity.models';
 import { createIdentityRouters } from '../identity/identity.routers';
-import { createUsersService } from '../identity/users.service';
+import { openIdentity } from '../identity/identity.setup';
 import { seedRoot } from '../identity/root-seed';
 import { createServiceProxy } from '../routing/proxy';
 import { SERVICES, type ServiceName } from '../routing/route-table';
+import { apiClient, publishedEvents, type Api } from './identity.api';
 
+/**
+ * The one gateway test harness: the real gateway app (createGatewayApp, wired as main.ts wires it) on its
+ * own test database, with the root user seeded, forwarding to echo services.
+ */
 export const ROOT_TOKEN = 'glpat-root-test-token-000000000000';
+export const EXTERNAL_URL = 'http://gitlab.example.test';
 
 /**
  * A stand-in for a real service: the real HTTP shell (so it verifies the gateway's signature exactly as
@@ -62,27 +61,32 @@ export interface GatewayHarness {
   models: IdentityModels;
   runtime: TestRuntime;
   upstreams: Record<ServiceName, TestServer>;
+  /** A raw fetch of `path` (from the root, not /api/v4) with the root token unless another or none is given. */
   call(path: string, init?: RequestInit & { token?: string | null }): Promise<Response>;
+  /** JSON client for /api/v4, root token by default. */
+  api: Api;
+  /** Publishes everything pending and returns the published envelopes of one type, oldest first. */
+  published(type: string): Promise<EventEnvelope[]>;
   close(): Promise<void>;
 }
 
-/** The real gateway app in-process, on its own test database, forwarding to echo services. */
-export async function startGatewayHarness(
-  options: { tier?: Tier; downServices?: ServiceName[] } = {},
-): Promise<GatewayHarness> {
-  const runtime = await createTestRuntime('gateway');
-  const models = createIdentityModels(runtime.connection);
-  for (const model of identityModelList(models)) runtime.outbox.register(model);
-  await Promise.all(identityModelList(models).map((model) => model.init()));
-  const externalUrl = 'http://gitlab.example.com';
-  const identity = {
-    models,
-    counters: createCounters(runtime.connection),
-    outbox: runtime.outbox,
-    externalUrl,
-  };
-  const users = createUsersService(identity);
-  await seedRoot(identity, users, { rootToken: ROOT_TOKEN, dataDir: '/nonexistent', logger: runtime.logger });
+export interface GatewayHarnessOptions {
+  /** Names the test runtime (database, bus client); one per suite keeps their data apart in logs. */
+  name?: string;
+  tier?: Tier;
+  /** Services whose proxy points at a closed port (502 Bad Gateway). */
+  downServices?: ServiceName[];
+}
+
+export async function startGatewayHarness(options: GatewayHarnessOptions = {}): Promise<GatewayHarness> {
+  const runtime = await createTestRuntime(options.name ?? 'gateway');
+  const tier = options.tier ?? 'ultimate';
+  const identity = await openIdentity(runtime, { externalUrl: EXTERNAL_URL });
+  await seedRoot(identity, identity.users, {
+    rootToken: ROOT_TOKEN,
+    dataDir: '/nonexistent',
+    logger: runtime.logger,
+  });
 
   const upstreams = {} as Record<ServiceName, TestServer>;
   for (const name of SERVICES) upstreams[name] = await listen(createEchoService(name));
@@ -96,18 +100,18 @@ export async function startGatewayHarness(
   const app = createGatewayApp({
     logger: runtime.logger,
     metrics: runtime.metrics,
-    models,
-    externalUrl,
-    tier: options.tier ?? 'ultimate',
+    models: identity.models,
+    externalUrl: EXTERNAL_URL,
+    tier,
     contextSecret: TEST_CONTEXT_SECRET,
     proxies,
     readiness: runtime.readiness,
-    identityRouters: createIdentityRouters({ ...identity, users, tier: options.tier ?? 'ultimate' }),
+    identityRouters: createIdentityRouters({ ...identity, tier }),
   });
   const server = await listen(app);
   return {
     url: server.url,
-    models,
+    models: identity.models,
     runtime,
     upstreams,
     call(path, init = {}) {
@@ -117,10 +121,41 @@ export async function startGatewayHarness(
       if (chosen !== null) headers['PRIVATE-TOKEN'] = chosen;
       return fetch(`${server.url}${path}`, { ...rest, headers });
     },
+    api: apiClient(server.url, ROOT_TOKEN),
+    published: (type) => publishedEvents(runtime, type),
     async close() {
       await server.close();
       for (const upstream of Object.values(upstreams)) await upstream.close();
       await runtime.close();
     },
+  };
+}
+
+export interface GatewaySuite {
+  /** The running harness; only inside tests and hooks (it starts in the suite's beforeAll). */
+  readonly gw: GatewayHarness;
+  /** `gw.api`, usable where the suite is declared (it forwards to the harness once started). */
+  api: Api;
+  /** `gw.published`, likewise. */
+  published(type: string): Promise<EventEnvelope[]>;
+}
+
+/** Starts the harness before the enclosing describe's tests and closes it after them. */
+export function useGatewayHarness(options: GatewayHarnessOptions = {}): GatewaySuite {
+  let harness: GatewayHarness | undefined;
+  const started = (): GatewayHarness => {
+    if (!harness) throw new Error('the gateway harness starts in beforeAll; use it inside tests and hooks');
+    return harness;
+  };
+  beforeAll(async () => {
+    harness = await startGatewayHarness(options);
+  });
+  afterAll(() => harness?.close());
+  return {
+    get gw() {
+      return started();
+    },
+    api: (method, path, callOptions) => started().api(method, path, callOptions),
+    published: (type) => started().published(type),
   };
 }

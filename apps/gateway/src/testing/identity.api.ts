@@ -1,81 +1,10 @@
-import type { Express, RequestHandler } from 'express';
 import type { EventEnvelope } from '@gl/contracts';
-import { createCounters, type BaseServiceConfig, type ServiceRuntime } from '@gl/service-kit';
-import { createTestRuntime, listen, type TestRuntime } from '@gl/testing';
-import { createGatewayApp } from '../app';
-import { SERVICES, type ServiceName } from '../routing/route-table';
-import { createIdentityModels, identityModelList, type IdentityModels } from './identity.models';
-import { createIdentityRouters } from './identity.routers';
-import { seedRoot } from './root-seed';
-import { createUsersService } from './users.service';
+import type { BaseServiceConfig, ServiceRuntime } from '@gl/service-kit';
 
 /**
- * Test-only: the real gateway app with its identity catalogue on a test runtime, listening on a loopback
- * port, an HTTP client and small factories that create data through the public API.
+ * Identity data made through the public API (the way a GitLab client would), for the identity endpoints'
+ * own specs; identity.fixtures.ts writes models directly for specs that only need the data to exist.
  */
-export const ROOT_TOKEN = 'glpat-identity-tests-root-0000';
-export const EXTERNAL_URL = 'http://gitlab.example.test';
-
-export async function createIdentityTestApp(
-  runtime: ServiceRuntime<BaseServiceConfig>,
-): Promise<{ app: Express; models: IdentityModels }> {
-  const models = createIdentityModels(runtime.connection);
-  const all = identityModelList(models);
-  for (const model of all) runtime.outbox.register(model);
-  await Promise.all(all.map((model) => model.init()));
-  const identity = {
-    models,
-    counters: createCounters(runtime.connection),
-    outbox: runtime.outbox,
-    externalUrl: EXTERNAL_URL,
-  };
-  const users = createUsersService(identity);
-  await seedRoot(identity, users, { rootToken: ROOT_TOKEN, dataDir: '.data/unused', logger: runtime.logger });
-  // Forwarding is not under test: any request that reaches a service proxy shows up as a 599.
-  const refuse: RequestHandler = (_req, res) => {
-    res.status(599).end();
-  };
-  const proxies = Object.fromEntries(SERVICES.map((name) => [name, refuse])) as Record<
-    ServiceName,
-    RequestHandler
-  >;
-  const app = createGatewayApp({
-    logger: runtime.logger,
-    metrics: runtime.metrics,
-    models,
-    externalUrl: EXTERNAL_URL,
-    tier: 'ultimate',
-    contextSecret: runtime.config.INTERNAL_CONTEXT_SECRET,
-    proxies,
-    readiness: runtime.readiness,
-    identityRouters: createIdentityRouters({ ...identity, users, tier: 'ultimate' }),
-  });
-  return { app, models };
-}
-
-export interface IdentityTestGateway {
-  runtime: TestRuntime;
-  /** Client for the listening app, root token by default. */
-  api: Api;
-  /** Stops the listener, then the runtime. */
-  close(): Promise<void>;
-}
-
-/** A fresh test runtime named after the suite, the identity test app on it, listening on a loopback port. */
-export async function startIdentityTestGateway(service: string): Promise<IdentityTestGateway> {
-  const runtime = await createTestRuntime(service);
-  const { app } = await createIdentityTestApp(runtime);
-  const server = await listen(app);
-  return {
-    runtime,
-    api: apiClient(server.url),
-    async close() {
-      await server.close();
-      await runtime.close();
-    },
-  };
-}
-
 export interface ApiResponse {
   status: number;
   headers: Headers;
@@ -92,10 +21,10 @@ export interface CallOptions {
 
 export type Api = (method: string, path: string, options?: CallOptions) => Promise<ApiResponse>;
 
-/** Calls `/api/v4<path>` with the root token unless another (or none, `token: null`) is given. */
-export function apiClient(baseUrl: string): Api {
+/** Calls `/api/v4<path>` with `defaultToken` unless another (or none, `token: null`) is given. */
+export function apiClient(baseUrl: string, defaultToken: string): Api {
   return async (method, path, options = {}) => {
-    const token = options.token === undefined ? ROOT_TOKEN : options.token;
+    const token = options.token === undefined ? defaultToken : options.token;
     const headers: Record<string, string> = { ...(options.headers ?? {}) };
     if (token) headers['PRIVATE-TOKEN'] = token;
     if (options.body !== undefined) headers['Content-Type'] = 'application/json';
@@ -206,13 +135,14 @@ export async function createProject(
   return res.body as TestProject;
 }
 
+/** Adds a member through POST /:source/:id/members as `token` (the caller's default, root, when undefined). */
 export async function addMember(
   api: Api,
   source: 'groups' | 'projects',
   sourceId: number,
   userId: number,
   accessLevel: number,
-  token = ROOT_TOKEN,
+  token?: string,
 ): Promise<void> {
   const res = await api('POST', `/${source}/${sourceId}/members`, {
     token,
