@@ -12,7 +12,6 @@ import {
 } from '@gl/contracts';
 import {
   ForbiddenError,
-  ModelError,
   NotFoundError,
   accessLevelOf,
   collectParams,
@@ -25,10 +24,9 @@ import {
   sendNoContent,
   setPaginationHeaders,
 } from '@gl/service-kit';
-import { groupAndAncestors, groupWriter, readableGroup } from './boards.access';
-import type { BoardDoc, BoardsModels, ListItem, ListKind } from './boards.models';
-import type { BoardSettings, BoardsService } from './boards.service';
-import { moveItem, removeItem } from './list-order';
+import { groupWriter, readableGroup } from './boards.access';
+import type { BoardDoc } from './boards.models';
+import { LIST_TARGETS, type BoardsService, type ListTarget } from './boards.service';
 import { presentBoard, presentList, type PresentContext } from './presenters';
 
 const boardIdParams = z.object({ board_id: integerParam });
@@ -36,25 +34,12 @@ const listIdParams = z.object({ board_id: integerParam, list_id: integerParam })
 
 /** Board scoping (scoped_issue_board) parameters, refused on the free tier. */
 const SCOPE_PARAMS = ['assignee_id', 'milestone_id', 'labels', 'weight'] as const;
-const LIST_TARGETS = ['label_id', 'milestone_id', 'iteration_id', 'assignee_id'] as const;
-const TARGET_NAMES: Record<(typeof LIST_TARGETS)[number], string> = {
-  label_id: 'Label',
-  milestone_id: 'Milestone',
-  iteration_id: 'Iteration',
-  assignee_id: 'Assignee',
-};
-/** The model attribute GitLab's uniqueness validation names for a duplicate list. */
-const DUPLICATE_NAMES: Record<ListKind, string> = {
-  label: 'Label',
-  milestone: 'Milestone',
-  assignee: 'User',
-};
 
 function presentContext(ctx: InternalContext, group: NamespaceContext): PresentContext {
   return { group, externalUrl: ctx.externalUrl };
 }
 
-export function createBoardsRouter(models: BoardsModels, boards: BoardsService): Router {
+export function createBoardsRouter(boards: BoardsService): Router {
   const router = Router();
 
   /** A signed-in reader of the group (401, then 404); on free, the group's board exists from then on. */
@@ -123,34 +108,7 @@ export function createBoardsRouter(models: BoardsModels, boards: BoardsService):
     const board = await boardOf(req, ns);
     const scoped = SCOPE_PARAMS.filter((key) => all[key] !== undefined);
     if (scoped.length > 0 && !isHigherTier(req.ctx)) throw new ForbiddenError();
-    const settings: BoardSettings = {};
-    if (params.name !== undefined) {
-      if (params.name.trim() === '') throw ModelError.fields({ name: ["can't be blank"] });
-      settings.name = params.name;
-    }
-    if (params.hide_backlog_list !== undefined) settings.hideBacklogList = params.hide_backlog_list;
-    if (params.hide_closed_list !== undefined) settings.hideClosedList = params.hide_closed_list;
-    if (params.weight !== undefined) settings.weight = params.weight;
-    if (params.milestone_id !== undefined) {
-      const usable = await models.milestones.exists({
-        _id: params.milestone_id,
-        groupId: { $in: groupAndAncestors(ns) },
-      });
-      if (!usable) throw new NotFoundError('Milestone');
-      settings.milestoneId = params.milestone_id;
-    }
-    if (params.assignee_id !== undefined) {
-      if (!(await models.users.exists({ _id: params.assignee_id }))) throw new NotFoundError('User');
-      settings.assigneeId = params.assignee_id;
-    }
-    if (params.labels !== undefined) {
-      const labels = await models.labels
-        .find({ groupId: { $in: groupAndAncestors(ns) }, name: { $in: params.labels } })
-        .select({ _id: 1 })
-        .lean<{ _id: number }[]>();
-      settings.labelIds = labels.map((l) => l._id);
-    }
-    const updated = await boards.update(board, settings);
+    const updated = await boards.update(ns, board, params);
     await sendBoard(req, res, 200, updated, ns);
   });
 
@@ -185,49 +143,18 @@ export function createBoardsRouter(models: BoardsModels, boards: BoardsService):
     sendJson(res, 200, presentList(board.lists[index]!, index, refs, presentContext(req.ctx, ns)));
   });
 
-  /** The list's target, usable by this group's boards; GitLab's "<Type> not found" otherwise. */
-  async function targetOf(
-    ns: NamespaceContext,
-    key: (typeof LIST_TARGETS)[number],
-    id: number,
-  ): Promise<{ kind: ListKind; targetId: number }> {
-    const groups = { $in: groupAndAncestors(ns) };
-    const notFound = ModelError.error(`${TARGET_NAMES[key]} not found`);
-    if (key === 'label_id') {
-      if (!(await models.labels.exists({ _id: id, groupId: groups }))) throw notFound;
-      return { kind: 'label', targetId: id };
-    }
-    if (key === 'milestone_id') {
-      if (!(await models.milestones.exists({ _id: id, groupId: groups }))) throw notFound;
-      return { kind: 'milestone', targetId: id };
-    }
-    if (key === 'assignee_id') {
-      if (!(await models.users.exists({ _id: id }))) throw notFound;
-      return { kind: 'assignee', targetId: id };
-    }
-    throw notFound;
-  }
-
   router.post(lists, async (req, res) => {
     const ns = await writer(req, ACCESS_LEVELS.reporter);
     const all = collectParams(req);
     const params = parseParams(createListBody, all);
-    let key: (typeof LIST_TARGETS)[number] = 'label_id';
+    let key: ListTarget = 'label_id';
     if (isHigherTier(req.ctx)) {
-      key = requireExactlyOne(all, LIST_TARGETS) as typeof key;
+      key = requireExactlyOne(all, LIST_TARGETS) as ListTarget;
     } else if (params.label_id === undefined) {
       parseParams(z.object({ label_id: integerParam }), all);
     }
     const board = await boardOf(req, ns);
-    const target = await targetOf(ns, key, params[key]!);
-    const id = await boards.nextListId();
-    const created = await boards.mutateLists(board, (current) => {
-      if (current.some((l) => l.kind === target.kind && l.targetId === target.targetId)) {
-        throw ModelError.error(`${DUPLICATE_NAMES[target.kind]} has already been taken`);
-      }
-      const item: ListItem = { id, ...target };
-      return { lists: [...current, item], result: { item, position: current.length } };
-    });
+    const created = await boards.addList(ns, board, key, params[key]!);
     const refs = await boards.references([{ ...board, lists: [created.item] }]);
     sendJson(res, 201, presentList(created.item, created.position, refs, presentContext(req.ctx, ns)));
   });
@@ -236,13 +163,7 @@ export function createBoardsRouter(models: BoardsModels, boards: BoardsService):
     const ns = await writer(req, ACCESS_LEVELS.reporter);
     const params = parseParams(moveListBody, collectParams(req));
     const board = await boardOf(req, ns);
-    const moved = await boards.mutateLists(board, (current) => {
-      const from = current.findIndex((l) => l.id === params.list_id);
-      if (from < 0) throw new NotFoundError();
-      const next = moveItem(current, from, params.position);
-      if (!next) throw ModelError.error('List could not be moved!');
-      return { lists: next, result: next[params.position]! };
-    });
+    const moved = await boards.moveList(board, params.list_id, params.position);
     const refs = await boards.references([{ ...board, lists: [moved] }]);
     sendJson(res, 200, presentList(moved, params.position, refs, presentContext(req.ctx, ns)));
   });
@@ -253,11 +174,7 @@ export function createBoardsRouter(models: BoardsModels, boards: BoardsService):
     const board = await boardOf(req, ns);
     if (!board.lists.some((l) => l.id === list_id)) throw new NotFoundError();
     if (accessLevelOf(req.ctx) < ACCESS_LEVELS.owner) throw new ForbiddenError();
-    await boards.mutateLists(board, (current) => {
-      const index = current.findIndex((l) => l.id === list_id);
-      if (index < 0) throw new NotFoundError();
-      return { lists: removeItem(current, index), result: undefined };
-    });
+    await boards.removeList(board, list_id);
     sendNoContent(res);
   });
 

@@ -1,162 +1,173 @@
-import { ModelError, NotFoundError, isDuplicateKeyError, type Counters } from '@gl/service-kit';
-import type {
-  BoardDoc,
-  BoardsModels,
-  LabelDoc,
-  ListItem,
-  ListKind,
-  MilestoneDoc,
-  UserDoc,
-} from './boards.models';
+import type { z } from 'zod';
+import type { NamespaceContext, updateBoardBody } from '@gl/contracts';
+import { ModelError, NotFoundError, type Counters } from '@gl/service-kit';
+import { groupAndAncestors } from './boards.access';
+import type { BoardDoc, BoardsModels, ListItem, ListKind } from './boards.models';
+import { BoardsStore, type BoardSettings } from './boards.store';
+import { LabelsStore } from './labels.store';
+import { moveItem, removeItem } from './list-order';
+import { MilestonesStore } from './milestones.store';
 import type { Referenced } from './presenters';
+import { UsersStore } from './users.store';
+
+export type { BoardSettings } from './boards.store';
 
 const DEFAULT_BOARD_NAME = 'Development';
-const MAX_CAS_ATTEMPTS = 50;
 
-/** Runs tasks for one key one after another; different keys run in parallel. */
-class KeyedQueue {
-  private readonly tails = new Map<number, Promise<unknown>>();
+/** What a board update asks for, as the API names it (scoping names labels, not ids). */
+export type BoardChanges = Omit<z.infer<typeof updateBoardBody>, 'board_id'>;
 
-  run<T>(key: number, task: () => Promise<T>): Promise<T> {
-    const previous = this.tails.get(key) ?? Promise.resolve();
-    const result = previous.then(task, task);
-    const tail = result.catch(() => undefined);
-    this.tails.set(key, tail);
-    void tail.then(() => {
-      if (this.tails.get(key) === tail) this.tails.delete(key);
-    });
-    return result;
-  }
-}
+export const LIST_TARGETS = ['label_id', 'milestone_id', 'iteration_id', 'assignee_id'] as const;
+export type ListTarget = (typeof LIST_TARGETS)[number];
 
-export type BoardSettings = Partial<
-  Pick<
-    BoardDoc,
-    'name' | 'hideBacklogList' | 'hideClosedList' | 'milestoneId' | 'assigneeId' | 'labelIds' | 'weight'
-  >
->;
+const TARGET_NAMES: Record<ListTarget, string> = {
+  label_id: 'Label',
+  milestone_id: 'Milestone',
+  iteration_id: 'Iteration',
+  assignee_id: 'Assignee',
+};
+/** The model attribute GitLab's uniqueness validation names for a duplicate list. */
+const DUPLICATE_NAMES: Record<ListKind, string> = {
+  label: 'Label',
+  milestone: 'Milestone',
+  assignee: 'User',
+};
 
-/**
- * Boards and their lists. A board's movable lists live in the board document, in position order, so every
- * list change is one single-document write: changes to one board are queued in-process and each write is a
- * compare-and-set on `version`, which also keeps several processes from losing each other's changes.
- */
+/** Boards and their lists: GitLab's Boards::* and Boards::Lists::* services over the boards store. */
 export class BoardsService {
-  private readonly queue = new KeyedQueue();
+  private readonly boards: BoardsStore;
+  private readonly labels: LabelsStore;
+  private readonly milestones: MilestonesStore;
+  private readonly users: UsersStore;
 
-  constructor(
-    private readonly models: BoardsModels,
-    private readonly counters: Counters,
-  ) {}
+  constructor(models: BoardsModels, counters: Counters) {
+    this.boards = new BoardsStore(models.boards, counters);
+    this.labels = new LabelsStore(models.labels, counters);
+    this.milestones = new MilestonesStore(models.milestones, counters);
+    this.users = new UsersStore(models.users);
+  }
 
   /** The board every group has on the free tier, created on first access by any number of callers at once. */
   async ensureDefaultBoard(groupId: number): Promise<void> {
-    if (await this.models.boards.exists({ groupId })) return;
-    const slot = `default:${groupId}`;
-    if (await this.models.boards.exists({ slot })) return;
-    const id = await this.counters.next('board');
-    try {
-      await this.models.boards.create(this.newBoard(id, groupId, DEFAULT_BOARD_NAME, slot));
-    } catch (err) {
-      if (!isDuplicateKeyError(err)) throw err;
-    }
+    await this.boards.ensureOne(groupId, DEFAULT_BOARD_NAME);
   }
 
   async create(groupId: number, name: string): Promise<BoardDoc> {
-    const id = await this.counters.next('board');
-    const doc = this.newBoard(id, groupId, name, `board:${id}`);
-    await this.models.boards.create(doc);
-    return doc;
-  }
-
-  private newBoard(id: number, groupId: number, name: string, slot: string): BoardDoc {
-    return {
-      _id: id,
-      groupId,
-      slot,
-      name,
-      hideBacklogList: false,
-      hideClosedList: false,
-      milestoneId: null,
-      assigneeId: null,
-      labelIds: [],
-      weight: null,
-      lists: [],
-      version: 0,
-      createdAt: new Date(),
-    };
+    return this.boards.create(groupId, name);
   }
 
   async page(groupId: number, skip: number, limit: number): Promise<{ boards: BoardDoc[]; total: number }> {
-    const [boards, total] = await Promise.all([
-      this.models.boards.find({ groupId }).sort({ _id: 1 }).skip(skip).limit(limit).lean<BoardDoc[]>(),
-      this.models.boards.countDocuments({ groupId }),
-    ]);
-    return { boards, total };
+    return this.boards.page(groupId, skip, limit);
   }
 
   /** `board_parent.boards.find(id)`: 404 "Not found" when missing or in another group. */
   async get(groupId: number, boardId: number): Promise<BoardDoc> {
-    const board = await this.models.boards.findOne({ _id: boardId, groupId }).lean<BoardDoc>();
+    const board = await this.boards.find(groupId, boardId);
     if (!board) throw new NotFoundError();
     return board;
   }
 
-  async update(board: BoardDoc, settings: BoardSettings): Promise<BoardDoc> {
-    const updated = await this.models.boards
-      .findOneAndUpdate({ _id: board._id }, { $set: settings }, { new: true })
-      .lean<BoardDoc>();
+  /** Boards::UpdateService: scoping refers to the group's (or its ancestors') milestones and labels. */
+  async update(ns: NamespaceContext, board: BoardDoc, changes: BoardChanges): Promise<BoardDoc> {
+    const settings: BoardSettings = {};
+    if (changes.name !== undefined) {
+      if (changes.name.trim() === '') throw ModelError.fields({ name: ["can't be blank"] });
+      settings.name = changes.name;
+    }
+    if (changes.hide_backlog_list !== undefined) settings.hideBacklogList = changes.hide_backlog_list;
+    if (changes.hide_closed_list !== undefined) settings.hideClosedList = changes.hide_closed_list;
+    if (changes.weight !== undefined) settings.weight = changes.weight;
+    if (changes.milestone_id !== undefined) {
+      const usable = await this.milestones.existsIn(changes.milestone_id, groupAndAncestors(ns));
+      if (!usable) throw new NotFoundError('Milestone');
+      settings.milestoneId = changes.milestone_id;
+    }
+    if (changes.assignee_id !== undefined) {
+      if (!(await this.users.exists(changes.assignee_id))) throw new NotFoundError('User');
+      settings.assigneeId = changes.assignee_id;
+    }
+    if (changes.labels !== undefined) {
+      settings.labelIds = await this.labels.idsByNames(groupAndAncestors(ns), changes.labels);
+    }
+    const updated = await this.boards.update(board._id, settings);
     if (!updated) throw new NotFoundError();
     return updated;
   }
 
   async remove(board: BoardDoc): Promise<void> {
-    await this.models.boards.deleteOne({ _id: board._id });
+    await this.boards.remove(board._id);
   }
 
-  /**
-   * Applies `change` to the board's current lists and stores the result if nobody changed them meanwhile;
-   * retries on a lost race. `change` throws to refuse.
-   */
-  async mutateLists<T>(
+  /** Boards::Lists::CreateService: a list of a target this group's boards may use, once per board. */
+  async addList(
+    ns: NamespaceContext,
     board: BoardDoc,
-    change: (lists: ListItem[]) => { lists: ListItem[]; result: T },
-  ): Promise<T> {
-    return this.queue.run(board._id, async () => {
-      for (let attempt = 0; attempt < MAX_CAS_ATTEMPTS; attempt++) {
-        const current = await this.models.boards
-          .findOne({ _id: board._id })
-          .select({ lists: 1, version: 1 })
-          .lean<Pick<BoardDoc, '_id' | 'lists' | 'version'>>();
-        if (!current) throw new NotFoundError();
-        const { lists, result } = change(
-          current.lists.map((l) => ({ id: l.id, kind: l.kind, targetId: l.targetId })),
-        );
-        const written = await this.models.boards.updateOne(
-          { _id: board._id, version: current.version },
-          { $set: { lists, version: current.version + 1 } },
-        );
-        if (written.modifiedCount === 1) return result;
+    key: ListTarget,
+    targetId: number,
+  ): Promise<{ item: ListItem; position: number }> {
+    const target = await this.targetOf(ns, key, targetId);
+    const id = await this.boards.nextListId();
+    return this.boards.changeLists(board._id, (current) => {
+      if (current.some((l) => l.kind === target.kind && l.targetId === target.targetId)) {
+        throw ModelError.error(`${DUPLICATE_NAMES[target.kind]} has already been taken`);
       }
-      throw ModelError.error('List could not be saved!', 409);
+      const item: ListItem = { id, ...target };
+      return { lists: [...current, item], result: { item, position: current.length } };
     });
   }
 
-  async nextListId(): Promise<number> {
-    return this.counters.next('list');
+  /** Boards::Lists::MoveService. */
+  async moveList(board: BoardDoc, listId: number, position: number): Promise<ListItem> {
+    return this.boards.changeLists(board._id, (current) => {
+      const from = current.findIndex((l) => l.id === listId);
+      if (from < 0) throw new NotFoundError();
+      const next = moveItem(current, from, position);
+      if (!next) throw ModelError.error('List could not be moved!');
+      return { lists: next, result: next[position]! };
+    });
+  }
+
+  /** Boards::Lists::DestroyService: the lists after it move up by one. */
+  async removeList(board: BoardDoc, listId: number): Promise<void> {
+    await this.boards.changeLists(board._id, (current) => {
+      const index = current.findIndex((l) => l.id === listId);
+      if (index < 0) throw new NotFoundError();
+      return { lists: removeItem(current, index), result: undefined };
+    });
+  }
+
+  /** The list's target, usable by this group's boards; GitLab's "<Type> not found" otherwise. */
+  private async targetOf(
+    ns: NamespaceContext,
+    key: ListTarget,
+    id: number,
+  ): Promise<{ kind: ListKind; targetId: number }> {
+    const groups = groupAndAncestors(ns);
+    const notFound = ModelError.error(`${TARGET_NAMES[key]} not found`);
+    if (key === 'label_id') {
+      if (!(await this.labels.existsIn(id, groups))) throw notFound;
+      return { kind: 'label', targetId: id };
+    }
+    if (key === 'milestone_id') {
+      if (!(await this.milestones.existsIn(id, groups))) throw notFound;
+      return { kind: 'milestone', targetId: id };
+    }
+    if (key === 'assignee_id') {
+      if (!(await this.users.exists(id))) throw notFound;
+      return { kind: 'assignee', targetId: id };
+    }
+    throw notFound;
   }
 
   /** Removes the lists of a deleted label (or milestone) from every board, closing the gaps. */
   async forgetTarget(kind: ListKind, targetId: number): Promise<void> {
-    const boards = await this.models.boards.find({ 'lists.targetId': targetId }).lean<BoardDoc[]>();
-    for (const board of boards) {
-      await this.mutateLists(board, (lists) => ({
+    for (const board of await this.boards.withListTarget(targetId)) {
+      await this.boards.changeLists(board._id, (lists) => ({
         lists: lists.filter((l) => !(l.kind === kind && l.targetId === targetId)),
         result: undefined,
       }));
     }
-    if (kind === 'label')
-      await this.models.boards.updateMany({ labelIds: targetId }, { $pull: { labelIds: targetId } });
+    if (kind === 'label') await this.boards.forgetScopeLabel(targetId);
   }
 
   /** Loads the labels, milestones and users the given boards refer to. */
@@ -175,11 +186,9 @@ export class BoardsService {
       }
     }
     const [labels, milestones, users] = await Promise.all([
-      labelIds.size ? this.models.labels.find({ _id: { $in: [...labelIds] } }).lean<LabelDoc[]>() : [],
-      milestoneIds.size
-        ? this.models.milestones.find({ _id: { $in: [...milestoneIds] } }).lean<MilestoneDoc[]>()
-        : [],
-      userIds.size ? this.models.users.find({ _id: { $in: [...userIds] } }).lean<UserDoc[]>() : [],
+      this.labels.byIds([...labelIds]),
+      this.milestones.byIds([...milestoneIds]),
+      this.users.byIds([...userIds]),
     ]);
     return {
       labels: new Map(labels.map((l) => [l._id, l])),

@@ -1,0 +1,145 @@
+import type { Model } from 'mongoose';
+import { ModelError, NotFoundError, isDuplicateKeyError, type Counters } from '@gl/service-kit';
+import type { BoardDoc, ListItem } from './boards.models';
+
+const MAX_CAS_ATTEMPTS = 50;
+
+export type BoardSettings = Partial<
+  Pick<
+    BoardDoc,
+    'name' | 'hideBacklogList' | 'hideClosedList' | 'milestoneId' | 'assigneeId' | 'labelIds' | 'weight'
+  >
+>;
+
+/** Runs tasks for one key one after another; different keys run in parallel. */
+class KeyedQueue {
+  private readonly tails = new Map<number, Promise<unknown>>();
+
+  run<T>(key: number, task: () => Promise<T>): Promise<T> {
+    const previous = this.tails.get(key) ?? Promise.resolve();
+    const result = previous.then(task, task);
+    const tail = result.catch(() => undefined);
+    this.tails.set(key, tail);
+    void tail.then(() => {
+      if (this.tails.get(key) === tail) this.tails.delete(key);
+    });
+    return result;
+  }
+}
+
+/**
+ * Boards and their lists. A board's movable lists live in the board document, in position order, so every
+ * list change is one single-document write: changes to one board are queued in-process and each write is a
+ * compare-and-set on `version`, which also keeps several processes from losing each other's changes.
+ */
+export class BoardsStore {
+  private readonly queue = new KeyedQueue();
+
+  constructor(
+    private readonly boards: Model<BoardDoc>,
+    private readonly counters: Counters,
+  ) {}
+
+  /**
+   * Creates the group's board named `name` unless it has one; any number of callers at once create one
+   * board, as the unique `slot` `default:<groupId>` lets only the first insert in.
+   */
+  async ensureOne(groupId: number, name: string): Promise<void> {
+    if (await this.boards.exists({ groupId })) return;
+    const slot = `default:${groupId}`;
+    if (await this.boards.exists({ slot })) return;
+    const id = await this.counters.next('board');
+    try {
+      await this.boards.create(newBoard(id, groupId, name, slot));
+    } catch (err) {
+      if (!isDuplicateKeyError(err)) throw err;
+    }
+  }
+
+  async create(groupId: number, name: string): Promise<BoardDoc> {
+    const id = await this.counters.next('board');
+    const doc = newBoard(id, groupId, name, `board:${id}`);
+    await this.boards.create(doc);
+    return doc;
+  }
+
+  async page(groupId: number, skip: number, limit: number): Promise<{ boards: BoardDoc[]; total: number }> {
+    const [boards, total] = await Promise.all([
+      this.boards.find({ groupId }).sort({ _id: 1 }).skip(skip).limit(limit).lean<BoardDoc[]>(),
+      this.boards.countDocuments({ groupId }),
+    ]);
+    return { boards, total };
+  }
+
+  async find(groupId: number, boardId: number): Promise<BoardDoc | null> {
+    return this.boards.findOne({ _id: boardId, groupId }).lean<BoardDoc>();
+  }
+
+  async update(boardId: number, settings: BoardSettings): Promise<BoardDoc | null> {
+    return this.boards.findOneAndUpdate({ _id: boardId }, { $set: settings }, { new: true }).lean<BoardDoc>();
+  }
+
+  async remove(boardId: number): Promise<void> {
+    await this.boards.deleteOne({ _id: boardId });
+  }
+
+  async nextListId(): Promise<number> {
+    return this.counters.next('list');
+  }
+
+  /**
+   * Applies `change` to the board's current lists and stores the result if nobody changed them meanwhile;
+   * retries on a lost race. `change` throws to refuse.
+   */
+  async changeLists<T>(
+    boardId: number,
+    change: (lists: ListItem[]) => { lists: ListItem[]; result: T },
+  ): Promise<T> {
+    return this.queue.run(boardId, async () => {
+      for (let attempt = 0; attempt < MAX_CAS_ATTEMPTS; attempt++) {
+        const current = await this.boards
+          .findOne({ _id: boardId })
+          .select({ lists: 1, version: 1 })
+          .lean<Pick<BoardDoc, '_id' | 'lists' | 'version'>>();
+        if (!current) throw new NotFoundError();
+        const { lists, result } = change(
+          current.lists.map((l) => ({ id: l.id, kind: l.kind, targetId: l.targetId })),
+        );
+        const written = await this.boards.updateOne(
+          { _id: boardId, version: current.version },
+          { $set: { lists, version: current.version + 1 } },
+        );
+        if (written.modifiedCount === 1) return result;
+      }
+      throw ModelError.error('List could not be saved!', 409);
+    });
+  }
+
+  /** Boards with a list of this target (label, milestone or user id). */
+  async withListTarget(targetId: number): Promise<BoardDoc[]> {
+    return this.boards.find({ 'lists.targetId': targetId }).lean<BoardDoc[]>();
+  }
+
+  /** Drops a deleted label from every board's scope. */
+  async forgetScopeLabel(labelId: number): Promise<void> {
+    await this.boards.updateMany({ labelIds: labelId }, { $pull: { labelIds: labelId } });
+  }
+}
+
+function newBoard(id: number, groupId: number, name: string, slot: string): BoardDoc {
+  return {
+    _id: id,
+    groupId,
+    slot,
+    name,
+    hideBacklogList: false,
+    hideClosedList: false,
+    milestoneId: null,
+    assigneeId: null,
+    labelIds: [],
+    weight: null,
+    lists: [],
+    version: 0,
+    createdAt: new Date(),
+  };
+}

@@ -1,0 +1,95 @@
+import type { z } from 'zod';
+import {
+  TEXT_LIMITS,
+  bytesizeErrors,
+  lengthErrors,
+  type createLabelBody,
+  type updateLabelBody,
+} from '@gl/contracts';
+import { ConflictError, ModelError, NotFoundError, type Counters, type PageRequest } from '@gl/service-kit';
+import type { BoardsModels, LabelDoc } from './boards.models';
+import type { BoardsService } from './boards.service';
+import { LabelsStore, type LabelChanges } from './labels.store';
+
+const COLOR = /^#(?:[0-9a-f]{3}|[0-9a-f]{6})$/i;
+
+/**
+ * Label's validations (app/models/label.rb) on the attributes being written, every broken one in one
+ * render_validation_error! body, in the model's declaration order: color, title, description.
+ */
+function validateLabel(input: { color?: string; title?: string; description?: string | null }): void {
+  const errors: Record<string, string[]> = {};
+  const add = (attribute: string, messages: string[]): void => {
+    if (messages.length > 0) (errors[attribute] ??= []).push(...messages);
+  };
+  if (input.color !== undefined && !COLOR.test(input.color)) add('color', ['must be a valid color code']);
+  if (input.title !== undefined) add('title', lengthErrors(input.title, TEXT_LIMITS.labelTitle));
+  add('description', bytesizeErrors(input.description, TEXT_LIMITS.labelDescriptionBytes));
+  if (Object.keys(errors).length > 0) throw ModelError.fields(errors);
+}
+
+const alreadyExists = (): ConflictError => new ConflictError('Label already exists');
+
+/** Group labels (lib/api/group_labels.rb, Labels::CreateService / UpdateService). */
+export class LabelsService {
+  private readonly labels: LabelsStore;
+
+  constructor(
+    models: BoardsModels,
+    counters: Counters,
+    private readonly boards: BoardsService,
+  ) {
+    this.labels = new LabelsStore(models.labels, counters);
+  }
+
+  page(groupIds: number[], search: string | undefined, page: PageRequest) {
+    return this.labels.page(groupIds, search, page);
+  }
+
+  /** find_label: by id when numeric, else by name, within the group. */
+  async find(groupId: number, key: string): Promise<LabelDoc> {
+    const label = /^\d+$/.test(key)
+      ? await this.labels.findById(groupId, Number(key))
+      : await this.labels.findByName(groupId, key);
+    if (!label) throw new NotFoundError('Label');
+    return label;
+  }
+
+  async create(groupId: number, params: z.infer<typeof createLabelBody>): Promise<LabelDoc> {
+    if (await this.labels.nameTaken(groupId, params.name)) throw alreadyExists();
+    validateLabel({ color: params.color, title: params.name, description: params.description });
+    const created = await this.labels.create({
+      groupId,
+      name: params.name,
+      color: params.color,
+      description: params.description ?? null,
+      priority: params.priority ?? null,
+    });
+    if (created === 'taken') throw alreadyExists();
+    return created;
+  }
+
+  async update(groupId: number, params: z.infer<typeof updateLabelBody>): Promise<LabelDoc> {
+    const label = await this.find(groupId, params.label_id);
+    const changes: LabelChanges = {};
+    if (params.new_name !== undefined) {
+      if (params.new_name === '') throw ModelError.fields({ title: ["can't be blank"] });
+      changes.name = params.new_name;
+    }
+    validateLabel({ color: params.color, title: params.new_name, description: params.description });
+    if (params.color !== undefined) changes.color = params.color;
+    if (params.description !== undefined) changes.description = params.description;
+    if (params.priority !== undefined) changes.priority = params.priority;
+    const updated = await this.labels.update(label._id, changes);
+    if (updated === 'taken') throw ModelError.fields({ title: ['has already been taken'] });
+    if (!updated) throw new NotFoundError('Label');
+    return updated;
+  }
+
+  /** Deletes the label and the board lists showing it. */
+  async remove(groupId: number, key: string): Promise<void> {
+    const label = await this.find(groupId, key);
+    await this.labels.remove(label._id);
+    await this.boards.forgetTarget('label', label._id);
+  }
+}

@@ -1,0 +1,131 @@
+import type { z } from 'zod';
+import {
+  DOMAIN_EVENT_TYPES,
+  EVENT_TEXT_LIMITS,
+  type EventEnvelope,
+  type Principal,
+  type TargetEventData,
+  type createMilestoneBody,
+  type listMilestonesQuery,
+  type updateMilestoneBody,
+} from '@gl/contracts';
+import {
+  ModelError,
+  NotFoundError,
+  createEvent,
+  excerpt,
+  type Counters,
+  type Outbox,
+  type PageRequest,
+} from '@gl/service-kit';
+import type { BoardsModels, MilestoneDoc } from './boards.models';
+import { MilestonesStore, type MilestoneChanges } from './milestones.store';
+
+export const SERVICE_PRODUCER = 'boards';
+const { milestoneOpened, milestoneClosed, milestoneReopened } = DOMAIN_EVENT_TYPES.boards;
+const TAKEN = (): ModelError => ModelError.fields({ title: ['has already been taken'] });
+
+/** Who writes, in which group, for which request: what the milestone events carry. */
+export interface MilestoneWriter {
+  user: Principal;
+  groupId: number;
+  requestId: string;
+}
+
+/** Milestone#start_date_should_be_less_than_due_date. */
+function requireDateOrder(startDate: string | null, dueDate: string | null): void {
+  if (startDate && dueDate && dueDate < startDate) {
+    throw ModelError.fields({ due_date: ['must be greater than start date'] });
+  }
+}
+
+function milestoneEvent(writer: MilestoneWriter, type: string, milestone: MilestoneDoc): EventEnvelope {
+  const data: TargetEventData = {
+    targetId: milestone._id,
+    targetIid: milestone.iid,
+    targetTitle: excerpt(milestone.title, EVENT_TEXT_LIMITS.title),
+  };
+  const { user } = writer;
+  return createEvent(
+    { producer: SERVICE_PRODUCER, correlationId: writer.requestId },
+    {
+      type,
+      actor: { id: user.id, username: user.username, name: user.name },
+      groupId: writer.groupId,
+      data,
+    },
+  );
+}
+
+/** Group milestones (lib/api/group_milestones.rb, Milestones::CreateService / UpdateService). */
+export class MilestonesService {
+  private readonly milestones: MilestonesStore;
+
+  constructor(
+    models: BoardsModels,
+    counters: Counters,
+    private readonly outbox: Outbox,
+  ) {
+    this.milestones = new MilestonesStore(models.milestones, counters);
+  }
+
+  page(groupId: number, query: z.infer<typeof listMilestonesQuery>, page: PageRequest) {
+    return this.milestones.page(groupId, query, page);
+  }
+
+  async get(groupId: number, id: number): Promise<MilestoneDoc> {
+    const milestone = await this.milestones.find(groupId, id);
+    if (!milestone) throw new NotFoundError('Milestone');
+    return milestone;
+  }
+
+  /** Opens a milestone; publishes milestone.opened. */
+  async create(writer: MilestoneWriter, params: z.infer<typeof createMilestoneBody>): Promise<MilestoneDoc> {
+    requireDateOrder(params.start_date ?? null, params.due_date ?? null);
+    const { groupId } = writer;
+    if (await this.milestones.titleTaken(groupId, params.title)) throw TAKEN();
+    const now = new Date();
+    const doc: MilestoneDoc = {
+      ...(await this.milestones.allocate(groupId)),
+      groupId,
+      title: params.title,
+      description: params.description ?? '',
+      state: 'active',
+      dueDate: params.due_date ?? null,
+      startDate: params.start_date ?? null,
+      createdAt: now,
+      updatedAt: now,
+    };
+    if (!(await this.milestones.insert(doc, [milestoneEvent(writer, milestoneOpened, doc)]))) throw TAKEN();
+    this.outbox.kick();
+    return doc;
+  }
+
+  /** Changes a milestone; closing or reopening it publishes milestone.closed / milestone.reopened. */
+  async update(writer: MilestoneWriter, params: z.infer<typeof updateMilestoneBody>): Promise<MilestoneDoc> {
+    const current = await this.get(writer.groupId, params.milestone_id);
+    const changes: MilestoneChanges = { updatedAt: new Date() };
+    if (params.title !== undefined) changes.title = params.title;
+    if (params.description !== undefined) changes.description = params.description;
+    if (params.due_date !== undefined) changes.dueDate = params.due_date;
+    if (params.start_date !== undefined) changes.startDate = params.start_date;
+    const nextState =
+      params.state_event === 'close'
+        ? 'closed'
+        : params.state_event === 'activate'
+          ? 'active'
+          : current.state;
+    if (nextState !== current.state) changes.state = nextState;
+    const after: MilestoneDoc = { ...current, ...changes };
+    requireDateOrder(after.startDate, after.dueDate);
+    const events =
+      nextState === current.state
+        ? []
+        : [milestoneEvent(writer, nextState === 'closed' ? milestoneClosed : milestoneReopened, after)];
+    const updated = await this.milestones.update(current._id, changes, events);
+    if (updated === 'taken') throw TAKEN();
+    if (!updated) throw new NotFoundError('Milestone');
+    if (events.length > 0) this.outbox.kick();
+    return updated;
+  }
+}

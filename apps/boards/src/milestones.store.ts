@@ -1,0 +1,97 @@
+import type { FilterQuery, Model } from 'mongoose';
+import type { EventEnvelope } from '@gl/contracts';
+import {
+  findPage,
+  isDuplicateKeyError,
+  pushEvents,
+  withEvents,
+  type Counters,
+  type PageRequest,
+} from '@gl/service-kit';
+import type { MilestoneDoc } from './boards.models';
+import { containsText } from './text-search';
+
+export interface MilestoneFilter {
+  state?: MilestoneDoc['state'];
+  title?: string;
+  /** Part of the title, any case. */
+  search?: string;
+  iids?: number[];
+}
+
+export type MilestoneChanges = Partial<
+  Pick<MilestoneDoc, 'title' | 'description' | 'dueDate' | 'startDate' | 'state' | 'updatedAt'>
+>;
+
+/** Group milestones: queries, and writes that carry their domain events (outbox). */
+export class MilestonesStore {
+  constructor(
+    private readonly milestones: Model<MilestoneDoc>,
+    private readonly counters: Counters,
+  ) {}
+
+  /** Newest first. */
+  async page(
+    groupId: number,
+    criteria: MilestoneFilter,
+    page: PageRequest,
+  ): Promise<{ total: number; docs: MilestoneDoc[] }> {
+    const filter: FilterQuery<MilestoneDoc> = { groupId };
+    if (criteria.state) filter.state = criteria.state;
+    if (criteria.title !== undefined) filter.title = criteria.title;
+    if (criteria.search) filter.title = containsText(criteria.search);
+    if (criteria.iids) filter.iid = { $in: criteria.iids };
+    return findPage(this.milestones, filter, { _id: -1 }, page);
+  }
+
+  async find(groupId: number, id: number): Promise<MilestoneDoc | null> {
+    return this.milestones.findOne({ _id: id, groupId }).lean<MilestoneDoc>();
+  }
+
+  async titleTaken(groupId: number, title: string): Promise<boolean> {
+    return (await this.milestones.exists({ groupId, title })) !== null;
+  }
+
+  /** A new milestone's id and its iid within the group. */
+  async allocate(groupId: number): Promise<Pick<MilestoneDoc, '_id' | 'iid'>> {
+    return {
+      _id: await this.counters.next('milestone'),
+      iid: await this.counters.next(`milestone-iid:${groupId}`),
+    };
+  }
+
+  /** Stores the milestone with its events; false when the group has a milestone of that title. */
+  async insert(doc: MilestoneDoc, events: EventEnvelope[]): Promise<boolean> {
+    try {
+      await this.milestones.create(withEvents(doc, events));
+      return true;
+    } catch (err) {
+      if (isDuplicateKeyError(err)) return false;
+      throw err;
+    }
+  }
+
+  /** The milestone after the change, null when it is gone, 'taken' when the new title is another's. */
+  async update(
+    id: number,
+    changes: MilestoneChanges,
+    events: EventEnvelope[],
+  ): Promise<MilestoneDoc | null | 'taken'> {
+    try {
+      return await this.milestones
+        .findOneAndUpdate({ _id: id }, pushEvents({ $set: changes }, events), { new: true })
+        .lean<MilestoneDoc>();
+    } catch (err) {
+      if (isDuplicateKeyError(err)) return 'taken';
+      throw err;
+    }
+  }
+
+  async existsIn(id: number, groupIds: number[]): Promise<boolean> {
+    return (await this.milestones.exists({ _id: id, groupId: { $in: groupIds } })) !== null;
+  }
+
+  async byIds(ids: number[]): Promise<MilestoneDoc[]> {
+    return ids.length ? this.milestones.find({ _id: { $in: ids } }).lean<MilestoneDoc[]>() : [];
+  }
+}
