@@ -1,3 +1,4 @@
+import { NOTIFICATIONS_ENDPOINTS } from '@gl/contracts';
 import { createRuntimeHttpApp, type ServiceInstance, type ServiceRuntime } from '@gl/service-kit';
 import { identityProjection } from './identity.projection';
 import { createModels } from './models';
@@ -19,6 +20,7 @@ export function createNotificationsApp(
   const settings = createSettingsService(models);
   const app = createRuntimeHttpApp(runtime, SERVICE_NAME, {
     apiRouters: [createSettingsRouter(models, settings)],
+    serves: NOTIFICATIONS_ENDPOINTS,
   });
   return { app, settings, subscriptions: [identityProjection(models, settings)] };
 }

@@ -1,17 +1,6 @@
-import { Router, type Request } from 'express';
-import {
-  updateGlobalNotificationSettingParams,
-  updateNotificationSettingParams,
-  type Principal,
-} from '@gl/contracts';
-import {
-  collectParams,
-  isHigherTier,
-  parseParams,
-  requireNamespace,
-  requireUser,
-  sendJson,
-} from '@gl/service-kit';
+import { Router } from 'express';
+import { NOTIFICATIONS_API, type Principal } from '@gl/contracts';
+import { isHigherTier, requireNamespace, requireUser, route, sendJson } from '@gl/service-kit';
 import type { NotificationsModels } from './models';
 import {
   presentGlobalSetting,
@@ -34,48 +23,45 @@ async function addressesOf(models: NotificationsModels, principal: Principal): P
 export function createSettingsRouter(models: NotificationsModels, settings: SettingsService): Router {
   const router = Router();
 
-  router.get('/notification_settings', async (req, res) => {
-    const principal = requireUser(req.ctx);
+  route(router, NOTIFICATIONS_API.getGlobalNotificationSettings, async ({ res, ctx }) => {
+    const principal = requireUser(ctx);
     const view = await settings.find(principal.id, 'global', null);
-    sendJson(
-      res,
-      200,
-      presentGlobalSetting(view, isHigherTier(req.ctx), await addressesOf(models, principal)),
-    );
+    sendJson(res, 200, presentGlobalSetting(view, isHigherTier(ctx), await addressesOf(models, principal)));
   });
 
-  router.put('/notification_settings', async (req, res) => {
-    const principal = requireUser(req.ctx);
-    const params = parseParams(updateGlobalNotificationSettingParams, collectParams(req));
+  route(router, NOTIFICATIONS_API.updateGlobalNotificationSettings, async ({ res, ctx, params }) => {
+    const principal = requireUser(ctx);
+    const update = params();
     const addresses = await addressesOf(models, principal);
-    const view = await settings.updateGlobal(principal.id, params, addresses, isHigherTier(req.ctx));
-    sendJson(res, 200, presentGlobalSetting(view, isHigherTier(req.ctx), addresses));
+    const view = await settings.updateGlobal(principal.id, update, addresses, isHigherTier(ctx));
+    sendJson(res, 200, presentGlobalSetting(view, isHigherTier(ctx), addresses));
   });
 
-  for (const kind of ['group', 'project'] as const) {
-    const path = `/${kind}s/:id/notification_settings`;
-    const sourceOf = (req: Request) => {
-      const principal = requireUser(req.ctx);
-      return { principal, namespace: requireNamespace(req.ctx, kind) };
-    };
-
-    router.get(path, async (req, res) => {
-      const { principal, namespace } = sourceOf(req);
+  const sources = [
+    [
+      'group',
+      NOTIFICATIONS_API.getGroupNotificationSettings,
+      NOTIFICATIONS_API.updateGroupNotificationSettings,
+    ],
+    [
+      'project',
+      NOTIFICATIONS_API.getProjectNotificationSettings,
+      NOTIFICATIONS_API.updateProjectNotificationSettings,
+    ],
+  ] as const;
+  for (const [kind, get, update] of sources) {
+    route(router, get, async ({ res, ctx }) => {
+      const principal = requireUser(ctx);
+      const namespace = requireNamespace(ctx, kind);
       const view = await settings.find(principal.id, kind, namespace.id);
-      sendJson(res, 200, presentSetting(view, isHigherTier(req.ctx)));
+      sendJson(res, 200, presentSetting(view, isHigherTier(ctx)));
     });
 
-    router.put(path, async (req, res) => {
-      const { principal, namespace } = sourceOf(req);
-      const params = parseParams(updateNotificationSettingParams, collectParams(req));
-      const view = await settings.updateSource(
-        principal.id,
-        kind,
-        namespace.id,
-        params,
-        isHigherTier(req.ctx),
-      );
-      sendJson(res, 200, presentSetting(view, isHigherTier(req.ctx)));
+    route(router, update, async ({ res, ctx, params }) => {
+      const principal = requireUser(ctx);
+      const namespace = requireNamespace(ctx, kind);
+      const view = await settings.updateSource(principal.id, kind, namespace.id, params(), isHigherTier(ctx));
+      sendJson(res, 200, presentSetting(view, isHigherTier(ctx)));
     });
   }
 

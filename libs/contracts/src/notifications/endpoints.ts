@@ -8,14 +8,14 @@ import {
 
 const tags = ['notification_settings'];
 
-function sourceEndpoints(kind: 'group' | 'project'): EndpointDeclaration[] {
+/** A group's or a project's setting; typed per kind, so handlers get `getGroupNotificationSettings`'s params. */
+function sourceEndpoints<const K extends 'group' | 'project'>(kind: K, name: Capitalize<K>) {
   const plural = `${kind}s`;
-  const name = kind === 'group' ? 'Group' : 'Project';
   return [
     {
       method: 'GET',
       path: `/${plural}/{id}/notification_settings`,
-      operationId: `get${name}NotificationSettings`,
+      operationId: `get${name}NotificationSettings` as const,
       summary: `The caller's notification setting for a ${kind}, defaults to global`,
       tags,
       auth: 'token',
@@ -26,7 +26,7 @@ function sourceEndpoints(kind: 'group' | 'project'): EndpointDeclaration[] {
     {
       method: 'PUT',
       path: `/${plural}/{id}/notification_settings`,
-      operationId: `update${name}NotificationSettings`,
+      operationId: `update${name}NotificationSettings` as const,
       summary: `Update the caller's notification setting for a ${kind}`,
       tags,
       auth: 'token',
@@ -34,7 +34,7 @@ function sourceEndpoints(kind: 'group' | 'project'): EndpointDeclaration[] {
       response: { status: 200, description: 'Setting', schema: notificationSettingEntity },
       errors: [400, 401, 404],
     },
-  ];
+  ] as const satisfies readonly EndpointDeclaration[];
 }
 
 export const NOTIFICATIONS_ENDPOINTS = defineEndpoints('notifications', [
@@ -59,8 +59,8 @@ export const NOTIFICATIONS_ENDPOINTS = defineEndpoints('notifications', [
     response: { status: 200, description: 'Global setting', schema: globalNotificationSettingEntity },
     errors: [400, 401],
   },
-  ...sourceEndpoints('group'),
-  ...sourceEndpoints('project'),
+  ...sourceEndpoints('group', 'Group'),
+  ...sourceEndpoints('project', 'Project'),
 ]);
 
 /** The catalogue by operation id, for handler registration: `NOTIFICATIONS_API.<operationId>`. */

@@ -99,4 +99,21 @@ describe('route(router, contract, handler)', () => {
   it('When asked what is routed, then it names the registered operation ids', () => {
     expect([...routedOperations([router])].sort()).toEqual(['getSecret', 'updateThing']);
   });
+
+  it('When a service declares endpoints it has no handler for, then it refuses to start and names them', () => {
+    const build = (routers: Router[]) => () =>
+      createServiceHttpApp({
+        name: 'half-done',
+        logger: createLogger('half-done', 'silent'),
+        metrics: createMetrics('half-done'),
+        contextSecret: SECRET,
+        readiness: async () => ({}),
+        apiRouters: routers,
+        serves: [API.updateThing, API.getSecret],
+      });
+    const partial = Router();
+    route(partial, API.updateThing, async () => undefined);
+    expect(build([partial])).toThrow('half-done: no handler registered for GET /secret (getSecret)');
+    expect(build([router])).not.toThrow();
+  });
 });

@@ -2,7 +2,7 @@ import express, { type Express, type Router } from 'express';
 import { pinoHttp } from 'pino-http';
 import type { Logger } from 'pino';
 import { randomUUID } from 'node:crypto';
-import { REQUEST_ID_HEADER } from '@gl/contracts';
+import { REQUEST_ID_HEADER, type EndpointContract } from '@gl/contracts';
 import type { BaseServiceConfig } from '../config';
 import type { ServiceMetrics } from '../metrics';
 import type { ServiceRuntime } from '../runtime';
@@ -14,6 +14,7 @@ import { rejectMalformedRequests } from './malformed';
 import { parseQueryString } from './nested-params';
 import { requireInternalContext } from './request-context';
 import { limitRequestLine } from './request-line';
+import { routedOperations } from './route';
 
 export type ReadinessCheck = () => Promise<Record<string, boolean>>;
 
@@ -30,6 +31,26 @@ export interface ServiceHttpOptions {
   rootRouters?: Router[];
   /** Root routers that read the raw request themselves, mounted before body parsing (alert ingestion). */
   rawRouters?: Router[];
+  /**
+   * The endpoints this service serves: each must have its handler registered with `route`, else the
+   * service refuses to start (a contract the gateway forwards here would otherwise answer 404).
+   */
+  serves?: readonly EndpointContract[];
+}
+
+/** Start-up check that every endpoint the service owns in the contracts has a handler. */
+function requireHandlers(name: string, options: ServiceHttpOptions): void {
+  if (!options.serves) return;
+  const routed = routedOperations([
+    ...options.apiRouters,
+    ...(options.rootRouters ?? []),
+    ...(options.rawRouters ?? []),
+  ]);
+  const missing = options.serves.filter((endpoint) => !routed.has(endpoint.operationId));
+  if (missing.length > 0) {
+    const list = missing.map((e) => `${e.method} ${e.path} (${e.operationId})`).join(', ');
+    throw new Error(`${name}: no handler registered for ${list}`);
+  }
 }
 
 /**
@@ -38,6 +59,7 @@ export interface ServiceHttpOptions {
  * their routers.
  */
 export function createServiceHttpApp(options: ServiceHttpOptions): Express {
+  requireHandlers(options.name, options);
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
@@ -87,7 +109,7 @@ export function createServiceHttpApp(options: ServiceHttpOptions): Express {
 /** What a service's app states for itself: its routers (and, rarely, a different body limit). */
 export type ServiceRouters = Pick<
   ServiceHttpOptions,
-  'apiRouters' | 'rootRouters' | 'rawRouters' | 'bodyLimit'
+  'apiRouters' | 'rootRouters' | 'rawRouters' | 'bodyLimit' | 'serves'
 >;
 
 /**
