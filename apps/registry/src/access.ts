@@ -1,21 +1,18 @@
 import { ACCESS_LEVELS, type InternalContext, type Visibility } from '@gl/contracts';
-import type { ProjectRefDoc, RegistryModels } from './models';
 import { todayUtc } from '@gl/service-kit';
+import type { ProjectRefDoc } from './models';
+import type { ProjectsStore } from './projects.store';
 
 /** A user's effective level on a project from the projected memberships (project and ancestor groups). */
 export async function projectAccessLevel(
-  models: RegistryModels,
+  projects: ProjectsStore,
   project: Pick<ProjectRefDoc, '_id' | 'ancestorGroupIds'>,
   ctx: InternalContext,
 ): Promise<number> {
   const principal = ctx.principal;
   if (!principal) return 0;
   if (principal.isAdmin) return 60;
-  const ids = [
-    `project:${project._id}:${principal.id}`,
-    ...project.ancestorGroupIds.map((g) => `group:${g}:${principal.id}`),
-  ];
-  const members = await models.members.find({ _id: { $in: ids } }).lean();
+  const members = await projects.memberships(project._id, project.ancestorGroupIds, principal.id);
   const now = todayUtc();
   return members
     .filter((m) => m.expiresAt === null || m.expiresAt > now)

@@ -10,15 +10,8 @@ import {
   tagsCleanupRequestedData,
   type EventEnvelope,
 } from '@gl/contracts';
-import {
-  deleteManyInBatches,
-  isDuplicateKeyError,
-  PoisonMessageError,
-  type ServiceMetrics,
-  type Subscription,
-} from '@gl/service-kit';
-import type { CleanupJobDoc, RepositoryDoc } from './models';
-import { deleteTags, type RegistryDeps } from './registry.service';
+import { PoisonMessageError, type ServiceMetrics, type Subscription } from '@gl/service-kit';
+import { deleteTags, registryStores, type RegistryDeps } from './registry.service';
 import { selectTagsToDelete } from './selection';
 
 const JOBS = COMMAND_TYPES.registry;
@@ -77,7 +70,7 @@ export function cleanupWorker(
   metrics: ServiceMetrics,
   options: CleanupWorkerOptions,
 ): Subscription & { lastCounts: () => JobCounts | null } {
-  const { models } = deps;
+  const { repositories, tags, jobs } = registryStores(deps.models);
   const owner = options.owner ?? `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
   const leaseMs = options.leaseMs ?? JOB_LEASE_MS;
   const now = options.now ?? (() => new Date());
@@ -85,32 +78,16 @@ export function cleanupWorker(
   let last: JobCounts | null = null;
 
   async function claim(jobId: string): Promise<'claimed' | 'done'> {
-    const leaseUntil = new Date(now().getTime() + leaseMs);
-    try {
-      await models.jobs.create({ _id: jobId, state: 'running', owner, leaseUntil });
-      return 'claimed';
-    } catch (err) {
-      if (!isDuplicateKeyError(err)) throw err;
-    }
-    const taken = await models.jobs.updateOne(
-      { _id: jobId, state: 'running', leaseUntil: { $lte: now() } },
-      { $set: { owner, leaseUntil } },
-    );
-    if (taken.modifiedCount === 1) return 'claimed';
-    const job = await models.jobs.findById(jobId).lean<CleanupJobDoc>();
-    if (job?.state === 'done') return 'done';
-    throw new JobBusyError(`job ${jobId} is running on ${job?.owner ?? 'another worker'}`);
+    const outcome = await jobs.claim(jobId, owner, new Date(now().getTime() + leaseMs), now);
+    if (outcome.claimed) return 'claimed';
+    if (outcome.done) return 'done';
+    throw new JobBusyError(`job ${jobId} is running on ${outcome.owner ?? 'another worker'}`);
   }
 
   async function run(event: EventEnvelope, work: () => Promise<JobCounts>, kind: string, log: Logger) {
     if ((await claim(event.id)) === 'done') return;
     const heartbeat = setInterval(() => {
-      void models.jobs
-        .updateOne(
-          { _id: event.id, owner, state: 'running' },
-          { $set: { leaseUntil: new Date(now().getTime() + leaseMs) } },
-        )
-        .catch(() => undefined);
+      void jobs.renew(event.id, owner, new Date(now().getTime() + leaseMs)).catch(() => undefined);
     }, HEARTBEAT_MS);
     heartbeat.unref();
     try {
@@ -120,10 +97,7 @@ export function cleanupWorker(
       for (const outcome of ['matched', 'kept', 'deleted', 'failed'] as const)
         counters.tags.inc({ kind, outcome }, counts[outcome]);
       counters.jobs.inc({ kind, outcome: counts.failed > 0 ? 'partial' : 'success' });
-      await models.jobs.updateOne(
-        { _id: event.id },
-        { $set: { state: 'done', counts, finishedAt: new Date() } },
-      );
+      await jobs.finish(event.id, { ...counts });
       log.info({ jobId: event.id, kind, ...counts, ms: Date.now() - started }, 'registry cleanup job done');
     } finally {
       clearInterval(heartbeat);
@@ -133,50 +107,31 @@ export function cleanupWorker(
   async function cleanupTags(event: EventEnvelope): Promise<JobCounts> {
     const data = tagsCleanupRequestedData.safeParse(event.data);
     if (!data.success) throw new PoisonMessageError('invalid cleanup job');
-    const repository = await models.repositories.findById(data.data.repositoryId).lean<RepositoryDoc>();
+    const repository = await repositories.findById(data.data.repositoryId);
     if (!repository) return { matched: 0, kept: 0, deleted: 0, failed: 0 };
-    const takenAt = now();
-    const tags = await models.tags
-      .find({ repositoryId: repository._id }, { name: 1, createdAt: 1, digest: 1 })
-      .lean<{ name: string; createdAt: Date | null; digest: string | null }[]>();
-    const selection = selectTagsToDelete(
-      tags.map((t) => ({ name: t.name, createdAt: t.createdAt ?? null })),
-      data.data,
-      takenAt,
-      options.maxTagsPerRun,
-    );
+    const snapshot = await tags.snapshot(repository, now());
+    const selection = selectTagsToDelete(snapshot.tags, data.data, snapshot.takenAt, options.maxTagsPerRun);
     if (selection.error)
       deps.logger.warn({ jobId: event.id, error: selection.error }, 'cleanup deleted nothing');
-    const outcome = await deleteTags(deps, repository, selection.toDelete, {
-      tags: tags.map((t) => ({ name: t.name, digest: t.digest ?? null })),
-      takenAt,
-      tagsVersion: repository.tagsVersion ?? 0,
-    });
+    const outcome = await deleteTags(deps, repository, selection.toDelete, snapshot);
     return { matched: selection.matched, kept: selection.kept, ...outcome };
   }
 
   async function deleteRepository(event: EventEnvelope): Promise<JobCounts> {
     const data = repositoryDeleteRequestedData.safeParse(event.data);
     if (!data.success) throw new PoisonMessageError('invalid repository delete job');
-    const repository = await models.repositories.findById(data.data.repositoryId).lean<RepositoryDoc>();
+    const repository = await repositories.findById(data.data.repositoryId);
     if (!repository) return { matched: 0, kept: 0, deleted: 0, failed: 0 };
-    await models.repositories.updateOne({ _id: repository._id }, { $set: { status: 'delete_ongoing' } });
-    const takenAt = now();
-    const tags = await models.tags
-      .find({ repositoryId: repository._id }, { name: 1, digest: 1 })
-      .lean<{ name: string; digest: string | null }[]>();
-    const names = tags.map((t) => t.name);
-    const outcome = await deleteTags(deps, repository, names, {
-      tags: tags.map((t) => ({ name: t.name, digest: t.digest ?? null })),
-      takenAt,
-      tagsVersion: repository.tagsVersion ?? 0,
-    });
+    await repositories.setStatus(repository._id, 'delete_ongoing');
+    const snapshot = await tags.snapshot(repository, now());
+    const names = snapshot.tags.map((t) => t.name);
+    const outcome = await deleteTags(deps, repository, names, snapshot);
     if (outcome.failed > 0) {
-      await models.repositories.updateOne({ _id: repository._id }, { $set: { status: 'delete_failed' } });
+      await repositories.setStatus(repository._id, 'delete_failed');
     } else {
       // Tags pushed while the job ran go with the repository too.
-      await deleteManyInBatches(models.tags, { repositoryId: repository._id });
-      await models.repositories.deleteOne({ _id: repository._id });
+      await tags.removeAll(repository._id);
+      await repositories.remove(repository._id);
     }
     return { matched: names.length, kept: outcome.failed, ...outcome };
   }

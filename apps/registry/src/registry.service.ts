@@ -1,8 +1,14 @@
 import type { Logger } from 'pino';
-import { deleteManyInBatches, isDuplicateKeyError, type Counters } from '@gl/service-kit';
+import type { Counters } from '@gl/service-kit';
 import type { RegistryNotificationEvent } from '@gl/contracts';
-import type { ProjectRefDoc, RegistryModels, RepositoryDoc, TagDoc } from './models';
+import { CleanupJobsStore } from './cleanup-jobs.store';
+import type { ProjectRefDoc, RegistryModels, RepositoryDoc } from './models';
+import { ProjectsStore } from './projects.store';
 import type { RegistryClient } from './registry-client';
+import { RepositoriesStore } from './repositories.store';
+import { TagsStore, type TagSnapshot } from './tags.store';
+
+export { LARGE_DELETE, type TagSnapshot } from './tags.store';
 
 export interface RegistryDeps {
   models: RegistryModels;
@@ -12,11 +18,33 @@ export interface RegistryDeps {
   client: RegistryClient | null;
 }
 
-export const tagId = (repositoryId: number, name: string): string => `${repositoryId}:${name}`;
+export interface RegistryStores {
+  repositories: RepositoriesStore;
+  tags: TagsStore;
+  jobs: CleanupJobsStore;
+  projects: ProjectsStore;
+}
+
+const storesByModels = new WeakMap<RegistryModels, RegistryStores>();
+
+/** The stores over these models, made once: the API, the notifications and the worker share its tag cache. */
+export function registryStores(models: RegistryModels): RegistryStores {
+  let stores = storesByModels.get(models);
+  if (!stores) {
+    stores = {
+      repositories: new RepositoriesStore(models.repositories),
+      tags: new TagsStore(models.tags, models.repositories),
+      jobs: new CleanupJobsStore(models.jobs),
+      projects: new ProjectsStore(models.projects, models.members),
+    };
+    storesByModels.set(models, stores);
+  }
+  return stores;
+}
 
 /** Marks the repository's tag list as changed (see TagNameCache). */
 export async function touchTags(deps: Pick<RegistryDeps, 'models'>, repositoryId: number): Promise<void> {
-  await deps.models.repositories.updateOne({ _id: repositoryId }, { $inc: { tagsVersion: 1 } });
+  await registryStores(deps.models).tags.touch(repositoryId);
 }
 
 /** `[project full path, name].compact.join('/').downcase` */
@@ -25,53 +53,19 @@ export function repositoryPath(projectFullPath: string, name: string): string {
 }
 
 /** The project a registry repository name belongs to: the longest known project path prefix (2+ segments). */
-export async function projectForRepositoryPath(
-  models: RegistryModels,
+async function projectForRepositoryPath(
+  deps: Pick<RegistryDeps, 'models'>,
   repository: string,
 ): Promise<{ project: ProjectRefDoc; name: string } | null> {
   const segments = repository.toLowerCase().split('/');
   const prefixes: string[] = [];
   for (let i = 2; i <= segments.length; i++) prefixes.push(segments.slice(0, i).join('/'));
   if (prefixes.length === 0) return null;
-  const found = await models.projects
-    .find({ fullPathLower: { $in: prefixes }, destroyed: { $ne: true } })
-    .lean<ProjectRefDoc[]>();
+  const found = await registryStores(deps.models).projects.withPaths(prefixes);
   if (found.length === 0) return null;
   const project = found.sort((a, b) => b.fullPathLower.length - a.fullPathLower.length)[0]!;
   const name = repository.slice(project.fullPathLower.length).replace(/^\//, '');
   return { project, name };
-}
-
-export async function ensureRepository(
-  deps: RegistryDeps,
-  project: ProjectRefDoc,
-  name: string,
-): Promise<RepositoryDoc> {
-  const existing = await deps.models.repositories
-    .findOne({ projectId: project._id, name })
-    .lean<RepositoryDoc>();
-  if (existing) return existing;
-  const doc: RepositoryDoc = {
-    _id: await deps.counters.next('registry_repositories'),
-    projectId: project._id,
-    name,
-    path: repositoryPath(project.fullPath, name),
-    createdAt: new Date(),
-    status: null,
-    cleanupPolicyStartedAt: null,
-    cleanupLeaseUntil: null,
-  };
-  try {
-    await deps.models.repositories.create(doc);
-    return doc;
-  } catch (err) {
-    if (!isDuplicateKeyError(err)) throw err;
-    const raced = await deps.models.repositories
-      .findOne({ projectId: project._id, name })
-      .lean<RepositoryDoc>();
-    if (!raced) throw err;
-    return raced;
-  }
 }
 
 const BLOB_TYPES = new Set(['application/octet-stream', 'application/vnd.docker.image.rootfs.diff.tar.gzip']);
@@ -80,14 +74,20 @@ const BLOB_TYPES = new Set(['application/octet-stream', 'application/vnd.docker.
 export async function applyNotification(deps: RegistryDeps, event: RegistryNotificationEvent): Promise<void> {
   const { target } = event;
   if (target.mediaType && BLOB_TYPES.has(target.mediaType)) return;
-  const resolved = await projectForRepositoryPath(deps.models, target.repository);
+  const resolved = await projectForRepositoryPath(deps, target.repository);
   if (!resolved) {
     deps.logger.warn({ repository: target.repository }, 'registry event for an unknown project ignored');
     return;
   }
+  const { repositories, tags } = registryStores(deps.models);
+  const { project, name } = resolved;
   if (event.action === 'push') {
     if (!target.tag) return;
-    const repository = await ensureRepository(deps, resolved.project, resolved.name);
+    const repository = await repositories.ensure({
+      projectId: project._id,
+      name,
+      path: repositoryPath(project.fullPath, name),
+    });
     const pushedAt = event.timestamp ? new Date(event.timestamp) : new Date();
     let details = {
       digest: target.digest ?? null,
@@ -104,25 +104,13 @@ export async function applyNotification(deps: RegistryDeps, event: RegistryNotif
         });
       if (fetched) details = { ...fetched, createdAt: fetched.createdAt ?? details.createdAt };
     }
-    await deps.models.tags.updateOne(
-      { _id: tagId(repository._id, target.tag) },
-      {
-        $set: { repositoryId: repository._id, name: target.tag, pushedAt, writtenAt: new Date(), ...details },
-      },
-      { upsert: true },
-    );
-    await touchTags(deps, repository._id);
+    await tags.record(repository._id, target.tag, pushedAt, details);
     return;
   }
   if (event.action === 'delete') {
-    const repository = await deps.models.repositories
-      .findOne({ projectId: resolved.project._id, name: resolved.name })
-      .lean<RepositoryDoc>();
+    const repository = await repositories.findByName(project._id, name);
     if (!repository) return;
-    if (target.tag) await deps.models.tags.deleteOne({ _id: tagId(repository._id, target.tag) });
-    else if (target.digest)
-      await deps.models.tags.deleteMany({ repositoryId: repository._id, digest: target.digest });
-    await touchTags(deps, repository._id);
+    await tags.forget(repository._id, { tag: target.tag, digest: target.digest });
   }
 }
 
@@ -131,55 +119,10 @@ export interface DeleteOutcome {
   failed: number;
 }
 
-/** The repository's tags as a job loaded them, and when: tags written later are never deleted in bulk. */
-export interface TagSnapshot {
-  tags: Pick<TagDoc, 'name' | 'digest'>[];
-  takenAt: Date;
-  /** The repository's `tagsVersion` read before the tags: a later tag write changes it. */
-  tagsVersion: number;
-}
-
-/** Above this many deletions, tags go by id in unordered bulk writes checked against the snapshot. */
-export const LARGE_DELETE = 1000;
-const BATCH = 1000;
-
-/**
- * Deletes the snapshot's tags by `_id` (FerretDB finds and deletes by a string `_id` through its index;
- * any other condition scans the collection, which made 100,000-tag deletes quadratic). Between batches
- * the repository's `tagsVersion` shows whether a tag was written since the snapshot; if so, the rest go
- * through the guarded delete that spares tags written after it.
- */
-async function deleteSnapshotTags(
-  deps: RegistryDeps,
-  repositoryId: number,
-  names: string[],
-  snapshot: TagSnapshot,
-): Promise<void> {
-  for (let i = 0; i < names.length; i += BATCH) {
-    const ids = names.slice(i, i + BATCH).map((n) => tagId(repositoryId, n));
-    const current = await deps.models.repositories
-      .findOne({ _id: repositoryId })
-      .select({ tagsVersion: 1 })
-      .lean<Pick<RepositoryDoc, 'tagsVersion'>>();
-    if ((current?.tagsVersion ?? 0) !== snapshot.tagsVersion) {
-      const rest = names.slice(i).map((n) => tagId(repositoryId, n));
-      await deleteManyInBatches(deps.models.tags, {
-        _id: { $in: rest },
-        writtenAt: { $not: { $gte: snapshot.takenAt } },
-      });
-      return;
-    }
-    await deps.models.tags.bulkWrite(
-      ids.map((id) => ({ deleteOne: { filter: { _id: id } } })),
-      { ordered: false },
-    );
-  }
-}
-
 /**
  * Deletes tags of one repository: on the registry first (manifest by digest, when configured and no
  * surviving tag shares the digest), then here. Idempotent: a tag already gone counts as deleted. Large
- * deletions from a job's snapshot go by id (deleteSnapshotTags).
+ * deletions from a job's snapshot spare tags written after it (TagsStore.remove).
  */
 export async function deleteTags(
   deps: RegistryDeps,
@@ -187,11 +130,8 @@ export async function deleteTags(
   names: string[],
   snapshot?: TagSnapshot,
 ): Promise<DeleteOutcome> {
-  const known =
-    snapshot?.tags ??
-    (await deps.models.tags
-      .find({ _id: { $in: names.map((n) => tagId(repository._id, n)) } }, { name: 1, digest: 1 })
-      .lean<Pick<TagDoc, 'name' | 'digest'>[]>());
+  const { tags } = registryStores(deps.models);
+  const known = snapshot?.tags ?? (await tags.digestsOf(repository._id, names));
   const byName = new Map(known.map((t) => [t.name, t]));
   const leaving = new Set(names);
   const present = names.filter((n) => byName.has(n));
@@ -202,9 +142,7 @@ export async function deleteTags(
     if (!snapshot) {
       // Only the leaving tags were loaded: ask which other tags share their digests.
       const digests = [...new Set(present.map((n) => byName.get(n)!.digest).filter((d): d is string => !!d))];
-      const sharing = await deps.models.tags
-        .find({ repositoryId: repository._id, digest: { $in: digests } }, { name: 1, digest: 1 })
-        .lean<Pick<TagDoc, 'name' | 'digest'>[]>();
+      const sharing = await tags.withDigests(repository._id, digests);
       for (const t of sharing) if (!leaving.has(t.name)) surviving.add(t.digest);
     }
     const done = new Set<string>();
@@ -222,14 +160,6 @@ export async function deleteTags(
       removed.push(name);
     }
   }
-  if (snapshot && removed.length > LARGE_DELETE) {
-    await deleteSnapshotTags(deps, repository._id, removed, snapshot);
-  } else {
-    for (let i = 0; i < removed.length; i += BATCH) {
-      const batch = removed.slice(i, i + BATCH).map((n) => tagId(repository._id, n));
-      await deps.models.tags.deleteMany({ _id: { $in: batch } });
-    }
-  }
-  if (names.length > 0) await touchTags(deps, repository._id);
+  if (names.length > 0) await tags.remove(repository._id, removed, snapshot);
   return { deleted: removed.length + (names.length - present.length), failed };
 }

@@ -1,4 +1,4 @@
-import type { RegistryModels, RepositoryDoc } from './models';
+import type { RepositoryDoc } from './models';
 
 /**
  * Sorted tag names per repository, reloaded only when the repository's `tagsVersion` moved: paging through
@@ -9,7 +9,10 @@ export interface TagNameCache {
   names(repository: Pick<RepositoryDoc, '_id' | 'tagsVersion'>): Promise<string[]>;
 }
 
-export function createTagNameCache(models: RegistryModels, maxRepositories = 16): TagNameCache {
+export function createTagNameCache(
+  load: (repositoryId: number) => Promise<string[]>,
+  maxRepositories = 16,
+): TagNameCache {
   const entries = new Map<number, { version: number; names: Promise<string[]> }>();
   return {
     names(repository) {
@@ -20,10 +23,9 @@ export function createTagNameCache(models: RegistryModels, maxRepositories = 16)
         entries.set(repository._id, hit); // most recently used last
         return hit.names;
       }
-      const names = models.tags
-        .find({ repositoryId: repository._id }, { name: 1, _id: 0 })
-        .lean<{ name: string }[]>()
-        .then((docs) => docs.map((d) => d.name).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)));
+      const names = load(repository._id).then((loaded) =>
+        loaded.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)),
+      );
       entries.delete(repository._id);
       entries.set(repository._id, { version, names });
       names.catch(() => entries.delete(repository._id));

@@ -1,0 +1,39 @@
+import type { Model } from 'mongoose';
+import { isDuplicateKeyError } from '@gl/service-kit';
+import type { CleanupJobDoc } from './models';
+
+export type ClaimOutcome = { claimed: true } | { claimed: false; done: boolean; owner: string | null };
+
+/** Cleanup job records, keyed by the command's event id: who runs a job, until when, and whether it is done. */
+export class CleanupJobsStore {
+  constructor(private readonly jobs: Model<CleanupJobDoc>) {}
+
+  /**
+   * Takes the job for `owner` until `leaseUntil`: a new job, or one whose owner's lease ran out by `now`.
+   * Otherwise says whether it is done or who holds it.
+   */
+  async claim(jobId: string, owner: string, leaseUntil: Date, now: () => Date): Promise<ClaimOutcome> {
+    try {
+      await this.jobs.create({ _id: jobId, state: 'running', owner, leaseUntil });
+      return { claimed: true };
+    } catch (err) {
+      if (!isDuplicateKeyError(err)) throw err;
+    }
+    const taken = await this.jobs.updateOne(
+      { _id: jobId, state: 'running', leaseUntil: { $lte: now() } },
+      { $set: { owner, leaseUntil } },
+    );
+    if (taken.modifiedCount === 1) return { claimed: true };
+    const job = await this.jobs.findById(jobId).lean<CleanupJobDoc>();
+    return { claimed: false, done: job?.state === 'done', owner: job?.owner ?? null };
+  }
+
+  /** Extends the owner's lease on a running job. */
+  async renew(jobId: string, owner: string, leaseUntil: Date): Promise<void> {
+    await this.jobs.updateOne({ _id: jobId, owner, state: 'running' }, { $set: { leaseUntil } });
+  }
+
+  async finish(jobId: string, counts: Record<string, number>): Promise<void> {
+    await this.jobs.updateOne({ _id: jobId }, { $set: { state: 'done', counts, finishedAt: new Date() } });
+  }
+}

@@ -1,0 +1,231 @@
+import {
+  ACCESS_LEVELS,
+  COMMAND_TYPES,
+  type BulkDeleteTagsParams,
+  type EventEnvelope,
+  type InternalContext,
+  type NamespaceContext,
+} from '@gl/contracts';
+import {
+  BadRequestError,
+  ForbiddenError,
+  HttpError,
+  NotFoundError,
+  ParamError,
+  atLeastOneOf,
+  createEvent,
+  type Outbox,
+  type PageRequest,
+} from '@gl/service-kit';
+import { canReadImages, canSee, projectAccessLevel } from './access';
+import type { ProjectRefDoc, RepositoryDoc, TagDoc } from './models';
+import type { RepositoryView } from './registry.presenters';
+import { deleteTags, registryStores, repositoryPath, type RegistryDeps } from './registry.service';
+import { regexpError, type CleanupRules } from './selection';
+
+export const CLEANUP_RATE_LIMITED =
+  'This request has already been made. You can run this at most once an hour for a given container repository';
+/**
+ * GitLab's rate limit on bulk tag deletion (an exclusive lease per repository, never released): one request
+ * an hour. Not the cleanup worker's job lease (cleanup.worker.ts JOB_LEASE_MS), which says who runs a job.
+ */
+const BULK_DELETE_INTERVAL_MS = 3600_000;
+
+/** What the API's writes need besides the registry's own dependencies: the outbox to wake. */
+export interface RegistryApiDeps extends RegistryDeps {
+  outbox: Outbox;
+}
+
+/** Which tag information a repository listing asks for. */
+export interface TagOptions {
+  tags?: boolean;
+  tags_count?: boolean;
+}
+
+const isMaintainer = (level: number): boolean => level >= ACCESS_LEVELS.maintainer;
+
+function actorOf(ctx: InternalContext) {
+  const p = ctx.principal;
+  return p ? { id: p.id, username: p.username, name: p.name } : null;
+}
+
+/** A command for the cleanup worker, sent with the repository write (same outbox, `cmd.>` subjects). */
+function workerCommand(ctx: InternalContext, type: string, projectId: number, data: Record<string, unknown>) {
+  return createEvent(
+    { producer: 'registry', correlationId: ctx.requestId },
+    { type, actor: actorOf(ctx), projectId, data },
+  );
+}
+
+/** The project's repository: 404 when it is missing or belongs to another project. */
+export async function findRepository(
+  deps: RegistryDeps,
+  projectId: number,
+  repositoryId: number,
+): Promise<RepositoryDoc> {
+  const repository = await registryStores(deps.models).repositories.findInProject(projectId, repositoryId);
+  if (!repository) throw new NotFoundError();
+  return repository;
+}
+
+/** Repositories with their display path and the tag information asked for. */
+export async function repositoryViews(
+  deps: RegistryDeps,
+  repositories: RepositoryDoc[],
+  projectPaths: Map<number, string>,
+  options: TagOptions,
+  canAdmin: (repository: RepositoryDoc) => boolean,
+): Promise<RepositoryView[]> {
+  const { tags } = registryStores(deps.models);
+  return Promise.all(
+    repositories.map(async (repository) => {
+      const projectPath = projectPaths.get(repository.projectId);
+      const view: RepositoryView = {
+        repository,
+        path: projectPath ? repositoryPath(projectPath, repository.name) : repository.path,
+        canAdmin: canAdmin(repository),
+      };
+      if (options.tags_count) view.tagsCount = await tags.count(repository._id);
+      if (options.tags) view.tagNames = await tags.names(repository);
+      return view;
+    }),
+  );
+}
+
+/**
+ * The group's projects whose images the caller may read, with the caller's level on each: the group level
+ * when it is Reporter+, else the projected memberships of each project.
+ */
+export async function readableProjectsInGroup(
+  deps: RegistryDeps,
+  ns: NamespaceContext,
+  groupLevel: number,
+  ctx: InternalContext,
+): Promise<{ projects: ProjectRefDoc[]; levels: Map<number, number> }> {
+  const store = registryStores(deps.models).projects;
+  const projects = await store.inGroup(ns.id);
+  const levels = new Map<number, number>();
+  for (const project of projects) {
+    const level =
+      groupLevel >= ACCESS_LEVELS.reporter ? groupLevel : await projectAccessLevel(store, project, ctx);
+    if (canReadImages(project.visibility, level, ctx)) levels.set(project._id, level);
+  }
+  return { projects, levels };
+}
+
+/** One project's repositories, by id. */
+export async function pageOfProject(deps: RegistryDeps, projectId: number, page: PageRequest) {
+  return registryStores(deps.models).repositories.pageOfProject(projectId, page);
+}
+
+/** The repositories of these projects, by id. */
+export async function pageOfProjects(deps: RegistryDeps, projectIds: number[], page: PageRequest) {
+  return registryStores(deps.models).repositories.pageOfProjects(projectIds, page);
+}
+
+/** A repository by id alone (GET /registry/repositories/:id): 404 when unknown. */
+export async function repositoryById(deps: RegistryDeps, id: number): Promise<RepositoryDoc> {
+  const repository = await registryStores(deps.models).repositories.findById(id);
+  if (!repository) throw new NotFoundError();
+  return repository;
+}
+
+/** The repository's project as the caller may read it: 404 unless they see it, 403 unless they read images. */
+export async function projectReaderOf(
+  deps: RegistryDeps,
+  repository: RepositoryDoc,
+  ctx: InternalContext,
+): Promise<{ project: ProjectRefDoc; level: number }> {
+  const store = registryStores(deps.models).projects;
+  const project = await store.find(repository.projectId);
+  if (!project) throw new NotFoundError();
+  const level = await projectAccessLevel(store, project, ctx);
+  if (!canSee(project.visibility, level, ctx)) throw new NotFoundError();
+  if (!canReadImages(project.visibility, level, ctx)) throw new ForbiddenError();
+  return { project, level };
+}
+
+/** Schedules the repository's deletion (Maintainer+): the worker deletes its tags, then it. */
+export async function scheduleRepositoryDelete(
+  deps: RegistryApiDeps,
+  ctx: InternalContext,
+  projectId: number,
+  repository: RepositoryDoc,
+  level: number,
+): Promise<void> {
+  if (!isMaintainer(level)) throw new ForbiddenError();
+  const command = workerCommand(ctx, COMMAND_TYPES.registry.deleteRepository, projectId, {
+    repositoryId: repository._id,
+  });
+  await registryStores(deps.models).repositories.scheduleDelete(repository._id, [command]);
+  deps.outbox.kick();
+}
+
+/**
+ * The bulk delete's rules from its parameters (lib/api/project_container_repositories.rb): every broken
+ * expression and a missing delete expression, all in one 400.
+ */
+export function cleanupRulesOf(params: BulkDeleteTagsParams): CleanupRules {
+  const problems: string[] = [];
+  for (const key of ['name_regex_delete', 'name_regex'] as const) {
+    const source = params[key];
+    const reason = source === undefined ? null : regexpError(source);
+    if (reason !== null) problems.push(`${key} is an invalid regexp: ${reason}`);
+  }
+  const missing = atLeastOneOf('name_regex', 'name_regex_delete')(params);
+  if (missing) problems.push(missing);
+  const keepReason = params.name_regex_keep === undefined ? null : regexpError(params.name_regex_keep);
+  if (keepReason !== null) problems.push(`name_regex_keep is an invalid regexp: ${keepReason}`);
+  if (problems.length > 0) throw new ParamError(problems);
+  return {
+    nameRegexDelete: (params.name_regex_delete ?? params.name_regex)!,
+    nameRegexKeep: params.name_regex_keep ?? null,
+    keepN: params.keep_n ?? null,
+    olderThan: params.older_than ?? null,
+  };
+}
+
+/**
+ * Queues a bulk tag delete (Maintainer+), at most once an hour per repository: GitLab's exclusive lease,
+ * taken before the job runs, never released, expiring after an hour.
+ */
+export async function requestTagsCleanup(
+  deps: RegistryApiDeps,
+  ctx: InternalContext,
+  projectId: number,
+  repository: RepositoryDoc,
+  level: number,
+  rules: CleanupRules,
+): Promise<void> {
+  if (!isMaintainer(level)) throw new ForbiddenError();
+  const now = new Date();
+  const command: EventEnvelope = workerCommand(ctx, COMMAND_TYPES.registry.cleanupTags, projectId, {
+    repositoryId: repository._id,
+    ...rules,
+  });
+  const until = new Date(now.getTime() + BULK_DELETE_INTERVAL_MS);
+  const taken = await registryStores(deps.models).repositories.takeCleanupLease(repository._id, now, until, [
+    command,
+  ]);
+  if (!taken) throw new HttpError(400, { message: CLEANUP_RATE_LIMITED });
+  deps.outbox.kick();
+}
+
+export async function findTag(deps: RegistryDeps, repository: RepositoryDoc, name: string): Promise<TagDoc> {
+  const tag = await registryStores(deps.models).tags.find(repository._id, name);
+  if (!tag) throw new NotFoundError('Tag');
+  return tag;
+}
+
+/** Deletes one tag (Developer+, checked before the tag is looked up); 400 when the registry refuses. */
+export async function deleteTag(
+  deps: RegistryDeps,
+  repository: RepositoryDoc,
+  name: string,
+  level: number,
+): Promise<void> {
+  if (level < ACCESS_LEVELS.developer) throw new ForbiddenError();
+  const tag = await findTag(deps, repository, name);
+  const outcome = await deleteTags(deps, repository, [tag.name]);
+  if (outcome.failed > 0) throw new BadRequestError();
+}
