@@ -1,5 +1,5 @@
 import { Schema, type Connection, type Model } from 'mongoose';
-import { addOutboxFields, type Outbox } from '@gl/service-kit';
+import { addOutboxFields, type MembershipData, type Outbox } from '@gl/service-kit';
 import type { Visibility } from '@gl/contracts';
 
 /** The registry's copy of a project (from identity events): notification paths and access checks. */
@@ -20,14 +20,9 @@ export interface GroupRefDoc {
   destroyed: boolean;
 }
 
-export interface MemberRefDoc {
-  /** `<sourceType>:<sourceId>:<userId>` */
+/** A membership as identity events carry it, keyed by `membershipId` (`<sourceType>:<sourceId>:<userId>`). */
+export interface MemberRefDoc extends MembershipData {
   _id: string;
-  sourceType: 'group' | 'project';
-  sourceId: number;
-  userId: number;
-  accessLevel: number;
-  expiresAt: string | null;
 }
 
 export type RepositoryStatus = 'delete_scheduled' | 'delete_failed' | 'delete_ongoing';
