@@ -70,25 +70,22 @@ describe('gateway authentication', () => {
       expect(await json(bad)).toEqual({ message: '401 Unauthorized' });
     });
 
-    it("When the token is expired, then 401 invalid_token with GitLab's description", async () => {
-      const expired = await makeToken(gw.models, user.id, { expiresAt: '2020-01-01' });
-      const response = await gw.call(groupPath, { token: expired });
-      expect(response.status).toBe(401);
-      expect(await json(response)).toEqual({
-        error: 'invalid_token',
-        error_description: 'Token is expired. You can either do re-authorization or token refresh.',
-      });
-    });
-
-    it('When the token is revoked, then 401 invalid_token', async () => {
-      const revoked = await makeToken(gw.models, user.id, { revoked: true });
-      const response = await gw.call(groupPath, { token: revoked });
-      expect(response.status).toBe(401);
-      expect(await json(response)).toEqual({
-        error: 'invalid_token',
-        error_description: 'Token was revoked. You have to re-authorize from the user.',
-      });
-    });
+    it.each([
+      [
+        'expired',
+        { expiresAt: '2020-01-01' },
+        'Token is expired. You can either do re-authorization or token refresh.',
+      ],
+      ['revoked', { revoked: true }, 'Token was revoked. You have to re-authorize from the user.'],
+    ])(
+      "When the token is %s, then 401 invalid_token with GitLab's description",
+      async (_state, options, description) => {
+        const token = await makeToken(gw.models, user.id, options);
+        const response = await gw.call(groupPath, { token });
+        expect(response.status).toBe(401);
+        expect(await json(response)).toEqual({ error: 'invalid_token', error_description: description });
+      },
+    );
 
     it('When a user is blocked, then their token stops on the very next request, cached or not', async () => {
       const blockee = await makeUser(gw.models);

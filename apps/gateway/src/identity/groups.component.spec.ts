@@ -1,22 +1,13 @@
 import { EVENT_TYPES, groupDetailEntity, groupEntity, groupEventData, memberEventData } from '@gl/contracts';
 import { useGatewayHarness } from '../testing/gateway.harness';
-import {
-  addMember,
-  asList,
-  asRecord,
-  createGroup,
-  createProject,
-  createUser,
-  unique,
-  type TestUser,
-} from '../testing/identity.api';
+import { asList, asRecord, unique, type TestUser } from '../testing/identity.api';
 
 describe('identity: groups and subgroups', () => {
-  const { api, published } = useGatewayHarness({ name: 'gateway-identity-groups' });
+  const { api, published, make } = useGatewayHarness({ name: 'gateway-identity-groups' });
   let owner: TestUser;
 
   beforeAll(async () => {
-    owner = await createUser(api);
+    owner = await make.user();
   });
 
   describe('POST /groups', () => {
@@ -78,7 +69,7 @@ describe('identity: groups and subgroups', () => {
     });
 
     it('When the path is taken (even by a user), then 400 Failed to save group', async () => {
-      const group = await createGroup(api, owner.token);
+      const group = await make.group(owner.token);
       for (const path of [group.path.toUpperCase(), owner.username]) {
         const res = await api('POST', '/groups', { token: owner.token, body: { name: 'dup', path } });
         expect(res.status).toBe(400);
@@ -87,7 +78,7 @@ describe('identity: groups and subgroups', () => {
     });
 
     it('When a user may not create groups, then 403', async () => {
-      const limited = await createUser(api, { canCreateGroup: false });
+      const limited = await make.user({ canCreateGroup: false });
       const res = await api('POST', '/groups', {
         token: limited.token,
         body: { name: 'x', path: unique('x') },
@@ -97,7 +88,7 @@ describe('identity: groups and subgroups', () => {
     });
 
     it('When a read_api token creates a group, then 403 insufficient_scope', async () => {
-      const reader = await createUser(api, { scopes: ['read_api'] });
+      const reader = await make.user({ scopes: ['read_api'] });
       const res = await api('POST', '/groups', {
         token: reader.token,
         body: { name: 'x', path: unique('x') },
@@ -109,7 +100,7 @@ describe('identity: groups and subgroups', () => {
 
   describe('subgroups', () => {
     it('When an owner creates a subgroup, then its full path and name include the parent', async () => {
-      const parent = await createGroup(api, owner.token, { name: 'Parent' });
+      const parent = await make.group(owner.token, { name: 'Parent' });
       const res = await api('POST', '/groups', {
         token: owner.token,
         body: { name: 'Child', path: 'child', parent_id: parent.id },
@@ -123,7 +114,7 @@ describe('identity: groups and subgroups', () => {
     });
 
     it('When a subgroup would be more visible than its parent, then 400 with the visibility error', async () => {
-      const parent = await createGroup(api, owner.token);
+      const parent = await make.group(owner.token);
       const res = await api('POST', '/groups', {
         token: owner.token,
         body: { name: 'pub', path: 'pub', parent_id: parent.id, visibility: 'public' },
@@ -136,12 +127,12 @@ describe('identity: groups and subgroups', () => {
     });
 
     it('When a developer creates a subgroup, then 403; a maintainer may; an outsider gets 404', async () => {
-      const parent = await createGroup(api, owner.token);
-      const developer = await createUser(api);
-      const maintainer = await createUser(api);
-      const outsider = await createUser(api);
-      await addMember(api, 'groups', parent.id, developer.id, 30);
-      await addMember(api, 'groups', parent.id, maintainer.id, 40);
+      const parent = await make.group(owner.token);
+      const developer = await make.user();
+      const maintainer = await make.user();
+      const outsider = await make.user();
+      await make.member('groups', parent.id, developer.id, 30);
+      await make.member('groups', parent.id, maintainer.id, 40);
       const body = { name: 'sub', path: unique('sub'), parent_id: parent.id };
       expect((await api('POST', '/groups', { token: developer.token, body })).status).toBe(403);
       expect((await api('POST', '/groups', { token: maintainer.token, body })).status).toBe(201);
@@ -156,11 +147,11 @@ describe('identity: groups and subgroups', () => {
 
   describe('GET /groups/:id', () => {
     it('When a private group is read, then members (direct or inherited) and admins see it, others get 404', async () => {
-      const parent = await createGroup(api, owner.token);
-      const sub = await createGroup(api, owner.token, { parent_id: parent.id, path: 'sub' });
-      const inherited = await createUser(api);
-      const outsider = await createUser(api);
-      await addMember(api, 'groups', parent.id, inherited.id, 10);
+      const parent = await make.group(owner.token);
+      const sub = await make.group(owner.token, { parent_id: parent.id, path: 'sub' });
+      const inherited = await make.user();
+      const outsider = await make.user();
+      await make.member('groups', parent.id, inherited.id, 10);
 
       const encoded = encodeURIComponent(`${parent.path}/sub`);
       const byPath = await api('GET', `/groups/${encoded}`, { token: inherited.token });
@@ -179,18 +170,18 @@ describe('identity: groups and subgroups', () => {
     });
 
     it('When a group is public, then anonymous callers see it; internal needs a signed-in user', async () => {
-      const open = await createGroup(api, owner.token, { visibility: 'public' });
-      const internal = await createGroup(api, owner.token, { visibility: 'internal' });
-      const someone = await createUser(api);
+      const open = await make.group(owner.token, { visibility: 'public' });
+      const internal = await make.group(owner.token, { visibility: 'internal' });
+      const someone = await make.user();
       expect((await api('GET', `/groups/${open.path}`, { token: null })).status).toBe(200);
       expect((await api('GET', `/groups/${internal.id}`, { token: null })).status).toBe(404);
       expect((await api('GET', `/groups/${internal.id}`, { token: someone.token })).status).toBe(200);
     });
 
     it('When a group has projects, then the detail lists the ones the caller can see', async () => {
-      const group = await createGroup(api, owner.token, { visibility: 'public' });
-      const visible = await createProject(api, owner.token, { namespace_id: group.id, visibility: 'public' });
-      await createProject(api, owner.token, { namespace_id: group.id });
+      const group = await make.group(owner.token, { visibility: 'public' });
+      const visible = await make.project(owner.token, { namespace_id: group.id, visibility: 'public' });
+      await make.project(owner.token, { namespace_id: group.id });
       const res = await api('GET', `/groups/${group.id}`, { token: null });
       expect(asList(asRecord(res.body).projects).map((p) => p.id)).toEqual([visible.id]);
       const mine = await api('GET', `/groups/${group.id}`, { token: owner.token });
@@ -198,7 +189,7 @@ describe('identity: groups and subgroups', () => {
     });
 
     it('When a bad token is sent for a public group, then 401 rather than anonymous access', async () => {
-      const open = await createGroup(api, owner.token, { visibility: 'public' });
+      const open = await make.group(owner.token, { visibility: 'public' });
       const res = await api('GET', `/groups/${open.id}`, { token: 'glpat-wrong' });
       expect(res.status).toBe(401);
     });
@@ -206,9 +197,9 @@ describe('identity: groups and subgroups', () => {
 
   describe('GET /groups', () => {
     it('When anonymous lists groups, then only public groups come back, sorted by name', async () => {
-      await createGroup(api, owner.token, { visibility: 'public', name: 'zzz-public' });
-      await createGroup(api, owner.token, { visibility: 'public', name: 'aaa-public' });
-      await createGroup(api, owner.token, { name: 'hidden-private' });
+      await make.group(owner.token, { visibility: 'public', name: 'zzz-public' });
+      await make.group(owner.token, { visibility: 'public', name: 'aaa-public' });
+      await make.group(owner.token, { name: 'hidden-private' });
       const res = await api('GET', '/groups?per_page=100', { token: null });
       expect(res.status).toBe(200);
       const groups = asList(res.body).map((g) => groupEntity.parse(g));
@@ -218,10 +209,10 @@ describe('identity: groups and subgroups', () => {
     });
 
     it('When a member lists groups, then their groups and subgroups come back; all_available adds visible ones', async () => {
-      const user = await createUser(api);
-      const mine = await createGroup(api, user.token, { name: unique('mine') });
-      const sub = await createGroup(api, user.token, { parent_id: mine.id, path: 'inner' });
-      const open = await createGroup(api, owner.token, { visibility: 'internal' });
+      const user = await make.user();
+      const mine = await make.group(user.token, { name: unique('mine') });
+      const sub = await make.group(user.token, { parent_id: mine.id, path: 'inner' });
+      const open = await make.group(owner.token, { visibility: 'internal' });
       const listed = asList((await api('GET', '/groups', { token: user.token })).body).map((g) => g.id);
       expect(listed).toEqual(expect.arrayContaining([mine.id, sub.id]));
       expect(listed).not.toContain(open.id);
@@ -232,19 +223,18 @@ describe('identity: groups and subgroups', () => {
     });
 
     it('When owned=true, then only groups where the user is a direct Owner come back', async () => {
-      const user = await createUser(api);
-      const owned = await createGroup(api, user.token);
-      const guestOf = await createGroup(api, owner.token);
-      await addMember(api, 'groups', guestOf.id, user.id, 10);
+      const user = await make.user();
+      const owned = await make.group(user.token);
+      const guestOf = await make.group(owner.token);
+      await make.member('groups', guestOf.id, user.id, 10);
       const res = await api('GET', '/groups?owned=true', { token: user.token });
       expect(asList(res.body).map((g) => g.id)).toEqual([owned.id]);
     });
 
     it('When groups are searched and paged, then matches come back with pagination headers', async () => {
-      const user = await createUser(api);
+      const user = await make.user();
       const tag = unique('needle');
-      for (const n of [1, 2, 3])
-        await createGroup(api, user.token, { name: `${tag}-${n}`, path: `${tag}-${n}` });
+      for (const n of [1, 2, 3]) await make.group(user.token, { name: `${tag}-${n}`, path: `${tag}-${n}` });
       const res = await api('GET', `/groups?search=${tag}&per_page=2&page=2`, { token: user.token });
       expect(res.headers.get('x-total')).toBe('3');
       expect(res.headers.get('x-total-pages')).toBe('2');
@@ -259,14 +249,14 @@ describe('identity: groups and subgroups', () => {
 
   describe('GET /groups/:id/projects and /subgroups', () => {
     it('When a group is listed with include_subgroups, then projects of its subgroups come too', async () => {
-      const group = await createGroup(api, owner.token, { visibility: 'public' });
-      const sub = await createGroup(api, owner.token, {
+      const group = await make.group(owner.token, { visibility: 'public' });
+      const sub = await make.group(owner.token, {
         parent_id: group.id,
         path: 'sub',
         visibility: 'public',
       });
-      const top = await createProject(api, owner.token, { namespace_id: group.id, visibility: 'public' });
-      const inner = await createProject(api, owner.token, { namespace_id: sub.id });
+      const top = await make.project(owner.token, { namespace_id: group.id, visibility: 'public' });
+      const inner = await make.project(owner.token, { namespace_id: sub.id });
       const direct = await api('GET', `/groups/${group.id}/projects`, { token: owner.token });
       expect(asList(direct.body).map((p) => p.id)).toEqual([top.id]);
       const deep = await api('GET', `/groups/${group.id}/projects?include_subgroups=true`, {
@@ -288,9 +278,9 @@ describe('identity: groups and subgroups', () => {
 
   describe('PUT /groups/:id', () => {
     it('When the owner changes the path, then subgroups and projects move with it and events tell', async () => {
-      const group = await createGroup(api, owner.token);
-      const sub = await createGroup(api, owner.token, { parent_id: group.id, path: 'sub' });
-      const project = await createProject(api, owner.token, { namespace_id: sub.id, path: 'proj' });
+      const group = await make.group(owner.token);
+      const sub = await make.group(owner.token, { parent_id: group.id, path: 'sub' });
+      const project = await make.project(owner.token, { namespace_id: sub.id, path: 'proj' });
       const newPath = unique('moved');
       const res = await api('PUT', `/groups/${group.id}`, {
         token: owner.token,
@@ -327,20 +317,20 @@ describe('identity: groups and subgroups', () => {
       );
 
       // The old path is free again.
-      await createGroup(api, owner.token, { path: group.path });
+      await make.group(owner.token, { path: group.path });
     });
 
     it('When the new path is taken, then 400 with the validation hash', async () => {
-      const a = await createGroup(api, owner.token);
-      const b = await createGroup(api, owner.token);
+      const a = await make.group(owner.token);
+      const b = await make.group(owner.token);
       const res = await api('PUT', `/groups/${a.id}`, { token: owner.token, body: { path: b.path } });
       expect(res.status).toBe(400);
       expect(res.body).toEqual({ message: { path: ['has already been taken'] } });
     });
 
     it('When a group would become less visible than its projects, then 400', async () => {
-      const group = await createGroup(api, owner.token, { visibility: 'public' });
-      await createProject(api, owner.token, { namespace_id: group.id, visibility: 'public' });
+      const group = await make.group(owner.token, { visibility: 'public' });
+      await make.project(owner.token, { namespace_id: group.id, visibility: 'public' });
       const res = await api('PUT', `/groups/${group.id}`, {
         token: owner.token,
         body: { visibility: 'private' },
@@ -356,9 +346,9 @@ describe('identity: groups and subgroups', () => {
     });
 
     it('When a maintainer updates the group, then 403', async () => {
-      const group = await createGroup(api, owner.token);
-      const maintainer = await createUser(api);
-      await addMember(api, 'groups', group.id, maintainer.id, 40);
+      const group = await make.group(owner.token);
+      const maintainer = await make.user();
+      await make.member('groups', group.id, maintainer.id, 40);
       const res = await api('PUT', `/groups/${group.id}`, {
         token: maintainer.token,
         body: { description: 'x' },
@@ -369,9 +359,9 @@ describe('identity: groups and subgroups', () => {
 
   describe('DELETE /groups/:id', () => {
     it('When the owner deletes a group, then 202 with a JSON body and the whole subtree is gone', async () => {
-      const group = await createGroup(api, owner.token);
-      const sub = await createGroup(api, owner.token, { parent_id: group.id, path: 'sub' });
-      const project = await createProject(api, owner.token, { namespace_id: sub.id });
+      const group = await make.group(owner.token);
+      const sub = await make.group(owner.token, { parent_id: group.id, path: 'sub' });
+      const project = await make.project(owner.token, { namespace_id: sub.id });
       const res = await api('DELETE', `/groups/${group.id}`, { token: owner.token, body: {} });
       expect(res.status).toBe(202);
       expect(res.headers.get('content-type')).toBe('application/json');
@@ -392,13 +382,13 @@ describe('identity: groups and subgroups', () => {
       expect(removed.some((e) => e.groupId === group.id && e.data.userId === owner.id)).toBe(true);
 
       // Its path can be used again.
-      await createGroup(api, owner.token, { path: group.path });
+      await make.group(owner.token, { path: group.path });
     });
 
     it('When a maintainer deletes a group, then 403; an admin may', async () => {
-      const group = await createGroup(api, owner.token);
-      const maintainer = await createUser(api);
-      await addMember(api, 'groups', group.id, maintainer.id, 40);
+      const group = await make.group(owner.token);
+      const maintainer = await make.user();
+      await make.member('groups', group.id, maintainer.id, 40);
       expect((await api('DELETE', `/groups/${group.id}`, { token: maintainer.token })).status).toBe(403);
       expect((await api('DELETE', `/groups/${group.id}`)).status).toBe(202);
     });

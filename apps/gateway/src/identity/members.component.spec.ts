@@ -1,28 +1,19 @@
 import { EVENT_TYPES, memberEntity, memberEventData } from '@gl/contracts';
 import { useGatewayHarness } from '../testing/gateway.harness';
-import {
-  addMember,
-  asList,
-  asRecord,
-  createGroup,
-  createProject,
-  createUser,
-  type TestNamespace,
-  type TestUser,
-} from '../testing/identity.api';
+import { asList, asRecord, type TestNamespace, type TestUser } from '../testing/identity.api';
 
 describe('identity: group and project members', () => {
-  const { api, published } = useGatewayHarness({ name: 'gateway-identity-members' });
+  const { api, published, make } = useGatewayHarness({ name: 'gateway-identity-members' });
   let owner: TestUser;
 
   beforeAll(async () => {
-    owner = await createUser(api);
+    owner = await make.user();
   });
 
   describe('POST /:source/:id/members', () => {
     it('When an owner adds a member, then 201 with the Member entity and member.added is published', async () => {
-      const group = await createGroup(api, owner.token);
-      const user = await createUser(api);
+      const group = await make.group(owner.token);
+      const user = await make.user();
       const res = await api('POST', `/groups/${group.id}/members`, {
         token: owner.token,
         body: { user_id: user.id, access_level: 30, expires_at: '2099-12-31' },
@@ -50,8 +41,8 @@ describe('identity: group and project members', () => {
     });
 
     it('When expires_at is sent as null (go-gitlab always does), then it means no expiry; on edit it clears one', async () => {
-      const group = await createGroup(api, owner.token);
-      const user = await createUser(api);
+      const group = await make.group(owner.token);
+      const user = await make.user();
       const added = await api('POST', `/groups/${group.id}/members`, {
         token: owner.token,
         body: { user_id: user.id, access_level: 30, expires_at: null },
@@ -77,9 +68,9 @@ describe('identity: group and project members', () => {
     });
 
     it('When the user is already a member, then 409 Member already exists', async () => {
-      const project = await createProject(api, owner.token);
-      const user = await createUser(api);
-      await addMember(api, 'projects', project.id, user.id, 20, owner.token);
+      const project = await make.project(owner.token);
+      const user = await make.user();
+      await make.member('projects', project.id, user.id, 20, owner.token);
       const res = await api('POST', `/projects/${project.id}/members`, {
         token: owner.token,
         body: { user_id: user.id, access_level: 30 },
@@ -89,8 +80,8 @@ describe('identity: group and project members', () => {
     });
 
     it('When parameters are invalid, then 400 for every validation error', async () => {
-      const group = await createGroup(api, owner.token);
-      const user = await createUser(api);
+      const group = await make.group(owner.token);
+      const user = await make.user();
       const post = (body: unknown) =>
         api('POST', `/groups/${group.id}/members`, { token: owner.token, body });
       expect((await post({ user_id: user.id })).body).toEqual({ error: 'access_level is missing' });
@@ -109,14 +100,14 @@ describe('identity: group and project members', () => {
     });
 
     it('When the user does not exist, then 404 User Not Found; by username it works', async () => {
-      const group = await createGroup(api, owner.token);
+      const group = await make.group(owner.token);
       const missing = await api('POST', `/groups/${group.id}/members`, {
         token: owner.token,
         body: { user_id: 424242, access_level: 30 },
       });
       expect(missing.status).toBe(404);
       expect(missing.body).toEqual({ message: '404 User Not Found' });
-      const user = await createUser(api);
+      const user = await make.user();
       const byName = await api('POST', `/groups/${group.id}/members`, {
         token: owner.token,
         body: { username: user.username, access_level: 10 },
@@ -125,12 +116,12 @@ describe('identity: group and project members', () => {
     });
 
     it('When a developer adds someone or a maintainer adds an owner, then 403; an owner may add owners', async () => {
-      const group = await createGroup(api, owner.token);
-      const developer = await createUser(api);
-      const maintainer = await createUser(api);
-      const newcomer = await createUser(api);
-      await addMember(api, 'groups', group.id, developer.id, 30, owner.token);
-      await addMember(api, 'groups', group.id, maintainer.id, 40, owner.token);
+      const group = await make.group(owner.token);
+      const developer = await make.user();
+      const maintainer = await make.user();
+      const newcomer = await make.user();
+      await make.member('groups', group.id, developer.id, 30, owner.token);
+      await make.member('groups', group.id, maintainer.id, 40, owner.token);
       const add = (token: string, level: number) =>
         api('POST', `/groups/${group.id}/members`, {
           token,
@@ -142,10 +133,10 @@ describe('identity: group and project members', () => {
     });
 
     it('When a subgroup member would get less than they inherit, then 400 naming the inherited role', async () => {
-      const parent = await createGroup(api, owner.token, { name: 'Parent Co' });
-      const child = await createGroup(api, owner.token, { parent_id: parent.id, path: 'child' });
-      const user = await createUser(api);
-      await addMember(api, 'groups', parent.id, user.id, 30, owner.token);
+      const parent = await make.group(owner.token, { name: 'Parent Co' });
+      const child = await make.group(owner.token, { parent_id: parent.id, path: 'child' });
+      const user = await make.user();
+      await make.member('groups', parent.id, user.id, 30, owner.token);
       const res = await api('POST', `/groups/${child.id}/members`, {
         token: owner.token,
         body: { user_id: user.id, access_level: 20 },
@@ -161,8 +152,8 @@ describe('identity: group and project members', () => {
     });
 
     it('When there is no token or the source is invisible, then 401 or 404', async () => {
-      const group = await createGroup(api, owner.token);
-      const stranger = await createUser(api);
+      const group = await make.group(owner.token);
+      const stranger = await make.user();
       expect((await api('GET', `/groups/${group.id}/members`, { token: null })).status).toBe(401);
       const hidden = await api('POST', `/groups/${group.id}/members`, {
         token: stranger.token,
@@ -184,12 +175,12 @@ describe('identity: group and project members', () => {
     ])(
       'When a group %s adds, changes or removes a member, then 403 every time, existing or not; leaving is allowed',
       async (_role, level) => {
-        const group = await createGroup(api, owner.token);
-        const actor = await createUser(api);
-        const target = await createUser(api);
-        const stranger = await createUser(api);
-        await addMember(api, 'groups', group.id, actor.id, level, owner.token);
-        await addMember(api, 'groups', group.id, target.id, 10, owner.token);
+        const group = await make.group(owner.token);
+        const actor = await make.user();
+        const target = await make.user();
+        const stranger = await make.user();
+        await make.member('groups', group.id, actor.id, level, owner.token);
+        await make.member('groups', group.id, target.id, 10, owner.token);
         const call = (method: string, path: string, body?: unknown) =>
           api(method, `/groups/${group.id}/members${path}`, { token: actor.token, body });
         for (const body of [
@@ -214,8 +205,8 @@ describe('identity: group and project members', () => {
     );
 
     it('When a group Owner adds, changes and removes a member, then 201, 200 and 204', async () => {
-      const group = await createGroup(api, owner.token);
-      const user = await createUser(api);
+      const group = await make.group(owner.token);
+      const user = await make.user();
       const url = `/groups/${group.id}/members`;
       expect(
         (await api('POST', url, { token: owner.token, body: { user_id: user.id, access_level: 50 } })).status,
@@ -231,11 +222,11 @@ describe('identity: group and project members', () => {
       ['Reporter', 20],
       ['Developer', 30],
     ])('When a project %s manages members, then 403; leaving is allowed', async (_role, level) => {
-      const project = await createProject(api, owner.token);
-      const actor = await createUser(api);
-      const target = await createUser(api);
-      await addMember(api, 'projects', project.id, actor.id, level, owner.token);
-      await addMember(api, 'projects', project.id, target.id, 10, owner.token);
+      const project = await make.project(owner.token);
+      const actor = await make.user();
+      const target = await make.user();
+      await make.member('projects', project.id, actor.id, level, owner.token);
+      await make.member('projects', project.id, target.id, 10, owner.token);
       const call = (method: string, path: string, body?: unknown) =>
         api(method, `/projects/${project.id}/members${path}`, { token: actor.token, body });
       const added = await call('POST', '', { user_id: target.id, access_level: 20 });
@@ -247,16 +238,16 @@ describe('identity: group and project members', () => {
     });
 
     it('When a project Maintainer manages members, then everything below Owner works; granting, changing or removing an Owner is 403', async () => {
-      const group = await createGroup(api, owner.token);
-      const project = await createProject(api, owner.token, { namespace_id: group.id });
+      const group = await make.group(owner.token);
+      const project = await make.project(owner.token, { namespace_id: group.id });
       const [maintainer, newcomer, projectOwner, hopeful] = [
-        await createUser(api),
-        await createUser(api),
-        await createUser(api),
-        await createUser(api),
+        await make.user(),
+        await make.user(),
+        await make.user(),
+        await make.user(),
       ];
-      await addMember(api, 'projects', project.id, maintainer.id, 40, owner.token);
-      await addMember(api, 'projects', project.id, projectOwner.id, 50, owner.token);
+      await make.member('projects', project.id, maintainer.id, 40, owner.token);
+      await make.member('projects', project.id, projectOwner.id, 50, owner.token);
       const call = (method: string, path: string, body?: unknown) =>
         api(method, `/projects/${project.id}/members${path}`, { token: maintainer.token, body });
       expect((await call('POST', '', { user_id: newcomer.id, access_level: 30 })).status).toBe(201);
@@ -277,13 +268,13 @@ describe('identity: group and project members', () => {
     });
 
     it("When the last owner's membership is edited, even to stay Owner, or a personal project's owner is, then 403", async () => {
-      const group = await createGroup(api, owner.token);
+      const group = await make.group(owner.token);
       const lastOwner = await api('PUT', `/groups/${group.id}/members/${owner.id}`, {
         token: owner.token,
         body: { access_level: 50, expires_at: '2099-01-01' },
       });
       expect(lastOwner.status).toBe(403);
-      const personal = await createProject(api, owner.token);
+      const personal = await make.project(owner.token);
       for (const token of [owner.token, undefined]) {
         const edit = await api('PUT', `/projects/${personal.id}/members/${owner.id}`, {
           token,
@@ -303,16 +294,16 @@ describe('identity: group and project members', () => {
     let promoted: TestUser;
 
     beforeAll(async () => {
-      parent = await createGroup(api, owner.token);
-      child = await createGroup(api, owner.token, { parent_id: parent.id, path: 'child' });
-      projectId = (await createProject(api, owner.token, { namespace_id: child.id })).id;
-      parentMember = await createUser(api);
-      childMember = await createUser(api);
-      promoted = await createUser(api);
-      await addMember(api, 'groups', parent.id, parentMember.id, 20, owner.token);
-      await addMember(api, 'groups', parent.id, promoted.id, 10, owner.token);
-      await addMember(api, 'groups', child.id, childMember.id, 30, owner.token);
-      await addMember(api, 'projects', projectId, promoted.id, 40, owner.token);
+      parent = await make.group(owner.token);
+      child = await make.group(owner.token, { parent_id: parent.id, path: 'child' });
+      projectId = (await make.project(owner.token, { namespace_id: child.id })).id;
+      parentMember = await make.user();
+      childMember = await make.user();
+      promoted = await make.user();
+      await make.member('groups', parent.id, parentMember.id, 20, owner.token);
+      await make.member('groups', parent.id, promoted.id, 10, owner.token);
+      await make.member('groups', child.id, childMember.id, 30, owner.token);
+      await make.member('projects', projectId, promoted.id, 40, owner.token);
     });
 
     it('When direct members are listed, then inherited ones are not included', async () => {
@@ -370,9 +361,9 @@ describe('identity: group and project members', () => {
 
   describe('PUT and DELETE', () => {
     it('When the access level changes, then 200 and member.updated is published', async () => {
-      const group = await createGroup(api, owner.token);
-      const user = await createUser(api);
-      await addMember(api, 'groups', group.id, user.id, 20, owner.token);
+      const group = await make.group(owner.token);
+      const user = await make.user();
+      await make.member('groups', group.id, user.id, 20, owner.token);
       const res = await api('PUT', `/groups/${group.id}/members/${user.id}`, {
         token: owner.token,
         body: { access_level: 40 },
@@ -391,9 +382,9 @@ describe('identity: group and project members', () => {
     });
 
     it('When a member is removed, then 204 and member.removed is published; again, then 404', async () => {
-      const project = await createProject(api, owner.token);
-      const user = await createUser(api);
-      await addMember(api, 'projects', project.id, user.id, 30, owner.token);
+      const project = await make.project(owner.token);
+      const user = await make.user();
+      await make.member('projects', project.id, user.id, 30, owner.token);
       const res = await api('DELETE', `/projects/${project.id}/members/${user.id}`, {
         token: owner.token,
         body: {},
@@ -410,9 +401,9 @@ describe('identity: group and project members', () => {
     });
 
     it('When the last owner is removed or demoted, then 403; a member may leave on their own', async () => {
-      const group = await createGroup(api, owner.token);
-      const leaver = await createUser(api);
-      await addMember(api, 'groups', group.id, leaver.id, 10, owner.token);
+      const group = await make.group(owner.token);
+      const leaver = await make.user();
+      await make.member('groups', group.id, leaver.id, 10, owner.token);
       expect(
         (await api('DELETE', `/groups/${group.id}/members/${owner.id}`, { token: owner.token })).status,
       ).toBe(403);
@@ -427,11 +418,11 @@ describe('identity: group and project members', () => {
     });
 
     it('When a group member is removed, then their memberships inside the group go too', async () => {
-      const group = await createGroup(api, owner.token);
-      const project = await createProject(api, owner.token, { namespace_id: group.id });
-      const user = await createUser(api);
-      await addMember(api, 'groups', group.id, user.id, 30, owner.token);
-      await addMember(api, 'projects', project.id, user.id, 40, owner.token);
+      const group = await make.group(owner.token);
+      const project = await make.project(owner.token, { namespace_id: group.id });
+      const user = await make.user();
+      await make.member('groups', group.id, user.id, 30, owner.token);
+      await make.member('projects', project.id, user.id, 40, owner.token);
       expect(
         (await api('DELETE', `/groups/${group.id}/members/${user.id}`, { token: owner.token })).status,
       ).toBe(204);
@@ -441,11 +432,11 @@ describe('identity: group and project members', () => {
     });
 
     it('When a maintainer removes a developer, then 204; a developer removing someone else gets 403', async () => {
-      const project = await createProject(api, owner.token);
-      const maintainer = await createUser(api);
-      const developer = await createUser(api);
-      await addMember(api, 'projects', project.id, maintainer.id, 40, owner.token);
-      await addMember(api, 'projects', project.id, developer.id, 30, owner.token);
+      const project = await make.project(owner.token);
+      const maintainer = await make.user();
+      const developer = await make.user();
+      await make.member('projects', project.id, maintainer.id, 40, owner.token);
+      await make.member('projects', project.id, developer.id, 30, owner.token);
       const denied = await api('DELETE', `/projects/${project.id}/members/${maintainer.id}`, {
         token: developer.token,
       });

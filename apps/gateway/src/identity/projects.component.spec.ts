@@ -6,23 +6,14 @@ import {
   starrerEntity,
 } from '@gl/contracts';
 import { useGatewayHarness } from '../testing/gateway.harness';
-import {
-  addMember,
-  asList,
-  asRecord,
-  createGroup,
-  createProject,
-  createUser,
-  unique,
-  type TestUser,
-} from '../testing/identity.api';
+import { asList, asRecord, unique, type TestUser } from '../testing/identity.api';
 
 describe('identity: projects and stars', () => {
-  const { api, published } = useGatewayHarness({ name: 'gateway-identity-projects' });
+  const { api, published, make } = useGatewayHarness({ name: 'gateway-identity-projects' });
   let alice: TestUser;
 
   beforeAll(async () => {
-    alice = await createUser(api);
+    alice = await make.user();
   });
 
   describe('POST /projects', () => {
@@ -81,7 +72,7 @@ describe('identity: projects and stars', () => {
 
     it('When the name and path are taken in the namespace, then 400 with both model errors', async () => {
       const path = unique('dup');
-      await createProject(api, alice.token, { path });
+      await make.project(alice.token, { path });
       const res = await api('POST', '/projects', {
         token: alice.token,
         body: { name: path, path: path.toUpperCase() },
@@ -93,9 +84,9 @@ describe('identity: projects and stars', () => {
     });
 
     it('When a developer creates a project in a group, then it is allowed and they become its Maintainer', async () => {
-      const group = await createGroup(api, alice.token, { visibility: 'internal' });
-      const dev = await createUser(api);
-      await addMember(api, 'groups', group.id, dev.id, 30);
+      const group = await make.group(alice.token, { visibility: 'internal' });
+      const dev = await make.user();
+      await make.member('groups', group.id, dev.id, 30);
       const res = await api('POST', '/projects', {
         token: dev.token,
         body: { path: 'devproj', namespace_id: group.id, visibility: 'public' },
@@ -123,9 +114,9 @@ describe('identity: projects and stars', () => {
     ])(
       'When a %s asks for a public or internal project in a private group, then %i; created ones are private',
       async (_role, level, status) => {
-        const group = await createGroup(api, alice.token);
-        const member = await createUser(api);
-        await addMember(api, 'groups', group.id, member.id, level);
+        const group = await make.group(alice.token);
+        const member = await make.user();
+        await make.member('groups', group.id, member.id, level);
         for (const visibility of ['public', 'internal']) {
           const res = await api('POST', '/projects', {
             token: member.token,
@@ -140,9 +131,9 @@ describe('identity: projects and stars', () => {
     );
 
     it('When a reporter or a stranger creates a project in a group, then 400 namespace is not valid', async () => {
-      const group = await createGroup(api, alice.token);
-      const reporter = await createUser(api);
-      await addMember(api, 'groups', group.id, reporter.id, 20);
+      const group = await make.group(alice.token);
+      const reporter = await make.user();
+      await make.member('groups', group.id, reporter.id, 20);
       const res = await api('POST', '/projects', {
         token: reporter.token,
         body: { path: 'x', namespace_id: group.id },
@@ -160,7 +151,7 @@ describe('identity: projects and stars', () => {
     });
 
     it('When a read_api token creates a project, then 403 insufficient_scope', async () => {
-      const reader = await createUser(api, { scopes: ['read_api'] });
+      const reader = await make.user({ scopes: ['read_api'] });
       const res = await api('POST', '/projects', { token: reader.token, body: { path: 'x' } });
       expect(res.status).toBe(403);
       expect(asRecord(res.body).error).toBe('insufficient_scope');
@@ -170,14 +161,14 @@ describe('identity: projects and stars', () => {
 
   describe('GET /projects/:id', () => {
     it('When a private project is read, then project members, group members and admins see it; others get 404', async () => {
-      const group = await createGroup(api, alice.token, { path: unique('grp') });
-      const sub = await createGroup(api, alice.token, { parent_id: group.id, path: 'sub' });
-      const project = await createProject(api, alice.token, { namespace_id: sub.id, path: 'proj' });
-      const inherited = await createUser(api);
-      const direct = await createUser(api);
-      const outsider = await createUser(api);
-      await addMember(api, 'groups', group.id, inherited.id, 20);
-      await addMember(api, 'projects', project.id, direct.id, 30);
+      const group = await make.group(alice.token, { path: unique('grp') });
+      const sub = await make.group(alice.token, { parent_id: group.id, path: 'sub' });
+      const project = await make.project(alice.token, { namespace_id: sub.id, path: 'proj' });
+      const inherited = await make.user();
+      const direct = await make.user();
+      const outsider = await make.user();
+      await make.member('groups', group.id, inherited.id, 20);
+      await make.member('projects', project.id, direct.id, 30);
 
       const encoded = encodeURIComponent(`${group.path}/sub/proj`);
       expect(encoded).toContain('%2F');
@@ -205,24 +196,24 @@ describe('identity: projects and stars', () => {
     });
 
     it('When a project is public, then anonymous callers read it; internal ones need a user', async () => {
-      const open = await createProject(api, alice.token, { visibility: 'public' });
-      const internal = await createProject(api, alice.token, { visibility: 'internal' });
-      const bob = await createUser(api);
+      const open = await make.project(alice.token, { visibility: 'public' });
+      const internal = await make.project(alice.token, { visibility: 'internal' });
+      const bob = await make.user();
       expect((await api('GET', `/projects/${open.id}`, { token: null })).status).toBe(200);
       expect((await api('GET', `/projects/${internal.id}`, { token: null })).status).toBe(404);
       expect((await api('GET', `/projects/${internal.id}`, { token: bob.token })).status).toBe(200);
     });
 
     it('When a project path has no namespace, then it does not resolve', async () => {
-      const project = await createProject(api, alice.token);
+      const project = await make.project(alice.token);
       expect((await api('GET', `/projects/${project.path}`, { token: alice.token })).status).toBe(404);
     });
   });
 
   describe('GET /projects', () => {
     it('When anonymous lists projects, then only public ones in the basic shape come back', async () => {
-      const open = await createProject(api, alice.token, { visibility: 'public' });
-      await createProject(api, alice.token);
+      const open = await make.project(alice.token, { visibility: 'public' });
+      await make.project(alice.token);
       const res = await api('GET', '/projects?per_page=100', { token: null });
       expect(res.status).toBe(200);
       const list = asList(res.body);
@@ -232,12 +223,12 @@ describe('identity: projects and stars', () => {
     });
 
     it('When a user filters by membership, owned, visibility and search, then the finder rules apply', async () => {
-      const carol = await createUser(api);
-      const own = await createProject(api, carol.token, { path: unique('carolown') });
-      const group = await createGroup(api, alice.token);
-      const inGroup = await createProject(api, alice.token, { namespace_id: group.id });
-      await addMember(api, 'groups', group.id, carol.id, 30);
-      const pub = await createProject(api, alice.token, { visibility: 'public' });
+      const carol = await make.user();
+      const own = await make.project(carol.token, { path: unique('carolown') });
+      const group = await make.group(alice.token);
+      const inGroup = await make.project(alice.token, { namespace_id: group.id });
+      await make.member('groups', group.id, carol.id, 30);
+      const pub = await make.project(alice.token, { visibility: 'public' });
 
       const ids = async (query: string) =>
         asList((await api('GET', `/projects?per_page=100&${query}`, { token: carol.token })).body).map(
@@ -254,9 +245,9 @@ describe('identity: projects and stars', () => {
     });
 
     it('When projects are paged, then newest come first with pagination headers', async () => {
-      const dave = await createUser(api);
+      const dave = await make.user();
       const made = [];
-      for (let i = 0; i < 3; i++) made.push(await createProject(api, dave.token));
+      for (let i = 0; i < 3; i++) made.push(await make.project(dave.token));
       const res = await api('GET', '/projects?owned=true&per_page=2', { token: dave.token });
       expect(res.headers.get('x-total')).toBe('3');
       expect(res.headers.get('x-next-page')).toBe('2');
@@ -269,10 +260,10 @@ describe('identity: projects and stars', () => {
 
   describe('PUT /projects/:id', () => {
     it('When a maintainer updates the description, then 200 and project.updated is published', async () => {
-      const group = await createGroup(api, alice.token);
-      const project = await createProject(api, alice.token, { namespace_id: group.id });
-      const maintainer = await createUser(api);
-      await addMember(api, 'projects', project.id, maintainer.id, 40);
+      const group = await make.group(alice.token);
+      const project = await make.project(alice.token, { namespace_id: group.id });
+      const maintainer = await make.user();
+      await make.member('projects', project.id, maintainer.id, 40);
       const res = await api('PUT', `/projects/${project.id}`, {
         token: maintainer.token,
         body: { description: 'updated', default_branch: 'develop', name: 'Renamed' },
@@ -288,11 +279,11 @@ describe('identity: projects and stars', () => {
     });
 
     it('When a maintainer changes visibility or a developer updates anything, then 403', async () => {
-      const project = await createProject(api, alice.token);
-      const maintainer = await createUser(api);
-      const developer = await createUser(api);
-      await addMember(api, 'projects', project.id, maintainer.id, 40);
-      await addMember(api, 'projects', project.id, developer.id, 30);
+      const project = await make.project(alice.token);
+      const maintainer = await make.user();
+      const developer = await make.user();
+      await make.member('projects', project.id, maintainer.id, 40);
+      await make.member('projects', project.id, developer.id, 30);
       const vis = await api('PUT', `/projects/${project.id}`, {
         token: maintainer.token,
         body: { visibility: 'public' },
@@ -307,8 +298,8 @@ describe('identity: projects and stars', () => {
     });
 
     it('When a group project is made more visible than its group, then 400', async () => {
-      const group = await createGroup(api, alice.token);
-      const project = await createProject(api, alice.token, { namespace_id: group.id });
+      const group = await make.group(alice.token);
+      const project = await make.project(alice.token, { namespace_id: group.id });
       const res = await api('PUT', `/projects/${project.id}`, {
         token: alice.token,
         body: { visibility: 'public' },
@@ -320,7 +311,7 @@ describe('identity: projects and stars', () => {
     });
 
     it('When nothing is given, then 400 at_least_one_of', async () => {
-      const project = await createProject(api, alice.token);
+      const project = await make.project(alice.token);
       const res = await api('PUT', `/projects/${project.id}`, { token: alice.token, body: {} });
       expect(res.body).toEqual({
         error:
@@ -329,7 +320,7 @@ describe('identity: projects and stars', () => {
     });
 
     it('When the path changes, then the project answers under its new full path only', async () => {
-      const project = await createProject(api, alice.token);
+      const project = await make.project(alice.token);
       const path = unique('renamed');
       const res = await api('PUT', `/projects/${project.id}`, { token: alice.token, body: { path } });
       expect(asRecord(res.body).path_with_namespace).toBe(`${alice.username}/${path}`);
@@ -344,7 +335,7 @@ describe('identity: projects and stars', () => {
 
   describe('DELETE /projects/:id', () => {
     it('When the owner deletes a project, then 202 with a JSON body, it is gone and project.destroyed is published', async () => {
-      const project = await createProject(api, alice.token);
+      const project = await make.project(alice.token);
       const res = await api('DELETE', `/projects/${encodeURIComponent(project.path_with_namespace)}`, {
         token: alice.token,
         body: {},
@@ -356,21 +347,21 @@ describe('identity: projects and stars', () => {
       const events = await published(EVENT_TYPES.identity.projectDestroyed);
       expect(events.some((e) => e.projectId === project.id)).toBe(true);
       // The path is free again.
-      await createProject(api, alice.token, { path: project.path });
+      await make.project(alice.token, { path: project.path });
     });
 
     it('When a maintainer deletes a project, then 403', async () => {
-      const project = await createProject(api, alice.token);
-      const maintainer = await createUser(api);
-      await addMember(api, 'projects', project.id, maintainer.id, 40);
+      const project = await make.project(alice.token);
+      const maintainer = await make.user();
+      await make.member('projects', project.id, maintainer.id, 40);
       expect((await api('DELETE', `/projects/${project.id}`, { token: maintainer.token })).status).toBe(403);
     });
   });
 
   describe('stars', () => {
     it('When a user stars and unstars, then 201 with star_count, and 304 with no body when nothing changes', async () => {
-      const project = await createProject(api, alice.token, { visibility: 'public' });
-      const bob = await createUser(api);
+      const project = await make.project(alice.token, { visibility: 'public' });
+      const bob = await make.user();
       const star = await api('POST', `/projects/${project.id}/star`, { token: bob.token });
       expect(star.status).toBe(201);
       expect(projectEntity.parse(star.body).star_count).toBe(1);
@@ -391,8 +382,8 @@ describe('identity: projects and stars', () => {
     });
 
     it('When a project is invisible or there is no token, then 404 or 401', async () => {
-      const project = await createProject(api, alice.token);
-      const bob = await createUser(api);
+      const project = await make.project(alice.token);
+      const bob = await make.user();
       expect((await api('POST', `/projects/${project.id}/star`, { token: bob.token })).status).toBe(404);
       expect((await api('POST', `/projects/${project.id}/star`, { token: null })).status).toBe(401);
     });

@@ -1,11 +1,11 @@
 import { useGatewayHarness, ROOT_TOKEN } from '../testing/gateway.harness';
-import { asRecord, createGroup, createProject, unique } from '../testing/identity.api';
+import { asRecord, unique } from '../testing/identity.api';
 
 const tooLong = (max: number): string => `is too long (maximum is ${max} characters)`;
 
 /** GitLab's model limits on the identity catalogue's text fields (libs/contracts limits.ts). */
 describe('identity text limits', () => {
-  const { api } = useGatewayHarness({ name: 'identity-text-limits' });
+  const { api, make } = useGatewayHarness({ name: 'identity-text-limits' });
 
   it('When a group name or description is over 255 characters, then 400 naming both and no group', async () => {
     const path = unique('lim');
@@ -21,7 +21,7 @@ describe('identity text limits', () => {
   });
 
   it('When a group is updated with a description over 255 characters, then 400 and it keeps its description', async () => {
-    const group = await createGroup(api, ROOT_TOKEN);
+    const group = await make.group(ROOT_TOKEN);
     const res = await api('PUT', `/groups/${group.id}`, { body: { description: 'd'.repeat(256) } });
     expect(res).toMatchObject({ status: 400, body: { message: { description: [tooLong(255)] } } });
     const ok = await api('PUT', `/groups/${group.id}`, { body: { description: '😁'.repeat(255) } });
@@ -33,7 +33,7 @@ describe('identity text limits', () => {
     const path = unique('proj');
     const created = await api('POST', '/projects', { body: { path, description: 'd'.repeat(2001) } });
     expect(created).toMatchObject({ status: 400, body: { message: { description: [tooLong(2000)] } } });
-    const project = await createProject(api, ROOT_TOKEN);
+    const project = await make.project(ROOT_TOKEN);
     const updated = await api('PUT', `/projects/${project.id}`, {
       body: { description: 'd'.repeat(2001) },
     });

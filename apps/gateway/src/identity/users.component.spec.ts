@@ -10,10 +10,10 @@ import {
   userWithAdminEntity,
 } from '@gl/contracts';
 import { useGatewayHarness } from '../testing/gateway.harness';
-import { asList, asRecord, createToken, createUser, unique } from '../testing/identity.api';
+import { asList, asRecord, unique } from '../testing/identity.api';
 
 describe('identity: users and personal access tokens', () => {
-  const { api, published } = useGatewayHarness({ name: 'gateway-identity-users' });
+  const { api, published, make } = useGatewayHarness({ name: 'gateway-identity-users' });
 
   describe('POST /users', () => {
     it('When root creates a user, then 201 answers the admin view and user.created is published', async () => {
@@ -54,7 +54,7 @@ describe('identity: users and personal access tokens', () => {
     });
 
     it('When a non-admin creates a user, then 403', async () => {
-      const user = await createUser(api);
+      const user = await make.user();
       const res = await api('POST', '/users', {
         token: user.token,
         body: {
@@ -83,7 +83,7 @@ describe('identity: users and personal access tokens', () => {
     });
 
     it('When the e-mail or the username is taken, then 409 with GitLab message', async () => {
-      const existing = await createUser(api);
+      const existing = await make.user();
       const email = await api('POST', '/users', {
         body: {
           username: unique('y'),
@@ -128,7 +128,7 @@ describe('identity: users and personal access tokens', () => {
 
   describe('GET /user and GET /users', () => {
     it('When a user reads /user with a read_user token, then the public view includes the e-mail', async () => {
-      const user = await createUser(api, { scopes: ['read_user'] });
+      const user = await make.user({ scopes: ['read_user'] });
       const res = await api('GET', '/user', { token: user.token });
       expect(res.status).toBe(200);
       const me = userPublicEntity.strict().parse(res.body);
@@ -151,7 +151,7 @@ describe('identity: users and personal access tokens', () => {
     });
 
     it('When a read_user token is used on a write, then 403 insufficient_scope', async () => {
-      const user = await createUser(api, { scopes: ['read_user'] });
+      const user = await make.user({ scopes: ['read_user'] });
       const res = await api('POST', '/projects', { token: user.token, body: { name: 'nope' } });
       expect(res.status).toBe(403);
       expect(res.body).toEqual({
@@ -162,8 +162,8 @@ describe('identity: users and personal access tokens', () => {
     });
 
     it('When users are listed with per_page, then GitLab pagination headers are set and newest come first', async () => {
-      await createUser(api);
-      await createUser(api);
+      await make.user();
+      await make.user();
       const res = await api('GET', '/users?per_page=2');
       expect(res.status).toBe(200);
       const total = Number(res.headers.get('x-total'));
@@ -181,8 +181,8 @@ describe('identity: users and personal access tokens', () => {
     });
 
     it('When a regular user filters by username, then one basic user comes back without private fields', async () => {
-      const viewer = await createUser(api);
-      const other = await createUser(api);
+      const viewer = await make.user();
+      const other = await make.user();
       const res = await api('GET', `/users?username=${other.username.toUpperCase()}`, {
         token: viewer.token,
       });
@@ -193,7 +193,7 @@ describe('identity: users and personal access tokens', () => {
     });
 
     it('When users are searched, then name and username match case-insensitively', async () => {
-      const target = await createUser(api, { username: unique('Searchable') });
+      const target = await make.user({ username: unique('Searchable') });
       const res = await api('GET', `/users?search=${target.username.slice(0, 10).toLowerCase()}`);
       expect(asList(res.body).map((u) => u.id)).toContain(target.id);
     });
@@ -210,15 +210,15 @@ describe('identity: users and personal access tokens', () => {
 
   describe('GET /users/:id', () => {
     it('When a user reads another user, then the User entity comes back without the e-mail', async () => {
-      const viewer = await createUser(api, { scopes: ['read_user'] });
-      const other = await createUser(api);
+      const viewer = await make.user({ scopes: ['read_user'] });
+      const other = await make.user();
       const res = await api('GET', `/users/${other.id}`, { token: viewer.token });
       expect(res.status).toBe(200);
       expect(userEntity.strict().parse(res.body)).toMatchObject({ id: other.id, username: other.username });
     });
 
     it('When an admin reads a user, then the details include is_admin and highest_role', async () => {
-      const other = await createUser(api);
+      const other = await make.user();
       const res = await api('GET', `/users/${other.id}`);
       expect(userDetailsWithAdminEntity.parse(res.body)).toMatchObject({
         id: other.id,
@@ -242,7 +242,7 @@ describe('identity: users and personal access tokens', () => {
 
   describe('POST /users/:id/personal_access_tokens', () => {
     it('When root issues a token, then 201 shows it once and it authenticates the user', async () => {
-      const user = await createUser(api);
+      const user = await make.user();
       const res = await api('POST', `/users/${user.id}/personal_access_tokens`, {
         body: { name: 'ci', scopes: ['read_api', 'read_user'], expires_at: '2099-01-31' },
       });
@@ -261,7 +261,7 @@ describe('identity: users and personal access tokens', () => {
     });
 
     it('When no expiry is given, then the token expires after a year as GitLab enforces', async () => {
-      const user = await createUser(api);
+      const user = await make.user();
       const res = await api('POST', `/users/${user.id}/personal_access_tokens`, {
         body: { name: 'x', scopes: 'api' },
       });
@@ -271,7 +271,7 @@ describe('identity: users and personal access tokens', () => {
     });
 
     it('When a scope is unknown or parameters are missing, then 400 in Grape form', async () => {
-      const user = await createUser(api);
+      const user = await make.user();
       const bad = await api('POST', `/users/${user.id}/personal_access_tokens`, {
         body: { name: 'x', scopes: ['root'] },
       });
@@ -282,7 +282,7 @@ describe('identity: users and personal access tokens', () => {
     });
 
     it('When a non-admin asks, then 403 before any validation; unknown user, then 404', async () => {
-      const user = await createUser(api);
+      const user = await make.user();
       const denied = await api('POST', `/users/${user.id}/personal_access_tokens`, {
         token: user.token,
         body: {},
@@ -296,7 +296,7 @@ describe('identity: users and personal access tokens', () => {
     });
 
     it('When an expired token is used, then 401 invalid_token', async () => {
-      const user = await createUser(api);
+      const user = await make.user();
       const res = await api('POST', `/users/${user.id}/personal_access_tokens`, {
         body: { name: 'old', scopes: ['api'], expires_at: '2000-01-01' },
       });
@@ -308,7 +308,7 @@ describe('identity: users and personal access tokens', () => {
 
   describe('e-mail addresses', () => {
     it('When root adds a secondary e-mail, then the user lists both and user.updated carries it', async () => {
-      const user = await createUser(api);
+      const user = await make.user();
       const secondary = `${user.username}-alt@example.com`;
       const added = await api('POST', `/users/${user.id}/emails`, {
         body: { email: secondary, skip_confirmation: true },
@@ -316,7 +316,7 @@ describe('identity: users and personal access tokens', () => {
       expect(added.status).toBe(201);
       expect(emailEntity.parse(added.body)).toMatchObject({ email: secondary });
 
-      const readToken = await createToken(api, user.id, ['read_user']);
+      const readToken = await make.token(user.id, ['read_user']);
       const mine = await api('GET', '/user/emails', { token: readToken });
       expect(mine.status).toBe(200);
       expect(asList(mine.body).map((e) => e.email)).toEqual([`${user.username}@example.com`, secondary]);
@@ -326,8 +326,8 @@ describe('identity: users and personal access tokens', () => {
     });
 
     it('When the address belongs to someone, then 400 has already been taken; a non-admin gets 403', async () => {
-      const user = await createUser(api);
-      const other = await createUser(api);
+      const user = await make.user();
+      const other = await make.user();
       const taken = await api('POST', `/users/${user.id}/emails`, {
         body: { email: `${other.username}@example.com` },
       });

@@ -15,7 +15,13 @@ import { openIdentity } from '../identity/identity.setup';
 import { seedRoot } from '../identity/root-seed';
 import { createServiceProxy } from '../routing/proxy';
 import { SERVICES, type ServiceName } from '../routing/route-table';
-import { apiClient, publishedEvents, type Api } from './identity.api';
+import {
+  apiClient,
+  identityFactories,
+  publishedEvents,
+  type Api,
+  type IdentityFactories,
+} from './identity.api';
 
 /**
  * The one gateway test harness: the real gateway app (createGatewayApp, wired as main.ts wires it) on its
@@ -138,6 +144,8 @@ export interface GatewaySuite {
   api: Api;
   /** `gw.published`, likewise. */
   published(type: string): Promise<EventEnvelope[]>;
+  /** Identity data made through `api`. */
+  make: IdentityFactories;
 }
 
 /** Starts the harness before the enclosing describe's tests and closes it after them. */
@@ -151,11 +159,13 @@ export function useGatewayHarness(options: GatewayHarnessOptions = {}): GatewayS
     harness = await startGatewayHarness(options);
   });
   afterAll(() => harness?.close());
+  const api: Api = (method, path, callOptions) => started().api(method, path, callOptions);
   return {
     get gw() {
       return started();
     },
-    api: (method, path, callOptions) => started().api(method, path, callOptions),
+    api,
     published: (type) => started().published(type),
+    make: identityFactories(api),
   };
 }

@@ -68,34 +68,31 @@ function expectStatus(res: ApiResponse, status: number, what: string): void {
   if (res.status !== status) throw new Error(`${what}: expected ${status}, got ${res.status} ${res.text}`);
 }
 
-/** A user made by root through POST /users, with a personal access token of the given scopes. */
-export async function createUser(
-  api: Api,
-  overrides: { username?: string; admin?: boolean; scopes?: string[]; canCreateGroup?: boolean } = {},
-): Promise<TestUser> {
-  const username = overrides.username ?? unique('user');
-  const created = await api('POST', '/users', {
-    body: {
-      username,
-      name: `User ${username}`,
-      email: `${username}@example.com`,
-      password: 'secret-password',
-      admin: overrides.admin ?? false,
-      ...(overrides.canCreateGroup === undefined ? {} : { can_create_group: overrides.canCreateGroup }),
-    },
-  });
-  expectStatus(created, 201, 'create user');
-  const id = asRecord(created.body).id as number;
-  const token = await createToken(api, id, overrides.scopes ?? ['api']);
-  return { id, username, token };
-}
-
-export async function createToken(api: Api, userId: number, scopes: string[]): Promise<string> {
-  const res = await api('POST', `/users/${userId}/personal_access_tokens`, {
-    body: { name: 'test', scopes },
-  });
-  expectStatus(res, 201, 'create token');
-  return asRecord(res.body).token as string;
+export interface IdentityFactories {
+  /** A user made by root through POST /users, with a personal access token of the given scopes. */
+  user(overrides?: {
+    username?: string;
+    admin?: boolean;
+    scopes?: string[];
+    canCreateGroup?: boolean;
+  }): Promise<TestUser>;
+  token(userId: number, scopes: string[]): Promise<string>;
+  group(
+    token: string,
+    overrides?: { path?: string; parent_id?: number; visibility?: string; name?: string },
+  ): Promise<TestNamespace>;
+  project(
+    token: string,
+    overrides?: { path?: string; namespace_id?: number; visibility?: string },
+  ): Promise<TestProject>;
+  /** POST /:source/:id/members as `token` (the client's default token, root, when not given). */
+  member(
+    source: 'groups' | 'projects',
+    sourceId: number,
+    userId: number,
+    accessLevel: number,
+    token?: string,
+  ): Promise<void>;
 }
 
 export interface TestNamespace {
@@ -104,51 +101,62 @@ export interface TestNamespace {
   full_path: string;
 }
 
-export async function createGroup(
-  api: Api,
-  token: string,
-  overrides: { path?: string; parent_id?: number; visibility?: string; name?: string } = {},
-): Promise<TestNamespace> {
-  const path = overrides.path ?? unique('grp');
-  const res = await api('POST', '/groups', {
-    token,
-    body: { name: overrides.name ?? path, path, ...overrides },
-  });
-  expectStatus(res, 201, 'create group');
-  return res.body as TestNamespace;
-}
-
 export interface TestProject {
   id: number;
   path: string;
   path_with_namespace: string;
 }
 
-export async function createProject(
-  api: Api,
-  token: string,
-  overrides: { path?: string; namespace_id?: number; visibility?: string } = {},
-): Promise<TestProject> {
-  const path = overrides.path ?? unique('proj');
-  const res = await api('POST', '/projects', { token, body: { path, ...overrides } });
-  expectStatus(res, 201, 'create project');
-  return res.body as TestProject;
-}
-
-/** Adds a member through POST /:source/:id/members as `token` (the caller's default, root, when undefined). */
-export async function addMember(
-  api: Api,
-  source: 'groups' | 'projects',
-  sourceId: number,
-  userId: number,
-  accessLevel: number,
-  token?: string,
-): Promise<void> {
-  const res = await api('POST', `/${source}/${sourceId}/members`, {
+/** Factories that make identity data through `api`, each failing loudly when GitLab would not answer 201. */
+export function identityFactories(api: Api): IdentityFactories {
+  const token: IdentityFactories['token'] = async (userId, scopes) => {
+    const res = await api('POST', `/users/${userId}/personal_access_tokens`, {
+      body: { name: 'test', scopes },
+    });
+    expectStatus(res, 201, 'create token');
+    return asRecord(res.body).token as string;
+  };
+  return {
     token,
-    body: { user_id: userId, access_level: accessLevel },
-  });
-  expectStatus(res, 201, 'add member');
+    async user(overrides = {}) {
+      const username = overrides.username ?? unique('user');
+      const created = await api('POST', '/users', {
+        body: {
+          username,
+          name: `User ${username}`,
+          email: `${username}@example.com`,
+          password: 'secret-password',
+          admin: overrides.admin ?? false,
+          ...(overrides.canCreateGroup === undefined ? {} : { can_create_group: overrides.canCreateGroup }),
+        },
+      });
+      expectStatus(created, 201, 'create user');
+      const id = asRecord(created.body).id as number;
+      return { id, username, token: await token(id, overrides.scopes ?? ['api']) };
+    },
+    async group(as, overrides = {}) {
+      const path = overrides.path ?? unique('grp');
+      const res = await api('POST', '/groups', {
+        token: as,
+        body: { name: overrides.name ?? path, path, ...overrides },
+      });
+      expectStatus(res, 201, 'create group');
+      return res.body as TestNamespace;
+    },
+    async project(as, overrides = {}) {
+      const path = overrides.path ?? unique('proj');
+      const res = await api('POST', '/projects', { token: as, body: { path, ...overrides } });
+      expectStatus(res, 201, 'create project');
+      return res.body as TestProject;
+    },
+    async member(source, sourceId, userId, accessLevel, as) {
+      const res = await api('POST', `/${source}/${sourceId}/members`, {
+        token: as,
+        body: { user_id: userId, access_level: accessLevel },
+      });
+      expectStatus(res, 201, 'add member');
+    },
+  };
 }
 
 interface OutboxRow {
