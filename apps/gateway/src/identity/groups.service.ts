@@ -10,8 +10,8 @@ import type { IdentityDeps } from './identity.deps';
 import { EVENT_TYPES, groupEvent } from './identity.events';
 import type { NamespaceDoc } from './identity.models';
 import { insertCreatorMember } from './member-store';
-import { nextRevision, visibilityRevised } from './revisions';
-import { claimRoute, insertWithRoute, joinPath, releaseRoute } from './paths';
+import { insertWithRoute, joinPath } from './paths';
+import { saveRoutableEdit } from './routable-edit';
 
 /**
  * Writing groups and subgroups: creation, edits (a rename or move carries the subtree along,
@@ -103,10 +103,6 @@ export function createGroupsService(deps: IdentityDeps) {
     if (moved) await pathTakenError(models, errors, fullPath);
     if (errors.has()) throw ModelError.fields(errors.fields);
 
-    const route = { sourceType: 'namespace' as const, sourceId: group._id };
-    if (moved && !(await claimRoute(models, fullPath, route)))
-      throw ModelError.fields({ path: ['has already been taken'] });
-
     const actor = actorOfPrincipal(principal);
     // Only the edited fields: a lean document may still carry its unpublished `_outbox`.
     const changes = {
@@ -120,19 +116,21 @@ export function createGroupsService(deps: IdentityDeps) {
       updatedAt: new Date(),
     };
     const updated: NamespaceDoc = { ...group, ...changes };
-    const revision = updated.visibility === group.visibility ? undefined : await nextRevision(deps);
-    await models.namespaces.updateOne(
-      { _id: group._id },
-      pushEvents({ $set: changes }, [
-        groupEvent(origin, EVENT_TYPES.identity.groupUpdated, actor, updated, revision),
-      ]),
-    );
-    if (revision !== undefined) await visibilityRevised(models, revision);
-    if (fullPath !== group.fullPath || fullName !== group.fullName) {
-      await rewriteSubtree(models, group, updated, origin, actor);
-    }
-    if (moved) await releaseRoute(models, group.fullPath, route);
-    deps.outbox.kick();
+    await saveRoutableEdit(deps, {
+      route: { sourceType: 'namespace', sourceId: group._id },
+      oldPath: group.fullPath,
+      newPath: fullPath,
+      visibilityChanged: updated.visibility !== group.visibility,
+      write: async (revision) => {
+        const event = groupEvent(origin, EVENT_TYPES.identity.groupUpdated, actor, updated, revision);
+        await models.namespaces.updateOne({ _id: group._id }, pushEvents({ $set: changes }, [event]));
+      },
+      afterWrite: async () => {
+        if (fullPath !== group.fullPath || fullName !== group.fullName) {
+          await rewriteSubtree(models, group, updated, origin, actor);
+        }
+      },
+    });
     return updated;
   }
 

@@ -17,7 +17,7 @@ import type { IdentityDeps } from './identity.deps';
 import { EVENT_TYPES, projectEvent } from './identity.events';
 import type { NamespaceDoc, ProjectDoc } from './identity.models';
 import { insertCreatorMember } from './member-store';
-import { nextRevision, visibilityRevised } from './revisions';
+import { saveRoutableEdit } from './routable-edit';
 import {
   authorizedProjectsFilter,
   membershipLevel,
@@ -27,13 +27,11 @@ import {
 } from './memberships';
 import {
   ValidationErrors,
-  claimRoute,
   insertWithRoute,
   joinPath,
   nameErrors,
   parameterize,
   projectPathErrors,
-  releaseRoute,
   routeTaken,
 } from './paths';
 import { searchPattern } from './queries';
@@ -279,10 +277,6 @@ export function createProjectsService(deps: IdentityDeps) {
     await uniquenessErrors(errors, namespace, name, fullPath, project);
     if (errors.has()) throw ModelError.fields(errors.fields);
 
-    const moved = fullPath.toLowerCase() !== project.fullPathLower;
-    const route = { sourceType: 'project' as const, sourceId: project._id };
-    if (moved && !(await claimRoute(models, fullPath, route)))
-      throw ModelError.fields({ path: ['has already been taken'] });
     const changes = {
       name,
       path,
@@ -294,22 +288,17 @@ export function createProjectsService(deps: IdentityDeps) {
       updatedAt: new Date(),
     };
     const updated: ProjectDoc = { ...project, ...changes };
-    const revision = visibility === project.visibility ? undefined : await nextRevision(deps);
-    await models.projects.updateOne(
-      { _id: project._id },
-      pushEvents({ $set: changes }, [
-        projectEvent(
-          origin,
-          EVENT_TYPES.identity.projectUpdated,
-          actorOfPrincipal(principal),
-          updated,
-          revision,
-        ),
-      ]),
-    );
-    if (revision !== undefined) await visibilityRevised(models, revision);
-    if (moved) await releaseRoute(models, project.fullPath, route);
-    deps.outbox.kick();
+    await saveRoutableEdit(deps, {
+      route: { sourceType: 'project', sourceId: project._id },
+      oldPath: project.fullPath,
+      newPath: fullPath,
+      visibilityChanged: visibility !== project.visibility,
+      write: async (revision) => {
+        const actor = actorOfPrincipal(principal);
+        const event = projectEvent(origin, EVENT_TYPES.identity.projectUpdated, actor, updated, revision);
+        await models.projects.updateOne({ _id: project._id }, pushEvents({ $set: changes }, [event]));
+      },
+    });
     return updated;
   }
 
