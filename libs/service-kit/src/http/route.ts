@@ -14,7 +14,7 @@ export interface RouteCall<E extends EndpointContract> {
    * contract; a broken one is GitLab's 400. A function, not a value, so each handler keeps GitLab's order
    * of checks: where GitLab authorizes before it validates, the handler authorizes before it calls this.
    */
-  params(): EndpointParams<E>;
+  params: () => EndpointParams<E>;
 }
 
 export type RouteHandler<E extends EndpointContract> = (call: RouteCall<E>) => Promise<void>;
