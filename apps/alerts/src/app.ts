@@ -13,6 +13,7 @@ import { AlertsService } from './alerts.service';
 import { createErrorTrackingRouter } from './error-tracking.router';
 import { createIncidentsSubscription } from './incidents.subscription';
 import { createIntegrationsRouter } from './integrations.router';
+import { IntegrationsService } from './integrations.service';
 import { createNotifyRouter } from './notify.router';
 import { createAlertsStores } from './stores';
 
@@ -37,10 +38,11 @@ export function createAlertsApp(
   runtime.outbox.register(models.alerts);
   const stores = createAlertsStores(models, createCounters(runtime.connection));
   const alerts = new AlertsService(stores.alerts, runtime.outbox);
+  const integrations = new IntegrationsService(stores.integrations, stores.opsgenie);
   const { config } = runtime;
   const app = createRuntimeHttpApp(runtime, SERVICE_NAME, {
     apiRouters: [
-      createIntegrationsRouter(stores, alerts, SERVICE_NAME),
+      createIntegrationsRouter(integrations, alerts, SERVICE_NAME),
       createAlertsRouter(stores.alerts, alerts, SERVICE_NAME),
       createErrorTrackingRouter(stores.errorTracking, config.ALERTS_ALLOW_LOCAL_REQUESTS ?? false),
     ],
