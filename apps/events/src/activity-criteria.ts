@@ -1,4 +1,5 @@
 import { ACTIVITY_TARGET_TYPES, type ActivityEventsQuery } from '@gl/contracts';
+import type { ActivityDoc } from './events.models';
 
 const DAY_MS = 86_400_000;
 
@@ -21,4 +22,26 @@ export function activityCriteria(query: ActivityEventsQuery): ActivityCriteria {
   if (query.after)
     criteria.createdFrom = new Date(new Date(`${query.after}T00:00:00.000Z`).getTime() + DAY_MS);
   return criteria;
+}
+
+/** A check on one activity event; null lists every event. */
+export type ActivityCheck = ((activity: ActivityDoc) => boolean) | null;
+
+/** EventsFinder's filters (the criteria above) as one check on an event; null without any. */
+export function activityFilter(query: ActivityEventsQuery): ActivityCheck {
+  const { action, targetType, createdBefore, createdFrom } = activityCriteria(query);
+  const checks: ((activity: ActivityDoc) => boolean)[] = [];
+  if (action) checks.push((a) => a.action === action);
+  if (targetType) checks.push((a) => a.targetType === targetType);
+  if (createdBefore) checks.push((a) => a.createdAt.getTime() < createdBefore.getTime());
+  if (createdFrom) checks.push((a) => a.createdAt.getTime() >= createdFrom.getTime());
+  if (checks.length === 0) return null;
+  return (a) => checks.every((check) => check(a));
+}
+
+/** Both checks (either may be absent). */
+export function both(a: ActivityCheck, b: ActivityCheck): ActivityCheck {
+  if (!a) return b;
+  if (!b) return a;
+  return (activity) => a(activity) && b(activity);
 }

@@ -25,26 +25,34 @@ export function projectFilter(projectId: number, query: ActivityEventsQuery): Fi
   return filter;
 }
 
-/** One page of the log's events matching `filter`, newest (or oldest) first, with GitLab's bounded count. */
-export async function activityLogPage(
-  activities: Model<ActivityDoc>,
-  filter: FilterQuery<ActivityDoc>,
-  order: Order,
-  window: PageWindow,
-): Promise<TimelinePage> {
-  const [found, counted] = await Promise.all([
-    activities
-      .find(filter)
-      .sort({ _id: order === 'desc' ? -1 : 1 })
-      .skip(window.skip)
-      .limit(window.take + 1)
-      .lean<ActivityDoc[]>(),
-    // Unbounded: an index count; a limit would make the driver send a pipeline counted document by document.
-    activities.countDocuments(filter),
-  ]);
+/** The activity log's reads: one page of the log's events matching a filter, with GitLab's bounded count. */
+export function createActivityLogStore(activities: Model<ActivityDoc>) {
   return {
-    items: found.slice(0, window.take),
-    total: counted > COUNT_LIMIT ? null : counted,
-    hasNext: found.length > window.take,
+    /** A project's events matching the list's filters, newest (or oldest) first. */
+    async projectPage(
+      projectId: number,
+      query: ActivityEventsQuery,
+      order: Order,
+      window: PageWindow,
+    ): Promise<TimelinePage> {
+      const filter = projectFilter(projectId, query);
+      const [found, counted] = await Promise.all([
+        activities
+          .find(filter)
+          .sort({ _id: order === 'desc' ? -1 : 1 })
+          .skip(window.skip)
+          .limit(window.take + 1)
+          .lean<ActivityDoc[]>(),
+        // Unbounded: an index count; a limit would make the driver send a pipeline counted document by document.
+        activities.countDocuments(filter),
+      ]);
+      return {
+        items: found.slice(0, window.take),
+        total: counted > COUNT_LIMIT ? null : counted,
+        hasNext: found.length > window.take,
+      };
+    },
   };
 }
+
+export type ActivityLogStore = ReturnType<typeof createActivityLogStore>;

@@ -22,7 +22,7 @@ import { toActivity } from './activity.mapping';
 import type { ActivityDoc, EventsModels, IngestedDoc } from './events.models';
 import { ProjectionVersion } from './access.cache';
 import type { TimelineModels } from './timeline/timeline.models';
-import { appendToStream, streams, streamsOf } from './timeline/timeline.store';
+import { createTimelineStore, streams, streamsOf } from './timeline/timeline.store';
 
 const ID = EVENT_TYPES.identity;
 
@@ -125,6 +125,7 @@ export function createActivityRecorder(
   /** Told each identity revision once its projection write is done (requests wait for them). */
   revisions: Pick<ProjectionRevisions, 'applied'> | null = null,
 ): ActivityRecorder {
+  const timeline = createTimelineStore(timelines);
   /** Authors already written to the user projection by this process (spares one upsert per event). */
   const knownAuthors = new Set<number>();
   const markIngested = async (eventId: string, activityId: number | null): Promise<void> => {
@@ -143,7 +144,7 @@ export function createActivityRecorder(
   };
   const appendToStreams = async (activity: ActivityDoc): Promise<void> => {
     for (const stream of streamsOf(activity)) {
-      const result = await appendToStream(timelines, stream, activity);
+      const result = await timeline.append(stream, activity);
       if (result.first && activity.projectId !== null && stream === streams.project(activity.projectId)) {
         // scope=all skips per-event checks for callers who see every project with activity.
         await models.projects.updateOne({ _id: activity.projectId }, { $set: { hasActivity: true } });

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { connectMongo } from '@gl/service-kit';
 import { createEventsModels, type ActivityDoc } from './events.models';
 import { createTimelineModels } from './timeline/timeline.models';
-import { appendManyToStream, streamsOf } from './timeline/timeline.store';
+import { createTimelineStore, streamsOf } from './timeline/timeline.store';
 
 /**
  * Seeds N synthetic activity events (log and timelines, written as the consumer writes them) for
@@ -63,7 +63,7 @@ async function main(): Promise<number> {
   const connection = await connectMongo(env.data.MONGO_URL, env.data.MONGO_DB);
   try {
     const models = createEventsModels(connection);
-    const timelines = createTimelineModels(connection);
+    const timeline = createTimelineStore(createTimelineModels(connection));
     const started = Date.now();
     const now = Date.now();
     for (let from = 0; from < a.events; from += CHUNK) {
@@ -83,7 +83,7 @@ async function main(): Promise<number> {
           byStream.set(stream, list);
         }
       }
-      for (const [stream, list] of byStream) await appendManyToStream(timelines, stream, list);
+      for (const [stream, list] of byStream) await timeline.appendMany(stream, list);
       const seeded = from + chunk.length;
       process.stdout.write(
         `${JSON.stringify({ seeded, of: a.events, seconds: (Date.now() - started) / 1_000 })}\n`,

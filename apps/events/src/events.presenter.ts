@@ -1,14 +1,17 @@
 import type { ActivityEventEntity, UserSummary } from '@gl/contracts';
-import type { ActivityDoc, EventsModels, UserDoc } from './events.models';
+import type { ActivityDoc, UserDoc } from './events.models';
+
+/** The authors of a page's events, once each (their users are read from the projection). */
+export function authorIdsOf(docs: ActivityDoc[]): number[] {
+  return [...new Set(docs.map((doc) => doc.authorId))];
+}
 
 /** Authors of a page, from the user projection, with the name the event carried as a fallback. */
-export async function authorsOf(
-  models: EventsModels,
+export function authorsOf(
   docs: ActivityDoc[],
+  users: UserDoc[],
   externalUrl: string,
-): Promise<Map<number, UserSummary>> {
-  const ids = [...new Set(docs.map((doc) => doc.authorId))];
-  const users = await models.users.find({ _id: { $in: ids } }).lean<UserDoc[]>();
+): Map<number, UserSummary> {
   const byId = new Map<number, UserSummary>();
   const summary = (id: number, username: string, name: string, state: string): UserSummary => ({
     id,

@@ -11,7 +11,7 @@ import {
   userCreated,
 } from './testing/envelopes';
 import { startEventsHarness, type EventsHarness } from './testing/events.harness';
-import { appendManyToStream } from './timeline/timeline.store';
+import { createTimelineStore } from './timeline/timeline.store';
 
 const ID = EVENT_TYPES.identity;
 const D = DOMAIN_EVENT_TYPES.discussions;
@@ -373,7 +373,7 @@ describe('activity events API', () => {
         pushData: null,
         createdAt: new Date(Date.UTC(2026, 1, 1) + i * 1_000),
       }));
-      await appendManyToStream(h.instance.timelines, `project:${PROJECT}`, seeded);
+      await createTimelineStore(h.instance.timelines).appendMany(`project:${PROJECT}`, seeded);
       const ns = testNamespace({ kind: 'project', id: PROJECT, visibility: 'public', accessLevel: 0 });
       const res = await h.call(`/projects/${PROJECT}/events?per_page=2&page=3`, { as: null, ns });
       expect(titles(res.body)).toEqual(['long 9996', 'long 9995']);

@@ -188,3 +188,12 @@ export async function projectActivityCheck(
   if (readsWhatAnyoneReads(viewer) && (await sensitiveCount()) === 0) return null;
   return (activity) => canReadTarget(viewer, activityTarget(activity));
 }
+
+/** The gateway resolved the project for this caller; its visibility is checked here all the same. */
+export function canSeeProject(ctx: InternalContext): boolean {
+  const ns = ctx.namespace;
+  if (!ns) return false;
+  if (ctx.principal?.isAdmin || ns.visibility === 'public') return true;
+  if (ns.visibility === 'internal' && ctx.principal) return true;
+  return ns.accessLevel >= ACCESS_LEVELS.guest;
+}

@@ -2,7 +2,7 @@ import type { Logger } from 'pino';
 import { deleteManyInBatches } from '@gl/service-kit';
 import type { EventsModels } from './events.models';
 import type { TimelineModels } from './timeline/timeline.models';
-import { expireBuckets } from './timeline/timeline.store';
+import { createTimelineStore } from './timeline/timeline.store';
 
 /** Spec limit: activity events older than two years are removed (GitLab: `2.years.ago`). */
 export function retentionCutoff(now: Date): Date {
@@ -25,13 +25,14 @@ export function createRetentionJob(
   logger: Logger,
   intervalMs: number,
 ): RetentionJob {
+  const timeline = createTimelineStore(timelines);
   let timer: NodeJS.Timeout | null = null;
   let running: Promise<unknown> = Promise.resolve();
   const job: RetentionJob = {
     async runOnce(now = new Date()) {
       const cutoff = retentionCutoff(now);
       const deleted = await deleteManyInBatches(models.activities, { createdAt: { $lt: cutoff } });
-      const buckets = await expireBuckets(timelines, cutoff);
+      const buckets = await timeline.expire(cutoff);
       if (deleted > 0 || buckets > 0)
         logger.info({ deleted, buckets, cutoff }, 'expired activity events removed');
       return deleted;

@@ -1,19 +1,8 @@
 import type { ActivityDoc } from '../events.models';
 import { startEventsHarness, type EventsHarness } from '../testing/events.harness';
 import { BUCKET_SIZE, type TimelineModels } from './timeline.models';
-import {
-  COUNT_LIMIT,
-  MergedCursor,
-  StreamCursor,
-  appendToStream,
-  bucketKey,
-  decodeItems,
-  encodeItems,
-  expireBuckets,
-  pageOf,
-  readHead,
-  unfilteredPage,
-} from './timeline.store';
+import { appendToStream, bucketKey, decodeItems, encodeItems, expireBuckets, readHead } from './buckets';
+import { COUNT_LIMIT, MergedCursor, StreamCursor, pageOf, unfilteredPage } from './cursors';
 
 function activity(id: number, overrides: Partial<ActivityDoc> = {}): ActivityDoc {
   return {

@@ -1,0 +1,142 @@
+import type { ActivityDoc } from '../events.models';
+import { BUCKET_SIZE, type TimelineModels } from './timeline.models';
+import { openBucket, readHead, readSealedBucket, type Head } from './buckets';
+
+export type Order = 'asc' | 'desc';
+
+/** Reads a stream's events lazily in order, a bucket at a time, from a given position. */
+export class StreamCursor {
+  private bucket: ActivityDoc[] = [];
+  private bucketNo: number;
+  private index: number;
+  private readonly end: number;
+  private readonly first: number;
+  private readonly open: ActivityDoc[];
+  private readonly openNo: number;
+
+  constructor(
+    private readonly models: TimelineModels,
+    private readonly stream: string,
+    head: Head,
+    private readonly order: Order,
+    /** Events to pass over from the start (newest for desc), counted without reading them. */
+    skip = 0,
+  ) {
+    this.first = head.start * BUCKET_SIZE;
+    this.end = head.count;
+    this.open = head.open;
+    this.openNo = openBucket(head.count);
+    this.index = order === 'desc' ? this.end - 1 - skip : this.first + skip;
+    this.bucketNo = -1;
+  }
+
+  /** Events of this stream still stored. */
+  get live(): number {
+    return Math.max(0, this.end - this.first);
+  }
+
+  async next(): Promise<ActivityDoc | null> {
+    while (this.index >= this.first && this.index < this.end) {
+      const n = Math.floor(this.index / BUCKET_SIZE);
+      if (n !== this.bucketNo) {
+        this.bucket = n === this.openNo ? this.open : await readSealedBucket(this.models, this.stream, n);
+        this.bucketNo = n;
+      }
+      const item = this.bucket[this.index - n * BUCKET_SIZE];
+      this.index += this.order === 'desc' ? -1 : 1;
+      // A missing slot (a sealed bucket that retention removed meanwhile) is passed over, never invented.
+      if (item) return item;
+    }
+    return null;
+  }
+}
+
+/** Merges several cursors by id (the streams' shared order), newest first for desc. */
+export class MergedCursor {
+  private readonly heads: (ActivityDoc | null | undefined)[];
+
+  constructor(
+    private readonly cursors: StreamCursor[],
+    private readonly order: Order,
+  ) {
+    this.heads = cursors.map(() => undefined);
+  }
+
+  async next(): Promise<ActivityDoc | null> {
+    await Promise.all(
+      this.cursors.map(async (cursor, i) => {
+        if (this.heads[i] === undefined) this.heads[i] = await cursor.next();
+      }),
+    );
+    let best = -1;
+    for (let i = 0; i < this.heads.length; i++) {
+      const item = this.heads[i];
+      if (!item) continue;
+      const current = best >= 0 ? this.heads[best]! : null;
+      if (!current || (this.order === 'desc' ? item._id > current._id : item._id < current._id)) best = i;
+    }
+    if (best < 0) return null;
+    const item = this.heads[best]!;
+    this.heads[best] = undefined;
+    return item;
+  }
+}
+
+/** GitLab (Kaminari MAX_COUNT_LIMIT): past 10,000 matches the total is not counted and not sent. */
+export const COUNT_LIMIT = 10_000;
+
+export interface TimelinePage {
+  items: ActivityDoc[];
+  /** Null when more than COUNT_LIMIT events match. */
+  total: number | null;
+  hasNext: boolean;
+}
+
+export interface PageWindow {
+  skip: number;
+  take: number;
+}
+
+/**
+ * One page of matching events from a cursor, filtered before paging. Reads on until it knows the page,
+ * whether a next page exists and the total — or that the total is past COUNT_LIMIT, where it stops.
+ */
+export async function pageOf(
+  cursor: { next(): Promise<ActivityDoc | null> },
+  window: PageWindow,
+  matches: (item: ActivityDoc) => boolean,
+): Promise<TimelinePage> {
+  const items: ActivityDoc[] = [];
+  const enough = Math.max(window.skip + window.take, COUNT_LIMIT) + 1;
+  let matched = 0;
+  for (let item = await cursor.next(); item !== null; item = await cursor.next()) {
+    if (!matches(item)) continue;
+    if (matched >= window.skip && matched < window.skip + window.take) items.push(item);
+    matched += 1;
+    if (matched >= enough) return { items, total: null, hasNext: true };
+  }
+  return {
+    items,
+    total: matched > COUNT_LIMIT ? null : matched,
+    hasNext: matched > window.skip + window.take,
+  };
+}
+
+/** A page of one stream with no filter: positions are known, so only the page's buckets are read. */
+export async function unfilteredPage(
+  models: TimelineModels,
+  stream: string,
+  order: Order,
+  window: PageWindow,
+): Promise<TimelinePage> {
+  const head = await readHead(models, stream);
+  const cursor = new StreamCursor(models, stream, head, order, window.skip);
+  const items: ActivityDoc[] = [];
+  for (let i = 0; i < window.take; i++) {
+    const item = await cursor.next();
+    if (!item) break;
+    items.push(item);
+  }
+  const live = cursor.live;
+  return { items, total: live > COUNT_LIMIT ? null : live, hasNext: window.skip + window.take < live };
+}
