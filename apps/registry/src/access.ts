@@ -1,5 +1,5 @@
-import { ACCESS_LEVELS, type InternalContext, type Visibility } from '@gl/contracts';
-import { todayUtc } from '@gl/service-kit';
+import { ACCESS_LEVELS, type InternalContext, type NamespaceContext, type Visibility } from '@gl/contracts';
+import { ForbiddenError, accessLevelOf, requireNamespace, requireUser, todayUtc } from '@gl/service-kit';
 import type { ProjectRefDoc } from './models';
 import type { ProjectsStore } from './projects.store';
 
@@ -30,4 +30,21 @@ export function canSee(visibility: Visibility, level: number, ctx: InternalConte
 export function canReadImages(visibility: Visibility, level: number, ctx: InternalContext): boolean {
   if (level >= ACCESS_LEVELS.reporter) return true;
   return visibility !== 'private' && canSee(visibility, level, ctx);
+}
+
+/** Project routes: the gateway resolved the project; reading needs read_container_image (else 403). */
+export function projectRead(ctx: InternalContext): { projectId: number; fullPath: string; level: number } {
+  const ns = requireNamespace(ctx, 'project');
+  const level = accessLevelOf(ctx);
+  if (!canReadImages(ns.visibility, level, ctx)) throw new ForbiddenError();
+  return { projectId: ns.id, fullPath: ns.fullPath, level };
+}
+
+/** The group registry list: a signed-in caller who may read the group's images (401, then 403). */
+export function groupRead(ctx: InternalContext): { ns: NamespaceContext; level: number } {
+  requireUser(ctx);
+  const ns = requireNamespace(ctx, 'group');
+  const level = accessLevelOf(ctx);
+  if (!canReadImages(ns.visibility, level, ctx)) throw new ForbiddenError();
+  return { ns, level };
 }

@@ -1,6 +1,5 @@
 import { Router, type Request } from 'express';
 import {
-  ACCESS_LEVELS,
   bulkDeleteTagsParams,
   getRegistryRepositoryQuery,
   listRegistryRepositoriesQuery,
@@ -11,24 +10,21 @@ import {
   tagParams,
 } from '@gl/contracts';
 import {
-  ForbiddenError,
   UnauthorizedError,
-  accessLevelOf,
   collectParams,
   parseParams,
   projectionCaughtUp,
   readPageRequest,
-  requireNamespace,
   requireUser,
   secretsEqual,
   sendJson,
   setPaginationHeaders,
   type ProjectionRevisions,
 } from '@gl/service-kit';
-import { canReadImages } from './access';
+import { groupRead, projectRead } from './access';
 import type { RegistryConfig } from './config';
 import { presentRepository, presentTag, presentTagDetail, type RepositoryView } from './registry.presenters';
-import { applyNotification, registryStores, repositoryPath } from './registry.service';
+import { applyNotification, repositoryPath } from './registry.service';
 import {
   cleanupRulesOf,
   deleteTag,
@@ -42,6 +38,7 @@ import {
   repositoryViews,
   requestTagsCleanup,
   scheduleRepositoryDelete,
+  tagNames,
   type RegistryApiDeps,
 } from './repositories.service';
 
@@ -58,18 +55,9 @@ export interface RouterDeps extends RegistryApiDeps {
   revisions: Pick<ProjectionRevisions, 'caughtUp'>;
 }
 
-/** Project routes: the gateway resolved the project; reading needs read_container_image. */
-function projectRead(req: Request): { projectId: number; fullPath: string; level: number } {
-  const ns = requireNamespace(req.ctx, 'project');
-  const level = accessLevelOf(req.ctx);
-  if (!canReadImages(ns.visibility, level, req.ctx)) throw new ForbiddenError();
-  return { projectId: ns.id, fullPath: ns.fullPath, level };
-}
-
 export function createRegistryRouter(deps: RouterDeps): Router {
   const host = deps.config.REGISTRY_HOST;
   const router = Router();
-  const { tags } = registryStores(deps.models);
 
   const present = (req: Request, views: RepositoryView[]) =>
     views.map((view) => presentRepository(view, { host, externalUrl: req.ctx.externalUrl }));
@@ -81,21 +69,18 @@ export function createRegistryRouter(deps: RouterDeps): Router {
   }
 
   router.get('/projects/:id/registry/repositories', async (req, res) => {
-    const { projectId, fullPath, level } = projectRead(req);
+    const { projectId, fullPath, level } = projectRead(req.ctx);
     const params = parseParams(listRegistryRepositoriesQuery, collectParams(req));
     const page = readPageRequest(req.query);
     const { total, docs } = await pageOfProject(deps, projectId, page);
     setPaginationHeaders(req, res, page, total);
     const paths = new Map([[projectId, fullPath]]);
-    const views = await repositoryViews(deps, docs, paths, params, () => level >= ACCESS_LEVELS.maintainer);
+    const views = await repositoryViews(deps, docs, paths, params, () => level);
     sendJson(res, 200, present(req, views));
   });
 
   router.get('/groups/:id/registry/repositories', async (req, res) => {
-    requireUser(req.ctx);
-    const ns = requireNamespace(req.ctx, 'group');
-    const groupLevel = accessLevelOf(req.ctx);
-    if (!canReadImages(ns.visibility, groupLevel, req.ctx)) throw new ForbiddenError();
+    const { ns, level: groupLevel } = groupRead(req.ctx);
     const params = parseParams(listRegistryRepositoriesQuery, collectParams(req));
     const page = readPageRequest(req.query);
     await projectionCaughtUp(deps.revisions, req, res);
@@ -103,13 +88,7 @@ export function createRegistryRouter(deps: RouterDeps): Router {
     const { total, docs } = await pageOfProjects(deps, [...levels.keys()], page);
     setPaginationHeaders(req, res, page, total);
     const paths = new Map(projects.map((p) => [p._id, p.fullPath]));
-    const views = await repositoryViews(
-      deps,
-      docs,
-      paths,
-      params,
-      (r) => (levels.get(r.projectId) ?? 0) >= ACCESS_LEVELS.maintainer,
-    );
+    const views = await repositoryViews(deps, docs, paths, params, (r) => levels.get(r.projectId) ?? 0);
     sendJson(res, 200, present(req, views));
   });
 
@@ -120,31 +99,25 @@ export function createRegistryRouter(deps: RouterDeps): Router {
     await projectionCaughtUp(deps.revisions, req, res);
     const { project, level } = await projectReaderOf(deps, repository, req.ctx);
     const paths = new Map([[project._id, project.fullPath]]);
-    const views = await repositoryViews(
-      deps,
-      [repository],
-      paths,
-      params,
-      () => level >= ACCESS_LEVELS.maintainer,
-    );
+    const views = await repositoryViews(deps, [repository], paths, params, () => level);
     sendJson(res, 200, present(req, views)[0]);
   });
 
   router.delete('/projects/:id/registry/repositories/:repository_id', async (req, res) => {
     requireUser(req.ctx);
-    const { projectId, level } = projectRead(req);
+    const { projectId, level } = projectRead(req.ctx);
     const repository = await repositoryOf(projectId, req.params.repository_id);
     await scheduleRepositoryDelete(deps, req.ctx, projectId, repository, level);
     sendJson(res, 202, 202);
   });
 
   router.get('/projects/:id/registry/repositories/:repository_id/tags', async (req, res) => {
-    const { projectId, fullPath } = projectRead(req);
+    const { projectId, fullPath } = projectRead(req.ctx);
     parseParams(listRegistryTagsQuery, collectParams(req));
     const repository = await repositoryOf(projectId, req.params.repository_id);
     const page = readPageRequest(req.query);
     // GitLab: offset pagination over the tag names sorted ascending.
-    const names = await tags.names(repository);
+    const names = await tagNames(deps, repository);
     setPaginationHeaders(req, res, page, names.length);
     const path = repositoryPath(fullPath, repository.name);
     sendJson(
@@ -155,7 +128,7 @@ export function createRegistryRouter(deps: RouterDeps): Router {
   });
 
   router.get('/projects/:id/registry/repositories/:repository_id/tags/:tag_name', async (req, res) => {
-    const { projectId, fullPath } = projectRead(req);
+    const { projectId, fullPath } = projectRead(req.ctx);
     const params = parseParams(tagParams, collectParams(req));
     const repository = await repositoryOf(projectId, params.repository_id);
     const tag = await findTag(deps, repository, params.tag_name);
@@ -164,7 +137,7 @@ export function createRegistryRouter(deps: RouterDeps): Router {
 
   router.delete('/projects/:id/registry/repositories/:repository_id/tags/:tag_name', async (req, res) => {
     requireUser(req.ctx);
-    const { projectId, level } = projectRead(req);
+    const { projectId, level } = projectRead(req.ctx);
     const params = parseParams(tagParams, collectParams(req));
     const repository = await repositoryOf(projectId, params.repository_id);
     await deleteTag(deps, repository, params.tag_name, level);
@@ -173,7 +146,7 @@ export function createRegistryRouter(deps: RouterDeps): Router {
 
   router.delete('/projects/:id/registry/repositories/:repository_id/tags', async (req, res) => {
     requireUser(req.ctx);
-    const { projectId, level } = projectRead(req);
+    const { projectId, level } = projectRead(req.ctx);
     const params = parseParams(bulkDeleteTagsParams, collectParams(req));
     const rules = cleanupRulesOf(params);
     const repository = await repositoryOf(projectId, params.repository_id);

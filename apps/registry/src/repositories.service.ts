@@ -68,13 +68,14 @@ export async function findRepository(
   return repository;
 }
 
-/** Repositories with their display path and the tag information asked for. */
+/** Repositories with their display path, whether the caller may delete them, and the tag information asked for. */
 export async function repositoryViews(
   deps: RegistryDeps,
   repositories: RepositoryDoc[],
   projectPaths: Map<number, string>,
   options: TagOptions,
-  canAdmin: (repository: RepositoryDoc) => boolean,
+  /** The caller's level on the repository's project: Maintainers may delete it. */
+  levelOn: (repository: RepositoryDoc) => number,
 ): Promise<RepositoryView[]> {
   const { tags } = registryStores(deps.models);
   return Promise.all(
@@ -83,7 +84,7 @@ export async function repositoryViews(
       const view: RepositoryView = {
         repository,
         path: projectPath ? repositoryPath(projectPath, repository.name) : repository.path,
-        canAdmin: canAdmin(repository),
+        canAdmin: isMaintainer(levelOn(repository)),
       };
       if (options.tags_count) view.tagsCount = await tags.count(repository._id);
       if (options.tags) view.tagNames = await tags.names(repository);
@@ -209,6 +210,11 @@ export async function requestTagsCleanup(
   ]);
   if (!taken) throw new HttpError(400, { message: CLEANUP_RATE_LIMITED });
   deps.outbox.kick();
+}
+
+/** The repository's tag names in ascending order (GitLab pages tags by name). */
+export async function tagNames(deps: RegistryDeps, repository: RepositoryDoc): Promise<string[]> {
+  return registryStores(deps.models).tags.names(repository);
 }
 
 export async function findTag(deps: RegistryDeps, repository: RepositoryDoc, name: string): Promise<TagDoc> {
