@@ -7,12 +7,11 @@ import {
   ParamError,
   collectParams,
   parseParams,
-  readPageRequest,
   sendJson,
-  setPaginationHeaders,
 } from '@gl/service-kit';
 import { canReadCode, readableNamespace, requireRole, userSummaryOf } from './discussions.access';
 import { presentCommit } from './discussions.presenters';
+import { readPage, sendPage } from './discussions.http';
 import { originOf } from './discussions.origin';
 import type { NoteablesService } from './noteables.service';
 
@@ -52,14 +51,10 @@ export function createCommitsRouter(
     const ns = readableNamespace(req.ctx, 'project');
     requireCode(req);
     const query = parseParams(listCommitsQuery, req.query);
-    const page = readPageRequest(req.query);
-    const { items, total } = await noteables.listCommits(ns.id, query.ref_name, page.skip, page.perPage);
-    setPaginationHeaders(req, res, page, total);
-    sendJson(
-      res,
-      200,
-      items.map((commit) => presentCommit(commit, ns)),
+    const list = await readPage(req, (skip, limit) =>
+      noteables.listCommits(ns.id, query.ref_name, skip, limit),
     );
+    await sendPage(req, res, list, (items) => items.map((commit) => presentCommit(commit, ns)));
   });
 
   router.get('/projects/:id/repository/commits/:sha', async (req, res) => {

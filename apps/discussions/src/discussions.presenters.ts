@@ -10,19 +10,10 @@ import type {
   SnippetEntity,
 } from '@gl/contracts';
 import type { CommitDoc, MilestoneDoc, NoteDoc, NoteableDoc } from './discussions.models';
+import { isResolvable, isThreadResolved, takesResolution } from './note-rules';
 
 const iso = (date: Date | null | undefined): string | null => (date ? new Date(date).toISOString() : null);
 const isoNow = (date: Date): string => new Date(date).toISOString();
-
-/** DiscussionNote and DiffNote on merge requests can be resolved; single comments and system notes cannot. */
-export function isResolvable(note: Pick<NoteDoc, 'noteableType' | 'system' | 'type'>): boolean {
-  return note.noteableType === 'MergeRequest' && !note.system && note.type !== null;
-}
-
-/** Commit notes take `resolved` too (the spec's example), without being resolvable threads. */
-function showsResolution(note: NoteDoc): boolean {
-  return isResolvable(note) || (note.noteableType === 'Commit' && !note.system);
-}
 
 function presentPosition(position: PositionParam): PositionEntity {
   const out: PositionEntity = {
@@ -74,7 +65,7 @@ export function presentNote(note: NoteDoc): NoteEntity {
   };
   if (note.type === 'DiffNote' && note.noteableType === 'MergeRequest') entity.commit_id = note.commitId;
   if (note.type === 'DiffNote' && note.position) entity.position = presentPosition(note.position);
-  if (showsResolution(note)) {
+  if (takesResolution(note)) {
     entity.resolved = note.resolvedAt !== null && note.resolvedAt !== undefined;
     entity.resolved_by = note.resolvedBy ?? null;
     entity.resolved_at = iso(note.resolvedAt);
@@ -91,9 +82,8 @@ export function presentDiscussion(notes: NoteDoc[]): DiscussionEntity {
     notes: notes.map(presentNote),
   };
   if (first.noteableType === 'MergeRequest') {
-    const resolvable = notes.filter(isResolvable);
-    entity.resolvable = resolvable.length > 0;
-    if (entity.resolvable) entity.resolved = resolvable.every((n) => n.resolvedAt);
+    entity.resolvable = notes.some(isResolvable);
+    if (entity.resolvable) entity.resolved = isThreadResolved(notes);
   }
   return entity;
 }
@@ -118,14 +108,21 @@ export interface IssuableExtras {
   userNotesCount: number;
 }
 
-export function presentIssue(doc: NoteableDoc, ns: NamespaceView, extras: IssuableExtras): IssueEntity {
-  const incident = doc.issueType === 'incident';
+/** The first fields of an issue or merge request, in the order GitLab's entities list them. */
+function issuableHeading(doc: NoteableDoc) {
   return {
     id: doc._id,
     iid: doc.iid!,
     project_id: doc.projectId!,
     title: doc.title,
     description: doc.description,
+  };
+}
+
+export function presentIssue(doc: NoteableDoc, ns: NamespaceView, extras: IssuableExtras): IssueEntity {
+  const incident = doc.issueType === 'incident';
+  return {
+    ...issuableHeading(doc),
     state: doc.state === 'closed' ? 'closed' : 'opened',
     created_at: isoNow(doc.createdAt),
     updated_at: isoNow(doc.updatedAt),
@@ -152,11 +149,7 @@ export function presentMergeRequest(
 ): MergeRequestEntity {
   const refs = doc.diffRefs!;
   return {
-    id: doc._id,
-    iid: doc.iid!,
-    project_id: doc.projectId!,
-    title: doc.title,
-    description: doc.description,
+    ...issuableHeading(doc),
     state: doc.state,
     created_at: isoNow(doc.createdAt),
     updated_at: isoNow(doc.updatedAt),

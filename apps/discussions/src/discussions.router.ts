@@ -1,4 +1,4 @@
-import { Router, type Request } from 'express';
+import { Router, type Request, type Response } from 'express';
 import { z } from 'zod';
 import {
   ACCESS_LEVELS,
@@ -25,12 +25,10 @@ import {
   collectParams,
   isHigherTier,
   parseParams,
-  readPageRequest,
   requireExactlyOne,
   requireUser,
   sendJson,
   sendNoContent,
-  setPaginationHeaders,
   ParamError,
 } from '@gl/service-kit';
 import type { InternalContext } from '@gl/contracts';
@@ -44,7 +42,9 @@ import {
   readableNamespace,
   userSummaryOf,
 } from './discussions.access';
-import { isResolvable, presentDiscussion, presentNote } from './discussions.presenters';
+import { presentDiscussion, presentNote } from './discussions.presenters';
+import { readPage, sendPage } from './discussions.http';
+import { isResolvable, takesResolution } from './note-rules';
 import type { NoteDoc } from './discussions.models';
 import {
   noteErrors,
@@ -78,13 +78,6 @@ const ROUTES: NoteableRoute[] = [
   { type: 'Commit', base: '/projects/:id/repository/commits/:noteable_id', kind: 'project', notesApi: false },
   { type: 'Commit', base: '/projects/:id/commits/:noteable_id', kind: 'project', notesApi: false },
 ];
-
-/** UserPreference::NOTES_FILTERS. */
-const ACTIVITY_FILTERS: Record<'all_notes' | 'only_comments' | 'only_activity', (n: NoteDoc) => boolean> = {
-  all_notes: () => true,
-  only_comments: (n) => !n.system,
-  only_activity: (n) => n.system,
-};
 
 const noteIdParams = z.object({ note_id: integerParam });
 
@@ -181,6 +174,38 @@ export function createDiscussionsRouter(noteables: NoteablesService, notes: Note
     return targetOfNoteable(doc);
   }
 
+  /** The thread `:discussion_id` of the route's noteable, its notes the caller may read (maybe none). */
+  async function threadOf(req: Request, route: NoteableRoute) {
+    const target = await targetOf(req, route);
+    const visible = visibleNotes(req.ctx, target);
+    return { target, thread: await notes.thread(target, pathParam(req, 'discussion_id'), visible) };
+  }
+
+  /** The note `:note_id` of the route's noteable (404 when it is not there). */
+  async function noteOf(req: Request, route: NoteableRoute) {
+    const { note_id } = parseParams(noteIdParams, { note_id: pathParam(req, 'note_id') });
+    const target = await targetOf(req, route);
+    return { target, note: await notes.findNote(target, note_id) };
+  }
+
+  /** GET a note, by the Discussions API or the Notes API. */
+  const showNote = (route: NoteableRoute) => async (req: Request, res: Response) => {
+    requireUser(req.ctx);
+    const { target, note } = await noteOf(req, route);
+    sendJson(res, 200, presentNote(readableOr404(req.ctx, target, note)));
+  };
+
+  /** DELETE a note, by the Discussions API or the Notes API. */
+  const deleteNote = (route: NoteableRoute) => async (req: Request, res: Response) => {
+    requireUser(req.ctx);
+    const { target, note } = await noteOf(req, route);
+    requireReadable(req.ctx, target, note);
+    if (!canAdminNote(req.ctx, note)) throw new ForbiddenError();
+    requireUnmodifiedSince(req, note);
+    await notes.remove(note);
+    sendNoContent(res);
+  };
+
   for (const route of ROUTES) {
     const base = `${route.base}/discussions`;
     const one = `${base}/:discussion_id`;
@@ -195,26 +220,17 @@ export function createDiscussionsRouter(noteables: NoteablesService, notes: Note
     router.get(base, async (req, res) => {
       requireUser(req.ctx);
       parseParams(listDiscussionsQuery, req.query);
-      const page = readPageRequest(req.query);
-      const target = await targetOf(req, route);
-      const { threads, total } = await notes.threadPage(
-        target,
-        page.skip,
-        page.perPage,
-        visibleNotes(req.ctx, target),
-      );
-      setPaginationHeaders(req, res, page, total);
-      sendJson(res, 200, threads.map(presentDiscussion));
+      const list = await readPage(req, async (skip, limit) => {
+        const target = await targetOf(req, route);
+        const found = await notes.threadPage(target, skip, limit, visibleNotes(req.ctx, target));
+        return { items: found.threads, total: found.total };
+      });
+      await sendPage(req, res, list, (items) => items.map(presentDiscussion));
     });
 
     router.get(one, async (req, res) => {
       requireUser(req.ctx);
-      const target = await targetOf(req, route);
-      const thread = await notes.thread(
-        target,
-        pathParam(req, 'discussion_id'),
-        visibleNotes(req.ctx, target),
-      );
+      const { thread } = await threadOf(req, route);
       if (thread.length === 0) throw new NotFoundError('Discussion');
       sendJson(res, 200, presentDiscussion(thread));
     });
@@ -242,12 +258,7 @@ export function createDiscussionsRouter(noteables: NoteablesService, notes: Note
 
     router.get(`${one}/notes`, async (req, res) => {
       requireUser(req.ctx);
-      const target = await targetOf(req, route);
-      const thread = await notes.thread(
-        target,
-        pathParam(req, 'discussion_id'),
-        visibleNotes(req.ctx, target),
-      );
+      const { thread } = await threadOf(req, route);
       if (thread.length === 0) throw new NotFoundError('Notes');
       sendJson(res, 200, thread.map(presentNote));
     });
@@ -268,12 +279,7 @@ export function createDiscussionsRouter(noteables: NoteablesService, notes: Note
       sendJson(res, 201, presentNote(created));
     });
 
-    router.get(note, async (req, res) => {
-      requireUser(req.ctx);
-      const { note_id } = parseParams(noteIdParams, { note_id: pathParam(req, 'note_id') });
-      const target = await targetOf(req, route);
-      sendJson(res, 200, presentNote(readableOr404(req.ctx, target, await notes.findNote(target, note_id))));
-    });
+    router.get(note, showNote(route));
 
     router.put(note, async (req, res) => {
       const user = requireUser(req.ctx);
@@ -291,35 +297,19 @@ export function createDiscussionsRouter(noteables: NoteablesService, notes: Note
       } else {
         const ownNote = req.ctx.principal?.id === found.author.id;
         if (!ownNote && !canResolve(req.ctx, target)) throw new ForbiddenError();
-        const commitNote = found.noteableType === 'Commit' && !found.system;
-        if (!isResolvable(found) && !commitNote) throw new BadRequestError('Note is not resolvable');
+        if (!takesResolution(found)) throw new BadRequestError('Note is not resolvable');
         updated = await notes.setResolved(found, params.resolved!, userSummaryOf(user));
       }
       sendJson(res, 200, presentNote(updated));
     });
 
-    router.delete(note, async (req, res) => {
-      requireUser(req.ctx);
-      const { note_id } = parseParams(noteIdParams, { note_id: pathParam(req, 'note_id') });
-      const target = await targetOf(req, route);
-      const found = await notes.findNote(target, note_id);
-      requireReadable(req.ctx, target, found);
-      if (!canAdminNote(req.ctx, found)) throw new ForbiddenError();
-      requireUnmodifiedSince(req, found);
-      await notes.remove(found);
-      sendNoContent(res);
-    });
+    router.delete(note, deleteNote(route));
 
     if (route.type === 'MergeRequest') {
       router.put(one, async (req, res) => {
         const user = requireUser(req.ctx);
         const params = parseParams(resolveDiscussionBody, collectParams(req));
-        const target = await targetOf(req, route);
-        const thread = await notes.thread(
-          target,
-          pathParam(req, 'discussion_id'),
-          visibleNotes(req.ctx, target),
-        );
+        const { target, thread } = await threadOf(req, route);
         if (thread.length === 0) throw new NotFoundError('Discussion');
         if (!thread.some(isResolvable) || !canResolve(req.ctx, target)) throw new ForbiddenError();
         const updated = await notes.resolveThread(thread, params.resolved, userSummaryOf(user));
@@ -333,16 +323,11 @@ export function createDiscussionsRouter(noteables: NoteablesService, notes: Note
     router.get(notesBase, async (req, res) => {
       requireUser(req.ctx);
       const query = parseParams(listNotesQuery, req.query);
-      const page = readPageRequest(req.query);
-      const target = await targetOf(req, route);
-      const all = (await notes.threads(target, visibleNotes(req.ctx, target)))
-        .flat()
-        .filter((n) => ACTIVITY_FILTERS[query.activity_filter ?? 'all_notes'](n));
-      const key = query.order_by === 'updated_at' ? 'updatedAt' : 'createdAt';
-      const direction = query.sort === 'asc' ? 1 : -1;
-      all.sort((a, b) => direction * (a[key].getTime() - b[key].getTime() || a._id - b._id));
-      setPaginationHeaders(req, res, page, all.length);
-      sendJson(res, 200, all.slice(page.skip, page.skip + page.perPage).map(presentNote));
+      const list = await readPage(req, async (skip, limit) => {
+        const target = await targetOf(req, route);
+        return notes.notePage(target, query, skip, limit, visibleNotes(req.ctx, target));
+      });
+      await sendPage(req, res, list, (items) => items.map(presentNote));
     });
 
     router.post(notesBase, async (req, res) => {
@@ -359,12 +344,7 @@ export function createDiscussionsRouter(noteables: NoteablesService, notes: Note
       sendJson(res, 201, presentNote(created));
     });
 
-    router.get(`${notesBase}/:note_id`, async (req, res) => {
-      requireUser(req.ctx);
-      const { note_id } = parseParams(noteIdParams, { note_id: pathParam(req, 'note_id') });
-      const target = await targetOf(req, route);
-      sendJson(res, 200, presentNote(readableOr404(req.ctx, target, await notes.findNote(target, note_id))));
-    });
+    router.get(`${notesBase}/:note_id`, showNote(route));
 
     router.put(`${notesBase}/:note_id`, async (req, res) => {
       requireUser(req.ctx);
@@ -380,17 +360,7 @@ export function createDiscussionsRouter(noteables: NoteablesService, notes: Note
       sendJson(res, 200, presentNote(updated));
     });
 
-    router.delete(`${notesBase}/:note_id`, async (req, res) => {
-      requireUser(req.ctx);
-      const { note_id } = parseParams(noteIdParams, { note_id: pathParam(req, 'note_id') });
-      const target = await targetOf(req, route);
-      const found = await notes.findNote(target, note_id);
-      requireReadable(req.ctx, target, found);
-      if (!canAdminNote(req.ctx, found)) throw new ForbiddenError();
-      requireUnmodifiedSince(req, found);
-      await notes.remove(found);
-      sendNoContent(res);
-    });
+    router.delete(`${notesBase}/:note_id`, deleteNote(route));
   }
 
   return router;

@@ -1,7 +1,8 @@
 import { DOMAIN_EVENT_TYPES, type EventActor, type IncidentOpenedData } from '@gl/contracts';
-import { createEvent, isDuplicateKeyError, type EventOrigin } from '@gl/service-kit';
-import type { IncidentLinkDoc, NoteableDoc } from './discussions.models';
+import { createEvent, type EventOrigin } from '@gl/service-kit';
+import type { NoteableDoc } from './discussions.models';
 import { blankNoteable, summaryOfActor, type IssueUpdate } from './noteable-documents';
+import { createNoteablesStore } from './noteables.store';
 import type { NotesDeps } from './notes.service';
 
 const EVENTS = DOMAIN_EVENT_TYPES.discussions;
@@ -13,6 +14,7 @@ export interface IncidentIssues {
     doc: NoteableDoc,
     type: string,
     extra: ReturnType<typeof createEvent>[],
+    options: { once: boolean },
   ) => Promise<NoteableDoc>;
   updateIssue: (
     origin: EventOrigin,
@@ -23,8 +25,12 @@ export interface IncidentIssues {
 }
 
 /** Incident issues opened and closed by alerts (the alerts service's events). */
-export function createIncidentsService(deps: Pick<NotesDeps, 'models' | 'counters'>, issues: IncidentIssues) {
-  const { models, counters } = deps;
+export function createIncidentsService(
+  deps: Pick<NotesDeps, 'models' | 'counters' | 'outbox'>,
+  issues: IncidentIssues,
+) {
+  const { counters } = deps;
+  const store = createNoteablesStore(deps);
   const { insert, updateIssue } = issues;
 
   /** `gl.alerts.alert.created` with createIncident: one incident issue per alert, whatever redelivers. */
@@ -34,23 +40,15 @@ export function createIncidentsService(deps: Pick<NotesDeps, 'models' | 'counter
     actor: EventActor,
     alert: { alertId: string; title: string; description: string | null },
   ): Promise<void> {
-    let link = await models.incidents.findById(alert.alertId).lean<IncidentLinkDoc>();
-    if (!link) {
-      const reserved = {
+    const link =
+      (await store.incidentLink(alert.alertId)) ??
+      (await store.reserveIncidentLink({
         _id: alert.alertId,
         projectId,
         issueId: await counters.next('noteable'),
         issueIid: await counters.next(`issues:${projectId}`),
-      };
-      try {
-        await models.incidents.create(reserved);
-        link = reserved;
-      } catch (err) {
-        if (!isDuplicateKeyError(err)) throw err;
-        link = await models.incidents.findById(alert.alertId).lean<IncidentLinkDoc>();
-      }
-    }
-    if (!link || (await models.noteables.exists({ _id: link.issueId }))) return;
+      }));
+    if (!link || (await store.exists(link.issueId))) return;
     const author = summaryOfActor(actor);
     const doc = blankNoteable('Issue', link.issueId, link.issueIid, author, alert.title);
     Object.assign(doc, {
@@ -69,18 +67,15 @@ export function createIncidentsService(deps: Pick<NotesDeps, 'models' | 'counter
         issueIid: link.issueIid,
       } satisfies IncidentOpenedData,
     });
-    try {
-      await insert(origin, doc, EVENTS.issueOpened, [opened]);
-    } catch (err) {
-      if (!isDuplicateKeyError(err)) throw err;
-    }
+    // A redelivery racing this one may have inserted the issue meanwhile: then it is not inserted again.
+    await insert(origin, doc, EVENTS.issueOpened, [opened], { once: true });
   }
 
   /** `gl.alerts.alert.resolved`: closes the alert's incident issue (system note "closed"), if it is open. */
   async function closeIncident(origin: EventOrigin, alertId: string, actor: EventActor): Promise<void> {
-    const link = await models.incidents.findById(alertId).lean();
+    const link = await store.incidentLink(alertId);
     if (!link) return;
-    const issue = await models.noteables.findById(link.issueId).lean<NoteableDoc>();
+    const issue = await store.findById(link.issueId);
     if (!issue || issue.state !== 'opened') return;
     await updateIssue(origin, issue, summaryOfActor(actor), { state_event: 'close' });
   }

@@ -1,18 +1,19 @@
 import type { MilestoneDoc, NoteableDoc } from './discussions.models';
+import { createNoteablesStore } from './noteables.store';
 import type { NotesDeps } from './notes.service';
+import { createNotesStore } from './notes.store';
 
 /** What an issue or merge request shows besides its own document: its milestone and user_notes_count. */
-export function createIssuableExtras(deps: Pick<NotesDeps, 'models'>) {
-  const { models } = deps;
+export function createIssuableExtras(deps: Pick<NotesDeps, 'models' | 'outbox'>) {
+  const notes = createNotesStore(deps);
+  const noteables = createNoteablesStore(deps);
   return {
     /** GitLab's user_notes_count: comments, not system notes; internal ones only for who reads them. */
     async userNotesCount(doc: NoteableDoc, withInternal: boolean) {
-      const filter: Record<string, unknown> = { noteableType: doc.kind, noteableId: doc._id, system: false };
-      if (!withInternal) filter.internal = { $ne: true };
-      return models.notes.countDocuments(filter);
+      return notes.userNotesCount(doc, withInternal);
     },
-    async milestone(id: number | null) {
-      return id ? models.milestones.findById(id).lean() : null;
+    async milestone(id: number | null): Promise<MilestoneDoc | null> {
+      return id ? noteables.milestone(id) : null;
     },
     /**
      * Milestone and user_notes_count of every issuable of a page, in two queries whatever its size (one
@@ -22,21 +23,8 @@ export function createIssuableExtras(deps: Pick<NotesDeps, 'models'>) {
     async pageExtras(docs: NoteableDoc[], withInternal: (doc: NoteableDoc) => boolean) {
       const milestoneIds = [...new Set(docs.flatMap((d) => (d.milestoneId ? [d.milestoneId] : [])))];
       const [milestones, counts] = await Promise.all([
-        milestoneIds.length > 0
-          ? models.milestones.find({ _id: { $in: milestoneIds } }).lean<MilestoneDoc[]>()
-          : Promise.resolve([]),
-        docs.length > 0
-          ? models.notes.aggregate<{ _id: { noteable: number; internal: boolean | null }; n: number }>([
-              {
-                $match: {
-                  noteableType: docs[0]!.kind,
-                  noteableId: { $in: docs.map((d) => d._id) },
-                  system: false,
-                },
-              },
-              { $group: { _id: { noteable: '$noteableId', internal: '$internal' }, n: { $sum: 1 } } },
-            ])
-          : Promise.resolve([]),
+        noteables.milestones(milestoneIds),
+        notes.userNoteCounts(docs),
       ]);
       const milestoneById = new Map(milestones.map((m) => [m._id, m]));
       return new Map(

@@ -109,6 +109,14 @@ export interface IssueInput {
   confidential?: boolean;
 }
 
+export interface MergeRequestInput extends Pick<
+  IssueInput,
+  'title' | 'description' | 'labels' | 'milestone_id'
+> {
+  source_branch: string;
+  target_branch: string;
+}
+
 export interface IssueUpdate extends Partial<IssueInput> {
   state_event?: 'close' | 'reopen';
 }

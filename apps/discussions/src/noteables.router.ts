@@ -22,12 +22,10 @@ import {
   collectParams,
   isHigherTier,
   parseParams,
-  readPageRequest,
   requireExactlyOne,
   requireUser,
   seesEveryTarget,
   sendJson,
-  setPaginationHeaders,
   viewerOf,
 } from '@gl/service-kit';
 import {
@@ -43,9 +41,11 @@ import {
 } from './discussions.access';
 import { presentEpic, presentIssue, presentMergeRequest, presentSnippet } from './discussions.presenters';
 import type { NoteableDoc } from './discussions.models';
+import { readPage, sendPage } from './discussions.http';
 import { parseCreatedAt } from './notes.service';
 import { originOf } from './discussions.origin';
-import type { ListVisibility, NoteablesService } from './noteables.service';
+import type { NoteablesService } from './noteables.service';
+import type { ListVisibility } from './noteables.store';
 
 export function pathId(req: Request, name: string): number {
   return parseParams(z.object({ [name]: positiveIdParam }), { [name]: req.params[name] })[name] as number;
@@ -78,14 +78,13 @@ export function createNoteablesRouter(noteables: NoteablesService): Router {
     return issue;
   }
 
-  async function mergeRequestOr404(req: Request): Promise<NoteableDoc> {
+  async function findMergeRequest(req: Request): Promise<NoteableDoc | null> {
     const ns = readableNamespace(req.ctx, 'project');
-    const mr = await noteables.findByIid(
-      'MergeRequest',
-      'projectId',
-      ns.id,
-      pathId(req, 'merge_request_iid'),
-    );
+    return noteables.findByIid('MergeRequest', 'projectId', ns.id, pathId(req, 'merge_request_iid'));
+  }
+
+  async function mergeRequestOr404(req: Request): Promise<NoteableDoc> {
+    const mr = await findMergeRequest(req);
     if (!mr) throw new NotFoundError();
     // find_merge_request_with_access: `authorize! :read_merge_request, merge_request` → 403.
     if (!canReadNoteable(req.ctx, mr)) throw new ForbiddenError();
@@ -138,19 +137,17 @@ export function createNoteablesRouter(noteables: NoteablesService): Router {
   router.get('/projects/:id/issues', async (req, res) => {
     const ns = readableNamespace(req.ctx, 'project');
     const query = parseParams(listIssuesQuery, req.query);
-    const page = readPageRequest(req.query);
-    const { items, total } = await noteables.list(
-      'Issue',
-      'projectId',
-      ns.id,
-      query.state,
-      page.skip,
-      page.perPage,
-      query.iids,
-      listVisibility(req),
+    const filter = {
+      kind: 'Issue',
+      scope: 'projectId',
+      parentId: ns.id,
+      state: query.state,
+      iids: query.iids,
+    } as const;
+    const list = await readPage(req, (skip, limit) =>
+      noteables.list(filter, skip, limit, listVisibility(req)),
     );
-    setPaginationHeaders(req, res, page, total);
-    sendJson(res, 200, await presentPage(items, req, presentIssue));
+    await sendPage(req, res, list, (items) => presentPage(items, req, presentIssue));
   });
 
   router.post('/projects/:id/issues', async (req, res) => {
@@ -188,18 +185,15 @@ export function createNoteablesRouter(noteables: NoteablesService): Router {
     const ns = readableNamespace(req.ctx, 'project');
     if (!canReadMergeRequests(req.ctx)) throw new ForbiddenError();
     const query = parseParams(listMergeRequestsQuery, req.query);
-    const page = readPageRequest(req.query);
-    const { items, total } = await noteables.list(
-      'MergeRequest',
-      'projectId',
-      ns.id,
-      query.state,
-      page.skip,
-      page.perPage,
-      query.iids,
-    );
-    setPaginationHeaders(req, res, page, total);
-    sendJson(res, 200, await presentPage(items, req, presentMergeRequest));
+    const filter = {
+      kind: 'MergeRequest',
+      scope: 'projectId',
+      parentId: ns.id,
+      state: query.state,
+      iids: query.iids,
+    } as const;
+    const list = await readPage(req, (skip, limit) => noteables.list(filter, skip, limit));
+    await sendPage(req, res, list, (items) => presentPage(items, req, presentMergeRequest));
   });
 
   router.post('/projects/:id/merge_requests', async (req, res) => {
@@ -226,13 +220,7 @@ export function createNoteablesRouter(noteables: NoteablesService): Router {
    */
   router.put('/projects/:id/merge_requests/:merge_request_iid/merge', async (req, res) => {
     const user = requireUser(req.ctx);
-    const ns = readableNamespace(req.ctx, 'project');
-    const mr = await noteables.findByIid(
-      'MergeRequest',
-      'projectId',
-      ns.id,
-      pathId(req, 'merge_request_iid'),
-    );
+    const mr = await findMergeRequest(req);
     if (!mr || !canReadNoteable(req.ctx, mr)) throw new NotFoundError();
     if (accessLevelOf(req.ctx) < ACCESS_LEVELS.developer) {
       throw new HttpError(401, { message: '401 Unauthorized' });
@@ -261,25 +249,13 @@ export function createNoteablesRouter(noteables: NoteablesService): Router {
   router.get('/projects/:id/snippets', async (req, res) => {
     const ns = readableNamespace(req.ctx, 'project');
     parseParams(listDiscussionsQuery, req.query);
-    const page = readPageRequest(req.query);
     // SnippetsFinder: members see every snippet of the project, others the public (and, signed in, internal)
     // ones, authors their own.
-    const { items, total } = await noteables.list(
-      'Snippet',
-      'projectId',
-      ns.id,
-      undefined,
-      page.skip,
-      page.perPage,
-      undefined,
-      listVisibility(req, 'Snippet'),
+    const filter = { kind: 'Snippet', scope: 'projectId', parentId: ns.id } as const;
+    const list = await readPage(req, (skip, limit) =>
+      noteables.list(filter, skip, limit, listVisibility(req, 'Snippet')),
     );
-    setPaginationHeaders(req, res, page, total);
-    sendJson(
-      res,
-      200,
-      items.map((doc) => presentSnippet(doc, ns)),
-    );
+    await sendPage(req, res, list, (items) => items.map((doc) => presentSnippet(doc, ns)));
   });
 
   router.post('/projects/:id/snippets', async (req, res) => {
@@ -312,24 +288,12 @@ export function createNoteablesRouter(noteables: NoteablesService): Router {
     const ns = readableNamespace(req.ctx, 'group');
     requireEpicsFeature(req);
     parseParams(listDiscussionsQuery, req.query);
-    const page = readPageRequest(req.query);
     // EpicsFinder#with_confidentiality_access_check: confidential epics only for Reporter and up.
-    const { items, total } = await noteables.list(
-      'Epic',
-      'groupId',
-      ns.id,
-      undefined,
-      page.skip,
-      page.perPage,
-      undefined,
-      listVisibility(req),
+    const filter = { kind: 'Epic', scope: 'groupId', parentId: ns.id } as const;
+    const list = await readPage(req, (skip, limit) =>
+      noteables.list(filter, skip, limit, listVisibility(req)),
     );
-    setPaginationHeaders(req, res, page, total);
-    sendJson(
-      res,
-      200,
-      items.map((doc) => presentEpic(doc, ns)),
-    );
+    await sendPage(req, res, list, (items) => items.map((doc) => presentEpic(doc, ns)));
   });
 
   router.post('/groups/:id/epics', async (req, res) => {

@@ -1,5 +1,5 @@
 import { DOMAIN_EVENT_TYPES, type UserSummary } from '@gl/contracts';
-import { HttpError, createEvent, pushEvents, withEvents, type EventOrigin } from '@gl/service-kit';
+import { HttpError, createEvent, type EventOrigin } from '@gl/service-kit';
 import type { DiffRefs, NoteableDoc, NoteableKind } from './discussions.models';
 import { actorOf } from './discussions.access';
 import { createCommitsService } from './commits.service';
@@ -12,7 +12,9 @@ import {
   targetOfNoteable,
   type IssueInput,
   type IssueUpdate,
+  type MergeRequestInput,
 } from './noteable-documents';
+import { createNoteablesStore, type ListVisibility, type NoteableListFilter } from './noteables.store';
 import type { NotesDeps, NotesService } from './notes.service';
 import { createDiscussionsProjections } from './projections';
 import { assigneesChangeNote, titleChangeNote } from './system-notes';
@@ -24,14 +26,31 @@ function milestoneReference(milestone: { iid: number | null; title: string }): s
   return milestone.title.includes('"') ? `%${milestone.iid}` : `%"${milestone.title}"`;
 }
 
-/** Which noteables of a list the caller may read; `all` when they read every one (no per-item check). */
-export type ListVisibility = 'all' | ((doc: NoteableDoc) => boolean);
+export type { ListVisibility } from './noteables.store';
 
-/** The fields the read rule looks at: what a list reads of every candidate before it reads the page. */
-const AUDIENCE_FIELDS = { _id: 1, kind: 1, confidential: 1, visibility: 1, author: 1, assigneeIds: 1 };
+/** The fields an update of an issue or merge request may change. */
+type NoteableChanges = Partial<
+  Pick<
+    NoteableDoc,
+    'title' | 'description' | 'labels' | 'milestoneId' | 'assigneeIds' | 'mergeCommitSha' | 'confidential'
+  >
+>;
+
+/** The changes an issue or merge request update asks for (`milestone_id: 0` removes the milestone). */
+function changesOf(input: IssueUpdate): NoteableChanges {
+  return {
+    title: input.title,
+    description: input.description,
+    labels: input.labels,
+    milestoneId: input.milestone_id === undefined ? undefined : input.milestone_id || null,
+    assigneeIds: input.assignee_ids,
+    confidential: input.confidential,
+  };
+}
 
 export function createNoteablesService(deps: NotesDeps, notes: NotesService) {
-  const { models, counters, outbox } = deps;
+  const { counters } = deps;
+  const store = createNoteablesStore(deps);
   const commits = createCommitsService(deps);
   const { branchHead, createCommit } = commits;
 
@@ -40,6 +59,8 @@ export function createNoteablesService(deps: NotesDeps, notes: NotesService) {
     doc: NoteableDoc,
     type: string,
     extra: ReturnType<typeof createEvent>[] = [],
+    /** `once`: a document already stored under the id (a redelivered event wrote it) is left as it is. */
+    options: { once: boolean } = { once: false },
   ): Promise<NoteableDoc> {
     const event = createEvent(origin, {
       type,
@@ -48,55 +69,37 @@ export function createNoteablesService(deps: NotesDeps, notes: NotesService) {
       groupId: doc.groupId,
       data: targetData(doc),
     });
-    await models.noteables.create(withEvents(doc, [event, ...extra]));
-    outbox.kick();
+    if (options.once) await store.insertOnce(doc, [event, ...extra]);
+    else await store.insert(doc, [event, ...extra]);
     return doc;
   }
 
-  async function findByIid(
+  /** A new noteable: the next database id and, for kinds that have one, the next iid of its counter. */
+  async function draft(
     kind: NoteableKind,
-    scope: 'projectId' | 'groupId',
-    parentId: number,
-    iid: number,
-  ) {
-    return models.noteables.findOne({ kind, [scope]: parentId, iid }).lean<NoteableDoc>();
+    iidCounter: string | null,
+    author: UserSummary,
+    title: string,
+    fields: Partial<NoteableDoc>,
+  ): Promise<NoteableDoc> {
+    const id = await counters.next('noteable');
+    const iid = iidCounter ? await counters.next(iidCounter) : null;
+    return Object.assign(blankNoteable(kind, id, iid, author, title), fields);
   }
 
-  /**
-   * A page of noteables, newest first. When the caller may not read all of them, the readable ones are
-   * found first from their audience fields only (the rule is checked in process, the same function every
-   * service uses), so the page and X-Total count only those; then the page's documents are read.
-   */
+  /** A page of noteables, newest first, of those the caller may read. */
   async function list(
-    kind: NoteableKind,
-    scope: 'projectId' | 'groupId',
-    parentId: number,
-    state: string | undefined,
+    filter: NoteableListFilter,
     skip: number,
     limit: number,
-    iids?: number[],
     visible: ListVisibility = 'all',
   ): Promise<{ items: NoteableDoc[]; total: number }> {
-    const filter: Record<string, unknown> = { kind, [scope]: parentId };
-    if (state && state !== 'all') filter.state = state;
-    if (iids) filter.iid = { $in: iids };
-    if (visible === 'all') {
-      const [items, total] = await Promise.all([
-        models.noteables.find(filter).sort({ _id: -1 }).skip(skip).limit(limit).lean<NoteableDoc[]>(),
-        models.noteables.countDocuments(filter),
-      ]);
-      return { items, total };
-    }
-    const candidates = await models.noteables.find(filter).select(AUDIENCE_FIELDS).lean<NoteableDoc[]>();
-    const readable = candidates.filter(visible).sort((a, b) => b._id - a._id);
-    const ids = readable.slice(skip, skip + limit).map((doc) => doc._id);
-    const items = ids.length ? await models.noteables.find({ _id: { $in: ids } }).lean<NoteableDoc[]>() : [];
-    return { items: items.sort((a, b) => b._id - a._id), total: readable.length };
+    return store.page(filter, skip, limit, visible);
   }
 
   async function milestoneNote(milestoneId: number | null): Promise<string> {
     if (!milestoneId) return 'removed milestone';
-    const milestone = await models.milestones.findById(milestoneId).lean();
+    const milestone = await store.milestone(milestoneId);
     return `changed milestone to ${milestone ? milestoneReference(milestone) : `%${milestoneId}`}`;
   }
 
@@ -106,8 +109,7 @@ export function createNoteablesService(deps: NotesDeps, notes: NotesService) {
    */
   async function usernames(ids: number[], actor: UserSummary): Promise<string[]> {
     if (ids.length === 0) return [];
-    const known = await models.users.find({ _id: { $in: ids } }).lean();
-    const byId = new Map<number, string>(known.map((u) => [u._id, u.username]));
+    const byId = await store.usernames(ids);
     byId.set(actor.id, actor.username);
     return ids.flatMap((id) => byId.get(id) ?? []);
   }
@@ -123,12 +125,7 @@ export function createNoteablesService(deps: NotesDeps, notes: NotesService) {
     origin: EventOrigin,
     doc: NoteableDoc,
     actor: UserSummary,
-    changes: Partial<
-      Pick<
-        NoteableDoc,
-        'title' | 'description' | 'labels' | 'milestoneId' | 'assigneeIds' | 'mergeCommitSha' | 'confidential'
-      >
-    >,
+    changes: NoteableChanges,
     stateEvent: 'close' | 'reopen' | 'merge' | undefined,
     eventTypes: { close: string; reopen: string; merge?: string },
   ): Promise<NoteableDoc> {
@@ -184,8 +181,7 @@ export function createNoteablesService(deps: NotesDeps, notes: NotesService) {
           }),
         ]
       : [];
-    await models.noteables.updateOne({ _id: doc._id }, pushEvents({ $set: set }, events));
-    if (events.length > 0) outbox.kick();
+    await store.update(doc._id, set, events);
     const target = targetOfNoteable(updated);
     for (const body of systemNotes) await notes.createSystemNote(origin, target, actor, body);
     return updated;
@@ -198,10 +194,7 @@ export function createNoteablesService(deps: NotesDeps, notes: NotesService) {
     input: IssueInput,
     createdAt: Date | null,
   ): Promise<NoteableDoc> {
-    const id = await counters.next('noteable');
-    const iid = await counters.next(`issues:${projectId}`);
-    const doc = blankNoteable('Issue', id, iid, author, input.title);
-    Object.assign(doc, {
+    const doc = await draft('Issue', `issues:${projectId}`, author, input.title, {
       projectId,
       description: input.description ?? null,
       labels: input.labels ?? [],
@@ -215,48 +208,22 @@ export function createNoteablesService(deps: NotesDeps, notes: NotesService) {
   }
 
   function updateIssue(origin: EventOrigin, doc: NoteableDoc, actor: UserSummary, input: IssueUpdate) {
-    return update(
-      origin,
-      doc,
-      actor,
-      {
-        title: input.title,
-        description: input.description,
-        labels: input.labels,
-        milestoneId: input.milestone_id === undefined ? undefined : input.milestone_id || null,
-        assigneeIds: input.assignee_ids,
-        confidential: input.confidential,
-      },
-      input.state_event,
-      { close: EVENTS.issueClosed, reopen: EVENTS.issueReopened },
-    );
+    return update(origin, doc, actor, changesOf(input), input.state_event, {
+      close: EVENTS.issueClosed,
+      reopen: EVENTS.issueReopened,
+    });
   }
 
   async function createMergeRequest(
     origin: EventOrigin,
     projectId: number,
     author: UserSummary,
-    input: {
-      source_branch: string;
-      target_branch: string;
-      title: string;
-      description?: string;
-      labels?: string[];
-      milestone_id?: number;
-    },
+    input: MergeRequestInput,
   ): Promise<NoteableDoc> {
     if (input.source_branch === input.target_branch) {
       throw new HttpError(422, { message: ["You can't use same project/branch for source and target"] });
     }
-    const open = await models.noteables
-      .findOne({
-        kind: 'MergeRequest',
-        projectId,
-        state: 'opened',
-        sourceBranch: input.source_branch,
-        targetBranch: input.target_branch,
-      })
-      .lean<NoteableDoc>();
+    const open = await store.openMergeRequest(projectId, input.source_branch, input.target_branch);
     if (open) {
       throw new HttpError(409, {
         message: [`Another open merge request already exists for this source branch: !${open.iid}`],
@@ -267,10 +234,7 @@ export function createNoteablesService(deps: NotesDeps, notes: NotesService) {
     const head =
       (await branchHead(projectId, input.source_branch)) ?? placeholderSha(projectId, input.source_branch);
     const diffRefs: DiffRefs = { baseSha: base, startSha: base, headSha: head };
-    const id = await counters.next('noteable');
-    const iid = await counters.next(`merge_requests:${projectId}`);
-    const doc = blankNoteable('MergeRequest', id, iid, author, input.title);
-    Object.assign(doc, {
+    const doc = await draft('MergeRequest', `merge_requests:${projectId}`, author, input.title, {
       projectId,
       description: input.description ?? null,
       labels: input.labels ?? [],
@@ -294,17 +258,12 @@ export function createNoteablesService(deps: NotesDeps, notes: NotesService) {
     actor: UserSummary,
     input: Omit<IssueUpdate, 'issue_type'>,
   ) {
+    // Merge requests have no confidentiality: whatever the body says, it is not changed.
     return update(
       origin,
       doc,
       actor,
-      {
-        title: input.title,
-        description: input.description,
-        labels: input.labels,
-        milestoneId: input.milestone_id === undefined ? undefined : input.milestone_id || null,
-        assigneeIds: input.assignee_ids,
-      },
+      { ...changesOf(input), confidential: undefined },
       input.state_event,
       mrEvents,
     );
@@ -342,14 +301,12 @@ export function createNoteablesService(deps: NotesDeps, notes: NotesService) {
     author: UserSummary,
     input: { title: string; description?: string; file_name?: string; content?: string; visibility?: string },
   ): Promise<NoteableDoc> {
-    const id = await counters.next('noteable');
-    const doc = blankNoteable('Snippet', id, null, author, input.title);
-    Object.assign(doc, {
+    const doc = await draft('Snippet', null, author, input.title, {
       projectId,
       description: input.description ?? null,
       fileName: input.file_name ?? null,
       content: input.content ?? null,
-      visibility: input.visibility ?? 'private',
+      visibility: (input.visibility ?? 'private') as NoteableDoc['visibility'],
     });
     return insert(origin, doc, EVENTS.snippetCreated);
   }
@@ -360,10 +317,7 @@ export function createNoteablesService(deps: NotesDeps, notes: NotesService) {
     author: UserSummary,
     input: { title: string; description?: string; labels?: string[]; confidential?: boolean },
   ): Promise<NoteableDoc> {
-    const id = await counters.next('noteable');
-    const iid = await counters.next(`epics:${groupId}`);
-    const doc = blankNoteable('Epic', id, iid, author, input.title);
-    Object.assign(doc, {
+    const doc = await draft('Epic', `epics:${groupId}`, author, input.title, {
       groupId,
       description: input.description ?? null,
       labels: input.labels ?? [],
@@ -372,11 +326,11 @@ export function createNoteablesService(deps: NotesDeps, notes: NotesService) {
     return insert(origin, doc, EVENTS.epicOpened);
   }
 
-  /** Records a commit and moves the branch: first push to a branch is `created`, later ones `pushed`. */
   return {
     ...createIssuableExtras(deps),
     ...createDiscussionsProjections(deps),
-    findByIid,
+    findByIid: (kind: NoteableKind, scope: 'projectId' | 'groupId', parentId: number, iid: number) =>
+      store.findByIid(kind, scope, parentId, iid),
     list,
     createIssue,
     updateIssue,
@@ -387,12 +341,8 @@ export function createNoteablesService(deps: NotesDeps, notes: NotesService) {
     createEpic,
     ...commits,
     ...createIncidentsService(deps, { insert, updateIssue }),
-    async findSnippet(projectId: number, id: number) {
-      return models.noteables.findOne({ kind: 'Snippet', projectId, _id: id }).lean<NoteableDoc>();
-    },
-    async findEpicById(groupId: number, id: number) {
-      return models.noteables.findOne({ kind: 'Epic', groupId, _id: id }).lean<NoteableDoc>();
-    },
+    findSnippet: (projectId: number, id: number) => store.findInParent('Snippet', 'projectId', projectId, id),
+    findEpicById: (groupId: number, id: number) => store.findInParent('Epic', 'groupId', groupId, id),
   };
 }
 

@@ -1,0 +1,143 @@
+import type { EventEnvelope } from '@gl/contracts';
+import { isDuplicateKeyError, pushEvents, withEvents } from '@gl/service-kit';
+import type { IncidentLinkDoc, MilestoneDoc, NoteableDoc, NoteableKind } from './discussions.models';
+import type { NotesDeps } from './notes.service';
+
+/** Which noteables of a list the caller may read; `all` when they read every one (no per-item check). */
+export type ListVisibility = 'all' | ((doc: NoteableDoc) => boolean);
+
+/** What a list selects: a kind in a project or group, optionally by state and iids. */
+export interface NoteableListFilter {
+  kind: NoteableKind;
+  scope: 'projectId' | 'groupId';
+  parentId: number;
+  state?: string;
+  iids?: number[];
+}
+
+/** The fields the read rule looks at: what a list reads of every candidate before it reads the page. */
+const AUDIENCE_FIELDS = { _id: 1, kind: 1, confidential: 1, visibility: 1, author: 1, assigneeIds: 1 };
+
+const newestFirst = (a: NoteableDoc, b: NoteableDoc): number => b._id - a._id;
+
+/**
+ * Every read and write of `noteables` (issues, merge requests, snippets, epics), and of what they refer
+ * to: the milestones and users copied from other services, the alert → incident links.
+ */
+export function createNoteablesStore(deps: Pick<NotesDeps, 'models' | 'outbox'>) {
+  const { models, outbox } = deps;
+  const noteables = models.noteables;
+
+  return {
+    /** Inserts a noteable with the events it carries, then wakes the outbox relay. */
+    async insert(doc: NoteableDoc, events: EventEnvelope[]): Promise<void> {
+      await noteables.create(withEvents(doc, events));
+      outbox.kick();
+    },
+
+    /** As insert, for a noteable whose id may already be taken (a redelivered event): false then. */
+    async insertOnce(doc: NoteableDoc, events: EventEnvelope[]): Promise<boolean> {
+      try {
+        await noteables.create(withEvents(doc, events));
+      } catch (err) {
+        if (!isDuplicateKeyError(err)) throw err;
+        return false;
+      }
+      outbox.kick();
+      return true;
+    },
+
+    async update(id: number, set: Record<string, unknown>, events: EventEnvelope[]): Promise<void> {
+      await noteables.updateOne({ _id: id }, pushEvents({ $set: set }, events));
+      if (events.length > 0) outbox.kick();
+    },
+
+    async findById(id: number): Promise<NoteableDoc | null> {
+      return noteables.findById(id).lean<NoteableDoc>();
+    },
+
+    async exists(id: number): Promise<boolean> {
+      return (await noteables.exists({ _id: id })) !== null;
+    },
+
+    async findByIid(kind: NoteableKind, scope: 'projectId' | 'groupId', parentId: number, iid: number) {
+      return noteables.findOne({ kind, [scope]: parentId, iid }).lean<NoteableDoc>();
+    },
+
+    /** Snippets and epics are addressed by database id within their project or group. */
+    async findInParent(
+      kind: 'Snippet' | 'Epic',
+      scope: 'projectId' | 'groupId',
+      parentId: number,
+      id: number,
+    ) {
+      return noteables.findOne({ kind, [scope]: parentId, _id: id }).lean<NoteableDoc>();
+    },
+
+    /** The open merge request between two branches of a project, if there is one. */
+    async openMergeRequest(projectId: number, sourceBranch: string, targetBranch: string) {
+      return noteables
+        .findOne({ kind: 'MergeRequest', projectId, state: 'opened', sourceBranch, targetBranch })
+        .lean<NoteableDoc>();
+    },
+
+    /**
+     * A page of noteables, newest first. When the caller may not read all of them, the readable ones are
+     * found first from their audience fields only (the rule is checked in process, the same function every
+     * service uses), so the page and X-Total count only those; then the page's documents are read.
+     */
+    async page(
+      list: NoteableListFilter,
+      skip: number,
+      limit: number,
+      visible: ListVisibility,
+    ): Promise<{ items: NoteableDoc[]; total: number }> {
+      const filter: Record<string, unknown> = { kind: list.kind, [list.scope]: list.parentId };
+      if (list.state && list.state !== 'all') filter.state = list.state;
+      if (list.iids) filter.iid = { $in: list.iids };
+      if (visible === 'all') {
+        const [items, total] = await Promise.all([
+          noteables.find(filter).sort({ _id: -1 }).skip(skip).limit(limit).lean<NoteableDoc[]>(),
+          noteables.countDocuments(filter),
+        ]);
+        return { items, total };
+      }
+      const candidates = await noteables.find(filter).select(AUDIENCE_FIELDS).lean<NoteableDoc[]>();
+      const readable = candidates.filter(visible).sort(newestFirst);
+      const ids = readable.slice(skip, skip + limit).map((doc) => doc._id);
+      const items = ids.length ? await noteables.find({ _id: { $in: ids } }).lean<NoteableDoc[]>() : [];
+      return { items: items.sort(newestFirst), total: readable.length };
+    },
+
+    async milestone(id: number): Promise<MilestoneDoc | null> {
+      return models.milestones.findById(id).lean<MilestoneDoc>();
+    },
+
+    async milestones(ids: number[]): Promise<MilestoneDoc[]> {
+      return ids.length > 0 ? models.milestones.find({ _id: { $in: ids } }).lean<MilestoneDoc[]>() : [];
+    },
+
+    /** Usernames by id from the user projection (users it has not seen are absent). */
+    async usernames(ids: number[]): Promise<Map<number, string>> {
+      const known = await models.users.find({ _id: { $in: ids } }).lean();
+      return new Map<number, string>(known.map((u) => [u._id, u.username]));
+    },
+
+    async incidentLink(alertId: string): Promise<IncidentLinkDoc | null> {
+      return models.incidents.findById(alertId).lean<IncidentLinkDoc>();
+    },
+
+    /** Reserves the alert's incident issue; the link already stored wins a race (keyed by alert id). */
+    async reserveIncidentLink(link: IncidentLinkDoc): Promise<IncidentLinkDoc | null> {
+      try {
+        await models.incidents.create(link);
+        return link;
+      } catch (err) {
+        if (!isDuplicateKeyError(err)) throw err;
+        return models.incidents.findById(link._id).lean<IncidentLinkDoc>();
+      }
+    },
+  };
+}
+
+export type NoteablesStore = ReturnType<typeof createNoteablesStore>;
