@@ -1,5 +1,6 @@
 import { Schema, type Connection, type Model } from 'mongoose';
 import type { ActivityAction, TargetAudience, Visibility } from '@gl/contracts';
+import type { MembershipData } from '@gl/service-kit';
 
 /** One recorded activity event; `sourceEventId` (the domain event id) makes ingestion idempotent. */
 export interface ActivityDoc {
@@ -84,14 +85,9 @@ export interface GroupDoc {
   destroyed: boolean;
 }
 
-export interface MemberDoc {
-  /** `<sourceType>:<sourceId>:<userId>` */
+/** A membership as identity events carry it, keyed by `membershipId` (`<sourceType>:<sourceId>:<userId>`). */
+export interface MemberDoc extends MembershipData {
   _id: string;
-  sourceType: 'group' | 'project';
-  sourceId: number;
-  userId: number;
-  accessLevel: number;
-  expiresAt: string | null;
 }
 
 export interface EventsModels {
