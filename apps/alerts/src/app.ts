@@ -11,6 +11,7 @@ import { createAlertsModels } from './alerts.models';
 import { createAlertsRouter } from './alerts.router';
 import { AlertsService } from './alerts.service';
 import { createErrorTrackingRouter } from './error-tracking.router';
+import { ErrorTrackingService } from './error-tracking.service';
 import { createIncidentsSubscription } from './incidents.subscription';
 import { createIntegrationsRouter } from './integrations.router';
 import { IntegrationsService } from './integrations.service';
@@ -44,7 +45,9 @@ export function createAlertsApp(
     apiRouters: [
       createIntegrationsRouter(integrations, alerts, SERVICE_NAME),
       createAlertsRouter(stores.alerts, alerts, SERVICE_NAME),
-      createErrorTrackingRouter(stores.errorTracking, config.ALERTS_ALLOW_LOCAL_REQUESTS ?? false),
+      createErrorTrackingRouter(
+        new ErrorTrackingService(stores.errorTracking, config.ALERTS_ALLOW_LOCAL_REQUESTS ?? false),
+      ),
     ],
     rawRouters: [
       createNotifyRouter(stores, alerts, SERVICE_NAME, {
