@@ -1,5 +1,6 @@
 export * from './bus';
 export * from './events';
+export * from './origin';
 export * from './excerpt';
 export * from './outbox';
 export * from './consumer';
