@@ -1,4 +1,4 @@
-import { Router, type Request } from 'express';
+import { Router, type Request, type RequestHandler } from 'express';
 import {
   addMemberBody,
   listMembersQuery,
@@ -60,23 +60,20 @@ export function createMembersRouter(deps: IdentityRouterDeps & { members: Member
   for (const { plural, type } of SOURCES) {
     const base = `/${plural}/:id/members`;
 
-    router.get(base, signedIn(deps), async (req, res) => {
-      const query = paramsOf(req, listMembersQuery);
-      const source = await sourceOf(req, type);
-      const page = pageOf(req);
-      const { total, rows } = await members.listDirect(source, query, page);
-      setPaginationHeaders(req, res, page, total);
-      sendJson(res, 200, rows.map(present));
-    });
+    /** GET members: the direct ones, or with `/all` also those inherited from the groups above. */
+    const listed =
+      (list: MembersService['listDirect']): RequestHandler =>
+      async (req, res) => {
+        const query = paramsOf(req, listMembersQuery);
+        const source = await sourceOf(req, type);
+        const page = pageOf(req);
+        const { total, rows } = await list(source, query, page);
+        setPaginationHeaders(req, res, page, total);
+        sendJson(res, 200, rows.map(present));
+      };
 
-    router.get(`${base}/all`, signedIn(deps), async (req, res) => {
-      const query = paramsOf(req, listMembersQuery);
-      const source = await sourceOf(req, type);
-      const page = pageOf(req);
-      const { total, rows } = await members.listAll(source, query, page);
-      setPaginationHeaders(req, res, page, total);
-      sendJson(res, 200, rows.map(present));
-    });
+    router.get(base, signedIn(deps), listed(members.listDirect));
+    router.get(`${base}/all`, signedIn(deps), listed(members.listAll));
 
     router.get(`${base}/all/:user_id`, signedIn(deps), async (req, res) => {
       const { user_id } = paramsOf(req, memberUserParam);

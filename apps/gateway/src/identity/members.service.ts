@@ -198,6 +198,15 @@ export function createMembersService(deps: IdentityDeps) {
     return new Set(owners.filter((m) => !hasExpired(m.expiresAt)).map((m) => m.userId)).size <= 1;
   }
 
+  /**
+   * What the member policies keep from everyone: a group's last owner (GroupMemberPolicy `last_owner`) and
+   * a personal project's owner (ProjectMemberPolicy `target_is_holder_of_the_personal_namespace`).
+   */
+  async function refuseProtected(source: MemberSource, member: MemberDoc): Promise<void> {
+    if (await isLastOwner(source, member)) throw new ForbiddenError();
+    if (source.personalOwnerId === member.userId) throw new ForbiddenError();
+  }
+
   async function targetUser(params: Pick<AddMemberBody, 'user_id' | 'username'>): Promise<UserDoc> {
     const user =
       params.user_id !== undefined
@@ -257,8 +266,7 @@ export function createMembersService(deps: IdentityDeps) {
   ): Promise<MemberRow> {
     authorizeAdmin(principal, source);
     const member = await directMember(source, params.user_id);
-    if (await isLastOwner(source, member)) throw new ForbiddenError();
-    if (source.personalOwnerId === member.userId) throw new ForbiddenError();
+    await refuseProtected(source, member);
     authorizeOwnerRole(principal, source, [member.accessLevel, params.access_level]);
     const expiresAt = params.expires_at === undefined ? member.expiresAt : params.expires_at;
     await validate(source, member.userId, params.access_level, params.expires_at ?? null);
@@ -290,8 +298,7 @@ export function createMembersService(deps: IdentityDeps) {
     const member = await directMember(source, userId);
     if (member.userId !== principal.id) authorizeAdmin(principal, source);
     authorizeOwnerRole(principal, source, [member.accessLevel]);
-    if (await isLastOwner(source, member)) throw new ForbiddenError();
-    if (source.personalOwnerId === member.userId) throw new ForbiddenError();
+    await refuseProtected(source, member);
     const actor = actorOfPrincipal(principal);
     if (source.type === 'group' && !skipSubresources) {
       const [subgroups, projects] = await Promise.all([
