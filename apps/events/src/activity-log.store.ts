@@ -1,5 +1,6 @@
 import type { FilterQuery, Model } from 'mongoose';
 import type { ActivityEventsQuery } from '@gl/contracts';
+import { deleteManyInBatches } from '@gl/service-kit';
 import { activityCriteria } from './activity-criteria';
 import type { ActivityDoc } from './events.models';
 import { COUNT_LIMIT, type Order, type PageWindow, type TimelinePage } from './timeline/timeline.store';
@@ -51,6 +52,11 @@ export function createActivityLogStore(activities: Model<ActivityDoc>) {
         total: counted > COUNT_LIMIT ? null : counted,
         hasNext: found.length > window.take,
       };
+    },
+
+    /** Retention: deletes the events created before the cutoff (in batches); returns how many went. */
+    async expire(cutoff: Date): Promise<number> {
+      return deleteManyInBatches(activities, { createdAt: { $lt: cutoff } });
     },
   };
 }

@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import { deleteManyInBatches } from '@gl/service-kit';
+import { createActivityLogStore } from './activity-log.store';
 import type { EventsModels } from './events.models';
 import type { TimelineModels } from './timeline/timeline.models';
 import { createTimelineStore } from './timeline/timeline.store';
@@ -25,13 +25,14 @@ export function createRetentionJob(
   logger: Logger,
   intervalMs: number,
 ): RetentionJob {
+  const log = createActivityLogStore(models.activities);
   const timeline = createTimelineStore(timelines);
   let timer: NodeJS.Timeout | null = null;
   let running: Promise<unknown> = Promise.resolve();
   const job: RetentionJob = {
     async runOnce(now = new Date()) {
       const cutoff = retentionCutoff(now);
-      const deleted = await deleteManyInBatches(models.activities, { createdAt: { $lt: cutoff } });
+      const deleted = await log.expire(cutoff);
       const buckets = await timeline.expire(cutoff);
       if (deleted > 0 || buckets > 0)
         logger.info({ deleted, buckets, cutoff }, 'expired activity events removed');
