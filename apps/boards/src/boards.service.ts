@@ -10,8 +10,6 @@ import { MilestonesStore } from './milestones.store';
 import type { Referenced } from './presenters';
 import { UsersStore } from './users.store';
 
-export type { BoardSettings } from './boards.store';
-
 const DEFAULT_BOARD_NAME = 'Development';
 
 /** What a board update asks for, as the API names it (scoping names labels, not ids). */
