@@ -1,4 +1,4 @@
-import { Schema, type Connection, type Model } from 'mongoose';
+import { Schema, type Connection, type Model, type SchemaDefinition } from 'mongoose';
 import { addOutboxFields, type AnyModel } from '@gl/service-kit';
 import { createIdentityCache, invalidateOnWrite, type IdentityCache } from './identity.cache';
 
@@ -133,29 +133,31 @@ const caches = new WeakMap<Connection, IdentityCache>();
 
 const timestamps = { createdAt: 'createdAt', updatedAt: 'updatedAt' } as const;
 
-function userSchema(): Schema<UserDoc> {
-  const schema = new Schema<UserDoc>(
-    {
-      _id: Number,
-      username: String,
-      usernameLower: { type: String, unique: true },
-      name: String,
-      email: String,
-      emailLower: { type: String, unique: true },
-      emails: [String],
-      state: String,
-      isAdmin: Boolean,
-      bio: String,
-      namespaceId: Number,
-      canCreateGroup: Boolean,
-      projectsLimit: Number,
-      passwordHash: String,
-      accessRevision: Number,
-    },
-    { versionKey: false, timestamps },
-  );
+/** The schema of a document that publishes its identity events with its own writes (the outbox fields). */
+function publishingSchema<T>(fields: SchemaDefinition<T>): Schema<T> {
+  const schema = new Schema<T>(fields, { versionKey: false, timestamps });
   addOutboxFields(schema);
   return schema;
+}
+
+function userSchema(): Schema<UserDoc> {
+  return publishingSchema<UserDoc>({
+    _id: Number,
+    username: String,
+    usernameLower: { type: String, unique: true },
+    name: String,
+    email: String,
+    emailLower: { type: String, unique: true },
+    emails: [String],
+    state: String,
+    isAdmin: Boolean,
+    bio: String,
+    namespaceId: Number,
+    canCreateGroup: Boolean,
+    projectsLimit: Number,
+    passwordHash: String,
+    accessRevision: Number,
+  });
 }
 
 function tokenSchema(): Schema<TokenDoc> {
@@ -177,66 +179,52 @@ function tokenSchema(): Schema<TokenDoc> {
 }
 
 function namespaceSchema(): Schema<NamespaceDoc> {
-  const schema = new Schema<NamespaceDoc>(
-    {
-      _id: Number,
-      kind: String,
-      name: String,
-      path: String,
-      fullPath: String,
-      fullPathLower: { type: String, unique: true },
-      fullName: String,
-      parentId: { type: Number, index: true },
-      ancestorIds: { type: [Number], index: true },
-      visibility: String,
-      description: String,
-      ownerId: Number,
-    },
-    { versionKey: false, timestamps },
-  );
-  addOutboxFields(schema);
-  return schema;
+  return publishingSchema<NamespaceDoc>({
+    _id: Number,
+    kind: String,
+    name: String,
+    path: String,
+    fullPath: String,
+    fullPathLower: { type: String, unique: true },
+    fullName: String,
+    parentId: { type: Number, index: true },
+    ancestorIds: { type: [Number], index: true },
+    visibility: String,
+    description: String,
+    ownerId: Number,
+  });
 }
 
 function projectSchema(): Schema<ProjectDoc> {
-  const schema = new Schema<ProjectDoc>(
-    {
-      _id: Number,
-      name: String,
-      path: String,
-      fullPath: String,
-      fullPathLower: { type: String, unique: true },
-      namespaceId: { type: Number, index: true },
-      namespaceKind: String,
-      ancestorGroupIds: { type: [Number], index: true },
-      visibility: { type: String, index: true },
-      description: String,
-      defaultBranch: String,
-      creatorId: Number,
-      starCount: Number,
-      lastActivityAt: Date,
-    },
-    { versionKey: false, timestamps },
-  );
-  addOutboxFields(schema);
-  return schema;
+  return publishingSchema<ProjectDoc>({
+    _id: Number,
+    name: String,
+    path: String,
+    fullPath: String,
+    fullPathLower: { type: String, unique: true },
+    namespaceId: { type: Number, index: true },
+    namespaceKind: String,
+    ancestorGroupIds: { type: [Number], index: true },
+    visibility: { type: String, index: true },
+    description: String,
+    defaultBranch: String,
+    creatorId: Number,
+    starCount: Number,
+    lastActivityAt: Date,
+  });
 }
 
 function memberSchema(): Schema<MemberDoc> {
-  const schema = new Schema<MemberDoc>(
-    {
-      _id: Number,
-      sourceType: String,
-      sourceId: Number,
-      userId: { type: Number, index: true },
-      accessLevel: Number,
-      expiresAt: String,
-      createdBy: Number,
-    },
-    { versionKey: false, timestamps },
-  );
+  const schema = publishingSchema<MemberDoc>({
+    _id: Number,
+    sourceType: String,
+    sourceId: Number,
+    userId: { type: Number, index: true },
+    accessLevel: Number,
+    expiresAt: String,
+    createdBy: Number,
+  });
   schema.index({ sourceType: 1, sourceId: 1, userId: 1 }, { unique: true });
-  addOutboxFields(schema);
   return schema;
 }
 
