@@ -2,24 +2,13 @@ import { randomUUID } from 'node:crypto';
 import { alertEntity, httpIntegrationEntity, type NamespaceContext } from '@gl/contracts';
 import { PoisonMessageError } from '@gl/service-kit';
 import { z } from 'zod';
-import {
-  DEVELOPER,
-  REPORTER,
-  projectNamespace,
-  startAlertsHarness,
-  type AlertsHarness,
-} from './testing/alerts.harness';
+import { DEVELOPER, REPORTER, projectNamespace, startAlertsHarness } from './testing/alerts.harness';
+import { useHarness } from '@gl/testing';
 
 const alerts = z.array(alertEntity);
 
 describe('Alerts API', () => {
-  let h: AlertsHarness;
-  beforeAll(async () => {
-    h = await startAlertsHarness();
-  });
-  afterAll(async () => {
-    await h.close();
-  });
+  const h = useHarness(startAlertsHarness);
 
   async function seed(ns: NamespaceContext, payloads: Record<string, unknown>[]) {
     const created = httpIntegrationEntity.parse(

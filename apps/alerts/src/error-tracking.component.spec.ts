@@ -1,20 +1,9 @@
 import { errorTrackingSettingsEntity, type NamespaceContext } from '@gl/contracts';
-import {
-  DEVELOPER,
-  MAINTAINER,
-  projectNamespace,
-  startAlertsHarness,
-  type AlertsHarness,
-} from './testing/alerts.harness';
+import { DEVELOPER, MAINTAINER, projectNamespace, startAlertsHarness } from './testing/alerts.harness';
+import { useHarness } from '@gl/testing';
 
 describe('Error-tracking settings', () => {
-  let h: AlertsHarness;
-  beforeAll(async () => {
-    h = await startAlertsHarness();
-  });
-  afterAll(async () => {
-    await h.close();
-  });
+  const h = useHarness(startAlertsHarness);
 
   const path = (ns: NamespaceContext) => `/projects/${ns.id}/error_tracking/settings`;
   const NOT_FOUND = { message: '404 Error Tracking Setting Not Found' };
@@ -136,13 +125,7 @@ describe('Error-tracking settings', () => {
 });
 
 describe('Error-tracking settings with local requests allowed', () => {
-  let h: AlertsHarness;
-  beforeAll(async () => {
-    h = await startAlertsHarness({ ALERTS_ALLOW_LOCAL_REQUESTS: true });
-  });
-  afterAll(async () => {
-    await h.close();
-  });
+  const h = useHarness(() => startAlertsHarness({ ALERTS_ALLOW_LOCAL_REQUESTS: true }));
 
   it('When the instance allows local requests, then a loopback api_url is accepted', async () => {
     const ns = projectNamespace();

@@ -1,23 +1,12 @@
 import { httpIntegrationEntity, prometheusIntegrationEntity } from '@gl/contracts';
 import { z } from 'zod';
-import {
-  DEVELOPER,
-  MAINTAINER,
-  projectNamespace,
-  startAlertsHarness,
-  type AlertsHarness,
-} from './testing/alerts.harness';
+import { DEVELOPER, MAINTAINER, projectNamespace, startAlertsHarness } from './testing/alerts.harness';
+import { useHarness } from '@gl/testing';
 
 const list = z.array(httpIntegrationEntity);
 
 describe('HTTP alert integrations', () => {
-  let h: AlertsHarness;
-  beforeAll(async () => {
-    h = await startAlertsHarness();
-  });
-  afterAll(async () => {
-    await h.close();
-  });
+  const h = useHarness(startAlertsHarness);
 
   const base = (id: number) => `/projects/${id}/alert_management/http_integrations`;
 

@@ -1,21 +1,15 @@
 import { createHash } from 'node:crypto';
 import { alertEntity, httpIntegrationEntity, notifyResultEntity, type NamespaceContext } from '@gl/contracts';
-import { listen, type TestServer } from '@gl/testing';
+import { listen, useHarness } from '@gl/testing';
 import { z } from 'zod';
 import { createAlertsApp } from './app';
-import { projectNamespace, startAlertsHarness, type AlertsHarness } from './testing/alerts.harness';
+import { projectNamespace, startAlertsHarness } from './testing/alerts.harness';
 
 const alerts = z.array(alertEntity);
 const sha1 = (s: string) => createHash('sha1').update(s).digest('hex');
 
 describe('Alert ingestion', () => {
-  let h: AlertsHarness;
-  beforeAll(async () => {
-    h = await startAlertsHarness();
-  });
-  afterAll(async () => {
-    await h.close();
-  });
+  const h = useHarness(startAlertsHarness);
 
   async function integration(ns: NamespaceContext, tier: 'free' | 'ultimate' = 'ultimate', extra = {}) {
     const reply = await h.call('POST', `/projects/${ns.id}/alert_management/http_integrations`, {
@@ -264,13 +258,7 @@ describe('Alert ingestion', () => {
   });
 
   describe('concurrency', () => {
-    let second: TestServer;
-    beforeAll(async () => {
-      second = await listen(createAlertsApp(h.runtime).app);
-    });
-    afterAll(async () => {
-      await second.close();
-    });
+    const second = useHarness(() => listen(createAlertsApp(h.runtime).app));
 
     it('When 40 identical payloads race on two service instances, then exactly one alert counts all 40 events', async () => {
       const ns = projectNamespace();
@@ -383,13 +371,9 @@ describe('Alert ingestion', () => {
 });
 
 describe('Alert ingestion rate limit', () => {
-  let h: AlertsHarness;
-  beforeAll(async () => {
-    h = await startAlertsHarness({ ALERTS_NOTIFY_RATE_LIMIT: 2, ALERTS_NOTIFY_RATE_PERIOD_SECONDS: 60 });
-  });
-  afterAll(async () => {
-    await h.close();
-  });
+  const h = useHarness(() =>
+    startAlertsHarness({ ALERTS_NOTIFY_RATE_LIMIT: 2, ALERTS_NOTIFY_RATE_PERIOD_SECONDS: 60 }),
+  );
 
   it('When an integration exceeds the configured rate, then 429 with Retry-After', async () => {
     const ns = projectNamespace();

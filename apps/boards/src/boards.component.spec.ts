@@ -7,17 +7,13 @@ import {
   STRANGER,
   groupNamespace,
   startBoardsHarness,
-  type BoardsHarness,
 } from './testing/boards.harness';
+import { useHarness } from '@gl/testing';
 
 const boards = z.array(boardEntity);
 
 describe('Group issue boards API', () => {
-  let h: BoardsHarness;
-  beforeAll(async () => {
-    h = await startBoardsHarness();
-  });
-  afterAll(() => h.close());
+  const h = useHarness(startBoardsHarness);
 
   describe('on the free tier', () => {
     const tier = 'free' as const;

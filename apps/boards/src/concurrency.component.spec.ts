@@ -1,8 +1,8 @@
 import { boardEntity, boardListEntity, labelEntity } from '@gl/contracts';
-import { listen, signedContextHeader, type TestServer } from '@gl/testing';
+import { listen, signedContextHeader, useHarness } from '@gl/testing';
 import { z } from 'zod';
 import { createBoardsApp } from './app';
-import { groupNamespace, OWNER, startBoardsHarness, type BoardsHarness } from './testing/boards.harness';
+import { groupNamespace, OWNER, startBoardsHarness } from './testing/boards.harness';
 
 const lists = z.array(boardListEntity);
 
@@ -11,16 +11,8 @@ const lists = z.array(boardListEntity);
  * in-process, so only the compare-and-set on the board document keeps them from losing each other's writes.
  */
 describe('Concurrent list changes', () => {
-  let h: BoardsHarness;
-  let second: TestServer;
-  beforeAll(async () => {
-    h = await startBoardsHarness();
-    second = await listen(createBoardsApp(h.runtime).app);
-  });
-  afterAll(async () => {
-    await second.close();
-    await h.close();
-  });
+  const h = useHarness(startBoardsHarness);
+  const second = useHarness(() => listen(createBoardsApp(h.runtime).app));
 
   it('When many moves, creations and deletions race on one board, then positions stay dense and no list is lost', async () => {
     const ns = groupNamespace();

@@ -7,17 +7,13 @@ import {
   STRANGER,
   groupNamespace,
   startBoardsHarness,
-  type BoardsHarness,
 } from './testing/boards.harness';
+import { useHarness } from '@gl/testing';
 
 const labels = z.array(labelEntity);
 
 describe('Group labels API', () => {
-  let h: BoardsHarness;
-  beforeAll(async () => {
-    h = await startBoardsHarness();
-  });
-  afterAll(() => h.close());
+  const h = useHarness(startBoardsHarness);
 
   it('When a reporter creates a label, then it answers 201 with the GitLab label shape', async () => {
     const ns = groupNamespace();

@@ -10,17 +10,13 @@ import {
   STRANGER,
   groupNamespace,
   startBoardsHarness,
-  type BoardsHarness,
 } from './testing/boards.harness';
+import { useHarness } from '@gl/testing';
 
 const lists = z.array(boardListEntity);
 
 describe('Board lists API', () => {
-  let h: BoardsHarness;
-  beforeAll(async () => {
-    h = await startBoardsHarness();
-  });
-  afterAll(() => h.close());
+  const h = useHarness(startBoardsHarness);
 
   async function setup(names: string[], tier: 'free' | 'ultimate' = 'ultimate', ns = groupNamespace()) {
     let boardId: number;

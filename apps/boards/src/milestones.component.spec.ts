@@ -1,22 +1,12 @@
 import { DOMAIN_EVENT_TYPES, milestoneEntity, targetEventData } from '@gl/contracts';
 import { z } from 'zod';
-import {
-  GUEST,
-  REPORTER,
-  STRANGER,
-  groupNamespace,
-  startBoardsHarness,
-  type BoardsHarness,
-} from './testing/boards.harness';
+import { GUEST, REPORTER, STRANGER, groupNamespace, startBoardsHarness } from './testing/boards.harness';
+import { useHarness } from '@gl/testing';
 
 const milestones = z.array(milestoneEntity);
 
 describe('Group milestones API', () => {
-  let h: BoardsHarness;
-  beforeAll(async () => {
-    h = await startBoardsHarness();
-  });
-  afterAll(() => h.close());
+  const h = useHarness(startBoardsHarness);
 
   it('When a reporter creates milestones, then each gets the next iid of its group and the GitLab shape', async () => {
     const ns = groupNamespace();

@@ -19,8 +19,8 @@ import {
   groupNamespace,
   projectNamespace,
   startDiscussionsHarness,
-  type DiscussionsHarness,
 } from './testing/discussions.harness';
+import { useHarness } from '@gl/testing';
 
 type Kind = 'Issue' | 'MergeRequest' | 'Snippet' | 'Epic' | 'Commit';
 
@@ -35,11 +35,7 @@ interface Noteable {
 const discussions = z.array(discussionEntity);
 
 describe('Discussions API', () => {
-  let h: DiscussionsHarness;
-  beforeAll(async () => {
-    h = await startDiscussionsHarness();
-  });
-  afterAll(() => h.close());
+  const h = useHarness(startDiscussionsHarness);
 
   async function make(kind: Kind, visibility: 'private' | 'public' = 'private'): Promise<Noteable> {
     if (kind === 'Epic') {

@@ -19,8 +19,8 @@ import {
   groupNamespace,
   projectNamespace,
   startDiscussionsHarness,
-  type DiscussionsHarness,
 } from './testing/discussions.harness';
+import { useHarness } from '@gl/testing';
 
 const EVENTS = DOMAIN_EVENT_TYPES.discussions;
 
@@ -45,11 +45,7 @@ function expected(
 }
 
 describe('Domain events published by discussions', () => {
-  let h: DiscussionsHarness;
-  beforeAll(async () => {
-    h = await startDiscussionsHarness();
-  });
-  afterAll(() => h.close());
+  const h = useHarness(startDiscussionsHarness);
 
   async function eventsOf(type: string, filter: (e: EventEnvelope) => boolean): Promise<EventEnvelope[]> {
     return (await h.pendingEvents())

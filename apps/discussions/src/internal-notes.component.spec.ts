@@ -16,8 +16,8 @@ import {
   STRANGER,
   projectNamespace,
   startDiscussionsHarness,
-  type DiscussionsHarness,
 } from './testing/discussions.harness';
+import { useHarness } from '@gl/testing';
 
 const notesOf = z.array(noteEntity);
 const threadsOf = z.array(discussionEntity);
@@ -29,11 +29,7 @@ const threadsOf = z.array(discussionEntity);
  * surface: notes, single notes, threads, their notes, and the user_notes_count of the issue.
  */
 describe('Internal notes', () => {
-  let h: DiscussionsHarness;
-  beforeAll(async () => {
-    h = await startDiscussionsHarness();
-  });
-  afterAll(() => h.close());
+  const h = useHarness(startDiscussionsHarness);
 
   /** A public project's issue with one public comment and one internal note written by a Reporter. */
   async function issueWithInternalNote() {

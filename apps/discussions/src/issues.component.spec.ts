@@ -8,15 +8,11 @@ import {
   STRANGER,
   projectNamespace,
   startDiscussionsHarness,
-  type DiscussionsHarness,
 } from './testing/discussions.harness';
+import { useHarness } from '@gl/testing';
 
 describe('Project issues', () => {
-  let h: DiscussionsHarness;
-  beforeAll(async () => {
-    h = await startDiscussionsHarness();
-  });
-  afterAll(() => h.close());
+  const h = useHarness(startDiscussionsHarness);
 
   it('When issues are opened in two projects, then each project numbers its iids from 1', async () => {
     const a = projectNamespace();

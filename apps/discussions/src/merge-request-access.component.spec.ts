@@ -7,8 +7,8 @@ import {
   STRANGER,
   projectNamespace,
   startDiscussionsHarness,
-  type DiscussionsHarness,
 } from './testing/discussions.harness';
+import { useHarness } from '@gl/testing';
 
 /**
  * ProjectPolicy: `read_merge_request` comes with `public_access` (public projects; internal ones when signed
@@ -16,11 +16,7 @@ import {
  * project therefore cannot list merge requests (403), read one (403) or see its threads (404).
  */
 describe('Who reads merge requests', () => {
-  let h: DiscussionsHarness;
-  beforeAll(async () => {
-    h = await startDiscussionsHarness();
-  });
-  afterAll(() => h.close());
+  const h = useHarness(startDiscussionsHarness);
 
   async function mergeRequestIn(visibility: 'private' | 'internal' | 'public') {
     const ns = projectNamespace({ visibility });

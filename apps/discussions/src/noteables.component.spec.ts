@@ -8,15 +8,11 @@ import {
   groupNamespace,
   projectNamespace,
   startDiscussionsHarness,
-  type DiscussionsHarness,
 } from './testing/discussions.harness';
+import { useHarness } from '@gl/testing';
 
 describe('Merge requests, snippets, epics and commits', () => {
-  let h: DiscussionsHarness;
-  beforeAll(async () => {
-    h = await startDiscussionsHarness();
-  });
-  afterAll(() => h.close());
+  const h = useHarness(startDiscussionsHarness);
 
   const commitOn = (ns: ReturnType<typeof projectNamespace>, branch: string, message: string) =>
     h.call('POST', `/projects/${ns.id}/repository/commits`, {

@@ -8,7 +8,7 @@ import {
   noteEntity,
   snippetEntity,
 } from '@gl/contracts';
-import { testPrincipal } from '@gl/testing';
+import { testPrincipal, useHarness } from '@gl/testing';
 import { z } from 'zod';
 import {
   DEVELOPER,
@@ -20,7 +20,6 @@ import {
   groupNamespace,
   projectNamespace,
   startDiscussionsHarness,
-  type DiscussionsHarness,
 } from './testing/discussions.harness';
 
 /** A second Guest of every namespace: neither author nor assignee of anything below. */
@@ -44,11 +43,7 @@ const CALLERS: Record<Role, { as: Principal | null; level: number }> = {
 const ROLES = Object.keys(CALLERS) as Role[];
 
 describe('Who reads what (one read rule for issues, snippets, epics and commits)', () => {
-  let h: DiscussionsHarness;
-  beforeAll(async () => {
-    h = await startDiscussionsHarness();
-  });
-  afterAll(() => h.close());
+  const h = useHarness(startDiscussionsHarness);
 
   const as = (role: Role, ns: NamespaceContext) => ({ ns, ...CALLERS[role] });
 

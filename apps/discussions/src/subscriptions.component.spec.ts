@@ -8,11 +8,8 @@ import {
 } from '@gl/contracts';
 import { PoisonMessageError, startConsumer } from '@gl/service-kit';
 import { z } from 'zod';
-import {
-  projectNamespace,
-  startDiscussionsHarness,
-  type DiscussionsHarness,
-} from './testing/discussions.harness';
+import { projectNamespace, startDiscussionsHarness } from './testing/discussions.harness';
+import { useHarness } from '@gl/testing';
 
 const ALERTS = DOMAIN_EVENT_TYPES.alerts;
 const actor = { id: 9, username: 'alertbot', name: 'Alert Bot' };
@@ -33,12 +30,8 @@ function alertEvent(type: string, projectId: number | null, data: Record<string,
 }
 
 describe('discussions-incidents consumer', () => {
-  let h: DiscussionsHarness;
+  const h = useHarness(startDiscussionsHarness);
   const incidents = () => h.instance.subscriptions!.find((s) => s.durable === DURABLES.discussionsIncidents)!;
-  beforeAll(async () => {
-    h = await startDiscussionsHarness();
-  });
-  afterAll(() => h.close());
 
   it('When subscribed, then it listens to alert created and resolved on its durable', () => {
     expect(incidents().filterSubjects).toEqual([ALERTS.alertCreated, ALERTS.alertResolved]);

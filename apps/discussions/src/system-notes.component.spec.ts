@@ -11,13 +11,8 @@ import {
 import { PoisonMessageError } from '@gl/service-kit';
 import { z } from 'zod';
 import { assigneesChangeNote, titleChangeNote, toSentence } from './system-notes';
-import {
-  DEVELOPER,
-  OWNER,
-  projectNamespace,
-  startDiscussionsHarness,
-  type DiscussionsHarness,
-} from './testing/discussions.harness';
+import { DEVELOPER, OWNER, projectNamespace, startDiscussionsHarness } from './testing/discussions.harness';
+import { useHarness } from '@gl/testing';
 
 const IDENTITY = EVENT_TYPES.identity;
 
@@ -81,14 +76,12 @@ describe('System note bodies', () => {
 });
 
 describe('Title and assignee system notes', () => {
-  let h: DiscussionsHarness;
+  const h = useHarness(startDiscussionsHarness);
   const users = () => h.instance.subscriptions!.find((s) => s.durable === DURABLES.discussionsUsers)!;
   beforeAll(async () => {
-    h = await startDiscussionsHarness();
     await users().handle(userEvent(IDENTITY.userCreated, { id: 31, username: 'ann' }));
     await users().handle(userEvent(IDENTITY.userCreated, { id: 32, username: 'bob' }));
   });
-  afterAll(() => h.close());
 
   async function systemNotes(ns: ReturnType<typeof projectNamespace>, path: string): Promise<string[]> {
     const res = await h.call('GET', `/projects/${ns.id}/${path}/discussions`, { ns });

@@ -1,21 +1,13 @@
 import { issueEntity } from '@gl/contracts';
-import {
-  groupNamespace,
-  projectNamespace,
-  startDiscussionsHarness,
-  type DiscussionsHarness,
-} from './testing/discussions.harness';
+import { groupNamespace, projectNamespace, startDiscussionsHarness } from './testing/discussions.harness';
+import { useHarness } from '@gl/testing';
 
 const TITLE_TOO_LONG = 'is too long (maximum is 255 characters)';
 const MIB = 1024 * 1024;
 
 /** GitLab's model limits on what the discussions service stores (libs/contracts limits.ts). */
 describe('discussions text limits', () => {
-  let h: DiscussionsHarness;
-  beforeAll(async () => {
-    h = await startDiscussionsHarness();
-  });
-  afterAll(() => h.close());
+  const h = useHarness(startDiscussionsHarness);
 
   it("When an issue title is over 255 characters or its description over 1 MiB, then 400 with the model's messages", async () => {
     const ns = projectNamespace();

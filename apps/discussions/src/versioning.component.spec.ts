@@ -1,19 +1,11 @@
 import { issueEntity, mergeRequestEntity, snippetEntity } from '@gl/contracts';
 import { z } from 'zod';
-import {
-  DEVELOPER,
-  projectNamespace,
-  startDiscussionsHarness,
-  type DiscussionsHarness,
-} from './testing/discussions.harness';
+import { DEVELOPER, projectNamespace, startDiscussionsHarness } from './testing/discussions.harness';
+import { useHarness } from '@gl/testing';
 
 /** The v3 → v4 changes of the spec ("Versioning") that touch this service. */
 describe('API v4 conventions', () => {
-  let h: DiscussionsHarness;
-  beforeAll(async () => {
-    h = await startDiscussionsHarness();
-  });
-  afterAll(() => h.close());
+  const h = useHarness(startDiscussionsHarness);
 
   const iidsOf = (body: unknown, entity: typeof issueEntity | typeof mergeRequestEntity) =>
     z

@@ -2,21 +2,17 @@ import { DOMAIN_EVENT_TYPES, DURABLES, EVENT_SUBJECTS, EVENT_TYPES } from '@gl/c
 import { PoisonMessageError, startConsumer } from '@gl/service-kit';
 import { activityLogSubscription } from './activity.consumer';
 import { ACTOR, envelope, memberEvent, projectEvent, targetEvent, userCreated } from './testing/envelopes';
-import { startEventsHarness, type EventsHarness } from './testing/events.harness';
+import { startEventsHarness } from './testing/events.harness';
+import { useHarness } from '@gl/testing';
 
 const ID = EVENT_TYPES.identity;
 const D = DOMAIN_EVENT_TYPES.discussions;
 let nextProject = 9_000;
 
 describe('events-activity-log consumer', () => {
-  let h: EventsHarness;
+  const h = useHarness(startEventsHarness);
   const recorder = () => h.instance.recorder;
   const count = (projectId: number) => h.instance.models.activities.countDocuments({ projectId });
-
-  beforeAll(async () => {
-    h = await startEventsHarness();
-  });
-  afterAll(() => h.close());
 
   it('When subscribed, then it reads every subject on its durable', () => {
     expect(h.instance.subscriptions).toEqual([

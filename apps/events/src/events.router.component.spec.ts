@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { DOMAIN_EVENT_TYPES, EVENT_TYPES, activityEventEntity } from '@gl/contracts';
-import { testNamespace, testPrincipal } from '@gl/testing';
+import { testNamespace, testPrincipal, useHarness } from '@gl/testing';
 import {
   branchPushed,
   groupEvent,
@@ -10,7 +10,7 @@ import {
   targetEvent,
   userCreated,
 } from './testing/envelopes';
-import { startEventsHarness, type EventsHarness } from './testing/events.harness';
+import { startEventsHarness } from './testing/events.harness';
 import { createTimelineStore } from './timeline/timeline.store';
 
 const ID = EVENT_TYPES.identity;
@@ -31,10 +31,9 @@ const [PRIVATE_IN_GROUP, PUBLIC, INTERNAL, PRIVATE_DIRECT] = [11, 12, 13, 14];
 const titles = (body: unknown): (string | null)[] => events.parse(body).map((e) => e.target_title);
 
 describe('activity events API', () => {
-  let h: EventsHarness;
+  const h = useHarness(startEventsHarness);
 
   beforeAll(async () => {
-    h = await startEventsHarness();
     const r = h.instance.recorder;
     for (const [id, username] of [
       [301, 'alice'],
@@ -99,7 +98,6 @@ describe('activity events API', () => {
       }),
     );
   });
-  afterAll(() => h.close());
 
   describe('GET /events', () => {
     it("When Alice lists her events, then every one of hers newest first, in GitLab's shape", async () => {

@@ -1,16 +1,13 @@
 import { DOMAIN_EVENT_TYPES, EVENT_STREAM } from '@gl/contracts';
 import { replayStream } from './replay';
 import { envelope, targetEvent } from './testing/envelopes';
-import { startEventsHarness, type EventsHarness } from './testing/events.harness';
+import { startEventsHarness } from './testing/events.harness';
+import { useHarness } from '@gl/testing';
 
 const D = DOMAIN_EVENT_TYPES.discussions;
 
 describe('replay', () => {
-  let h: EventsHarness;
-  beforeAll(async () => {
-    h = await startEventsHarness();
-  });
-  afterAll(() => h.close());
+  const h = useHarness(startEventsHarness);
 
   const lastSequence = async () => (await h.runtime.bus.jsm.streams.info(EVENT_STREAM)).state.last_seq;
   const count = (projectId: number) => h.instance.models.activities.countDocuments({ projectId });

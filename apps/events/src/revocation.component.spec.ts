@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { DOMAIN_EVENT_TYPES, EVENT_TYPES, activityEventEntity } from '@gl/contracts';
-import { testNamespace, testPrincipal } from '@gl/testing';
+import { testNamespace, testPrincipal, useHarness } from '@gl/testing';
 import { memberEvent, projectEvent, targetEvent, userCreated } from './testing/envelopes';
-import { startEventsHarness, type EventsHarness } from './testing/events.harness';
+import { startEventsHarness } from './testing/events.harness';
 
 const ID = EVENT_TYPES.identity;
 const events = z.array(activityEventEntity);
@@ -36,12 +36,11 @@ const issue = (projectId: number, title: string, author: typeof ALICE) =>
  * service answers only from a projection (and cache entry) that has applied them.
  */
 describe('events: revocations count on the very next request', () => {
-  let h: EventsHarness;
+  const h = useHarness(() => startEventsHarness({ revisionWaitMs: WAIT_MS }));
   let revision = 0;
   const next = (): number => ++revision;
 
   beforeAll(async () => {
-    h = await startEventsHarness({ revisionWaitMs: WAIT_MS });
     const r = h.instance.recorder;
     for (const user of [ALICE, BOB, CAROL, DAVE])
       await r.apply(userCreated(user.id, user.username, user.name));
@@ -52,7 +51,6 @@ describe('events: revocations count on the very next request', () => {
     await r.apply(issue(OPEN, 'open-by-bob', BOB));
     await r.apply(issue(DAVES, 'daves-private', BOB));
   });
-  afterAll(() => h.close());
 
   const add = async (user: typeof ALICE, projectId: number): Promise<number> => {
     const rev = next();

@@ -8,7 +8,7 @@ import {
   type Principal,
   type TargetAudience,
 } from '@gl/contracts';
-import { testNamespace, testPrincipal } from '@gl/testing';
+import { testNamespace, testPrincipal, useHarness } from '@gl/testing';
 import {
   branchPushed,
   groupEvent,
@@ -18,7 +18,7 @@ import {
   targetEvent,
   userCreated,
 } from './testing/envelopes';
-import { ADMIN, startEventsHarness, type EventsHarness } from './testing/events.harness';
+import { ADMIN, startEventsHarness } from './testing/events.harness';
 
 const ID = EVENT_TYPES.identity;
 const D = DOMAIN_EVENT_TYPES.discussions;
@@ -72,10 +72,9 @@ const target = (id: number, title: string, audience?: TargetAudience) => ({
  * internal note — in /projects/:id/events, /users/:id/events and /events alike.
  */
 describe('activity events read by the target rule', () => {
-  let h: EventsHarness;
+  const h = useHarness(startEventsHarness);
 
   beforeAll(async () => {
-    h = await startEventsHarness();
     const r = h.instance.recorder;
     for (const p of [DEV, GUEST, AUTHOR, ASSIGNEE, REPORTER, OUTSIDER]) {
       await r.apply(userCreated(p.actor.id, p.actor.username));
@@ -153,7 +152,6 @@ describe('activity events read by the target rule', () => {
     await r.apply(epic(32, 'open epic', { confidential: false, authorId: DEV.actor.id }));
     await r.apply(epic(33, 'legacy epic'));
   });
-  afterAll(() => h.close());
 
   function mrNote(noteId: number, body: string, audience: TargetAudience) {
     return {

@@ -9,17 +9,13 @@ import {
   projectEvent,
   startNotificationsHarness,
   userEvent,
-  type NotificationsHarness,
 } from './testing/notifications.harness';
+import { useHarness } from '@gl/testing';
 
 const ID = EVENT_TYPES.identity;
 
 describe('notifications identity consumer', () => {
-  let h: NotificationsHarness;
-  beforeAll(async () => {
-    h = await startNotificationsHarness();
-  });
-  afterAll(() => h.close());
+  const h = useHarness(startNotificationsHarness);
 
   const setLevel = (as: number, kind: 'group' | 'project', id: number, ancestors: number[] = []) =>
     h.call('PUT', `/${kind}s/${id}/notification_settings`, {

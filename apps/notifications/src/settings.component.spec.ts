@@ -5,13 +5,8 @@ import {
   notificationSettingEntity,
   type NamespaceContext,
 } from '@gl/contracts';
-import {
-  group,
-  project,
-  startNotificationsHarness,
-  userEvent,
-  type NotificationsHarness,
-} from './testing/notifications.harness';
+import { group, project, startNotificationsHarness, userEvent } from './testing/notifications.harness';
+import { useHarness } from '@gl/testing';
 
 const FREE_EVENTS = NOTIFICATION_EVENTS.filter((e) => e !== 'new_epic');
 /** What a custom setting shows before any switch is set: null, except moved_project (column default true). */
@@ -19,14 +14,10 @@ const unsetEvents = (events: readonly string[]): Record<string, boolean | null> 
   Object.fromEntries(events.map((e) => [e, e === 'moved_project' ? true : null]));
 
 describe('notification settings', () => {
-  let h: NotificationsHarness;
+  const h = useHarness(startNotificationsHarness);
   let nextUser = 100;
   /** Each test gets its own user, so settings never leak between tests. */
   const newUser = () => nextUser++;
-  beforeAll(async () => {
-    h = await startNotificationsHarness();
-  });
-  afterAll(() => h.close());
 
   describe('global', () => {
     it('When never set, then the level is participating and the e-mail is the primary one', async () => {

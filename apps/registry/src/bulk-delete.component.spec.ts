@@ -1,21 +1,14 @@
 import { tagsCleanupRequestedData } from '@gl/contracts';
 import { CLEANUP_RATE_LIMITED } from './registry.router';
-import {
-  DEVELOPER,
-  MAINTAINER,
-  startRegistryHarness,
-  type RegistryHarness,
-  type SeededProject,
-} from './testing/registry.harness';
+import { DEVELOPER, MAINTAINER, startRegistryHarness, type SeededProject } from './testing/registry.harness';
+import { useHarness } from '@gl/testing';
 
 describe('DELETE /projects/:id/registry/repositories/:repository_id/tags (bulk)', () => {
-  let h: RegistryHarness;
+  const h = useHarness(startRegistryHarness);
   let p: SeededProject;
   beforeAll(async () => {
-    h = await startRegistryHarness();
     p = await h.seedProject('bulk-group/bulk-project');
   });
-  afterAll(() => h.close());
 
   async function freshRepository(name: string): Promise<string> {
     const id = await h.pushTag(`${p.fullPath}/${name}`, 'v1');

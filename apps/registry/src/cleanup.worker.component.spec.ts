@@ -3,7 +3,8 @@ import { COMMAND_TYPES, LEGACY_COMMAND_TYPES, DURABLES, type EventEnvelope } fro
 import { createCounters, createLogger, createMetrics } from '@gl/service-kit';
 import { cleanupWorker, JobBusyError } from './cleanup.worker';
 import { LARGE_DELETE, deleteTags, touchTags } from './registry.service';
-import { startRegistryHarness, type RegistryHarness, type SeededProject } from './testing/registry.harness';
+import { startRegistryHarness, type SeededProject } from './testing/registry.harness';
+import { useHarness } from '@gl/testing';
 
 const DAY = 86_400_000;
 
@@ -23,13 +24,11 @@ function job(type: string, data: Record<string, unknown>): EventEnvelope {
 }
 
 describe('registry cleanup worker', () => {
-  let h: RegistryHarness;
+  const h = useHarness(startRegistryHarness);
   let p: SeededProject;
   beforeAll(async () => {
-    h = await startRegistryHarness();
     p = await h.seedProject('worker-group/worker-project');
   });
-  afterAll(() => h.close());
 
   async function repositoryWith(name: string, tags: [string, number][]): Promise<number> {
     let id = 0;

@@ -1,21 +1,10 @@
 import { z } from 'zod';
 import { EVENT_TYPES, registryRepositoryEntity, registryTagDetailEntity } from '@gl/contracts';
-import {
-  ADMIN,
-  digestOf,
-  HOST,
-  SECRET,
-  pushEvent,
-  startRegistryHarness,
-  type RegistryHarness,
-} from './testing/registry.harness';
+import { ADMIN, digestOf, HOST, SECRET, pushEvent, startRegistryHarness } from './testing/registry.harness';
+import { useHarness } from '@gl/testing';
 
 describe('POST /container_registry_event/events', () => {
-  let h: RegistryHarness;
-  beforeAll(async () => {
-    h = await startRegistryHarness();
-  });
-  afterAll(() => h.close());
+  const h = useHarness(startRegistryHarness);
 
   it('When the Authorization header is missing or differs, then 401 and nothing is recorded', async () => {
     const p = await h.seedProject('auth-group/auth-project');

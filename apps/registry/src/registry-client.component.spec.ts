@@ -1,7 +1,8 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createRegistryClient } from './registry-client';
-import { digestOf, startRegistryHarness, type RegistryHarness } from './testing/registry.harness';
+import { useHarness } from '@gl/testing';
+import { digestOf, startRegistryHarness } from './testing/registry.harness';
 import { deleteTags } from './registry.service';
 import { createCounters } from '@gl/service-kit';
 
@@ -69,15 +70,11 @@ function fakeRegistry(): Promise<{
 
 describe('registry API client and registry-side deletes', () => {
   let fake: Awaited<ReturnType<typeof fakeRegistry>>;
-  let h: RegistryHarness;
-  beforeAll(async () => {
+  const h = useHarness(async () => {
     fake = await fakeRegistry();
-    h = await startRegistryHarness({ REGISTRY_API_URL: fake.url });
+    return startRegistryHarness({ REGISTRY_API_URL: fake.url });
   });
-  afterAll(async () => {
-    await h.close();
-    await fake.close();
-  });
+  afterAll(() => fake.close());
 
   it('When a tag is read, then revision, created time and layer sizes come from manifest and config', async () => {
     const client = createRegistryClient(`${fake.url}/`);

@@ -9,18 +9,17 @@ import {
   REPORTER,
   STRANGER,
   startRegistryHarness,
-  type RegistryHarness,
   type SeededProject,
 } from './testing/registry.harness';
+import { useHarness } from '@gl/testing';
 
 const list = z.array(registryRepositoryEntity);
 
 describe('registry repositories', () => {
-  let h: RegistryHarness;
+  const h = useHarness(startRegistryHarness);
   let p: SeededProject;
   let ids: number[];
   beforeAll(async () => {
-    h = await startRegistryHarness();
     p = await h.seedProject('repo-group/repo-project');
     ids = [];
     ids.push(await h.pushTag(p.fullPath, 'latest'));
@@ -29,7 +28,6 @@ describe('registry repositories', () => {
     await h.pushTag(`${p.fullPath}/web`, 'a');
     ids.push(await h.pushTag(`${p.fullPath}/api`, 'x'));
   });
-  afterAll(() => h.close());
 
   describe('GET /projects/:id/registry/repositories', () => {
     it('When listed, then every repository of the project in id order without tags or tags_count', async () => {

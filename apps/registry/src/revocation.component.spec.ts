@@ -1,6 +1,6 @@
 import { EVENT_TYPES, type IdentityRevision, type NamespaceContext } from '@gl/contracts';
-import { signedContextHeader, testPrincipal } from '@gl/testing';
-import { startRegistryHarness, type RegistryHarness } from './testing/registry.harness';
+import { signedContextHeader, testPrincipal, useHarness } from '@gl/testing';
+import { startRegistryHarness } from './testing/registry.harness';
 
 const ID = EVENT_TYPES.identity;
 const READER = testPrincipal({ id: 801, username: 'reader8' });
@@ -11,14 +11,9 @@ const READER = testPrincipal({ id: 801, username: 'reader8' });
  * registry answers only once its projection has applied them.
  */
 describe('registry: revocations count on the very next request', () => {
-  let h: RegistryHarness;
+  const h = useHarness(startRegistryHarness);
   let revision = 0;
   const next = (): number => ++revision;
-
-  beforeAll(async () => {
-    h = await startRegistryHarness();
-  });
-  afterAll(() => h.close());
 
   const member = (type: string, projectId: number, rev: number) =>
     h.identity(type, {

@@ -8,22 +8,20 @@ import {
   REPORTER,
   digestOf,
   startRegistryHarness,
-  type RegistryHarness,
   type SeededProject,
 } from './testing/registry.harness';
+import { useHarness } from '@gl/testing';
 
 describe('registry tags', () => {
-  let h: RegistryHarness;
+  const h = useHarness(startRegistryHarness);
   let p: SeededProject;
   let repo: number;
   const base = () => `/projects/${p.id}/registry/repositories/${repo}`;
   beforeAll(async () => {
-    h = await startRegistryHarness();
     p = await h.seedProject('tags-group/tags-project');
     for (const name of ['v2', 'latest', 'v10', 'a.b-c_d', 'v1'])
       repo = await h.pushTag(`${p.fullPath}/img`, name);
   });
-  afterAll(() => h.close());
 
   it('When tags are listed, then they are sorted by name with path and location', async () => {
     const reply = await h.call('GET', `${base()}/tags`, { ns: p.ns, as: REPORTER });

@@ -6,3 +6,4 @@ export * from './service-harness';
 export * from './nats';
 export * from './random';
 export * from './polling';
+export * from './use-harness';

@@ -1,8 +1,9 @@
 import type { ActivityDoc } from '../events.models';
-import { startEventsHarness, type EventsHarness } from '../testing/events.harness';
+import { startEventsHarness } from '../testing/events.harness';
 import { BUCKET_SIZE, type TimelineModels } from './timeline.models';
 import { appendToStream, bucketKey, decodeItems, encodeItems, expireBuckets, readHead } from './buckets';
 import { COUNT_LIMIT, MergedCursor, StreamCursor, pageOf, unfilteredPage } from './cursors';
+import { useHarness } from '@gl/testing';
 
 function activity(id: number, overrides: Partial<ActivityDoc> = {}): ActivityDoc {
   return {
@@ -37,16 +38,14 @@ function listCursor(list: number[]): { next(): Promise<ActivityDoc | null> } {
 }
 
 describe('activity timelines', () => {
-  let h: EventsHarness;
+  const h = useHarness(startEventsHarness);
   let t: TimelineModels;
   let stream: string;
   let streamNo = 0;
 
   beforeAll(async () => {
-    h = await startEventsHarness();
     t = h.instance.timelines;
   });
-  afterAll(() => h.close());
   beforeEach(() => {
     streamNo += 1;
     stream = `test:${streamNo}`;
