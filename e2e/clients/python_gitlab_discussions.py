@@ -2,12 +2,14 @@
 threads, the v4 `iids` filter, merge request threads with a diff note whose `position` goes out as nested
 JSON, resolving a thread with a JSON body {"resolved": true}, commit threads, and Link-header pagination.
 
-Usage: GL_URL=http://127.0.0.1:8080 GL_TOKEN=... python3 python_gitlab_discussions.py
-Prints one JSON object with what it checked; exits non-zero on the first failure.
+Usage: GL_URL=http://127.0.0.1:8080 GL_TOKEN=... python3 python_gitlab_discussions.py <scenario>
+Each scenario creates the group, project, issues and merge request it needs, under names of its own. Prints
+one JSON object {"ok": true, "checked": [<scenario>]}; exits non-zero with the failed assertion otherwise.
 """
 import json
 import os
 import re
+import secrets
 import sys
 import time
 import warnings
@@ -19,50 +21,32 @@ warnings.simplefilter("error", UserWarning)
 HEX40 = re.compile(r"^[0-9a-f]{40}$")
 
 
-def main() -> None:
-    url, token = os.environ["GL_URL"], os.environ["GL_TOKEN"]
-    suffix = format(int(time.time() * 1000), "x")
-    checked = []
-    root = gitlab.Gitlab(url, private_token=token)
-    root.auth()
+class Run:
+    """The root client and a suffix that keeps this run's names apart from every other run's."""
 
-    group = root.groups.create({"name": f"pyd{suffix}", "path": f"pyd{suffix}", "visibility": "private"})
-    project = root.projects.create({"name": "app", "namespace_id": group.id})
+    def __init__(self) -> None:
+        self.suffix = format(int(time.time() * 1000), "x") + secrets.token_hex(2)
+        self.root = gitlab.Gitlab(os.environ["GL_URL"], private_token=os.environ["GL_TOKEN"])
+        self.root.auth()
 
+    def project(self):
+        """The project app in a new private group pyd…, so its issues and merge requests start at iid 1."""
+        group = self.root.groups.create(
+            {"name": f"pyd{self.suffix}", "path": f"pyd{self.suffix}", "visibility": "private"}
+        )
+        return self.root.projects.create({"name": "app", "namespace_id": group.id})
+
+
+def closed_issue(project):
+    """The issue Bug, closed, so its notes include the "closed" system note."""
     issue = project.issues.create({"title": "Bug", "description": "It breaks"})
-    assert issue.iid == 1 and issue.state == "opened", issue
-    assert project.issues.get(issue.iid).title == "Bug"
     issue.state_event = "close"
     issue.save()
-    assert project.issues.get(issue.iid).state == "closed"
-    checked.append("issues")
+    return issue
 
-    note = issue.notes.create({"body": "single comment"})
-    assert note.body == "single comment" and note.system is False, note
-    assert issue.notes.get(note.id).body == "single comment"
-    note.body = "edited comment"
-    note.save()
-    assert issue.notes.get(note.id).body == "edited comment"
-    bodies = [n.body for n in issue.notes.list(get_all=True)]
-    assert "edited comment" in bodies and "closed" in bodies, bodies
-    checked.append("issue notes")
 
-    thread = issue.discussions.create({"body": "Steps?"})
-    assert HEX40.match(thread.id) and thread.individual_note is False, thread.id
-    reply = thread.notes.create({"body": "Click"})
-    assert reply.type == "DiscussionNote", reply.type
-    fetched = issue.discussions.get(thread.id)
-    assert [n["body"] for n in fetched.attributes["notes"]] == ["Steps?", "Click"], fetched.attributes
-    edited = fetched.notes.get(reply.id)
-    edited.body = "Click twice"
-    edited.save()
-    assert fetched.notes.get(reply.id).body == "Click twice"
-    fetched.notes.delete(reply.id)  # 204
-    assert len(issue.discussions.get(thread.id).attributes["notes"]) == 1
-    single = [d for d in issue.discussions.list(get_all=True) if d.attributes["notes"][0]["id"] == note.id]
-    assert len(single) == 1 and single[0].individual_note is True, single
-    checked.append("issue discussions")
-
+def feature_commit(project):
+    """Commits a.py on main and b.py on a new branch feature; returns the feature commit."""
     project.commits.create(
         {
             "branch": "main",
@@ -78,14 +62,17 @@ def main() -> None:
         }
     )
     assert HEX40.match(feature.id), feature.id
-    mr = project.mergerequests.create({"source_branch": "feature", "target_branch": "main", "title": "Feature"})
-    others = [project.issues.create({"title": f"Other {i}"}) for i in range(2)]
-    by_iids = project.issues.list(iids=[issue.iid, others[1].iid], get_all=True)  # v4's iids[] filter
-    assert sorted(i.iid for i in by_iids) == [issue.iid, others[1].iid], [i.iid for i in by_iids]
-    assert [m.iid for m in project.mergerequests.list(iids=[mr.iid], get_all=True)] == [mr.iid]
-    assert project.mergerequests.list(iids=[mr.iid + 1], get_all=True) == []
-    checked.append("iids filter")
+    return feature
 
+
+def merge_request(project):
+    """The merge request feature → main."""
+    feature_commit(project)
+    return project.mergerequests.create({"source_branch": "feature", "target_branch": "main", "title": "Feature"})
+
+
+def diff_thread(mr):
+    """A thread on line 1 of b.py (position sent as nested JSON), as created, then replied to with "fixed"."""
     refs = mr.diff_refs
     position = {
         "base_sha": refs["base_sha"],
@@ -96,43 +83,124 @@ def main() -> None:
         "old_path": "b.py",
         "new_line": 1,
     }
-    diff = mr.discussions.create({"body": "nit", "position": position})  # nested JSON
+    diff = mr.discussions.create({"body": "nit", "position": position})
+    diff.notes.create({"body": "fixed"})
+    return diff
+
+
+def issues(run: Run) -> None:
+    project = run.project()
+    issue = project.issues.create({"title": "Bug", "description": "It breaks"})
+    assert issue.iid == 1 and issue.state == "opened", issue
+    assert project.issues.get(issue.iid).title == "Bug"
+    issue.state_event = "close"
+    issue.save()
+    assert project.issues.get(issue.iid).state == "closed"
+
+
+def issue_notes(run: Run) -> None:
+    issue = closed_issue(run.project())
+    note = issue.notes.create({"body": "single comment"})
+    assert note.body == "single comment" and note.system is False, note
+    assert issue.notes.get(note.id).body == "single comment"
+    note.body = "edited comment"
+    note.save()
+    assert issue.notes.get(note.id).body == "edited comment"
+    bodies = [n.body for n in issue.notes.list(get_all=True)]
+    assert "edited comment" in bodies and "closed" in bodies, bodies
+
+
+def issue_discussions(run: Run) -> None:
+    issue = closed_issue(run.project())
+    note = issue.notes.create({"body": "single comment"})
+    thread = issue.discussions.create({"body": "Steps?"})
+    assert HEX40.match(thread.id) and thread.individual_note is False, thread.id
+    reply = thread.notes.create({"body": "Click"})
+    assert reply.type == "DiscussionNote", reply.type
+    fetched = issue.discussions.get(thread.id)
+    assert [n["body"] for n in fetched.attributes["notes"]] == ["Steps?", "Click"], fetched.attributes
+    edited = fetched.notes.get(reply.id)
+    edited.body = "Click twice"
+    edited.save()
+    assert fetched.notes.get(reply.id).body == "Click twice"
+    fetched.notes.delete(reply.id)  # 204
+    assert len(issue.discussions.get(thread.id).attributes["notes"]) == 1
+    single = [d for d in issue.discussions.list(get_all=True) if d.attributes["notes"][0]["id"] == note.id]
+    assert len(single) == 1 and single[0].individual_note is True, single
+
+
+def iids_filter(run: Run) -> None:
+    project = run.project()
+    issue = project.issues.create({"title": "Bug"})
+    mr = merge_request(project)
+    others = [project.issues.create({"title": f"Other {i}"}) for i in range(2)]
+    by_iids = project.issues.list(iids=[issue.iid, others[1].iid], get_all=True)  # v4's iids[] filter
+    assert sorted(i.iid for i in by_iids) == [issue.iid, others[1].iid], [i.iid for i in by_iids]
+    assert [m.iid for m in project.mergerequests.list(iids=[mr.iid], get_all=True)] == [mr.iid]
+    assert project.mergerequests.list(iids=[mr.iid + 1], get_all=True) == []
+
+
+def merge_request_diff_note(run: Run) -> None:
+    mr = merge_request(run.project())
+    diff = diff_thread(mr)
     first = diff.attributes["notes"][0]
     assert first["type"] == "DiffNote" and first["resolvable"] is True, first
-    assert first["position"]["new_line"] == 1 and first["position"]["head_sha"] == refs["head_sha"], first
-    diff.notes.create({"body": "fixed"})
+    assert first["position"]["new_line"] == 1 and first["position"]["head_sha"] == mr.diff_refs["head_sha"], first
     mr.notes.create({"body": "LGTM"})
-    checked.append("merge request diff note")
 
+
+def resolve(run: Run) -> None:
+    mr = merge_request(run.project())
+    diff = diff_thread(mr)
     to_resolve = mr.discussions.get(diff.id)
     to_resolve.resolved = True
     to_resolve.save()  # PUT JSON {"resolved": true}
     resolved = mr.discussions.get(diff.id)
     assert all(n["resolved"] for n in resolved.attributes["notes"]), resolved.attributes
-    assert resolved.attributes["notes"][0]["resolved_by"]["id"] == root.user.id
+    assert resolved.attributes["notes"][0]["resolved_by"]["id"] == run.root.user.id
     to_resolve.resolved = False
     to_resolve.save()
     assert not any(n["resolved"] for n in mr.discussions.get(diff.id).attributes["notes"])
-    checked.append("resolve")
 
-    commit = project.commits.get(feature.id)
+
+def commit_discussions(run: Run) -> None:
+    project = run.project()
+    commit = project.commits.get(feature_commit(project).id)
     commit_thread = commit.discussions.create({"body": "Why?"})
     assert HEX40.match(commit_thread.id), commit_thread.id
     commit_thread.notes.create({"body": "Because"})
     listed = commit.discussions.list(get_all=True)
     assert [[n["body"] for n in d.attributes["notes"]] for d in listed] == [["Why?", "Because"]], listed
-    checked.append("commit discussions")
 
-    paged = project.issues.create({"title": "Paged"})
+
+def pagination(run: Run) -> None:
+    paged = run.project().issues.create({"title": "Paged"})
     for i in range(5):
         paged.discussions.create({"body": f"thread {i}"})
     pages = paged.discussions.list(per_page=2, iterator=True)  # follows Link rel="next"
     all_threads = [d.attributes["notes"][0]["body"] for d in pages]
     assert all_threads == [f"thread {i}" for i in range(5)], all_threads
     assert pages.total == 5 and pages.total_pages == 3, (pages.total, pages.total_pages)
-    checked.append("pagination")
 
-    print(json.dumps({"ok": True, "checked": checked}))
+
+SCENARIOS = {
+    "issues": issues,
+    "issue notes": issue_notes,
+    "issue discussions": issue_discussions,
+    "iids filter": iids_filter,
+    "merge request diff note": merge_request_diff_note,
+    "resolve": resolve,
+    "commit discussions": commit_discussions,
+    "pagination": pagination,
+}
+
+
+def main() -> None:
+    if len(sys.argv) != 2 or sys.argv[1] not in SCENARIOS:
+        raise ValueError(f"usage: python_gitlab_discussions.py <scenario>, one of {sorted(SCENARIOS)}")
+    name = sys.argv[1]
+    SCENARIOS[name](Run())
+    print(json.dumps({"ok": True, "checked": [name]}))
 
 
 if __name__ == "__main__":

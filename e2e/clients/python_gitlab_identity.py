@@ -2,11 +2,13 @@
 clients: it compares Content-Type literally, sends booleans as True/False, adds stray `id` params, and
 warns when a pagination Link points at another host (turned into an error here).
 
-Usage: GL_URL=http://127.0.0.1:8080 GL_TOKEN=... python3 python_gitlab_identity.py
-Prints one JSON object with what it checked; exits non-zero on the first failure.
+Usage: GL_URL=http://127.0.0.1:8080 GL_TOKEN=... python3 python_gitlab_identity.py <scenario>
+Each scenario creates the users, groups and projects it needs, under names of its own. Prints one JSON
+object {"ok": true, "checked": [<scenario>]}; exits non-zero with the failed assertion otherwise.
 """
 import json
 import os
+import secrets
 import sys
 import time
 import warnings
@@ -16,31 +18,58 @@ import gitlab
 warnings.simplefilter("error", UserWarning)
 
 
-def main() -> None:
-    url, token = os.environ["GL_URL"], os.environ["GL_TOKEN"]
-    suffix = format(int(time.time() * 1000), "x")
-    checked = []
-    root = gitlab.Gitlab(url, private_token=token, per_page=2)
-    root.auth()
-    assert root.user.username == "root" and root.user.id == 1, root.user
-    checked.append("auth")
+class Run:
+    """The root client and a suffix that keeps this run's names apart from every other run's."""
 
-    user = root.users.create(
-        {"username": f"py{suffix}", "name": "Py Dev", "email": f"py{suffix}@example.com", "password": "long-enough-pass"}
-    )
-    token_obj = user.personal_access_tokens.create({"name": "py", "scopes": ["api"]})
-    dev = gitlab.Gitlab(url, private_token=token_obj.token)
-    dev.auth()
+    def __init__(self) -> None:
+        self.url = os.environ["GL_URL"]
+        self.suffix = format(int(time.time() * 1000), "x") + secrets.token_hex(2)
+        self.root = gitlab.Gitlab(self.url, private_token=os.environ["GL_TOKEN"], per_page=2)
+        self.root.auth()
+
+    def user(self):
+        """A new user and a python-gitlab client authenticated with their own api token."""
+        user = self.root.users.create(
+            {
+                "username": f"py{self.suffix}",
+                "name": "Py Dev",
+                "email": f"py{self.suffix}@example.com",
+                "password": "long-enough-pass",
+            }
+        )
+        token = user.personal_access_tokens.create({"name": "py", "scopes": ["api"]})
+        dev = gitlab.Gitlab(self.url, private_token=token.token)
+        dev.auth()
+        return user, dev
+
+    def tree(self):
+        """A private group pyg…, its subgroup sub and the project sub/proj."""
+        group = self.root.groups.create(
+            {"name": f"pyg{self.suffix}", "path": f"pyg{self.suffix}", "visibility": "private"}
+        )
+        sub = self.root.groups.create({"name": "sub", "path": "sub", "parent_id": group.id})
+        project = self.root.projects.create({"name": "proj", "namespace_id": sub.id})
+        return group, sub, project
+
+
+def auth(run: Run) -> None:
+    assert run.root.user.username == "root" and run.root.user.id == 1, run.root.user
+
+
+def user_and_token(run: Run) -> None:
+    user, dev = run.user()
     assert dev.user.id == user.id
-    checked.append("user+token")
 
-    group = root.groups.create({"name": f"pyg{suffix}", "path": f"pyg{suffix}", "visibility": "private"})
-    sub = root.groups.create({"name": "sub", "path": "sub", "parent_id": group.id})
-    assert sub.full_path == f"pyg{suffix}/sub", sub.full_path
-    project = root.projects.create({"name": "proj", "namespace_id": sub.id})
-    assert root.projects.get(f"pyg{suffix}/sub/proj").id == project.id
-    checked.append("groups+projects by path")
 
+def groups_and_projects_by_path(run: Run) -> None:
+    _, sub, project = run.tree()
+    assert sub.full_path == f"pyg{run.suffix}/sub", sub.full_path
+    assert run.root.projects.get(f"pyg{run.suffix}/sub/proj").id == project.id
+
+
+def members(run: Run) -> None:
+    user, dev = run.user()
+    group, _, project = run.tree()
     member = group.members.create({"user_id": user.id, "access_level": gitlab.const.DEVELOPER_ACCESS})
     assert member.access_level == 30
     member.access_level = gitlab.const.MAINTAINER_ACCESS
@@ -52,24 +81,45 @@ def main() -> None:
         raise AssertionError("expected 409 for an existing member")
     except gitlab.exceptions.GitlabCreateError as err:
         assert err.response_code == 409, err.response_code
-    checked.append("members")
 
-    owned = root.groups.list(owned=True, get_all=True)  # sends owned=True
+
+def pagination(run: Run) -> None:
+    group, _, _ = run.tree()
+    owned = run.root.groups.list(owned=True, get_all=True)  # sends owned=True
     assert any(g.id == group.id for g in owned)
     for i in range(5):
-        root.projects.create({"name": f"pylist{suffix}-{i}"})
-    listed = root.projects.list(search=f"pylist{suffix}", get_all=True)  # follows Link rel="next", 2 per page
+        run.root.projects.create({"name": f"pylist{run.suffix}-{i}"})
+    listed = run.root.projects.list(search=f"pylist{run.suffix}", get_all=True)  # follows Link rel="next", 2 per page
     assert len(listed) == 5, len(listed)
-    checked.append("pagination")
 
+
+def star_and_delete(run: Run) -> None:
+    user, _ = run.user()
+    group, _, project = run.tree()
+    group.members.create({"user_id": user.id, "access_level": gitlab.const.DEVELOPER_ACCESS})
     project.star()
-    assert root.projects.get(project.id).star_count == 1
+    assert run.root.projects.get(project.id).star_count == 1
     project.unstar()
-    root.projects.delete(project.id)  # 202 with a JSON body
+    run.root.projects.delete(project.id)  # 202 with a JSON body
     group.members.delete(user.id)  # 204
-    checked.append("star+delete")
 
-    print(json.dumps({"ok": True, "checked": checked}))
+
+SCENARIOS = {
+    "auth": auth,
+    "user+token": user_and_token,
+    "groups+projects by path": groups_and_projects_by_path,
+    "members": members,
+    "pagination": pagination,
+    "star+delete": star_and_delete,
+}
+
+
+def main() -> None:
+    if len(sys.argv) != 2 or sys.argv[1] not in SCENARIOS:
+        raise ValueError(f"usage: python_gitlab_identity.py <scenario>, one of {sorted(SCENARIOS)}")
+    name = sys.argv[1]
+    SCENARIOS[name](Run())
+    print(json.dumps({"ok": True, "checked": [name]}))
 
 
 if __name__ == "__main__":
