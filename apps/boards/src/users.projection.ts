@@ -1,22 +1,31 @@
-import { DURABLES, EVENT_TYPES, userEventData } from '@gl/contracts';
-import { PoisonMessageError, type Subscription } from '@gl/service-kit';
+import { DURABLES } from '@gl/contracts';
+import {
+  applyIdentityEvent,
+  identitySubjects,
+  projectIdentity,
+  type IdentityHandlers,
+  type Subscription,
+} from '@gl/service-kit';
 import type { BoardsModels } from './boards.models';
 
-/** The boards service's copy of users (from identity events), for assignee lists and board scoping. */
+/**
+ * The boards service's copy of users (from identity events), for assignee lists and board scoping; an
+ * older redelivered event never overwrites a newer copy.
+ */
 export function createUsersSubscription(models: BoardsModels): Subscription {
-  const { userCreated, userUpdated } = EVENT_TYPES.identity;
+  const handlers: IdentityHandlers = {
+    user: (user, event) =>
+      projectIdentity(models.users, user.userId, event, {
+        username: user.username,
+        name: user.name,
+        state: user.state,
+      }),
+  };
   return {
     durable: DURABLES.boardsIdentity,
-    filterSubjects: [userCreated, userUpdated],
-    async handle(event) {
-      const parsed = userEventData.safeParse(event.data);
-      if (!parsed.success) throw new PoisonMessageError(`${event.type} with invalid data`);
-      const user = parsed.data;
-      await models.users.updateOne(
-        { _id: user.userId },
-        { $set: { username: user.username, name: user.name, state: user.state } },
-        { upsert: true },
-      );
+    filterSubjects: identitySubjects(handlers),
+    handle: async (event) => {
+      await applyIdentityEvent(handlers, event);
     },
   };
 }

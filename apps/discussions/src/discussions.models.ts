@@ -110,7 +110,7 @@ export interface UserDoc {
   username: string;
   name: string;
   /** occurredAt of the identity event this copy comes from: an older event never overwrites it. */
-  seenAt: string;
+  occurredAt: string;
 }
 
 export interface DiscussionsModels {
@@ -232,7 +232,7 @@ export function createDiscussionsModels(connection: Connection, outbox: Outbox):
   );
 
   const userSchema = new Schema<UserDoc>(
-    { _id: Number, username: String, name: String, seenAt: String },
+    { _id: Number, username: String, name: String, occurredAt: String },
     { versionKey: false },
   );
 

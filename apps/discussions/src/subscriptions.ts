@@ -3,11 +3,16 @@ import {
   DURABLES,
   alertCreatedData,
   alertResolvedData,
-  EVENT_TYPES,
   targetEventData,
-  userEventData,
 } from '@gl/contracts';
-import { PoisonMessageError, type Subscription, eventData } from '@gl/service-kit';
+import {
+  PoisonMessageError,
+  applyIdentityEvent,
+  eventData,
+  identitySubjects,
+  type IdentityHandlers,
+  type Subscription,
+} from '@gl/service-kit';
 import type { NoteablesService } from './noteables.service';
 import { SERVICE_PRODUCER } from './discussions.origin';
 
@@ -50,12 +55,14 @@ export function createMilestonesSubscription(noteables: NoteablesService): Subsc
 
 /** Usernames from the identity catalogue, for "assigned to @user" system notes. */
 export function createUsersSubscription(noteables: NoteablesService): Subscription {
-  const { userCreated, userUpdated } = EVENT_TYPES.identity;
+  const handlers: IdentityHandlers = {
+    user: (user, event) => noteables.recordUser(user, event.occurredAt),
+  };
   return {
     durable: DURABLES.discussionsUsers,
-    filterSubjects: [userCreated, userUpdated],
-    async handle(event) {
-      await noteables.recordUser(eventData(userEventData, event), event.occurredAt);
+    filterSubjects: identitySubjects(handlers),
+    handle: async (event) => {
+      await applyIdentityEvent(handlers, event);
     },
   };
 }

@@ -1,22 +1,15 @@
+import { DURABLES, EVENT_SUBJECTS, EVENT_TYPES, memberEventData, type EventEnvelope } from '@gl/contracts';
 import {
-  DURABLES,
-  EVENT_SUBJECTS,
-  EVENT_TYPES,
-  groupEventData,
-  memberEventData,
-  projectEventData,
-  userEventData,
-  type EventEnvelope,
-} from '@gl/contracts';
-import {
+  applyIdentityEvent,
   isDuplicateKeyError,
   type Counters,
   type ProjectionRevisions,
   type Subscription,
   eventData,
-  upsertUnlessDestroyed,
-  recordMembership,
   forgetMembership,
+  markDestroyed,
+  projectIdentity,
+  recordMembership,
 } from '@gl/service-kit';
 import { toActivity } from './activity.mapping';
 import type { ActivityDoc, EventsModels, IngestedDoc } from './events.models';
@@ -26,78 +19,52 @@ import { createTimelineStore, streams, streamsOf } from './timeline/timeline.sto
 
 const ID = EVENT_TYPES.identity;
 
-/** Keeps the copies of users, projects, groups and memberships the read side needs; each write is idempotent. */
-/** Resolves true when a projection was written. */
-async function project(models: EventsModels, event: EventEnvelope): Promise<boolean> {
-  switch (event.type) {
-    case ID.userCreated:
-    case ID.userUpdated: {
-      const data = eventData(userEventData, event);
-      await models.users.updateOne(
-        { _id: data.userId },
-        {
-          $set: {
-            username: data.username,
-            usernameLower: data.username.toLowerCase(),
-            name: data.name,
-            state: data.state,
-          },
-        },
-        { upsert: true },
-      );
-      return true;
-    }
-    case ID.projectCreated:
-    case ID.projectUpdated: {
-      const data = eventData(projectEventData, event);
-      const set: Record<string, unknown> = {
-        fullPath: data.fullPath,
-        visibility: data.visibility,
-        ancestorGroupIds: data.ancestorGroupIds,
-      };
-      if (event.type === ID.projectCreated) set.createdCorrelationId = event.correlationId;
-      // A late created/updated never resurrects a destroyed project.
-      await upsertUnlessDestroyed(models.projects, data.projectId, set);
-      return true;
-    }
-    case ID.projectDestroyed: {
-      const data = eventData(projectEventData, event);
-      await models.projects.updateOne(
-        { _id: data.projectId },
-        { $set: { destroyed: true } },
-        { upsert: true },
-      );
-      return true;
-    }
-    case ID.groupCreated:
-    case ID.groupUpdated: {
-      const data = eventData(groupEventData, event);
-      await upsertUnlessDestroyed(models.groups, data.groupId, {
-        visibility: data.visibility,
-        ancestorGroupIds: data.ancestorGroupIds,
-      });
-      return true;
-    }
-    case ID.groupDestroyed: {
-      const data = eventData(groupEventData, event);
-      await models.groups.updateOne({ _id: data.groupId }, { $set: { destroyed: true } }, { upsert: true });
-      return true;
-    }
-    case ID.memberAdded:
-    case ID.memberUpdated: {
-      const data = eventData(memberEventData, event);
-      await recordMembership(models.members, data);
-      return true;
-    }
-    case ID.memberRemoved:
-    case ID.memberExpired: {
-      const data = eventData(memberEventData, event);
-      await forgetMembership(models.members, data);
-      return true;
-    }
-    default:
-      return false;
-  }
+/**
+ * Keeps the copies of users, projects, groups and memberships the read side needs; each write is idempotent
+ * and never lets an older redelivered event overwrite a newer one. Resolves true when a projection was written.
+ */
+function project(models: EventsModels, event: EventEnvelope): Promise<boolean> {
+  return applyIdentityEvent(
+    {
+      user: (data) =>
+        projectIdentity(models.users, data.userId, event, {
+          username: data.username,
+          usernameLower: data.username.toLowerCase(),
+          name: data.name,
+          state: data.state,
+        }),
+      project: async (data) => {
+        const set = {
+          fullPath: data.fullPath,
+          visibility: data.visibility,
+          ancestorGroupIds: data.ancestorGroupIds,
+        };
+        const written = await projectIdentity(models.projects, data.projectId, event, set, {
+          unlessDestroyed: true,
+        });
+        // The creating request stays known even when a newer update was applied first.
+        if (event.type === ID.projectCreated)
+          await models.projects.updateOne(
+            { _id: data.projectId },
+            { $set: { createdCorrelationId: event.correlationId } },
+          );
+        return written;
+      },
+      projectDestroyed: (data) => markDestroyed(models.projects, data.projectId),
+      group: (data) =>
+        projectIdentity(
+          models.groups,
+          data.groupId,
+          event,
+          { visibility: data.visibility, ancestorGroupIds: data.ancestorGroupIds },
+          { unlessDestroyed: true },
+        ),
+      groupDestroyed: (data) => markDestroyed(models.groups, data.groupId),
+      member: (data) => recordMembership(models.members, data, event),
+      memberGone: (data) => forgetMembership(models.members, data),
+    },
+    event,
+  );
 }
 
 /** The creator's own owner membership, written by the request that created the project, is not `joined`. */

@@ -1,28 +1,14 @@
-import { DURABLES, EVENT_TYPES, groupEventData, projectEventData, userEventData } from '@gl/contracts';
-import { isDuplicateKeyError, type Subscription, eventData, upsertUnlessDestroyed } from '@gl/service-kit';
+import { DURABLES, type EventEnvelope } from '@gl/contracts';
+import {
+  applyIdentityEvent,
+  identitySubjects,
+  markDestroyed,
+  projectIdentity,
+  type IdentityHandlers,
+  type Subscription,
+} from '@gl/service-kit';
 import type { NotificationsModels } from './models';
 import type { SettingsService } from './settings.service';
-
-const ID = EVENT_TYPES.identity;
-
-/** Writes unless a newer event already did (out-of-order redelivery); the duplicate key means "newer". */
-async function upsertIfNewer(
-  models: NotificationsModels,
-  userId: number,
-  set: { email: string; emails: string[]; occurredAt: string },
-): Promise<boolean> {
-  try {
-    await models.users.updateOne(
-      { _id: userId, occurredAt: { $lte: set.occurredAt } },
-      { $set: set },
-      { upsert: true },
-    );
-    return true;
-  } catch (err) {
-    if (!isDuplicateKeyError(err)) throw err;
-    return false;
-  }
-}
 
 /** Records ancestry unless the namespace was destroyed (a late created/updated must not resurrect it). */
 function recordNamespace(
@@ -30,24 +16,14 @@ function recordNamespace(
   kind: 'group' | 'project',
   sourceId: number,
   ancestorGroupIds: number[],
-): Promise<void> {
-  return upsertUnlessDestroyed(models.namespaces, `${kind}:${sourceId}`, {
-    kind,
-    sourceId,
-    ancestorGroupIds,
-  });
-}
-
-async function markDestroyed(
-  models: NotificationsModels,
-  kind: 'group' | 'project',
-  sourceId: number,
-  ancestorGroupIds: number[],
-): Promise<void> {
-  await models.namespaces.updateOne(
-    { _id: `${kind}:${sourceId}` },
-    { $set: { kind, sourceId, ancestorGroupIds, destroyed: true } },
-    { upsert: true },
+  event: EventEnvelope,
+): Promise<boolean> {
+  return projectIdentity(
+    models.namespaces,
+    `${kind}:${sourceId}`,
+    event,
+    { kind, sourceId, ancestorGroupIds },
+    { unlessDestroyed: true },
   );
 }
 
@@ -58,65 +34,40 @@ async function markDestroyed(
  * so a redelivered event changes nothing.
  */
 export function identityProjection(models: NotificationsModels, settings: SettingsService): Subscription {
+  const removeNamespace = async (
+    kind: 'group' | 'project',
+    sourceId: number,
+    ancestorGroupIds: number[],
+  ): Promise<void> => {
+    await markDestroyed(models.namespaces, `${kind}:${sourceId}`, { kind, sourceId, ancestorGroupIds });
+    await settings.removeSource(kind, sourceId);
+  };
+  const handlers: IdentityHandlers = {
+    user: async (data, event) => {
+      const applied = await projectIdentity(models.users, data.userId, event, {
+        email: data.email,
+        emails: data.emails,
+      });
+      // GitLab unsets the notification e-mail when that address is removed from the user.
+      if (applied) await settings.forgetNotificationEmail(data.userId, [data.email, ...data.emails]);
+    },
+    group: (data, event) => recordNamespace(models, 'group', data.groupId, data.ancestorGroupIds, event),
+    groupDestroyed: async (data) => {
+      await removeNamespace('group', data.groupId, data.ancestorGroupIds);
+      // Subgroups and projects go with their group, whether or not their own events follow.
+      const below = await models.namespaces.find({ ancestorGroupIds: data.groupId }).lean();
+      for (const namespace of below)
+        await removeNamespace(namespace.kind, namespace.sourceId, namespace.ancestorGroupIds);
+    },
+    project: (data, event) =>
+      recordNamespace(models, 'project', data.projectId, data.ancestorGroupIds, event),
+    projectDestroyed: (data) => removeNamespace('project', data.projectId, data.ancestorGroupIds),
+  };
   return {
     durable: DURABLES.notificationsIdentity,
-    filterSubjects: [
-      ID.userCreated,
-      ID.userUpdated,
-      ID.groupCreated,
-      ID.groupUpdated,
-      ID.groupDestroyed,
-      ID.projectCreated,
-      ID.projectUpdated,
-      ID.projectDestroyed,
-    ],
-    async handle(event) {
-      switch (event.type) {
-        case ID.userCreated:
-        case ID.userUpdated: {
-          const data = eventData(userEventData, event);
-          const applied = await upsertIfNewer(models, data.userId, {
-            email: data.email,
-            emails: data.emails,
-            occurredAt: event.occurredAt,
-          });
-          // GitLab unsets the notification e-mail when that address is removed from the user.
-          if (applied) await settings.forgetNotificationEmail(data.userId, [data.email, ...data.emails]);
-          return;
-        }
-        case ID.groupCreated:
-        case ID.groupUpdated: {
-          const data = eventData(groupEventData, event);
-          await recordNamespace(models, 'group', data.groupId, data.ancestorGroupIds);
-          return;
-        }
-        case ID.projectCreated:
-        case ID.projectUpdated: {
-          const data = eventData(projectEventData, event);
-          await recordNamespace(models, 'project', data.projectId, data.ancestorGroupIds);
-          return;
-        }
-        case ID.groupDestroyed: {
-          const data = eventData(groupEventData, event);
-          await markDestroyed(models, 'group', data.groupId, data.ancestorGroupIds);
-          await settings.removeSource('group', data.groupId);
-          // Subgroups and projects go with their group, whether or not their own events follow.
-          const below = await models.namespaces.find({ ancestorGroupIds: data.groupId }).lean();
-          for (const namespace of below) {
-            await markDestroyed(models, namespace.kind, namespace.sourceId, namespace.ancestorGroupIds);
-            await settings.removeSource(namespace.kind, namespace.sourceId);
-          }
-          return;
-        }
-        case ID.projectDestroyed: {
-          const data = eventData(projectEventData, event);
-          await markDestroyed(models, 'project', data.projectId, data.ancestorGroupIds);
-          await settings.removeSource('project', data.projectId);
-          return;
-        }
-        default:
-          return;
-      }
+    filterSubjects: identitySubjects(handlers),
+    handle: async (event) => {
+      await applyIdentityEvent(handlers, event);
     },
   };
 }

@@ -7,3 +7,4 @@ export * from './consumer';
 export * from './dead-letters';
 export * from './payload-limit';
 export * from './publish-errors';
+export * from './identity-projection';

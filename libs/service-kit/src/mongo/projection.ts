@@ -1,25 +1,54 @@
 import type { Model } from 'mongoose';
+import type { EventEnvelope } from '@gl/contracts';
 import { isDuplicateKeyError } from './connection';
 
 /**
- * Upserts a projection record unless it is marked destroyed, so a late created/updated event never brings a
- * destroyed project or group back: the filter misses the destroyed record, the upsert then collides with
- * its `_id`, and that duplicate key means "destroyed, leave it".
+ * The one out-of-order guard of every identity projection. Consumers see an event again after a crash or
+ * a nak, and replicas sharing a durable apply events in no fixed order, so a redelivered older event can
+ * arrive after a newer one. Each projection record keeps the `occurredAt` of the event that wrote it; an
+ * event older than that changes nothing. Records written before they carried a stamp (or by a path that
+ * has no event) count as older than any event. `occurredAt` is the gateway's ISO-8601 UTC time, so string
+ * order is time order; an event of the same instant still applies (a redelivery writes the same state).
+ *
+ * With `unlessDestroyed`, a record marked destroyed is never written again either, so a late
+ * created/updated never brings a destroyed project or group back.
+ *
+ * The filter misses a record that is newer (or destroyed); the upsert then collides with its `_id`, and
+ * that duplicate key means "leave it". Resolves whether the event's state was written.
  */
-export async function upsertUnlessDestroyed<T>(
+export async function projectIdentity<T>(
   model: Model<T>,
   id: string | number,
+  event: Pick<EventEnvelope, 'occurredAt'>,
   set: Record<string, unknown>,
-): Promise<void> {
+  options: { unlessDestroyed?: boolean } = {},
+): Promise<boolean> {
+  const filter: Record<string, unknown> = { _id: id, occurredAt: { $not: { $gt: event.occurredAt } } };
+  const update: Record<string, unknown> = { ...set, occurredAt: event.occurredAt };
+  if (options.unlessDestroyed) {
+    filter.destroyed = { $ne: true };
+    update.destroyed = false;
+  }
   try {
-    await model.updateOne(
-      { _id: id, destroyed: { $ne: true } },
-      { $set: { ...set, destroyed: false } },
-      { upsert: true },
-    );
+    // strict: false: the stamp is this guard's own field, whatever the projection's schema declares.
+    await model.updateOne(filter, { $set: update }, { upsert: true, strict: false });
+    return true;
   } catch (err) {
     if (!isDuplicateKeyError(err)) throw err;
+    return false;
   }
+}
+
+/**
+ * project/group destroyed: marks the record destroyed (created if the other events never came), for good;
+ * `set` adds what else the projection keeps about a removed namespace.
+ */
+export async function markDestroyed<T>(
+  model: Model<T>,
+  id: string | number,
+  set: Record<string, unknown> = {},
+): Promise<void> {
+  await model.updateOne({ _id: id }, { $set: { ...set, destroyed: true } }, { upsert: true });
 }
 
 /** A membership as identity events carry it; its projection record is keyed by all three ids. */
@@ -35,14 +64,20 @@ export interface MembershipData {
 export const membershipId = (data: Pick<MembershipData, 'sourceType' | 'sourceId' | 'userId'>): string =>
   `${data.sourceType}:${data.sourceId}:${data.userId}`;
 
-/** member.added / member.updated: writes the membership the event carries. */
-export async function recordMembership<T>(model: Model<T>, data: MembershipData): Promise<void> {
+/** member.added / member.updated: writes the membership the event carries, unless a newer event did. */
+export async function recordMembership<T>(
+  model: Model<T>,
+  data: MembershipData,
+  event: Pick<EventEnvelope, 'occurredAt'>,
+): Promise<void> {
   const { sourceType, sourceId, userId, accessLevel, expiresAt } = data;
-  await model.updateOne(
-    { _id: membershipId(data) },
-    { $set: { sourceType, sourceId, userId, accessLevel, expiresAt } },
-    { upsert: true },
-  );
+  await projectIdentity(model, membershipId(data), event, {
+    sourceType,
+    sourceId,
+    userId,
+    accessLevel,
+    expiresAt,
+  });
 }
 
 /** member.removed / member.expired. */
