@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { booleanParam } from '@gl/contracts';
+import { ALERTS_ENDPOINTS, booleanParam, type EndpointContract } from '@gl/contracts';
 import {
   createCounters,
   createRuntimeHttpApp,
@@ -55,6 +55,8 @@ export function createAlertsApp(
         periodSeconds: config.ALERTS_NOTIFY_RATE_PERIOD_SECONDS ?? 3600,
       }),
     ],
+    // The notify endpoints (outside /api/v4) match nested project paths by pattern in notify.router.ts.
+    serves: ALERTS_ENDPOINTS.filter((endpoint: EndpointContract) => !endpoint.outsideApi),
   });
   return { app, alerts, subscriptions: [createIncidentsSubscription(alerts)] };
 }

@@ -1,39 +1,36 @@
 import { Router, type Request } from 'express';
-import { ACCESS_LEVELS, patchErrorTrackingBody, putErrorTrackingBody } from '@gl/contracts';
-import { ParamError, collectParams, parseParams, sendJson } from '@gl/service-kit';
+import { ACCESS_LEVELS, ALERTS_API } from '@gl/contracts';
+import { ParamError, collectParams, route, sendJson } from '@gl/service-kit';
 import { projectWith } from './alerts.access';
 import type { ErrorTrackingService } from './error-tracking.service';
 import { presentErrorTracking } from './presenters';
 
 /** Grape's `requires :active, allow_blank: false`: missing, then empty, then invalid. */
-function checkActive(params: Record<string, unknown>): Record<string, unknown> {
-  if (params.active === undefined || params.active === null) throw new ParamError(['active is missing']);
-  if (typeof params.active === 'string' && params.active.trim() === '')
-    throw new ParamError(['active is empty']);
-  return params;
+function checkActive(req: Request): void {
+  const { active } = collectParams(req);
+  if (active === undefined || active === null) throw new ParamError(['active is missing']);
+  if (typeof active === 'string' && active.trim() === '') throw new ParamError(['active is empty']);
 }
 
+/** The settings routes; Express matches them with a trailing slash too (non-strict routing). */
 export function createErrorTrackingRouter(settings: ErrorTrackingService): Router {
   const router = Router();
-  const paths = ['/projects/:id/error_tracking/settings', '/projects/:id/error_tracking/settings/'];
 
-  const maintainer = (req: Request) => projectWith(req.ctx, ACCESS_LEVELS.maintainer);
-
-  router.get(paths, async (req, res) => {
-    const ns = maintainer(req);
+  route(router, ALERTS_API.getErrorTrackingSettings, async ({ res, ctx }) => {
+    const ns = projectWith(ctx, ACCESS_LEVELS.maintainer);
     sendJson(res, 200, presentErrorTracking(await settings.find(ns.id)));
   });
 
-  router.patch(paths, async (req, res) => {
-    const ns = maintainer(req);
-    const params = parseParams(patchErrorTrackingBody, checkActive(collectParams(req)));
-    sendJson(res, 200, presentErrorTracking(await settings.patch(ns.id, params)));
+  route(router, ALERTS_API.patchErrorTrackingSettings, async ({ req, res, ctx, params }) => {
+    const ns = projectWith(ctx, ACCESS_LEVELS.maintainer);
+    checkActive(req);
+    sendJson(res, 200, presentErrorTracking(await settings.patch(ns.id, params())));
   });
 
-  router.put(paths, async (req, res) => {
-    const ns = maintainer(req);
-    const params = parseParams(putErrorTrackingBody, checkActive(collectParams(req)));
-    sendJson(res, 200, presentErrorTracking(await settings.put(ns.id, params)));
+  route(router, ALERTS_API.putErrorTrackingSettings, async ({ req, res, ctx, params }) => {
+    const ns = projectWith(ctx, ACCESS_LEVELS.maintainer);
+    checkActive(req);
+    sendJson(res, 200, presentErrorTracking(await settings.put(ns.id, params())));
   });
 
   return router;

@@ -1,18 +1,17 @@
 import { Router, type Request } from 'express';
 import {
   ACCESS_LEVELS,
-  createHttpIntegrationBody,
+  ALERTS_API,
   integrationIdParams,
-  opsgenieBody,
-  prometheusIntegrationBody,
-  updateHttpIntegrationBody,
+  type InternalContext,
   type NamespaceContext,
 } from '@gl/contracts';
 import {
   ModelError,
-  collectParams,
   isHigherTier,
   parseParams,
+  requestOrigin,
+  route,
   sendJson,
   sendNoContent,
 } from '@gl/service-kit';
@@ -28,67 +27,68 @@ export function createIntegrationsRouter(
   producer: string,
 ): Router {
   const router = Router();
-  const base = '/projects/:id/alert_management';
 
+  // The contracts' params hold the bodies; the integration id comes from the path, parsed (and looked up,
+  // a 404) before the body is, as GitLab's `find_integration!` runs first.
   const findHttp = (req: Request, ns: NamespaceContext) =>
     integrations.findHttp(ns.id, parseParams(integrationIdParams, req.params).integration_id);
 
-  const present = (req: Request, ns: NamespaceContext, { integration, token }: WithToken) =>
-    presentIntegration(integration, req.ctx.externalUrl, ns.fullPath, token);
+  const present = (ctx: InternalContext, ns: NamespaceContext, { integration, token }: WithToken) =>
+    presentIntegration(integration, ctx.externalUrl, ns.fullPath, token);
 
-  const prometheus = (req: Request, ns: NamespaceContext, { integration, token }: WithToken) =>
-    presentPrometheus(integration, req.ctx.externalUrl, ns.fullPath, token);
+  const prometheus = (ctx: InternalContext, ns: NamespaceContext, { integration, token }: WithToken) =>
+    presentPrometheus(integration, ctx.externalUrl, ns.fullPath, token);
 
-  router.get(`${base}/http_integrations`, async (req, res) => {
-    const ns = projectWith(req.ctx, ACCESS_LEVELS.maintainer);
+  route(router, ALERTS_API.listAlertHttpIntegrations, async ({ res, ctx }) => {
+    const ns = projectWith(ctx, ACCESS_LEVELS.maintainer);
     const list = await integrations.listHttp(ns.id);
     sendJson(
       res,
       200,
-      list.map((integration) => present(req, ns, { integration })),
+      list.map((integration) => present(ctx, ns, { integration })),
     );
   });
 
-  router.post(`${base}/http_integrations`, async (req, res) => {
-    const ns = projectWith(req.ctx, ACCESS_LEVELS.maintainer);
-    const params = parseParams(createHttpIntegrationBody, collectParams(req));
+  route(router, ALERTS_API.createAlertHttpIntegration, async ({ res, ctx, params }) => {
+    const ns = projectWith(ctx, ACCESS_LEVELS.maintainer);
+    const created = params();
+    sendJson(res, 201, present(ctx, ns, await integrations.createHttp(ns.id, created, !isHigherTier(ctx))));
+  });
+
+  route(router, ALERTS_API.getAlertHttpIntegration, async ({ req, res, ctx }) => {
+    const ns = projectWith(ctx, ACCESS_LEVELS.maintainer);
+    sendJson(res, 200, present(ctx, ns, { integration: await findHttp(req, ns) }));
+  });
+
+  route(router, ALERTS_API.updateAlertHttpIntegration, async ({ req, res, ctx, params }) => {
+    const ns = projectWith(ctx, ACCESS_LEVELS.maintainer);
+    const integration = await findHttp(req, ns);
+    const changes = params();
     sendJson(
       res,
-      201,
-      present(req, ns, await integrations.createHttp(ns.id, params, !isHigherTier(req.ctx))),
+      200,
+      present(ctx, ns, { integration: await integrations.updateHttp(integration, changes) }),
     );
   });
 
-  router.get(`${base}/http_integrations/:integration_id`, async (req, res) => {
-    const ns = projectWith(req.ctx, ACCESS_LEVELS.maintainer);
-    sendJson(res, 200, present(req, ns, { integration: await findHttp(req, ns) }));
-  });
-
-  router.put(`${base}/http_integrations/:integration_id`, async (req, res) => {
-    const ns = projectWith(req.ctx, ACCESS_LEVELS.maintainer);
-    const integration = await findHttp(req, ns);
-    const params = parseParams(updateHttpIntegrationBody, collectParams(req));
-    sendJson(res, 200, present(req, ns, { integration: await integrations.updateHttp(integration, params) }));
-  });
-
-  router.delete(`${base}/http_integrations/:integration_id`, async (req, res) => {
-    const ns = projectWith(req.ctx, ACCESS_LEVELS.maintainer);
+  route(router, ALERTS_API.deleteAlertHttpIntegration, async ({ req, res, ctx }) => {
+    const ns = projectWith(ctx, ACCESS_LEVELS.maintainer);
     await integrations.remove(await findHttp(req, ns));
     sendNoContent(res);
   });
 
-  router.post(`${base}/http_integrations/:integration_id/reset_token`, async (req, res) => {
-    const ns = projectWith(req.ctx, ACCESS_LEVELS.maintainer);
+  route(router, ALERTS_API.resetAlertHttpIntegrationToken, async ({ req, res, ctx }) => {
+    const ns = projectWith(ctx, ACCESS_LEVELS.maintainer);
     const integration = await findHttp(req, ns);
-    sendJson(res, 200, present(req, ns, await integrations.resetToken(integration)));
+    sendJson(res, 200, present(ctx, ns, await integrations.resetToken(integration)));
   });
 
   /**
    * A test alert runs the real ingestion path with a sample payload: the JSON body itself, or a `payload`
    * string holding JSON (invalid JSON → an error message, nothing stored).
    */
-  router.post(`${base}/http_integrations/:integration_id/test`, async (req, res) => {
-    const ns = projectWith(req.ctx, ACCESS_LEVELS.developer);
+  route(router, ALERTS_API.testAlertHttpIntegration, async ({ req, res, ctx }) => {
+    const ns = projectWith(ctx, ACCESS_LEVELS.developer);
     const integration = await findHttp(req, ns);
     const raw: unknown = req.body;
     let payload: unknown = raw;
@@ -102,34 +102,32 @@ export function createIntegrationsRouter(
     if (!payload || typeof payload !== 'object' || Array.isArray(payload))
       throw ModelError.error('Test payload must be a JSON object');
     const body = payload as Record<string, unknown>;
-    const alert = await alerts.ingest(integration, mapGenericPayload(body, isHigherTier(req.ctx)), body, {
-      producer,
-      correlationId: req.ctx.requestId,
-    });
+    const mapped = mapGenericPayload(body, isHigherTier(ctx));
+    const alert = await alerts.ingest(integration, mapped, body, requestOrigin(producer, ctx));
     if (!alert) throw ModelError.error('The test alert resolves no open alert');
     sendJson(res, 200, { success: true, alerts: [{ iid: alert.iid, title: alert.title }] });
   });
 
-  router.get(`${base}/prometheus_integration`, async (req, res) => {
-    const ns = projectWith(req.ctx, ACCESS_LEVELS.maintainer);
-    sendJson(res, 200, prometheus(req, ns, { integration: await integrations.prometheus(ns.id) }));
+  route(router, ALERTS_API.getPrometheusIntegration, async ({ res, ctx }) => {
+    const ns = projectWith(ctx, ACCESS_LEVELS.maintainer);
+    sendJson(res, 200, prometheus(ctx, ns, { integration: await integrations.prometheus(ns.id) }));
   });
 
-  router.put(`${base}/prometheus_integration`, async (req, res) => {
-    const ns = projectWith(req.ctx, ACCESS_LEVELS.maintainer);
-    const params = parseParams(prometheusIntegrationBody, collectParams(req));
-    sendJson(res, 200, prometheus(req, ns, await integrations.savePrometheus(ns.id, params)));
+  route(router, ALERTS_API.putPrometheusIntegration, async ({ res, ctx, params }) => {
+    const ns = projectWith(ctx, ACCESS_LEVELS.maintainer);
+    const settings = params();
+    sendJson(res, 200, prometheus(ctx, ns, await integrations.savePrometheus(ns.id, settings)));
   });
 
-  router.get(`${base}/opsgenie`, async (req, res) => {
-    const ns = projectWith(req.ctx, ACCESS_LEVELS.maintainer);
+  route(router, ALERTS_API.getOpsgenieIntegration, async ({ res, ctx }) => {
+    const ns = projectWith(ctx, ACCESS_LEVELS.maintainer);
     sendJson(res, 200, presentOpsgenie(await integrations.opsgenieSettings(ns.id)));
   });
 
-  router.put(`${base}/opsgenie`, async (req, res) => {
-    const ns = projectWith(req.ctx, ACCESS_LEVELS.maintainer);
-    const params = parseParams(opsgenieBody, collectParams(req));
-    sendJson(res, 200, presentOpsgenie(await integrations.saveOpsgenie(ns.id, params)));
+  route(router, ALERTS_API.putOpsgenieIntegration, async ({ res, ctx, params }) => {
+    const ns = projectWith(ctx, ACCESS_LEVELS.maintainer);
+    const settings = params();
+    sendJson(res, 200, presentOpsgenie(await integrations.saveOpsgenie(ns.id, settings)));
   });
 
   return router;

@@ -1,5 +1,5 @@
 import { Router, type Request, type Response } from 'express';
-import { isHigherTier, sendJson, type EventOrigin } from '@gl/service-kit';
+import { isHigherTier, requestOrigin, sendJson } from '@gl/service-kit';
 import { jsonDepth, mapGenericPayload, mapPrometheusAlert } from './alert-payload';
 import type { AlertsService } from './alerts.service';
 import { tokenMatches } from './integration-token';
@@ -115,7 +115,7 @@ export function createNotifyRouter(
     }
     if (!payload || typeof payload !== 'object' || Array.isArray(payload)) return status(res, 400);
     const body = payload as Record<string, unknown>;
-    const origin: EventOrigin = { producer, correlationId: req.ctx.requestId };
+    const origin = requestOrigin(producer, req.ctx);
 
     if (kind === 'prometheus') {
       const list = Array.isArray(body.alerts) ? (body.alerts as unknown[]) : [];
