@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { alertEntity, httpIntegrationEntity, type NamespaceContext } from '@gl/contracts';
+import { alertEntity, type NamespaceContext } from '@gl/contracts';
 import { PoisonMessageError } from '@gl/service-kit';
 import { z } from 'zod';
 import { DEVELOPER, REPORTER, projectNamespace, startAlertsHarness } from './testing/alerts.harness';
+import { createHttpIntegration } from './testing/integrations.fixture';
 import { useHarness } from '@gl/testing';
 
 const alerts = z.array(alertEntity);
@@ -11,20 +12,12 @@ describe('Alerts API', () => {
   const h = useHarness(startAlertsHarness);
 
   async function seed(ns: NamespaceContext, payloads: Record<string, unknown>[]) {
-    const created = httpIntegrationEntity.parse(
-      (
-        await h.call('POST', `/projects/${ns.id}/alert_management/http_integrations`, {
-          ns,
-          json: { name: 'seed', active: true },
-        })
-      ).body,
-    );
-    const path = new URL(created.url).pathname;
+    const { path, token } = await createHttpIntegration(h, ns, { json: { name: 'seed' } });
     for (const body of payloads) {
-      const reply = await h.notify(path, { ns, token: created.token, body });
+      const reply = await h.notify(path, { ns, token, body });
       expect(reply.status).toBe(200);
     }
-    return { path, token: created.token! };
+    return { path, token };
   }
 
   const base = (ns: NamespaceContext) => `/projects/${ns.id}/alert_management/alerts`;

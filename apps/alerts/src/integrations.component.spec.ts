@@ -1,14 +1,17 @@
 import { httpIntegrationEntity, prometheusIntegrationEntity } from '@gl/contracts';
 import { z } from 'zod';
 import { DEVELOPER, MAINTAINER, projectNamespace, startAlertsHarness } from './testing/alerts.harness';
+import {
+  createHttpIntegration,
+  deactivateHttpIntegration,
+  httpIntegrationsPath as base,
+} from './testing/integrations.fixture';
 import { useHarness } from '@gl/testing';
 
 const list = z.array(httpIntegrationEntity);
 
 describe('HTTP alert integrations', () => {
   const h = useHarness(startAlertsHarness);
-
-  const base = (id: number) => `/projects/${id}/alert_management/http_integrations`;
 
   it('When a maintainer creates an integration, then it answers 201 with the notify URL and a token shown only then', async () => {
     const ns = projectNamespace();
@@ -47,9 +50,7 @@ describe('HTTP alert integrations', () => {
 
   it('When the token is reset, then the new token is shown once and differs from the old one', async () => {
     const ns = projectNamespace();
-    const first = httpIntegrationEntity.parse(
-      (await h.call('POST', base(ns.id), { ns, json: { name: 'x', active: true } })).body,
-    );
+    const first = await createHttpIntegration(h, ns, { json: { name: 'x' } });
     const reset = await h.call('POST', `${base(ns.id)}/${first.id}/reset_token`, { ns });
     expect(reset.status).toBe(200);
     const again = httpIntegrationEntity.parse(reset.body);
@@ -59,9 +60,7 @@ describe('HTTP alert integrations', () => {
 
   it('When an integration is renamed, deactivated and deleted, then each answer reflects it and it is gone afterwards', async () => {
     const ns = projectNamespace();
-    const created = httpIntegrationEntity.parse(
-      (await h.call('POST', base(ns.id), { ns, json: { name: 'a', active: true } })).body,
-    );
+    const created = await createHttpIntegration(h, ns, { json: { name: 'a' } });
     const updated = await h.call('PUT', `${base(ns.id)}/${created.id}`, {
       ns,
       json: { name: 'b', active: false, create_incident: true },
@@ -118,15 +117,13 @@ describe('HTTP alert integrations', () => {
   it('When the Opsgenie link-out is active, then no other integration can be activated, and vice versa', async () => {
     const ns = projectNamespace();
     const opsgenie = `/projects/${ns.id}/alert_management/opsgenie`;
-    const http = httpIntegrationEntity.parse(
-      (await h.call('POST', base(ns.id), { ns, json: { name: 'h', active: true } })).body,
-    );
+    const http = await createHttpIntegration(h, ns, { json: { name: 'h' } });
     const refused = await h.call('PUT', opsgenie, {
       ns,
       json: { active: true, api_url: 'https://example.app.opsgenie.com' },
     });
     expect(refused.status).toBe(400);
-    await h.call('PUT', `${base(ns.id)}/${http.id}`, { ns, json: { active: false } });
+    await deactivateHttpIntegration(h, ns, http.id);
     const ok = await h.call('PUT', opsgenie, {
       ns,
       json: { active: true, api_url: 'https://example.app.opsgenie.com' },

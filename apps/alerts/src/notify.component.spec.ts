@@ -1,9 +1,10 @@
 import { createHash } from 'node:crypto';
-import { alertEntity, httpIntegrationEntity, notifyResultEntity, type NamespaceContext } from '@gl/contracts';
+import { alertEntity, notifyResultEntity, type NamespaceContext } from '@gl/contracts';
 import { listen, useHarness } from '@gl/testing';
 import { z } from 'zod';
 import { createAlertsApp } from './app';
 import { projectNamespace, startAlertsHarness } from './testing/alerts.harness';
+import { createHttpIntegration, deactivateHttpIntegration } from './testing/integrations.fixture';
 
 const alerts = z.array(alertEntity);
 const sha1 = (s: string) => createHash('sha1').update(s).digest('hex');
@@ -11,16 +12,8 @@ const sha1 = (s: string) => createHash('sha1').update(s).digest('hex');
 describe('Alert ingestion', () => {
   const h = useHarness(startAlertsHarness);
 
-  async function integration(ns: NamespaceContext, tier: 'free' | 'ultimate' = 'ultimate', extra = {}) {
-    const reply = await h.call('POST', `/projects/${ns.id}/alert_management/http_integrations`, {
-      ns,
-      tier,
-      json: { name: 'Tool', active: true, ...extra },
-    });
-    const created = httpIntegrationEntity.parse(reply.body);
-    const path = new URL(created.url).pathname;
-    return { ...created, path, token: created.token! };
-  }
+  const integration = (ns: NamespaceContext, tier: 'free' | 'ultimate' = 'ultimate', json = {}) =>
+    createHttpIntegration(h, ns, { tier, json });
 
   const listAlerts = async (ns: NamespaceContext) =>
     alerts.parse((await h.call('GET', `/projects/${ns.id}/alert_management/alerts`, { ns })).body);
@@ -50,10 +43,7 @@ describe('Alert ingestion', () => {
     it('When no active integration has that identifier, then 403 even with invalid JSON', async () => {
       const ns = projectNamespace();
       const created = await integration(ns);
-      await h.call('PUT', `/projects/${ns.id}/alert_management/http_integrations/${created.id}`, {
-        ns,
-        json: { active: false },
-      });
+      await deactivateHttpIntegration(h, ns, created.id);
       expect((await h.notify(created.path, { ns, token: created.token, body: '{nope' })).status).toBe(403);
       const other = `/${ns.fullPath}/alerts/notify/tool/0000000000000000.json`;
       expect((await h.notify(other, { ns, token: created.token })).status).toBe(403);
@@ -335,10 +325,7 @@ describe('Alert ingestion', () => {
     it('When the Opsgenie link-out is active, then notify calls are refused with 403', async () => {
       const ns = projectNamespace();
       const created = await integration(ns);
-      await h.call('PUT', `/projects/${ns.id}/alert_management/http_integrations/${created.id}`, {
-        ns,
-        json: { active: false },
-      });
+      await deactivateHttpIntegration(h, ns, created.id);
       await h.call('PUT', `/projects/${ns.id}/alert_management/opsgenie`, {
         ns,
         json: { active: true, api_url: 'https://x.app.opsgenie.com' },
@@ -377,19 +364,11 @@ describe('Alert ingestion rate limit', () => {
 
   it('When an integration exceeds the configured rate, then 429 with Retry-After', async () => {
     const ns = projectNamespace();
-    const created = httpIntegrationEntity.parse(
-      (
-        await h.call('POST', `/projects/${ns.id}/alert_management/http_integrations`, {
-          ns,
-          json: { name: 'r', active: true },
-        })
-      ).body,
-    );
-    const path = new URL(created.url).pathname;
+    const { path, token } = await createHttpIntegration(h, ns, { json: { name: 'r' } });
     const statuses = [];
-    for (let i = 0; i < 3; i++) statuses.push((await h.notify(path, { ns, token: created.token })).status);
+    for (let i = 0; i < 3; i++) statuses.push((await h.notify(path, { ns, token })).status);
     expect(statuses).toEqual([200, 200, 429]);
-    const limited = await h.notify(path, { ns, token: created.token });
+    const limited = await h.notify(path, { ns, token });
     expect(limited.headers.get('retry-after')).toMatch(/^\d+$/);
     expect(Number(limited.headers.get('retry-after'))).toBeLessThanOrEqual(60);
     expect(limited.text).toBe('Retry later\n');
