@@ -1,3 +1,4 @@
+import { BOARDS_ENDPOINTS } from '@gl/contracts';
 import {
   createCounters,
   createRuntimeHttpApp,
@@ -6,9 +7,11 @@ import {
 } from '@gl/service-kit';
 import { createBoardsModels } from './boards.models';
 import { createBoardsRouter } from './boards.router';
-import { BoardsService } from './boards.service';
+import { BoardsService, createBoardsStores } from './boards.service';
 import { createLabelsRouter } from './labels.router';
+import { LabelsService } from './labels.service';
 import { createMilestonesRouter } from './milestones.router';
+import { MilestonesService } from './milestones.service';
 import { createUsersSubscription } from './users.projection';
 
 export const SERVICE_NAME = 'boards';
@@ -21,13 +24,13 @@ export function createBoardsApp(runtime: ServiceRuntime): ServiceInstance & { bo
   const models = createBoardsModels(runtime.connection);
   runtime.outbox.register(models.milestones);
   const counters = createCounters(runtime.connection);
-  const boards = new BoardsService(models, counters);
+  const stores = createBoardsStores(models, counters);
+  const boards = new BoardsService(stores);
+  const labels = new LabelsService(stores.labels, boards);
+  const milestones = new MilestonesService(stores.milestones, runtime.outbox);
   const app = createRuntimeHttpApp(runtime, SERVICE_NAME, {
-    apiRouters: [
-      createLabelsRouter(models, counters, boards),
-      createMilestonesRouter(models, counters, runtime.outbox),
-      createBoardsRouter(boards),
-    ],
+    apiRouters: [createLabelsRouter(labels), createMilestonesRouter(milestones), createBoardsRouter(boards)],
+    serves: BOARDS_ENDPOINTS,
   });
   return { app, boards, subscriptions: [createUsersSubscription(models)] };
 }

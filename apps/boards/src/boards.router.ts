@@ -2,11 +2,8 @@ import { Router, type Request } from 'express';
 import { z } from 'zod';
 import {
   ACCESS_LEVELS,
-  createBoardBody,
-  createListBody,
+  BOARDS_API,
   integerParam,
-  moveListBody,
-  updateBoardBody,
   type InternalContext,
   type NamespaceContext,
 } from '@gl/contracts';
@@ -20,6 +17,7 @@ import {
   readPageRequest,
   requireExactlyOne,
   requireUser,
+  route,
   sendJson,
   sendNoContent,
   setPaginationHeaders,
@@ -29,6 +27,7 @@ import type { BoardDoc } from './boards.models';
 import { LIST_TARGETS, type BoardsService, type ListTarget } from './boards.service';
 import { presentBoard, presentList, type PresentContext } from './presenters';
 
+// The path's ids, coerced (the contracts' schemas describe them as the integers they are once parsed).
 const boardIdParams = z.object({ board_id: integerParam });
 const listIdParams = z.object({ board_id: integerParam, list_id: integerParam });
 
@@ -43,16 +42,16 @@ export function createBoardsRouter(boards: BoardsService): Router {
   const router = Router();
 
   /** A signed-in reader of the group (401, then 404); on free, the group's board exists from then on. */
-  async function reader(req: Request): Promise<NamespaceContext> {
-    requireUser(req.ctx);
-    const ns = readableGroup(req.ctx);
-    if (!isHigherTier(req.ctx)) await boards.ensureDefaultBoard(ns.id);
+  async function reader(ctx: InternalContext): Promise<NamespaceContext> {
+    requireUser(ctx);
+    const ns = readableGroup(ctx);
+    if (!isHigherTier(ctx)) await boards.ensureDefaultBoard(ns.id);
     return ns;
   }
 
-  async function writer(req: Request, minimum: number): Promise<NamespaceContext> {
-    const { ns } = groupWriter(req.ctx, minimum);
-    if (!isHigherTier(req.ctx)) await boards.ensureDefaultBoard(ns.id);
+  async function writer(ctx: InternalContext, minimum: number): Promise<NamespaceContext> {
+    const { ns } = groupWriter(ctx, minimum);
+    if (!isHigherTier(ctx)) await boards.ensureDefaultBoard(ns.id);
     return ns;
   }
 
@@ -62,23 +61,23 @@ export function createBoardsRouter(boards: BoardsService): Router {
   }
 
   async function sendBoard(
-    req: Request,
+    ctx: InternalContext,
     res: Parameters<typeof sendJson>[0],
     status: number,
     board: BoardDoc,
     ns: NamespaceContext,
   ) {
     const refs = await boards.references([board]);
-    sendJson(res, status, presentBoard(board, refs, presentContext(req.ctx, ns), true));
+    sendJson(res, status, presentBoard(board, refs, presentContext(ctx, ns), true));
   }
 
-  router.get('/groups/:id/boards', async (req, res) => {
-    const ns = await reader(req);
+  route(router, BOARDS_API.listGroupBoards, async ({ req, res, ctx }) => {
+    const ns = await reader(ctx);
     const page = readPageRequest(req.query);
     const { boards: docs, total } = await boards.page(ns.id, page.skip, page.perPage);
     const refs = await boards.references(docs);
     setPaginationHeaders(req, res, page, total);
-    const pc = presentContext(req.ctx, ns);
+    const pc = presentContext(ctx, ns);
     sendJson(
       res,
       200,
@@ -86,94 +85,91 @@ export function createBoardsRouter(boards: BoardsService): Router {
     );
   });
 
-  router.get('/groups/:id/boards/:board_id', async (req, res) => {
-    const ns = await reader(req);
+  route(router, BOARDS_API.getGroupBoard, async ({ req, res, ctx }) => {
+    const ns = await reader(ctx);
     const board = await boardOf(req, ns);
     const refs = await boards.references([board]);
-    sendJson(res, 200, presentBoard(board, refs, presentContext(req.ctx, ns), false));
+    sendJson(res, 200, presentBoard(board, refs, presentContext(ctx, ns), false));
   });
 
-  router.post('/groups/:id/boards', async (req, res) => {
-    const ns = await writer(req, ACCESS_LEVELS.reporter);
-    if (!isHigherTier(req.ctx)) throw new ForbiddenError();
-    const params = parseParams(createBoardBody, collectParams(req));
-    const board = await boards.create(ns.id, params.name);
-    await sendBoard(req, res, 201, board, ns);
+  route(router, BOARDS_API.createGroupBoard, async ({ res, ctx, params }) => {
+    const ns = await writer(ctx, ACCESS_LEVELS.reporter);
+    if (!isHigherTier(ctx)) throw new ForbiddenError();
+    const board = await boards.create(ns.id, params().name);
+    await sendBoard(ctx, res, 201, board, ns);
   });
 
-  router.put('/groups/:id/boards/:board_id', async (req, res) => {
-    const ns = await writer(req, ACCESS_LEVELS.reporter);
-    const all = collectParams(req);
-    const params = parseParams(updateBoardBody, all);
+  route(router, BOARDS_API.updateGroupBoard, async ({ req, res, ctx, params }) => {
+    const ns = await writer(ctx, ACCESS_LEVELS.reporter);
+    const changes = params();
     const board = await boardOf(req, ns);
-    const scoped = SCOPE_PARAMS.filter((key) => all[key] !== undefined);
-    if (scoped.length > 0 && !isHigherTier(req.ctx)) throw new ForbiddenError();
-    const updated = await boards.update(ns, board, params);
-    await sendBoard(req, res, 200, updated, ns);
+    const given = collectParams(req);
+    const scoped = SCOPE_PARAMS.filter((key) => given[key] !== undefined);
+    if (scoped.length > 0 && !isHigherTier(ctx)) throw new ForbiddenError();
+    const updated = await boards.update(ns, board, changes);
+    await sendBoard(ctx, res, 200, updated, ns);
   });
 
-  router.delete('/groups/:id/boards/:board_id', async (req, res) => {
-    const ns = await writer(req, ACCESS_LEVELS.reporter);
-    if (!isHigherTier(req.ctx)) throw new ForbiddenError();
+  route(router, BOARDS_API.deleteGroupBoard, async ({ req, res, ctx }) => {
+    const ns = await writer(ctx, ACCESS_LEVELS.reporter);
+    if (!isHigherTier(ctx)) throw new ForbiddenError();
     const board = await boardOf(req, ns);
     await boards.remove(board);
     sendNoContent(res);
   });
 
-  const lists = '/groups/:id/boards/:board_id/lists';
-
-  router.get(lists, async (req, res) => {
-    const ns = await reader(req);
+  route(router, BOARDS_API.listGroupBoardLists, async ({ req, res, ctx }) => {
+    const ns = await reader(ctx);
     const page = readPageRequest(req.query);
     const board = await boardOf(req, ns);
     const refs = await boards.references([board]);
-    const pc = presentContext(req.ctx, ns);
+    const pc = presentContext(ctx, ns);
     const all = board.lists.map((item, i) => presentList(item, i, refs, pc));
     setPaginationHeaders(req, res, page, all.length);
     sendJson(res, 200, all.slice(page.skip, page.skip + page.perPage));
   });
 
-  router.get(`${lists}/:list_id`, async (req, res) => {
-    const ns = await reader(req);
+  route(router, BOARDS_API.getGroupBoardList, async ({ req, res, ctx }) => {
+    const ns = await reader(ctx);
     const { list_id } = parseParams(listIdParams, req.params);
     const board = await boardOf(req, ns);
     const index = board.lists.findIndex((l) => l.id === list_id);
     if (index < 0) throw new NotFoundError();
     const refs = await boards.references([board]);
-    sendJson(res, 200, presentList(board.lists[index]!, index, refs, presentContext(req.ctx, ns)));
+    sendJson(res, 200, presentList(board.lists[index]!, index, refs, presentContext(ctx, ns)));
   });
 
-  router.post(lists, async (req, res) => {
-    const ns = await writer(req, ACCESS_LEVELS.reporter);
-    const all = collectParams(req);
-    const params = parseParams(createListBody, all);
+  route(router, BOARDS_API.createGroupBoardList, async ({ req, res, ctx, params }) => {
+    const ns = await writer(ctx, ACCESS_LEVELS.reporter);
+    const given = collectParams(req);
+    const target = params();
     let key: ListTarget = 'label_id';
-    if (isHigherTier(req.ctx)) {
-      key = requireExactlyOne(all, LIST_TARGETS) as ListTarget;
-    } else if (params.label_id === undefined) {
-      parseParams(z.object({ label_id: integerParam }), all);
+    if (isHigherTier(ctx)) {
+      key = requireExactlyOne(given, LIST_TARGETS) as ListTarget;
+    } else if (target.label_id === undefined) {
+      parseParams(z.object({ label_id: integerParam }), given);
     }
     const board = await boardOf(req, ns);
-    const created = await boards.addList(ns, board, key, params[key]!);
+    const created = await boards.addList(ns, board, key, target[key]!);
     const refs = await boards.references([{ ...board, lists: [created.item] }]);
-    sendJson(res, 201, presentList(created.item, created.position, refs, presentContext(req.ctx, ns)));
+    sendJson(res, 201, presentList(created.item, created.position, refs, presentContext(ctx, ns)));
   });
 
-  router.put(`${lists}/:list_id`, async (req, res) => {
-    const ns = await writer(req, ACCESS_LEVELS.reporter);
-    const params = parseParams(moveListBody, collectParams(req));
+  route(router, BOARDS_API.moveGroupBoardList, async ({ req, res, ctx, params }) => {
+    const ns = await writer(ctx, ACCESS_LEVELS.reporter);
+    const { list_id, position } = params();
     const board = await boardOf(req, ns);
-    const moved = await boards.moveList(board, params.list_id, params.position);
+    const moved = await boards.moveList(board, list_id, position);
     const refs = await boards.references([{ ...board, lists: [moved] }]);
-    sendJson(res, 200, presentList(moved, params.position, refs, presentContext(req.ctx, ns)));
+    sendJson(res, 200, presentList(moved, position, refs, presentContext(ctx, ns)));
   });
 
-  router.delete(`${lists}/:list_id`, async (req, res) => {
-    const ns = await writer(req, ACCESS_LEVELS.reporter);
+  route(router, BOARDS_API.deleteGroupBoardList, async ({ req, res, ctx }) => {
+    const ns = await writer(ctx, ACCESS_LEVELS.reporter);
     const { list_id } = parseParams(listIdParams, req.params);
     const board = await boardOf(req, ns);
     if (!board.lists.some((l) => l.id === list_id)) throw new NotFoundError();
-    if (accessLevelOf(req.ctx) < ACCESS_LEVELS.owner) throw new ForbiddenError();
+    if (accessLevelOf(ctx) < ACCESS_LEVELS.owner) throw new ForbiddenError();
     await boards.removeList(board, list_id);
     sendNoContent(res);
   });

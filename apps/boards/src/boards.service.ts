@@ -31,6 +31,23 @@ const DUPLICATE_NAMES: Record<ListKind, string> = {
   assignee: 'User',
 };
 
+/** The stores of the boards database, made once per app (app.ts) and shared by its services. */
+export interface BoardsStores {
+  boards: BoardsStore;
+  labels: LabelsStore;
+  milestones: MilestonesStore;
+  users: UsersStore;
+}
+
+export function createBoardsStores(models: BoardsModels, counters: Counters): BoardsStores {
+  return {
+    boards: new BoardsStore(models.boards, counters),
+    labels: new LabelsStore(models.labels, counters),
+    milestones: new MilestonesStore(models.milestones, counters),
+    users: new UsersStore(models.users),
+  };
+}
+
 /** Boards and their lists: GitLab's Boards::* and Boards::Lists::* services over the boards store. */
 export class BoardsService {
   private readonly boards: BoardsStore;
@@ -38,11 +55,11 @@ export class BoardsService {
   private readonly milestones: MilestonesStore;
   private readonly users: UsersStore;
 
-  constructor(models: BoardsModels, counters: Counters) {
-    this.boards = new BoardsStore(models.boards, counters);
-    this.labels = new LabelsStore(models.labels, counters);
-    this.milestones = new MilestonesStore(models.milestones, counters);
-    this.users = new UsersStore(models.users);
+  constructor(stores: BoardsStores) {
+    this.boards = stores.boards;
+    this.labels = stores.labels;
+    this.milestones = stores.milestones;
+    this.users = stores.users;
   }
 
   /** The board every group has on the free tier, created on first access by any number of callers at once. */

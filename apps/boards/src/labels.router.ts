@@ -1,60 +1,54 @@
-import { Router, type Request } from 'express';
-import { ACCESS_LEVELS, createLabelBody, listLabelsQuery, updateLabelBody } from '@gl/contracts';
+import { Router } from 'express';
+import { ACCESS_LEVELS, BOARDS_API } from '@gl/contracts';
 import {
   ParamError,
   atLeastOneOf,
   collectParams,
-  parseParams,
   readPageRequest,
+  route,
   sendJson,
   sendNoContent,
   setPaginationHeaders,
-  type Counters,
 } from '@gl/service-kit';
 import { groupAndAncestors, groupWriter, readableGroup } from './boards.access';
-import type { BoardsModels } from './boards.models';
-import type { BoardsService } from './boards.service';
-import { LabelsService } from './labels.service';
+import type { LabelsService } from './labels.service';
 import { presentLabel } from './presenters';
 
-export function createLabelsRouter(models: BoardsModels, counters: Counters, boards: BoardsService): Router {
+export function createLabelsRouter(labels: LabelsService): Router {
   const router = Router();
-  const labels = new LabelsService(models, counters, boards);
 
-  router.get('/groups/:id/labels', async (req, res) => {
-    const ns = readableGroup(req.ctx);
-    const params = parseParams(listLabelsQuery, req.query);
+  route(router, BOARDS_API.listGroupLabels, async ({ req, res, ctx, params }) => {
+    const ns = readableGroup(ctx);
+    const query = params();
     const page = readPageRequest(req.query);
-    const groups = params.include_ancestor_groups === false ? [ns.id] : groupAndAncestors(ns);
-    const { total, docs } = await labels.page(groups, params.search, page);
+    const groups = query.include_ancestor_groups === false ? [ns.id] : groupAndAncestors(ns);
+    const { total, docs } = await labels.page(groups, query.search, page);
     setPaginationHeaders(req, res, page, total);
     sendJson(res, 200, docs.map(presentLabel));
   });
 
-  router.get('/groups/:id/labels/:label_id', async (req, res) => {
-    const ns = readableGroup(req.ctx);
+  route(router, BOARDS_API.getGroupLabel, async ({ req, res, ctx }) => {
+    const ns = readableGroup(ctx);
     sendJson(res, 200, presentLabel(await labels.find(ns.id, String(req.params.label_id))));
   });
 
-  router.post('/groups/:id/labels', async (req, res) => {
-    const { ns } = groupWriter(req.ctx, ACCESS_LEVELS.reporter);
-    const params = parseParams(createLabelBody, collectParams(req));
-    const doc = await labels.create(ns.id, params);
+  route(router, BOARDS_API.createGroupLabel, async ({ res, ctx, params }) => {
+    const { ns } = groupWriter(ctx, ACCESS_LEVELS.reporter);
+    const doc = await labels.create(ns.id, params());
     sendJson(res, 201, presentLabel(doc));
   });
 
-  router.put('/groups/:id/labels/:label_id', async (req: Request, res) => {
-    const { ns } = groupWriter(req.ctx, ACCESS_LEVELS.reporter);
-    const all = collectParams(req);
-    const params = parseParams(updateLabelBody, all);
-    const broken = atLeastOneOf('new_name', 'color', 'description', 'priority')(all);
+  route(router, BOARDS_API.updateGroupLabel, async ({ req, res, ctx, params }) => {
+    const { ns } = groupWriter(ctx, ACCESS_LEVELS.reporter);
+    const changes = params();
+    const broken = atLeastOneOf('new_name', 'color', 'description', 'priority')(collectParams(req));
     if (broken) throw new ParamError([broken]);
-    const updated = await labels.update(ns.id, params);
+    const updated = await labels.update(ns.id, changes);
     sendJson(res, 200, presentLabel(updated));
   });
 
-  router.delete('/groups/:id/labels/:label_id', async (req, res) => {
-    const { ns } = groupWriter(req.ctx, ACCESS_LEVELS.reporter);
+  route(router, BOARDS_API.deleteGroupLabel, async ({ req, res, ctx }) => {
+    const { ns } = groupWriter(ctx, ACCESS_LEVELS.reporter);
     await labels.remove(ns.id, String(req.params.label_id));
     sendNoContent(res);
   });

@@ -6,10 +6,10 @@ import {
   type createLabelBody,
   type updateLabelBody,
 } from '@gl/contracts';
-import { ConflictError, ModelError, NotFoundError, type Counters, type PageRequest } from '@gl/service-kit';
-import type { BoardsModels, LabelDoc } from './boards.models';
+import { ConflictError, ModelError, NotFoundError, type PageRequest } from '@gl/service-kit';
+import type { LabelDoc } from './boards.models';
 import type { BoardsService } from './boards.service';
-import { LabelsStore, type LabelChanges } from './labels.store';
+import type { LabelChanges, LabelsStore } from './labels.store';
 
 const COLOR = /^#(?:[0-9a-f]{3}|[0-9a-f]{6})$/i;
 
@@ -32,15 +32,10 @@ const alreadyExists = (): ConflictError => new ConflictError('Label already exis
 
 /** Group labels (lib/api/group_labels.rb, Labels::CreateService / UpdateService). */
 export class LabelsService {
-  private readonly labels: LabelsStore;
-
   constructor(
-    models: BoardsModels,
-    counters: Counters,
+    private readonly labels: LabelsStore,
     private readonly boards: BoardsService,
-  ) {
-    this.labels = new LabelsStore(models.labels, counters);
-  }
+  ) {}
 
   page(groupIds: number[], search: string | undefined, page: PageRequest) {
     return this.labels.page(groupIds, search, page);

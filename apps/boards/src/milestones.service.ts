@@ -13,13 +13,14 @@ import {
   ModelError,
   NotFoundError,
   createEvent,
+  eventActor,
   excerpt,
-  type Counters,
+  requestOrigin,
   type Outbox,
   type PageRequest,
 } from '@gl/service-kit';
-import type { BoardsModels, MilestoneDoc } from './boards.models';
-import { MilestonesStore, type MilestoneChanges } from './milestones.store';
+import type { MilestoneDoc } from './boards.models';
+import type { MilestoneChanges, MilestonesStore } from './milestones.store';
 
 export const SERVICE_PRODUCER = 'boards';
 const { milestoneOpened, milestoneClosed, milestoneReopened } = DOMAIN_EVENT_TYPES.boards;
@@ -45,29 +46,20 @@ function milestoneEvent(writer: MilestoneWriter, type: string, milestone: Milest
     targetIid: milestone.iid,
     targetTitle: excerpt(milestone.title, EVENT_TEXT_LIMITS.title),
   };
-  const { user } = writer;
-  return createEvent(
-    { producer: SERVICE_PRODUCER, correlationId: writer.requestId },
-    {
-      type,
-      actor: { id: user.id, username: user.username, name: user.name },
-      groupId: writer.groupId,
-      data,
-    },
-  );
+  return createEvent(requestOrigin(SERVICE_PRODUCER, writer), {
+    type,
+    actor: eventActor(writer.user),
+    groupId: writer.groupId,
+    data,
+  });
 }
 
 /** Group milestones (lib/api/group_milestones.rb, Milestones::CreateService / UpdateService). */
 export class MilestonesService {
-  private readonly milestones: MilestonesStore;
-
   constructor(
-    models: BoardsModels,
-    counters: Counters,
+    private readonly milestones: MilestonesStore,
     private readonly outbox: Outbox,
-  ) {
-    this.milestones = new MilestonesStore(models.milestones, counters);
-  }
+  ) {}
 
   page(groupId: number, query: z.infer<typeof listMilestonesQuery>, page: PageRequest) {
     return this.milestones.page(groupId, query, page);
