@@ -1,3 +1,4 @@
+import { DISCUSSIONS_ENDPOINTS } from '@gl/contracts';
 import {
   createCounters,
   createRuntimeHttpApp,
@@ -28,6 +29,7 @@ export function createDiscussionsApp(runtime: ServiceRuntime): ServiceInstance {
   const notes = createNotesService(deps);
   const noteables = createNoteablesService(deps, notes);
   const app = createRuntimeHttpApp(runtime, SERVICE_NAME, {
+    serves: DISCUSSIONS_ENDPOINTS,
     apiRouters: [
       createDiscussionsRouter(noteables, notes),
       createNoteablesRouter(noteables),

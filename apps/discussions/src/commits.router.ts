@@ -1,18 +1,18 @@
 import { Router, type Request } from 'express';
-import { ACCESS_LEVELS, createCommitBody, listCommitsQuery } from '@gl/contracts';
+import { ACCESS_LEVELS, DISCUSSIONS_API } from '@gl/contracts';
 import {
   ForbiddenError,
   HttpError,
   NotFoundError,
   ParamError,
-  collectParams,
-  parseParams,
+  requestOrigin,
+  route,
   sendJson,
 } from '@gl/service-kit';
 import { canReadCode, readableNamespace, requireRole, userSummaryOf } from './discussions.access';
 import { presentCommit } from './discussions.presenters';
 import { readPage, sendPage } from './discussions.http';
-import { originOf } from './discussions.origin';
+import { SERVICE_PRODUCER } from './discussions.origin';
 import type { NoteablesService } from './noteables.service';
 
 /** `read_code` (download_code): lib/api/commits.rb `authorize! :download_code, user_project` → 403. */
@@ -26,38 +26,38 @@ export function createCommitsRouter(
 ): Router {
   const router = Router();
 
-  router.post('/projects/:id/repository/commits', async (req, res) => {
+  route(router, DISCUSSIONS_API.createProjectCommit, async ({ req, res, params }) => {
     readableNamespace(req.ctx, 'project');
     const user = requireRole(req.ctx, ACCESS_LEVELS.developer);
-    const params = parseParams(createCommitBody, collectParams(req));
-    if (params.actions.length === 0) throw new ParamError(['actions is empty']);
+    const given = params();
+    if (given.actions.length === 0) throw new ParamError(['actions is empty']);
     // Branches::ValidateNewService: a ref the repository cannot store is invalid. Git keeps each ref
     // component as a file name, at most 255 bytes (an unbounded name also made an unpublishable event).
-    const refComponents = [params.branch, params.start_branch ?? ''].flatMap((ref) => ref.split('/'));
+    const refComponents = [given.branch, given.start_branch ?? ''].flatMap((ref) => ref.split('/'));
     if (refComponents.some((part) => Buffer.byteLength(part) > 255)) {
       throw new HttpError(400, { message: 'Branch name is invalid' });
     }
     const commit = await noteables.createCommit(
-      originOf(req),
+      requestOrigin(SERVICE_PRODUCER, req.ctx),
       req.ctx.namespace!.id,
       userSummaryOf(user),
-      params.author_email ?? user.email,
-      params,
+      given.author_email ?? user.email,
+      given,
     );
     sendJson(res, 201, presentCommit(commit, req.ctx.namespace!));
   });
 
-  router.get('/projects/:id/repository/commits', async (req, res) => {
+  route(router, DISCUSSIONS_API.listProjectCommits, async ({ req, res, params }) => {
     const ns = readableNamespace(req.ctx, 'project');
     requireCode(req);
-    const query = parseParams(listCommitsQuery, req.query);
+    const query = params();
     const list = await readPage(req, (skip, limit) =>
       noteables.listCommits(ns.id, query.ref_name, skip, limit),
     );
     await sendPage(req, res, list, (items) => items.map((commit) => presentCommit(commit, ns)));
   });
 
-  router.get('/projects/:id/repository/commits/:sha', async (req, res) => {
+  route(router, DISCUSSIONS_API.getProjectCommit, async ({ req, res }) => {
     const ns = readableNamespace(req.ctx, 'project');
     requireCode(req);
     const commit = await noteables.findCommit(ns.id, String(req.params.sha));

@@ -2,17 +2,10 @@ import { Router, type Request, type Response } from 'express';
 import { z } from 'zod';
 import {
   ACCESS_LEVELS,
-  addDiscussionNoteBody,
-  createCommitDiscussionBody,
+  DISCUSSIONS_API,
   createThreadBody,
-  createMergeRequestDiscussionBody,
-  createNoteBody,
   integerParam,
-  listDiscussionsQuery,
-  listNotesQuery,
-  resolveDiscussionBody,
-  updateNoteBody,
-  updateSingleNoteBody,
+  type InternalContext,
   type NoteableTypeName,
   type PositionParam,
 } from '@gl/contracts';
@@ -21,17 +14,18 @@ import {
   ForbiddenError,
   HttpError,
   NotFoundError,
+  ParamError,
   accessLevelOf,
   collectParams,
   isHigherTier,
   parseParams,
+  requestOrigin,
   requireExactlyOne,
   requireUser,
+  route,
   sendJson,
   sendNoContent,
-  ParamError,
 } from '@gl/service-kit';
-import type { InternalContext } from '@gl/contracts';
 import {
   canAdminNote,
   canReadCode,
@@ -55,29 +49,25 @@ import {
 } from './notes.service';
 import { targetOfCommit, targetOfNoteable } from './noteable-documents';
 import type { NoteablesService } from './noteables.service';
-import { originOf } from './discussions.origin';
+import { SERVICE_PRODUCER } from './discussions.origin';
 
-interface NoteableRoute {
-  type: NoteableTypeName;
-  base: string;
-  kind: 'project' | 'group';
-  /** The Notes API (single comments) exists for this noteable. */
-  notesApi: boolean;
-}
+/** Where each noteable lives: a project, or a group (epics). */
+const NOTEABLE_KINDS = {
+  Issue: 'project',
+  MergeRequest: 'project',
+  Snippet: 'project',
+  Epic: 'group',
+  Commit: 'project',
+} as const satisfies Record<NoteableTypeName, 'project' | 'group'>;
 
-const ROUTES: NoteableRoute[] = [
-  { type: 'Issue', base: '/projects/:id/issues/:noteable_id', kind: 'project', notesApi: true },
-  {
-    type: 'MergeRequest',
-    base: '/projects/:id/merge_requests/:noteable_id',
-    kind: 'project',
-    notesApi: true,
-  },
-  { type: 'Snippet', base: '/projects/:id/snippets/:noteable_id', kind: 'project', notesApi: true },
-  { type: 'Epic', base: '/groups/:id/epics/:noteable_id', kind: 'group', notesApi: true },
-  { type: 'Commit', base: '/projects/:id/repository/commits/:noteable_id', kind: 'project', notesApi: false },
-  { type: 'Commit', base: '/projects/:id/commits/:noteable_id', kind: 'project', notesApi: false },
-];
+/** The noteables with the Notes API (single comments): every one but commits. */
+const NOTES_API_TYPES = ['Issue', 'MergeRequest', 'Snippet', 'Epic'] as const;
+
+/** What starting a thread may carry: each noteable's create params are one of these. */
+type CreateThreadParams = z.infer<typeof createThreadBody> & {
+  commit_id?: string;
+  position?: PositionParam;
+};
 
 const noteIdParams = z.object({ note_id: integerParam });
 
@@ -149,11 +139,11 @@ export function createDiscussionsRouter(noteables: NoteablesService, notes: Note
   const router = Router();
 
   /** find_noteable: the noteable on a readable namespace, else 404 "<Type> Not Found". */
-  async function targetOf(req: Request, route: NoteableRoute): Promise<NoteTarget> {
-    const ns = readableNamespace(req.ctx, route.kind);
+  async function targetOf(req: Request, type: NoteableTypeName): Promise<NoteTarget> {
+    const ns = readableNamespace(req.ctx, NOTEABLE_KINDS[type]);
     const raw = pathParam(req, 'noteable_id');
-    const missing = new NotFoundError(route.type);
-    if (route.type === 'Commit') {
+    const missing = new NotFoundError(type);
+    if (type === 'Commit') {
       // CommitPolicy: `read_commit` comes with `download_code` (Reporter and up on private projects).
       if (!canReadCode(req.ctx)) throw missing;
       const commit = await noteables.findCommit(ns.id, raw);
@@ -162,9 +152,9 @@ export function createDiscussionsRouter(noteables: NoteablesService, notes: Note
     }
     const id = parseParams(z.object({ noteable_id: integerParam }), { noteable_id: raw }).noteable_id;
     let doc;
-    if (route.type === 'Issue' || route.type === 'MergeRequest') {
-      doc = await noteables.findByIid(route.type, 'projectId', ns.id, id);
-    } else if (route.type === 'Snippet') {
+    if (type === 'Issue' || type === 'MergeRequest') {
+      doc = await noteables.findByIid(type, 'projectId', ns.id, id);
+    } else if (type === 'Snippet') {
       doc = await noteables.findSnippet(ns.id, id);
     } else {
       doc = isHigherTier(req.ctx) ? await noteables.findEpicById(ns.id, id) : null;
@@ -174,193 +164,187 @@ export function createDiscussionsRouter(noteables: NoteablesService, notes: Note
     return targetOfNoteable(doc);
   }
 
-  /** The thread `:discussion_id` of the route's noteable, its notes the caller may read (maybe none). */
-  async function threadOf(req: Request, route: NoteableRoute) {
-    const target = await targetOf(req, route);
+  /** The thread `:discussion_id` of the noteable, its notes the caller may read (maybe none). */
+  async function threadOf(req: Request, type: NoteableTypeName) {
+    const target = await targetOf(req, type);
     const visible = visibleNotes(req.ctx, target);
     return { target, thread: await notes.thread(target, pathParam(req, 'discussion_id'), visible) };
   }
 
-  /** The note `:note_id` of the route's noteable (404 when it is not there). */
-  async function noteOf(req: Request, route: NoteableRoute) {
+  /** The note `:note_id` of the noteable (404 when it is not there). */
+  async function noteOf(req: Request, type: NoteableTypeName) {
     const { note_id } = parseParams(noteIdParams, { note_id: pathParam(req, 'note_id') });
-    const target = await targetOf(req, route);
+    const target = await targetOf(req, type);
     return { target, note: await notes.findNote(target, note_id) };
   }
 
   /** GET a note, by the Discussions API or the Notes API. */
-  const showNote = (route: NoteableRoute) => async (req: Request, res: Response) => {
-    requireUser(req.ctx);
-    const { target, note } = await noteOf(req, route);
-    sendJson(res, 200, presentNote(readableOr404(req.ctx, target, note)));
-  };
+  const showNote =
+    (type: NoteableTypeName) =>
+    async ({ req, res, ctx }: { req: Request; res: Response; ctx: InternalContext }) => {
+      requireUser(ctx);
+      const { target, note } = await noteOf(req, type);
+      sendJson(res, 200, presentNote(readableOr404(ctx, target, note)));
+    };
 
   /** DELETE a note, by the Discussions API or the Notes API. */
-  const deleteNote = (route: NoteableRoute) => async (req: Request, res: Response) => {
-    requireUser(req.ctx);
-    const { target, note } = await noteOf(req, route);
-    requireReadable(req.ctx, target, note);
-    if (!canAdminNote(req.ctx, note)) throw new ForbiddenError();
-    requireUnmodifiedSince(req, note);
-    await notes.remove(note);
-    sendNoContent(res);
-  };
+  const deleteNote =
+    (type: NoteableTypeName) =>
+    async ({ req, res, ctx }: { req: Request; res: Response; ctx: InternalContext }) => {
+      requireUser(ctx);
+      const { target, note } = await noteOf(req, type);
+      requireReadable(ctx, target, note);
+      if (!canAdminNote(ctx, note)) throw new ForbiddenError();
+      requireUnmodifiedSince(req, note);
+      await notes.remove(note);
+      sendNoContent(res);
+    };
 
-  for (const route of ROUTES) {
-    const base = `${route.base}/discussions`;
-    const one = `${base}/:discussion_id`;
-    const note = `${one}/notes/:note_id`;
-    const createSchema =
-      route.type === 'MergeRequest'
-        ? createMergeRequestDiscussionBody
-        : route.type === 'Commit'
-          ? createCommitDiscussionBody
-          : createThreadBody;
+  // lib/api/discussions.rb: the same thread routes on every noteable (commits also at /projects/:id/commits).
+  for (const type of Object.keys(NOTEABLE_KINDS) as NoteableTypeName[]) {
+    const kind = NOTEABLE_KINDS[type];
 
-    router.get(base, async (req, res) => {
-      requireUser(req.ctx);
-      parseParams(listDiscussionsQuery, req.query);
+    route(router, DISCUSSIONS_API[`list${type}Discussions`], async ({ req, res, ctx, params }) => {
+      requireUser(ctx);
+      params();
       const list = await readPage(req, async (skip, limit) => {
-        const target = await targetOf(req, route);
-        const found = await notes.threadPage(target, skip, limit, visibleNotes(req.ctx, target));
+        const target = await targetOf(req, type);
+        const found = await notes.threadPage(target, skip, limit, visibleNotes(ctx, target));
         return { items: found.threads, total: found.total };
       });
       await sendPage(req, res, list, (items) => items.map(presentDiscussion));
     });
 
-    router.get(one, async (req, res) => {
-      requireUser(req.ctx);
-      const { thread } = await threadOf(req, route);
+    route(router, DISCUSSIONS_API[`get${type}Discussion`], async ({ req, res, ctx }) => {
+      requireUser(ctx);
+      const { thread } = await threadOf(req, type);
       if (thread.length === 0) throw new NotFoundError('Discussion');
       sendJson(res, 200, presentDiscussion(thread));
     });
 
-    router.post(base, async (req, res) => {
-      const user = commenter(req.ctx, route.kind);
-      const params = parseParams(createSchema, collectParams(req)) as z.infer<
-        typeof createMergeRequestDiscussionBody
-      >;
-      const target = await targetOf(req, route);
-      const position = params.position ?? null;
+    route(router, DISCUSSIONS_API[`create${type}Discussion`], async ({ req, res, ctx, params }) => {
+      const user = commenter(ctx, kind);
+      const given: CreateThreadParams = params();
+      const target = await targetOf(req, type);
+      const position = given.position ?? null;
       if (position) requireCompletePosition(position);
-      const created = await notes.create(originOf(req), target, userSummaryOf(user), {
-        body: params.body,
+      const created = await notes.create(requestOrigin(SERVICE_PRODUCER, ctx), target, userSummaryOf(user), {
+        body: given.body,
         type: position ? 'DiffNote' : 'DiscussionNote',
         position,
-        commitId: route.type === 'MergeRequest' && position ? (params.commit_id ?? null) : null,
-        createdAt: canSetCreatedAt(req.ctx) ? parseCreatedAt(params.created_at) : null,
+        commitId: type === 'MergeRequest' && position ? (given.commit_id ?? null) : null,
+        createdAt: canSetCreatedAt(ctx) ? parseCreatedAt(given.created_at) : null,
         // GitLab's Discussions API has no `internal`; a client that asks for an internal thread gets one
         // rather than a public thread it did not mean to publish (same rule as the Notes API).
-        internal: internalRequested(req.ctx, route.type, params),
+        internal: internalRequested(ctx, type, given),
       });
       sendJson(res, 201, presentDiscussion([created]));
     });
 
-    router.get(`${one}/notes`, async (req, res) => {
-      requireUser(req.ctx);
-      const { thread } = await threadOf(req, route);
+    route(router, DISCUSSIONS_API[`list${type}DiscussionNotes`], async ({ req, res, ctx }) => {
+      requireUser(ctx);
+      const { thread } = await threadOf(req, type);
       if (thread.length === 0) throw new NotFoundError('Notes');
       sendJson(res, 200, thread.map(presentNote));
     });
 
-    router.post(`${one}/notes`, async (req, res) => {
-      const user = commenter(req.ctx, route.kind);
-      const params = parseParams(addDiscussionNoteBody, collectParams(req));
-      const target = await targetOf(req, route);
+    route(router, DISCUSSIONS_API[`add${type}DiscussionNote`], async ({ req, res, ctx, params }) => {
+      const user = commenter(ctx, kind);
+      const given = params();
+      const target = await targetOf(req, type);
       const created = await notes.reply(
-        originOf(req),
+        requestOrigin(SERVICE_PRODUCER, ctx),
         target,
         userSummaryOf(user),
         pathParam(req, 'discussion_id'),
-        params.body,
-        canSetCreatedAt(req.ctx) ? parseCreatedAt(params.created_at) : null,
-        visibleNotes(req.ctx, target),
+        given.body,
+        canSetCreatedAt(ctx) ? parseCreatedAt(given.created_at) : null,
+        visibleNotes(ctx, target),
       );
       sendJson(res, 201, presentNote(created));
     });
 
-    router.get(note, showNote(route));
+    route(router, DISCUSSIONS_API[`get${type}DiscussionNote`], showNote(type));
 
-    router.put(note, async (req, res) => {
-      const user = requireUser(req.ctx);
-      const raw = collectParams(req);
+    route(router, DISCUSSIONS_API[`update${type}DiscussionNote`], async ({ req, res, ctx, params }) => {
+      const user = requireUser(ctx);
       const { note_id } = parseParams(noteIdParams, { note_id: pathParam(req, 'note_id') });
-      const params = parseParams(updateNoteBody, raw);
-      const given = requireExactlyOne(raw, ['body', 'resolved']);
-      const target = await targetOf(req, route);
+      const given = params();
+      const changed = requireExactlyOne(collectParams(req), ['body', 'resolved']);
+      const target = await targetOf(req, type);
       const found = await notes.findNote(target, note_id);
-      requireReadable(req.ctx, target, found);
+      requireReadable(ctx, target, found);
       let updated: NoteDoc;
-      if (given === 'body') {
-        if (!canAdminNote(req.ctx, found)) throw new ForbiddenError();
-        updated = await notes.updateBody(found, params.body!);
+      if (changed === 'body') {
+        if (!canAdminNote(ctx, found)) throw new ForbiddenError();
+        updated = await notes.updateBody(found, given.body!);
       } else {
-        const ownNote = req.ctx.principal?.id === found.author.id;
-        if (!ownNote && !canResolve(req.ctx, target)) throw new ForbiddenError();
+        const ownNote = ctx.principal?.id === found.author.id;
+        if (!ownNote && !canResolve(ctx, target)) throw new ForbiddenError();
         if (!takesResolution(found)) throw new BadRequestError('Note is not resolvable');
-        updated = await notes.setResolved(found, params.resolved!, userSummaryOf(user));
+        updated = await notes.setResolved(found, given.resolved!, userSummaryOf(user));
       }
       sendJson(res, 200, presentNote(updated));
     });
 
-    router.delete(note, deleteNote(route));
+    route(router, DISCUSSIONS_API[`delete${type}DiscussionNote`], deleteNote(type));
+  }
 
-    if (route.type === 'MergeRequest') {
-      router.put(one, async (req, res) => {
-        const user = requireUser(req.ctx);
-        const params = parseParams(resolveDiscussionBody, collectParams(req));
-        const { target, thread } = await threadOf(req, route);
-        if (thread.length === 0) throw new NotFoundError('Discussion');
-        if (!thread.some(isResolvable) || !canResolve(req.ctx, target)) throw new ForbiddenError();
-        const updated = await notes.resolveThread(thread, params.resolved, userSummaryOf(user));
-        sendJson(res, 200, presentDiscussion(updated));
-      });
-    }
+  // lib/api/discussions.rb `resolvable_noteable`: only merge request threads are resolved as a whole.
+  route(router, DISCUSSIONS_API.resolveMergeRequestDiscussion, async ({ req, res, ctx, params }) => {
+    const user = requireUser(ctx);
+    const { resolved } = params();
+    const { target, thread } = await threadOf(req, 'MergeRequest');
+    if (thread.length === 0) throw new NotFoundError('Discussion');
+    if (!thread.some(isResolvable) || !canResolve(ctx, target)) throw new ForbiddenError();
+    const updated = await notes.resolveThread(thread, resolved, userSummaryOf(user));
+    sendJson(res, 200, presentDiscussion(updated));
+  });
 
-    if (!route.notesApi) continue;
-    const notesBase = `${route.base}/notes`;
+  // lib/api/notes.rb: single comments.
+  for (const type of NOTES_API_TYPES) {
+    const kind = NOTEABLE_KINDS[type];
 
-    router.get(notesBase, async (req, res) => {
-      requireUser(req.ctx);
-      const query = parseParams(listNotesQuery, req.query);
+    route(router, DISCUSSIONS_API[`list${type}Notes`], async ({ req, res, ctx, params }) => {
+      requireUser(ctx);
+      const query = params();
       const list = await readPage(req, async (skip, limit) => {
-        const target = await targetOf(req, route);
-        return notes.notePage(target, query, skip, limit, visibleNotes(req.ctx, target));
+        const target = await targetOf(req, type);
+        return notes.notePage(target, query, skip, limit, visibleNotes(ctx, target));
       });
       await sendPage(req, res, list, (items) => items.map(presentNote));
     });
 
-    router.post(notesBase, async (req, res) => {
-      const user = commenter(req.ctx, route.kind);
-      const params = parseParams(createNoteBody, collectParams(req));
-      const target = await targetOf(req, route);
-      const internal = internalRequested(req.ctx, route.type, params);
-      const created = await notes.create(originOf(req), target, userSummaryOf(user), {
-        body: params.body,
+    route(router, DISCUSSIONS_API[`create${type}Note`], async ({ req, res, ctx, params }) => {
+      const user = commenter(ctx, kind);
+      const given = params();
+      const target = await targetOf(req, type);
+      const internal = internalRequested(ctx, type, given);
+      const created = await notes.create(requestOrigin(SERVICE_PRODUCER, ctx), target, userSummaryOf(user), {
+        body: given.body,
         type: null,
-        createdAt: canSetCreatedAt(req.ctx) ? parseCreatedAt(params.created_at) : null,
+        createdAt: canSetCreatedAt(ctx) ? parseCreatedAt(given.created_at) : null,
         internal,
       });
       sendJson(res, 201, presentNote(created));
     });
 
-    router.get(`${notesBase}/:note_id`, showNote(route));
+    route(router, DISCUSSIONS_API[`get${type}Note`], showNote(type));
 
-    router.put(`${notesBase}/:note_id`, async (req, res) => {
-      requireUser(req.ctx);
-      const raw = collectParams(req);
+    route(router, DISCUSSIONS_API[`update${type}Note`], async ({ req, res, ctx, params }) => {
+      requireUser(ctx);
       const { note_id } = parseParams(noteIdParams, { note_id: pathParam(req, 'note_id') });
-      const params = parseParams(updateSingleNoteBody, raw);
+      const { body } = params();
       // Grape's allow_blank: false on the Notes API (the Discussions API lets the model refuse it instead).
-      if (params.body !== undefined && params.body.trim() === '') throw new ParamError(['body is empty']);
-      const target = await targetOf(req, route);
+      if (body !== undefined && body.trim() === '') throw new ParamError(['body is empty']);
+      const target = await targetOf(req, type);
       const found = await notes.findNote(target, note_id);
-      if (!canAdminNote(req.ctx, found)) throw new ForbiddenError();
-      const updated = params.body === undefined ? found : await notes.updateBody(found, params.body);
+      if (!canAdminNote(ctx, found)) throw new ForbiddenError();
+      const updated = body === undefined ? found : await notes.updateBody(found, body);
       sendJson(res, 200, presentNote(updated));
     });
 
-    router.delete(`${notesBase}/:note_id`, deleteNote(route));
+    route(router, DISCUSSIONS_API[`delete${type}Note`], deleteNote(type));
   }
 
   return router;

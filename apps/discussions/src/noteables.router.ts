@@ -1,18 +1,6 @@
 import { Router, type Request } from 'express';
 import { z } from 'zod';
-import {
-  ACCESS_LEVELS,
-  createEpicBody,
-  createIssueBody,
-  createMergeRequestBody,
-  createSnippetBody,
-  listDiscussionsQuery,
-  listIssuesQuery,
-  listMergeRequestsQuery,
-  positiveIdParam,
-  updateIssueBody,
-  updateMergeRequestBody,
-} from '@gl/contracts';
+import { ACCESS_LEVELS, DISCUSSIONS_API, positiveIdParam } from '@gl/contracts';
 import {
   ForbiddenError,
   HttpError,
@@ -23,7 +11,9 @@ import {
   isHigherTier,
   parseParams,
   requireExactlyOne,
+  requestOrigin,
   requireUser,
+  route,
   seesEveryTarget,
   sendJson,
   viewerOf,
@@ -43,7 +33,7 @@ import { presentEpic, presentIssue, presentMergeRequest, presentSnippet } from '
 import type { NoteableDoc } from './discussions.models';
 import { readPage, sendPage } from './discussions.http';
 import { parseCreatedAt } from './notes.service';
-import { originOf } from './discussions.origin';
+import { SERVICE_PRODUCER } from './discussions.origin';
 import type { NoteablesService } from './noteables.service';
 import type { ListVisibility } from './noteables.store';
 
@@ -134,9 +124,9 @@ export function createNoteablesRouter(noteables: NoteablesService): Router {
   }
 
   // Issues
-  router.get('/projects/:id/issues', async (req, res) => {
+  route(router, DISCUSSIONS_API.listProjectIssues, async ({ req, res, params }) => {
     const ns = readableNamespace(req.ctx, 'project');
-    const query = parseParams(listIssuesQuery, req.query);
+    const query = params();
     const filter = {
       kind: 'Issue',
       scope: 'projectId',
@@ -150,41 +140,46 @@ export function createNoteablesRouter(noteables: NoteablesService): Router {
     await sendPage(req, res, list, (items) => presentPage(items, req, presentIssue));
   });
 
-  router.post('/projects/:id/issues', async (req, res) => {
+  route(router, DISCUSSIONS_API.createProjectIssue, async ({ req, res, params }) => {
     const user = commenter(req.ctx, 'project');
-    const params = parseParams(createIssueBody, collectParams(req));
-    const createdAt = canSetCreatedAt(req.ctx) ? parseCreatedAt(params.created_at) : null;
+    const given = params();
+    const createdAt = canSetCreatedAt(req.ctx) ? parseCreatedAt(given.created_at) : null;
     const doc = await noteables.createIssue(
-      originOf(req),
+      requestOrigin(SERVICE_PRODUCER, req.ctx),
       req.ctx.namespace!.id,
       userSummaryOf(user),
-      { ...params, confidential: confidentialityParam(req, params.confidential, true) },
+      { ...given, confidential: confidentialityParam(req, given.confidential, true) },
       createdAt,
     );
     sendJson(res, 201, await present.issue(doc, req));
   });
 
-  router.get('/projects/:id/issues/:issue_iid', async (req, res) => {
+  route(router, DISCUSSIONS_API.getProjectIssue, async ({ req, res }) => {
     sendJson(res, 200, await present.issue(await issueOr404(req), req));
   });
 
-  router.put('/projects/:id/issues/:issue_iid', async (req, res) => {
+  route(router, DISCUSSIONS_API.updateProjectIssue, async ({ req, res, params }) => {
     const user = requireUser(req.ctx);
     const issue = await issueOr404(req);
     requireUpdate(req, issue, ACCESS_LEVELS.reporter);
-    const params = parseParams(updateIssueBody, collectParams(req));
-    const updated = await noteables.updateIssue(originOf(req), issue, userSummaryOf(user), {
-      ...params,
-      confidential: confidentialityParam(req, params.confidential, false),
-    });
+    const given = params();
+    const updated = await noteables.updateIssue(
+      requestOrigin(SERVICE_PRODUCER, req.ctx),
+      issue,
+      userSummaryOf(user),
+      {
+        ...given,
+        confidential: confidentialityParam(req, given.confidential, false),
+      },
+    );
     sendJson(res, 200, await present.issue(updated, req));
   });
 
   // Merge requests
-  router.get('/projects/:id/merge_requests', async (req, res) => {
+  route(router, DISCUSSIONS_API.listProjectMergeRequests, async ({ req, res, params }) => {
     const ns = readableNamespace(req.ctx, 'project');
     if (!canReadMergeRequests(req.ctx)) throw new ForbiddenError();
-    const query = parseParams(listMergeRequestsQuery, req.query);
+    const query = params();
     const filter = {
       kind: 'MergeRequest',
       scope: 'projectId',
@@ -196,20 +191,19 @@ export function createNoteablesRouter(noteables: NoteablesService): Router {
     await sendPage(req, res, list, (items) => presentPage(items, req, presentMergeRequest));
   });
 
-  router.post('/projects/:id/merge_requests', async (req, res) => {
+  route(router, DISCUSSIONS_API.createProjectMergeRequest, async ({ req, res, params }) => {
     readableNamespace(req.ctx, 'project');
     const user = requireRole(req.ctx, ACCESS_LEVELS.developer);
-    const params = parseParams(createMergeRequestBody, collectParams(req));
     const doc = await noteables.createMergeRequest(
-      originOf(req),
+      requestOrigin(SERVICE_PRODUCER, req.ctx),
       req.ctx.namespace!.id,
       userSummaryOf(user),
-      params,
+      params(),
     );
     sendJson(res, 201, await present.mergeRequest(doc, req));
   });
 
-  router.get('/projects/:id/merge_requests/:merge_request_iid', async (req, res) => {
+  route(router, DISCUSSIONS_API.getProjectMergeRequest, async ({ req, res }) => {
     sendJson(res, 200, await present.mergeRequest(await mergeRequestOr404(req), req));
   });
 
@@ -218,7 +212,7 @@ export function createNoteablesRouter(noteables: NoteablesService): Router {
    * request is not found, 404), then `unauthorized! unless merge_request.can_be_merged_by?(current_user)`
    * (401). Branches are not protected here, so whoever may push (Developer and up) may merge.
    */
-  router.put('/projects/:id/merge_requests/:merge_request_iid/merge', async (req, res) => {
+  route(router, DISCUSSIONS_API.mergeProjectMergeRequest, async ({ req, res }) => {
     const user = requireUser(req.ctx);
     const mr = await findMergeRequest(req);
     if (!mr || !canReadNoteable(req.ctx, mr)) throw new NotFoundError();
@@ -227,7 +221,7 @@ export function createNoteablesRouter(noteables: NoteablesService): Router {
     }
     if (mr.state !== 'opened') throw new HttpError(405, { message: '405 Method Not Allowed' });
     const merged = await noteables.mergeMergeRequest(
-      originOf(req),
+      requestOrigin(SERVICE_PRODUCER, req.ctx),
       mr,
       userSummaryOf(user),
       user.email,
@@ -236,19 +230,23 @@ export function createNoteablesRouter(noteables: NoteablesService): Router {
     sendJson(res, 200, await present.mergeRequest(merged, req));
   });
 
-  router.put('/projects/:id/merge_requests/:merge_request_iid', async (req, res) => {
+  route(router, DISCUSSIONS_API.updateProjectMergeRequest, async ({ req, res, params }) => {
     const user = requireUser(req.ctx);
     const mr = await mergeRequestOr404(req);
     requireUpdate(req, mr, ACCESS_LEVELS.developer);
-    const params = parseParams(updateMergeRequestBody, collectParams(req));
-    const updated = await noteables.updateMergeRequest(originOf(req), mr, userSummaryOf(user), params);
+    const updated = await noteables.updateMergeRequest(
+      requestOrigin(SERVICE_PRODUCER, req.ctx),
+      mr,
+      userSummaryOf(user),
+      params(),
+    );
     sendJson(res, 200, await present.mergeRequest(updated, req));
   });
 
   // Project snippets
-  router.get('/projects/:id/snippets', async (req, res) => {
+  route(router, DISCUSSIONS_API.listProjectSnippets, async ({ req, res, params }) => {
     const ns = readableNamespace(req.ctx, 'project');
-    parseParams(listDiscussionsQuery, req.query);
+    params();
     // SnippetsFinder: members see every snippet of the project, others the public (and, signed in, internal)
     // ones, authors their own.
     const filter = { kind: 'Snippet', scope: 'projectId', parentId: ns.id } as const;
@@ -258,24 +256,28 @@ export function createNoteablesRouter(noteables: NoteablesService): Router {
     await sendPage(req, res, list, (items) => items.map((doc) => presentSnippet(doc, ns)));
   });
 
-  router.post('/projects/:id/snippets', async (req, res) => {
+  route(router, DISCUSSIONS_API.createProjectSnippet, async ({ req, res, params }) => {
     readableNamespace(req.ctx, 'project');
     const user = requireRole(req.ctx, ACCESS_LEVELS.reporter);
-    const raw = collectParams(req);
-    const params = parseParams(createSnippetBody, raw);
-    requireExactlyOne(raw, ['content', 'files']);
-    const file = params.files?.[0];
-    const doc = await noteables.createSnippet(originOf(req), req.ctx.namespace!.id, userSummaryOf(user), {
-      title: params.title,
-      description: params.description,
-      visibility: params.visibility,
-      file_name: file?.file_path ?? params.file_name,
-      content: file?.content ?? params.content,
-    });
+    const given = params();
+    requireExactlyOne(collectParams(req), ['content', 'files']);
+    const file = given.files?.[0];
+    const doc = await noteables.createSnippet(
+      requestOrigin(SERVICE_PRODUCER, req.ctx),
+      req.ctx.namespace!.id,
+      userSummaryOf(user),
+      {
+        title: given.title,
+        description: given.description,
+        visibility: given.visibility,
+        file_name: file?.file_path ?? given.file_name,
+        content: file?.content ?? given.content,
+      },
+    );
     sendJson(res, 201, presentSnippet(doc, req.ctx.namespace!));
   });
 
-  router.get('/projects/:id/snippets/:snippet_id', async (req, res) => {
+  route(router, DISCUSSIONS_API.getProjectSnippet, async ({ req, res }) => {
     const ns = readableNamespace(req.ctx, 'project');
     const snippet = await noteables.findSnippet(ns.id, pathId(req, 'snippet_id'));
     // `authorize! :read_snippet, snippet` is answered as the finder would: not found.
@@ -284,10 +286,10 @@ export function createNoteablesRouter(noteables: NoteablesService): Router {
   });
 
   // Group epics [higher tier]
-  router.get('/groups/:id/epics', async (req, res) => {
+  route(router, DISCUSSIONS_API.listGroupEpics, async ({ req, res, params }) => {
     const ns = readableNamespace(req.ctx, 'group');
     requireEpicsFeature(req);
-    parseParams(listDiscussionsQuery, req.query);
+    params();
     // EpicsFinder#with_confidentiality_access_check: confidential epics only for Reporter and up.
     const filter = { kind: 'Epic', scope: 'groupId', parentId: ns.id } as const;
     const list = await readPage(req, (skip, limit) =>
@@ -296,17 +298,21 @@ export function createNoteablesRouter(noteables: NoteablesService): Router {
     await sendPage(req, res, list, (items) => items.map((doc) => presentEpic(doc, ns)));
   });
 
-  router.post('/groups/:id/epics', async (req, res) => {
+  route(router, DISCUSSIONS_API.createGroupEpic, async ({ req, res, params }) => {
     const ns = readableNamespace(req.ctx, 'group');
     requireUser(req.ctx);
     requireEpicsFeature(req);
     const user = requireRole(req.ctx, ACCESS_LEVELS.reporter);
-    const params = parseParams(createEpicBody, collectParams(req));
-    const doc = await noteables.createEpic(originOf(req), ns.id, userSummaryOf(user), params);
+    const doc = await noteables.createEpic(
+      requestOrigin(SERVICE_PRODUCER, req.ctx),
+      ns.id,
+      userSummaryOf(user),
+      params(),
+    );
     sendJson(res, 201, presentEpic(doc, ns));
   });
 
-  router.get('/groups/:id/epics/:epic_iid', async (req, res) => {
+  route(router, DISCUSSIONS_API.getGroupEpic, async ({ req, res }) => {
     const ns = readableNamespace(req.ctx, 'group');
     requireEpicsFeature(req);
     const epic = await noteables.findByIid('Epic', 'groupId', ns.id, pathId(req, 'epic_iid'));

@@ -4,7 +4,6 @@ import { discussionEntity, noteEntity } from './entities';
 import {
   addDiscussionNoteBody,
   createCommitDiscussionBody,
-  createDiscussionBody,
   createThreadBody,
   createMergeRequestDiscussionBody,
   createNoteBody,
@@ -237,7 +236,8 @@ const mergeRequest = {
 const snippet = {
   name: 'Snippet',
   prefix: '/projects/{id}/snippets/{noteable_id}',
-  createThread: createDiscussionBody,
+  // Validated as on the other noteables (and the snippet Notes API); a snippet note is never internal.
+  createThread: createThreadBody,
 } as const;
 const epic = {
   name: 'Epic',
