@@ -1,3 +1,4 @@
+import { EVENTS_API_ENDPOINTS } from '@gl/contracts';
 import {
   createCounters,
   createProjectionRevisions,
@@ -52,6 +53,7 @@ export function createEventsApp(
     options.retentionIntervalMs ?? 3_600_000,
   );
   const app = createRuntimeHttpApp(runtime, SERVICE_NAME, {
+    serves: EVENTS_API_ENDPOINTS,
     apiRouters: [
       createEventsRouter(models, timelines, createAccessCache(models, projections, revisions), revisions),
     ],

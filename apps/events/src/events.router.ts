@@ -1,12 +1,11 @@
 import { Router, type Request, type Response } from 'express';
-import { currentUserEventsQuery, projectEventsQuery, userEventsQuery } from '@gl/contracts';
+import { EVENTS_API } from '@gl/contracts';
 import {
   NotFoundError,
-  collectParams,
-  parseParams,
   readPageRequest,
   requireNamespace,
   requireUser,
+  route,
   sendJson,
   setPaginationHeaders,
   setUncountedPaginationHeaders,
@@ -62,9 +61,9 @@ export function createEventsRouter(
     );
   }
 
-  router.get('/events', async (req, res) => {
+  route(router, EVENTS_API.listCurrentUserEvents, async ({ req, res, params }) => {
     const principal = requireUser(req.ctx);
-    const query = parseParams(currentUserEventsQuery, collectParams(req));
+    const query = params();
     const page = readPageRequest(req.query);
     const access = await accessFor(req, res);
     const result =
@@ -74,8 +73,8 @@ export function createEventsRouter(
     await send(req, res, page, result);
   });
 
-  router.get('/users/:user_id/events', async (req, res) => {
-    const query = parseParams(userEventsQuery, collectParams(req));
+  route(router, EVENTS_API.listUserEvents, async ({ req, res, params }) => {
+    const query = params();
     // The projection first catches up with the caller's identity revision: a user the gateway created
     // before that revision (the caller themself, just made a member) is then known here, not a 404.
     const access = await accessFor(req, res);
@@ -90,10 +89,10 @@ export function createEventsRouter(
     );
   });
 
-  router.get('/projects/:id/events', async (req, res) => {
+  route(router, EVENTS_API.listProjectEvents, async ({ req, res, params }) => {
     const ns = requireNamespace(req.ctx, 'project');
     if (!canSeeProject(req.ctx)) throw new NotFoundError('Project');
-    const query = parseParams(projectEventsQuery, collectParams(req));
+    const query = params();
     const page = readPageRequest(req.query);
     await send(req, res, page, await feeds.project(req.ctx, ns.id, query, windowOf(page)));
   });
