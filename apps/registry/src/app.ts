@@ -1,3 +1,4 @@
+import { REGISTRY_ENDPOINTS } from '@gl/contracts';
 import {
   createCounters,
   createProjectionRevisions,
@@ -36,6 +37,7 @@ export function createRegistryApp(runtime: ServiceRuntime<RegistryConfig>): Serv
     apiRouters: [
       createRegistryRouter({ ...deps, config: runtime.config, outbox: runtime.outbox, revisions }),
     ],
+    serves: REGISTRY_ENDPOINTS,
   });
   return { app, subscriptions: [identityProjection(deps.models, revisions)] };
 }

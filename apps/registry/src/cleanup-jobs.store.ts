@@ -9,28 +9,28 @@ export class CleanupJobsStore {
   constructor(private readonly jobs: Model<CleanupJobDoc>) {}
 
   /**
-   * Takes the job for `owner` until `leaseUntil`: a new job, or one whose owner's lease ran out by `now`.
-   * Otherwise says whether it is done or who holds it.
+   * Makes `owner` the owner of the job until `ownedUntil`: a new job, or one whose owner's ownership ran out
+   * by `now`. Otherwise says whether it is done or who owns it.
    */
-  async claim(jobId: string, owner: string, leaseUntil: Date, now: () => Date): Promise<ClaimOutcome> {
+  async claim(jobId: string, owner: string, ownedUntil: Date, now: () => Date): Promise<ClaimOutcome> {
     try {
-      await this.jobs.create({ _id: jobId, state: 'running', owner, leaseUntil });
+      await this.jobs.create({ _id: jobId, state: 'running', owner, leaseUntil: ownedUntil });
       return { claimed: true };
     } catch (err) {
       if (!isDuplicateKeyError(err)) throw err;
     }
     const taken = await this.jobs.updateOne(
       { _id: jobId, state: 'running', leaseUntil: { $lte: now() } },
-      { $set: { owner, leaseUntil } },
+      { $set: { owner, leaseUntil: ownedUntil } },
     );
     if (taken.modifiedCount === 1) return { claimed: true };
     const job = await this.jobs.findById(jobId).lean<CleanupJobDoc>();
     return { claimed: false, done: job?.state === 'done', owner: job?.owner ?? null };
   }
 
-  /** Extends the owner's lease on a running job. */
-  async renew(jobId: string, owner: string, leaseUntil: Date): Promise<void> {
-    await this.jobs.updateOne({ _id: jobId, owner, state: 'running' }, { $set: { leaseUntil } });
+  /** Extends the owner's ownership of a running job. */
+  async renew(jobId: string, owner: string, ownedUntil: Date): Promise<void> {
+    await this.jobs.updateOne({ _id: jobId, owner, state: 'running' }, { $set: { leaseUntil: ownedUntil } });
   }
 
   async finish(jobId: string, counts: Record<string, number>): Promise<void> {

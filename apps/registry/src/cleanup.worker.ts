@@ -16,8 +16,11 @@ import { selectTagsToDelete } from './selection';
 
 const JOBS = COMMAND_TYPES.registry;
 const LEGACY_JOBS = LEGACY_COMMAND_TYPES.registry;
-/** A job's owner must renew within this time, else another worker takes the job over. */
-export const JOB_LEASE_MS = 60_000;
+/**
+ * How long a worker owns a job it claimed: it renews within this time, else another worker takes the job
+ * over. Not the repository's hourly bulk-delete rate limit (repositories.service.ts).
+ */
+export const JOB_OWNERSHIP_MS = 60_000;
 const HEARTBEAT_MS = 10_000;
 
 export interface JobCounts {
@@ -32,7 +35,7 @@ export class JobBusyError extends Error {}
 
 export interface CleanupWorkerOptions {
   maxTagsPerRun: number;
-  leaseMs?: number;
+  ownershipMs?: number;
   owner?: string;
   now?: () => Date;
 }
@@ -61,9 +64,9 @@ function cleanupMetrics(metrics: ServiceMetrics) {
 
 /**
  * The cleanup worker: bulk tag deletes and repository deletes, consumed from JetStream on one durable shared
- * by every worker process (each message goes to one of them). A job record with a renewed lease makes a job
- * run once even when JetStream redelivers it to a second worker during a long run; a killed worker's lease
- * simply expires, and the redelivered job starts over (selection and deletes are idempotent).
+ * by every worker process (each message goes to one of them). A job record with a renewed owner makes a job
+ * run once even when JetStream redelivers it to a second worker during a long run; a killed worker's
+ * ownership simply expires, and the redelivered job starts over (selection and deletes are idempotent).
  */
 export function cleanupWorker(
   deps: RegistryDeps,
@@ -72,13 +75,14 @@ export function cleanupWorker(
 ): Subscription & { lastCounts: () => JobCounts | null } {
   const { repositories, tags, jobs } = registryStores(deps.models);
   const owner = options.owner ?? `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
-  const leaseMs = options.leaseMs ?? JOB_LEASE_MS;
+  const ownershipMs = options.ownershipMs ?? JOB_OWNERSHIP_MS;
+  const ownedUntil = (): Date => new Date(now().getTime() + ownershipMs);
   const now = options.now ?? (() => new Date());
   const counters = cleanupMetrics(metrics);
   let last: JobCounts | null = null;
 
   async function claim(jobId: string): Promise<'claimed' | 'done'> {
-    const outcome = await jobs.claim(jobId, owner, new Date(now().getTime() + leaseMs), now);
+    const outcome = await jobs.claim(jobId, owner, ownedUntil(), now);
     if (outcome.claimed) return 'claimed';
     if (outcome.done) return 'done';
     throw new JobBusyError(`job ${jobId} is running on ${outcome.owner ?? 'another worker'}`);
@@ -87,7 +91,7 @@ export function cleanupWorker(
   async function run(event: EventEnvelope, work: () => Promise<JobCounts>, kind: string, log: Logger) {
     if ((await claim(event.id)) === 'done') return;
     const heartbeat = setInterval(() => {
-      void jobs.renew(event.id, owner, new Date(now().getTime() + leaseMs)).catch(() => undefined);
+      void jobs.renew(event.id, owner, ownedUntil()).catch(() => undefined);
     }, HEARTBEAT_MS);
     heartbeat.unref();
     try {

@@ -37,7 +37,11 @@ export interface RepositoryDoc {
   createdAt: Date;
   status: RepositoryStatus | null;
   cleanupPolicyStartedAt: Date | null;
-  /** GitLab's exclusive lease: no second bulk delete on this repository before this time. */
+  /**
+   * The bulk-delete rate limit: no second bulk tag delete on this repository before this time (GitLab's
+   * hourly ExclusiveLease). Stored under its first name, which documents written since carry; written only
+   * by RepositoriesStore.takeBulkDeleteSlot. Unrelated to a cleanup job's ownership (CleanupJobDoc).
+   */
   cleanupLeaseUntil: Date | null;
   /** Bumped after every tag write, so readers know when their cached tag list is stale. */
   tagsVersion?: number;
@@ -63,6 +67,11 @@ export interface CleanupJobDoc {
   _id: string;
   state: 'running' | 'done';
   owner: string;
+  /**
+   * Until when `owner` owns the running job (renewed while it runs; then another worker may take it over).
+   * Stored under its first name; read and written only by CleanupJobsStore. Unrelated to the repository's
+   * bulk-delete rate limit.
+   */
   leaseUntil: Date;
   counts?: Record<string, number>;
   finishedAt?: Date;

@@ -1,21 +1,16 @@
-import { Router, type Request } from 'express';
+import { Router } from 'express';
 import {
-  bulkDeleteTagsParams,
-  getRegistryRepositoryQuery,
-  listRegistryRepositoriesQuery,
-  listRegistryTagsQuery,
+  REGISTRY_API,
   registryNotificationEnvelope,
   registryNotificationEvent,
-  repositoryIdParams,
-  tagParams,
+  type InternalContext,
 } from '@gl/contracts';
 import {
   UnauthorizedError,
-  collectParams,
-  parseParams,
   projectionCaughtUp,
   readPageRequest,
   requireUser,
+  route,
   secretsEqual,
   sendJson,
   setPaginationHeaders,
@@ -59,62 +54,55 @@ export function createRegistryRouter(deps: RouterDeps): Router {
   const host = deps.config.REGISTRY_HOST;
   const router = Router();
 
-  const present = (req: Request, views: RepositoryView[]) =>
-    views.map((view) => presentRepository(view, { host, externalUrl: req.ctx.externalUrl }));
+  const present = (ctx: InternalContext, views: RepositoryView[]) =>
+    views.map((view) => presentRepository(view, { host, externalUrl: ctx.externalUrl }));
 
-  /** The project's repository named by a path parameter (404 unless it is this project's). */
-  async function repositoryOf(projectId: number, raw: unknown) {
-    const { repository_id } = parseParams(repositoryIdParams, { repository_id: raw });
-    return findRepository(deps, projectId, repository_id);
-  }
-
-  router.get('/projects/:id/registry/repositories', async (req, res) => {
-    const { projectId, fullPath, level } = projectRead(req.ctx);
-    const params = parseParams(listRegistryRepositoriesQuery, collectParams(req));
+  route(router, REGISTRY_API.listProjectRegistryRepositories, async ({ req, res, ctx, params }) => {
+    const { projectId, fullPath, level } = projectRead(ctx);
+    const options = params();
     const page = readPageRequest(req.query);
     const { total, docs } = await pageOfProject(deps, projectId, page);
     setPaginationHeaders(req, res, page, total);
     const paths = new Map([[projectId, fullPath]]);
-    const views = await repositoryViews(deps, docs, paths, params, () => level);
-    sendJson(res, 200, present(req, views));
+    const views = await repositoryViews(deps, docs, paths, options, () => level);
+    sendJson(res, 200, present(ctx, views));
   });
 
-  router.get('/groups/:id/registry/repositories', async (req, res) => {
-    const { ns, level: groupLevel } = groupRead(req.ctx);
-    const params = parseParams(listRegistryRepositoriesQuery, collectParams(req));
+  route(router, REGISTRY_API.listGroupRegistryRepositories, async ({ req, res, ctx, params }) => {
+    const { ns, level: groupLevel } = groupRead(ctx);
+    const options = params();
     const page = readPageRequest(req.query);
     await projectionCaughtUp(deps.revisions, req, res);
-    const { projects, levels } = await readableProjectsInGroup(deps, ns, groupLevel, req.ctx);
+    const { projects, levels } = await readableProjectsInGroup(deps, ns, groupLevel, ctx);
     const { total, docs } = await pageOfProjects(deps, [...levels.keys()], page);
     setPaginationHeaders(req, res, page, total);
     const paths = new Map(projects.map((p) => [p._id, p.fullPath]));
-    const views = await repositoryViews(deps, docs, paths, params, (r) => levels.get(r.projectId) ?? 0);
-    sendJson(res, 200, present(req, views));
+    const views = await repositoryViews(deps, docs, paths, options, (r) => levels.get(r.projectId) ?? 0);
+    sendJson(res, 200, present(ctx, views));
   });
 
-  router.get('/registry/repositories/:id', async (req, res) => {
-    requireUser(req.ctx);
-    const params = parseParams(getRegistryRepositoryQuery, collectParams(req));
-    const repository = await repositoryById(deps, params.id);
+  route(router, REGISTRY_API.getRegistryRepository, async ({ req, res, ctx, params }) => {
+    requireUser(ctx);
+    const options = params();
+    const repository = await repositoryById(deps, options.id);
     await projectionCaughtUp(deps.revisions, req, res);
-    const { project, level } = await projectReaderOf(deps, repository, req.ctx);
+    const { project, level } = await projectReaderOf(deps, repository, ctx);
     const paths = new Map([[project._id, project.fullPath]]);
-    const views = await repositoryViews(deps, [repository], paths, params, () => level);
-    sendJson(res, 200, present(req, views)[0]);
+    const views = await repositoryViews(deps, [repository], paths, options, () => level);
+    sendJson(res, 200, present(ctx, views)[0]);
   });
 
-  router.delete('/projects/:id/registry/repositories/:repository_id', async (req, res) => {
-    requireUser(req.ctx);
-    const { projectId, level } = projectRead(req.ctx);
-    const repository = await repositoryOf(projectId, req.params.repository_id);
-    await scheduleRepositoryDelete(deps, req.ctx, projectId, repository, level);
+  route(router, REGISTRY_API.deleteRegistryRepository, async ({ res, ctx, params }) => {
+    requireUser(ctx);
+    const { projectId, level } = projectRead(ctx);
+    const repository = await findRepository(deps, projectId, params().repository_id);
+    await scheduleRepositoryDelete(deps, ctx, projectId, repository, level);
     sendJson(res, 202, 202);
   });
 
-  router.get('/projects/:id/registry/repositories/:repository_id/tags', async (req, res) => {
-    const { projectId, fullPath } = projectRead(req.ctx);
-    parseParams(listRegistryTagsQuery, collectParams(req));
-    const repository = await repositoryOf(projectId, req.params.repository_id);
+  route(router, REGISTRY_API.listRegistryRepositoryTags, async ({ req, res, ctx, params }) => {
+    const { projectId, fullPath } = projectRead(ctx);
+    const repository = await findRepository(deps, projectId, params().repository_id);
     const page = readPageRequest(req.query);
     // GitLab: offset pagination over the tag names sorted ascending.
     const names = await tagNames(deps, repository);
@@ -127,34 +115,34 @@ export function createRegistryRouter(deps: RouterDeps): Router {
     );
   });
 
-  router.get('/projects/:id/registry/repositories/:repository_id/tags/:tag_name', async (req, res) => {
-    const { projectId, fullPath } = projectRead(req.ctx);
-    const params = parseParams(tagParams, collectParams(req));
-    const repository = await repositoryOf(projectId, params.repository_id);
-    const tag = await findTag(deps, repository, params.tag_name);
+  route(router, REGISTRY_API.getRegistryRepositoryTag, async ({ res, ctx, params }) => {
+    const { projectId, fullPath } = projectRead(ctx);
+    const { repository_id, tag_name } = params();
+    const repository = await findRepository(deps, projectId, repository_id);
+    const tag = await findTag(deps, repository, tag_name);
     sendJson(res, 200, presentTagDetail(repositoryPath(fullPath, repository.name), host, tag));
   });
 
-  router.delete('/projects/:id/registry/repositories/:repository_id/tags/:tag_name', async (req, res) => {
-    requireUser(req.ctx);
-    const { projectId, level } = projectRead(req.ctx);
-    const params = parseParams(tagParams, collectParams(req));
-    const repository = await repositoryOf(projectId, params.repository_id);
-    await deleteTag(deps, repository, params.tag_name, level);
+  route(router, REGISTRY_API.deleteRegistryRepositoryTag, async ({ res, ctx, params }) => {
+    requireUser(ctx);
+    const { projectId, level } = projectRead(ctx);
+    const { repository_id, tag_name } = params();
+    const repository = await findRepository(deps, projectId, repository_id);
+    await deleteTag(deps, repository, tag_name, level);
     sendJson(res, 200, 200);
   });
 
-  router.delete('/projects/:id/registry/repositories/:repository_id/tags', async (req, res) => {
-    requireUser(req.ctx);
-    const { projectId, level } = projectRead(req.ctx);
-    const params = parseParams(bulkDeleteTagsParams, collectParams(req));
-    const rules = cleanupRulesOf(params);
-    const repository = await repositoryOf(projectId, params.repository_id);
-    await requestTagsCleanup(deps, req.ctx, projectId, repository, level, rules);
+  route(router, REGISTRY_API.bulkDeleteRegistryRepositoryTags, async ({ res, ctx, params }) => {
+    requireUser(ctx);
+    const { projectId, level } = projectRead(ctx);
+    const request = params();
+    const rules = cleanupRulesOf(request);
+    const repository = await findRepository(deps, projectId, request.repository_id);
+    await requestTagsCleanup(deps, ctx, projectId, repository, level, rules);
     sendJson(res, 202, 202);
   });
 
-  router.post('/container_registry_event/events', async (req, res) => {
+  route(router, REGISTRY_API.receiveRegistryEvents, async ({ req, res }) => {
     const secret = deps.config.REGISTRY_NOTIFICATION_SECRET;
     // An unset secret refuses everyone; any header, whatever its length or bytes, is a match or a 401.
     if (!secretsEqual(req.headers.authorization, secret)) throw new UnauthorizedError();

@@ -14,6 +14,8 @@ import {
   ParamError,
   atLeastOneOf,
   createEvent,
+  eventActor,
+  requestOrigin,
   type Outbox,
   type PageRequest,
 } from '@gl/service-kit';
@@ -26,8 +28,10 @@ import { regexpError, type CleanupRules } from './selection';
 export const CLEANUP_RATE_LIMITED =
   'This request has already been made. You can run this at most once an hour for a given container repository';
 /**
- * GitLab's rate limit on bulk tag deletion (an exclusive lease per repository, never released): one request
- * an hour. Not the cleanup worker's job lease (cleanup.worker.ts JOB_LEASE_MS), which says who runs a job.
+ * GitLab's rate limit on bulk tag deletion: one request an hour per repository (an ExclusiveLease taken by
+ * ContainerRegistry::DeleteTagsService's caller in lib/api/project_container_repositories.rb, never
+ * released). Not the ownership of a cleanup job (cleanup.worker.ts JOB_OWNERSHIP_MS), which says which
+ * worker runs it.
  */
 const BULK_DELETE_INTERVAL_MS = 3600_000;
 
@@ -44,17 +48,14 @@ export interface TagOptions {
 
 const isMaintainer = (level: number): boolean => level >= ACCESS_LEVELS.maintainer;
 
-function actorOf(ctx: InternalContext) {
-  const p = ctx.principal;
-  return p ? { id: p.id, username: p.username, name: p.name } : null;
-}
-
 /** A command for the cleanup worker, sent with the repository write (same outbox, `cmd.>` subjects). */
 function workerCommand(ctx: InternalContext, type: string, projectId: number, data: Record<string, unknown>) {
-  return createEvent(
-    { producer: 'registry', correlationId: ctx.requestId },
-    { type, actor: actorOf(ctx), projectId, data },
-  );
+  return createEvent(requestOrigin('registry', ctx), {
+    type,
+    actor: eventActor(ctx.principal),
+    projectId,
+    data,
+  });
 }
 
 /** The project's repository: 404 when it is missing or belongs to another project. */
@@ -187,8 +188,8 @@ export function cleanupRulesOf(params: BulkDeleteTagsParams): CleanupRules {
 }
 
 /**
- * Queues a bulk tag delete (Maintainer+), at most once an hour per repository: GitLab's exclusive lease,
- * taken before the job runs, never released, expiring after an hour.
+ * Queues a bulk tag delete (Maintainer+), at most once an hour per repository: the rate limit is taken
+ * before the job runs and expires after the hour whatever the job does.
  */
 export async function requestTagsCleanup(
   deps: RegistryApiDeps,
@@ -204,10 +205,13 @@ export async function requestTagsCleanup(
     repositoryId: repository._id,
     ...rules,
   });
-  const until = new Date(now.getTime() + BULK_DELETE_INTERVAL_MS);
-  const taken = await registryStores(deps.models).repositories.takeCleanupLease(repository._id, now, until, [
-    command,
-  ]);
+  const nextSlotAt = new Date(now.getTime() + BULK_DELETE_INTERVAL_MS);
+  const taken = await registryStores(deps.models).repositories.takeBulkDeleteSlot(
+    repository._id,
+    now,
+    nextSlotAt,
+    [command],
+  );
   if (!taken) throw new HttpError(400, { message: CLEANUP_RATE_LIMITED });
   deps.outbox.kick();
 }

@@ -80,13 +80,18 @@ export class RepositoriesStore {
   }
 
   /**
-   * Takes the repository's bulk-delete lease until `until` if no lease runs at `now`, storing the worker's
-   * cleanup command with it; false while an earlier lease runs.
+   * Takes the repository's hourly bulk-delete slot if it is free at `now` (rate-limited until `nextSlotAt`),
+   * storing the worker's cleanup command with it; false while the repository is still rate-limited.
    */
-  async takeCleanupLease(id: number, now: Date, until: Date, commands: EventEnvelope[]): Promise<boolean> {
+  async takeBulkDeleteSlot(
+    id: number,
+    now: Date,
+    nextSlotAt: Date,
+    commands: EventEnvelope[],
+  ): Promise<boolean> {
     const taken = await this.repositories.updateOne(
       { _id: id, $or: [{ cleanupLeaseUntil: null }, { cleanupLeaseUntil: { $lte: now } }] },
-      pushEvents({ $set: { cleanupLeaseUntil: until } }, commands),
+      pushEvents({ $set: { cleanupLeaseUntil: nextSlotAt } }, commands),
     );
     return taken.modifiedCount === 1;
   }
