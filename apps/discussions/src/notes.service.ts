@@ -4,6 +4,7 @@ import {
   EVENT_TEXT_LIMITS,
   TEXT_LIMITS,
   characterCount,
+  tooLongMessage,
   type NoteCreatedData,
   type NoteableTypeName,
   type PositionParam,
@@ -15,6 +16,7 @@ import {
   NotFoundError,
   createEvent,
   excerpt,
+  rubyInspect,
   type AccessTarget,
   type Counters,
   type EventOrigin,
@@ -76,14 +78,12 @@ function audienceOfNote(target: NoteTarget, note: NoteDoc): TargetAudience {
 
 /** Ruby's Hash#inspect of ActiveModel errors, as `bad_request!("Note #{note.errors.messages}")` prints it. */
 export function noteErrors(messages: string[], attribute = 'note'): BadRequestError {
-  const list = messages.map((m) => JSON.stringify(m)).join(', ');
-  return new BadRequestError(`Note {:${attribute}=>[${list}]}`);
+  return new BadRequestError(`Note ${rubyInspect({ [attribute]: messages })}`);
 }
 
 export function validateBody(body: string): void {
   if (body.trim() === '') throw noteErrors(["can't be blank"]);
-  if (characterCount(body) > NOTE_MAX_LENGTH)
-    throw noteErrors([`is too long (maximum is ${NOTE_MAX_LENGTH} characters)`]);
+  if (characterCount(body) > NOTE_MAX_LENGTH) throw noteErrors([tooLongMessage(NOTE_MAX_LENGTH)]);
 }
 
 /** `created_at` as Rails would take it: a parseable time, else ignored. */

@@ -1,3 +1,5 @@
+import { toSentence } from '@gl/service-kit';
+
 /**
  * Bodies of GitLab's system notes that need more than a fixed string (SystemNotes::IssuablesService).
  */
@@ -41,10 +43,7 @@ export function titleChangeNote(oldTitle: string, newTitle: string): string {
 }
 
 /** Rails' Array#to_sentence: "a", "a and b", "a, b, and c". */
-export function toSentence(words: string[]): string {
-  if (words.length <= 2) return words.join(' and ');
-  return `${words.slice(0, -1).join(', ')}, and ${words[words.length - 1]}`;
-}
+export { toSentence };
 
 /**
  * `change_issuable_assignees`: "assigned to @a", "unassigned @b", "assigned to @a and unassigned @b";

@@ -13,6 +13,7 @@ export * from './http/nested-params';
 export * from './http/pagination';
 export * from './http/request-context';
 export * from './http/request-line';
+export * from './http/ruby-format';
 export * from './http/route';
 export * from './http/safe-compare';
 export * from './http/service-app';

@@ -97,12 +97,7 @@ export async function releaseRoute(
 }
 
 /** Ruby's Hash#inspect of validation errors, as GitLab embeds it in "Failed to save group {...}". */
-export function rubyInspect(errors: Record<string, string[]>): string {
-  const entries = Object.entries(errors).map(
-    ([key, messages]) => `:${key}=>[${messages.map((m) => JSON.stringify(m)).join(', ')}]`,
-  );
-  return `{${entries.join(', ')}}`;
-}
+export { rubyInspect } from '@gl/service-kit';
 
 /** Collects model validation errors in declaration order, GitLab's `errors.messages`. */
 export class ValidationErrors {

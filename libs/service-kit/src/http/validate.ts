@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import { isModelIssueParams, type ModelIssueParams } from '@gl/contracts';
 import { ModelError, ParamError } from '../errors';
+import { fullMessagesSentence } from './ruby-format';
 
 /** Grape names nested parameters with brackets: `position[base_sha]`. */
 function paramName(path: PropertyKey[]): string {
@@ -24,23 +25,11 @@ function modelParams(issue: z.core.$ZodIssue): ModelIssueParams | null {
   return isModelIssueParams(params) ? params : null;
 }
 
-/** Rails' `humanize` of an attribute name, as `full_messages` prefixes it: `file_name` → "File name". */
-function humanize(attribute: string): string {
-  const words = attribute.replace(/_/g, ' ');
-  return words.charAt(0).toUpperCase() + words.slice(1);
-}
-
-/** Rails' Array#to_sentence: "a", "a and b", "a, b, and c". */
-function toSentence(items: string[]): string {
-  if (items.length <= 2) return items.join(' and ');
-  return `${items.slice(0, -1).join(', ')}, and ${items[items.length - 1]}`;
-}
-
 /** Model limits marked in the contract (libs/contracts limits.ts), rendered as GitLab's model answers. */
 function modelError(issues: { issue: z.core.$ZodIssue; params: ModelIssueParams }[]): ModelError {
   if (issues.some(({ params }) => params.model === 'sentence')) {
     return ModelError.error(
-      toSentence(issues.map(({ issue, params }) => `${humanize(params.attribute)} ${issue.message}`)),
+      fullMessagesSentence(issues.map(({ issue, params }) => [params.attribute, issue.message])),
     );
   }
   const fields: Record<string, string[]> = {};
