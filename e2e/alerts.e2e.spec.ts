@@ -25,20 +25,17 @@ describe('alerts through the gateway', () => {
     body: JSON.stringify(body),
   });
 
-  it('When a monitoring tool posts alerts, then they group, resolve, and the incident opens and closes', async () => {
-    const created = await api(
-      `/projects/${projectId}/alert_management/http_integrations`,
-      json({
-        name: 'Monitoring',
-        active: true,
-        create_incident: true,
-      }),
-    );
-    expect(created.status).toBe(201);
-    const integration = httpIntegrationEntity.parse(await created.json());
-    expect(integration.url).toBe(
-      `${gatewayUrl()}/${projectPath}/alerts/notify/monitoring/${integration.endpoint_identifier}.json`,
-    );
+  describe('an HTTP integration', () => {
+    let integration: z.infer<typeof httpIntegrationEntity>;
+
+    beforeAll(async () => {
+      const created = await api(
+        `/projects/${projectId}/alert_management/http_integrations`,
+        json({ name: 'Monitoring', active: true, create_incident: true }),
+      );
+      expect(created.status).toBe(201);
+      integration = httpIntegrationEntity.parse(await created.json());
+    });
 
     const send = (body: unknown, token = integration.token) =>
       fetch(integration.url, {
@@ -47,39 +44,56 @@ describe('alerts through the gateway', () => {
         body: JSON.stringify(body),
       });
 
-    expect((await send({ title: 'x' }, 'wrong')).status).toBe(401);
-    expect((await send({ blob: 'a'.repeat(1024 * 1024) }, 'wrong')).status).toBe(400);
-    const unknown = integration.url.replace(integration.endpoint_identifier, '0000000000000000');
-    expect((await fetch(unknown, json({ title: 'x' }))).status).toBe(403);
-    const alert = { title: 'API down', severity: 'high', fingerprint: 'api-down', service: 'api' };
-    const first = await send(alert);
-    expect(first.status).toBe(200);
-    expect(await first.json()).toEqual([{ iid: 1, title: 'API down' }]);
-    const second = await send({ ...alert, start_time: new Date().toISOString() });
-    expect(await second.json()).toEqual([{ iid: 1, title: 'API down' }]);
+    it('When an HTTP integration is created, then its URL is the notify path under the project path', () => {
+      expect(integration.url).toBe(
+        `${gatewayUrl()}/${projectPath}/alerts/notify/monitoring/${integration.endpoint_identifier}.json`,
+      );
+    });
 
-    const read = async () =>
-      alertEntity.parse(await (await api(`/projects/${projectId}/alert_management/alerts/1`)).json());
-    expect(await read()).toMatchObject({ event_count: 2, status: 'triggered', severity: 'high' });
+    it('When an alert is posted with a wrong token, then 401', async () => {
+      expect((await send({ title: 'x' }, 'wrong')).status).toBe(401);
+    });
 
-    const linked = await eventually(read, (a) => a.issue_iid !== null);
-    expect(linked.issue_iid).not.toBeNull();
-    const issue = async () =>
-      (await (await api(`/projects/${projectId}/issues/${linked.issue_iid}`)).json()) as {
-        state: string;
-        issue_type: string;
-      };
-    expect(await issue()).toMatchObject({ state: 'opened', issue_type: 'incident' });
+    it('When a 1 MB alert is posted, then 400 before the token is looked at', async () => {
+      expect((await send({ blob: 'a'.repeat(1024 * 1024) }, 'wrong')).status).toBe(400);
+    });
 
-    const resolved = await send({ fingerprint: 'api-down', end_time: new Date().toISOString() });
-    expect(resolved.status).toBe(200);
-    expect(await read()).toMatchObject({ status: 'resolved' });
-    expect(await eventually(issue, (i) => i.state === 'closed')).toMatchObject({ state: 'closed' });
+    it('When an alert is posted to an unknown endpoint identifier, then 403', async () => {
+      const unknown = integration.url.replace(integration.endpoint_identifier, '0000000000000000');
+      expect((await fetch(unknown, json({ title: 'x' }))).status).toBe(403);
+    });
 
-    const list = z
-      .array(alertEntity)
-      .parse(await (await api(`/projects/${projectId}/alert_management/alerts?status=resolved`)).json());
-    expect(list.map((a) => a.iid)).toEqual([1]);
+    it('When a monitoring tool posts alerts, then they group, resolve, and the incident opens and closes', async () => {
+      const alert = { title: 'API down', severity: 'high', fingerprint: 'api-down', service: 'api' };
+      const first = await send(alert);
+      expect(first.status).toBe(200);
+      expect(await first.json()).toEqual([{ iid: 1, title: 'API down' }]);
+      const second = await send({ ...alert, start_time: new Date().toISOString() });
+      expect(await second.json()).toEqual([{ iid: 1, title: 'API down' }]);
+
+      const read = async () =>
+        alertEntity.parse(await (await api(`/projects/${projectId}/alert_management/alerts/1`)).json());
+      expect(await read()).toMatchObject({ event_count: 2, status: 'triggered', severity: 'high' });
+
+      const linked = await eventually(read, (a) => a.issue_iid !== null);
+      expect(linked.issue_iid).not.toBeNull();
+      const issue = async () =>
+        (await (await api(`/projects/${projectId}/issues/${linked.issue_iid}`)).json()) as {
+          state: string;
+          issue_type: string;
+        };
+      expect(await issue()).toMatchObject({ state: 'opened', issue_type: 'incident' });
+
+      const resolved = await send({ fingerprint: 'api-down', end_time: new Date().toISOString() });
+      expect(resolved.status).toBe(200);
+      expect(await read()).toMatchObject({ status: 'resolved' });
+      expect(await eventually(issue, (i) => i.state === 'closed')).toMatchObject({ state: 'closed' });
+
+      const list = z
+        .array(alertEntity)
+        .parse(await (await api(`/projects/${projectId}/alert_management/alerts?status=resolved`)).json());
+      expect(list.map((a) => a.iid)).toEqual([1]);
+    });
   });
 
   it('When error-tracking settings are managed with gitbeaker, then create, show and edit work', async () => {

@@ -49,6 +49,12 @@ describe('boards on the free tier with @gitbeaker/rest', () => {
     await infra?.stop();
   });
 
+  /** The one board a free-tier group has. */
+  async function developmentBoard(): Promise<z.infer<typeof boardEntity>> {
+    const [board] = z.array(boardEntity).parse(await free.GroupIssueBoards.all(groupId));
+    return board!;
+  }
+
   it('When a group is read, then it has exactly one board, "Development", and no other can be created or deleted', async () => {
     const boards = z.array(boardEntity).parse(await free.GroupIssueBoards.all(groupId));
     expect(boards.map((b) => b.name)).toEqual(['Development']);
@@ -60,8 +66,8 @@ describe('boards on the free tier with @gitbeaker/rest', () => {
     expect(z.array(boardEntity).parse(await free.GroupIssueBoards.all(groupId))).toHaveLength(1);
   });
 
-  it('When label lists are created, moved and deleted, then positions stay dense; scoping and milestone lists are refused', async () => {
-    const [board] = z.array(boardEntity).parse(await free.GroupIssueBoards.all(groupId));
+  it('When label lists are created, moved and deleted, then positions stay dense', async () => {
+    const board = await developmentBoard();
     const labels = [];
     for (const name of ['todo', 'doing', 'done']) {
       labels.push(labelEntity.parse(await free.GroupLabels.create(groupId, name, '#0033CC')));
@@ -70,26 +76,33 @@ describe('boards on the free tier with @gitbeaker/rest', () => {
     for (const label of labels) {
       lists.push(
         boardListEntity.parse(
-          await free.GroupIssueBoards.createList(groupId, board!.id, { labelId: label.id } as never),
+          await free.GroupIssueBoards.createList(groupId, board.id, { labelId: label.id } as never),
         ),
       );
     }
     expect(lists.map((l) => l.position)).toEqual([0, 1, 2]);
-    await free.GroupIssueBoards.editList(groupId, board!.id, lists[2]!.id, 0);
-    await free.GroupIssueBoards.removeList(groupId, board!.id, lists[0]!.id);
-    const after = z.array(boardListEntity).parse(await free.GroupIssueBoards.allLists(groupId, board!.id));
+    await free.GroupIssueBoards.editList(groupId, board.id, lists[2]!.id, 0);
+    await free.GroupIssueBoards.removeList(groupId, board.id, lists[0]!.id);
+    const after = z.array(boardListEntity).parse(await free.GroupIssueBoards.allLists(groupId, board.id));
     expect(after.map((l) => [l.label!.name, l.position])).toEqual([
       ['done', 0],
       ['doing', 1],
     ]);
+  });
 
-    const milestoneList = await freeApi(`/groups/${groupId}/boards/${board!.id}/lists`, {
+  it('When a milestone list is created, then 400 "label_id is missing": only label lists on the free tier', async () => {
+    const board = await developmentBoard();
+    const milestoneList = await freeApi(`/groups/${groupId}/boards/${board.id}/lists`, {
       method: 'POST',
       body: JSON.stringify({ milestone_id: 1 }),
     });
     expect(milestoneList.status).toBe(400);
     expect(await milestoneList.json()).toEqual({ error: 'label_id is missing' });
-    const scoped = await freeApi(`/groups/${groupId}/boards/${board!.id}`, {
+  });
+
+  it('When the board is scoped with a weight, then 403: scoped boards are not on the free tier', async () => {
+    const board = await developmentBoard();
+    const scoped = await freeApi(`/groups/${groupId}/boards/${board.id}`, {
       method: 'PUT',
       body: JSON.stringify({ weight: 3 }),
     });

@@ -16,7 +16,7 @@ describe('boards with @gitbeaker/rest', () => {
     groupId = group.id;
   });
 
-  it('When labels and milestones are created and edited, then GroupLabels and GroupMilestones show them', async () => {
+  it('When a label is created and renamed, then GroupLabels shows it under its new name', async () => {
     const label = labelEntity.parse(
       await root.GroupLabels.create(groupId, 'bug', '#FF0000', { description: 'Bugs' }),
     );
@@ -24,7 +24,9 @@ describe('boards with @gitbeaker/rest', () => {
     const edited = labelEntity.parse(await root.GroupLabels.edit(groupId, label.id, { newName: 'defect' }));
     expect(edited.name).toBe('defect');
     expect((await root.GroupLabels.all(groupId)).map((l) => l.name)).toContain('defect');
+  });
 
+  it('When a milestone is created and closed, then GroupMilestones shows it closed', async () => {
     const milestone = milestoneEntity.parse(
       await root.GroupMilestones.create(groupId, 'v1.0', { dueDate: '2027-01-31' }),
     );
@@ -162,9 +164,12 @@ describe('boards with @gitbeaker/rest', () => {
     });
   });
 
-  it('When the boards are called without a token or on an unknown group, then 401 and 404', async () => {
+  it('When the boards are called without a token, then 401', async () => {
     const anonymous = await api(`/groups/${groupId}/boards`, { token: null });
     expect(anonymous.status).toBe(401);
+  });
+
+  it('When the boards of an unknown group are called, then 404', async () => {
     const unknown = await api(`/groups/${unique('missing')}/boards`);
     expect(unknown.status).toBe(404);
   });

@@ -106,83 +106,107 @@ describe('discussions with @gitbeaker/rest', () => {
     ]);
   });
 
-  it('When merge request diff notes are sent as multipart and as JSON, then both are DiffNotes and threads resolve', async () => {
-    await root.Commits.create(projectId, 'main', 'Initial', [
-      { action: 'create', filePath: 'a.rb', content: 'a' },
-    ]);
-    await root.Commits.create(projectId, 'feature', 'Feature', [
-      { action: 'create', filePath: 'b.rb', content: 'b' },
-    ]);
-    const mr = await root.MergeRequests.create(projectId, 'feature', 'main', 'Feature');
-    const refs = mr.diff_refs as { base_sha: string; head_sha: string; start_sha: string };
-    expect(refs.base_sha).toMatch(/^[0-9a-f]{40}$/);
+  describe('merge request diff notes', () => {
+    let mrIid: number;
+    let refs: { base_sha: string; head_sha: string; start_sha: string };
 
-    const multipart = (await root.MergeRequestDiscussions.create(projectId, mr.iid, 'multipart nit', {
-      position: {
-        baseSha: refs.base_sha,
-        startSha: refs.start_sha,
-        headSha: refs.head_sha,
-        positionType: 'text',
-        newPath: 'b.rb',
-        oldPath: 'b.rb',
-        newLine: '1',
-      },
-    })) as unknown as Discussion;
-    expect(multipart.notes[0]).toMatchObject({ type: 'DiffNote', resolvable: true });
-    expect(multipart.notes[0]!.position).toMatchObject({
-      head_sha: refs.head_sha,
-      new_path: 'b.rb',
-      new_line: 1,
+    beforeAll(async () => {
+      await root.Commits.create(projectId, 'main', 'Initial', [
+        { action: 'create', filePath: 'a.rb', content: 'a' },
+      ]);
+      await root.Commits.create(projectId, 'feature', 'Feature', [
+        { action: 'create', filePath: 'b.rb', content: 'b' },
+      ]);
+      const mr = await root.MergeRequests.create(projectId, 'feature', 'main', 'Feature');
+      mrIid = mr.iid;
+      refs = mr.diff_refs as typeof refs;
     });
 
-    const json = await api(`/projects/${projectId}/merge_requests/${mr.iid}/discussions`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({
-        body: 'json nit',
-        position: { ...refs, position_type: 'text', new_path: 'b.rb', old_path: 'b.rb', new_line: 1 },
-      }),
-    });
-    expect(json.status).toBe(201);
-    const jsonThread = (await json.json()) as Discussion;
-    expect(jsonThread.notes[0]).toMatchObject({
-      type: 'DiffNote',
-      position: { position_type: 'text', new_line: 1 },
-    });
+    /** A thread on line 1 of b.rb as gitbeaker sends it: multipart form fields position[...]. */
+    const multipartThread = async (body: string) =>
+      (await root.MergeRequestDiscussions.create(projectId, mrIid, body, {
+        position: {
+          baseSha: refs.base_sha,
+          startSha: refs.start_sha,
+          headSha: refs.head_sha,
+          positionType: 'text',
+          newPath: 'b.rb',
+          oldPath: 'b.rb',
+          newLine: '1',
+        },
+      })) as unknown as Discussion;
 
-    const resolved = (await root.MergeRequestDiscussions.resolve(
-      projectId,
-      mr.iid,
-      multipart.id,
-      true,
-    )) as unknown as Discussion;
-    expect(resolved.resolved).toBe(true);
-    expect(resolved.notes[0]!.resolved).toBe(true);
-
-    const note = (await root.MergeRequestDiscussions.editNote(
-      projectId,
-      mr.iid,
-      jsonThread.id,
-      jsonThread.notes[0]!.id,
-      {
-        resolved: true,
-      },
-    )) as unknown as Note;
-    expect(note.resolved).toBe(true);
-
-    const both = await api(
-      `/projects/${projectId}/merge_requests/${mr.iid}/discussions/${jsonThread.id}/notes/${jsonThread.notes[0]!.id}`,
-      {
-        method: 'PUT',
+    /** A thread on line 1 of b.rb as python-gitlab sends it: the position as nested JSON. */
+    const postJsonThread = (body: string) =>
+      api(`/projects/${projectId}/merge_requests/${mrIid}/discussions`, {
+        method: 'POST',
         headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ body: 'x', resolved: false }),
-      },
-    );
-    expect(both.status).toBe(400);
-    expect(await both.json()).toEqual({ error: 'body, resolved are mutually exclusive' });
+        body: JSON.stringify({
+          body,
+          position: { ...refs, position_type: 'text', new_path: 'b.rb', old_path: 'b.rb', new_line: 1 },
+        }),
+      });
+
+    it('When a diff note is sent as multipart, then it is a resolvable DiffNote at its position', async () => {
+      expect(refs.base_sha).toMatch(/^[0-9a-f]{40}$/);
+      const multipart = await multipartThread('multipart nit');
+      expect(multipart.notes[0]).toMatchObject({ type: 'DiffNote', resolvable: true });
+      expect(multipart.notes[0]!.position).toMatchObject({
+        head_sha: refs.head_sha,
+        new_path: 'b.rb',
+        new_line: 1,
+      });
+    });
+
+    it('When a diff note is sent as nested JSON, then it is a DiffNote at its position', async () => {
+      const json = await postJsonThread('json nit');
+      expect(json.status).toBe(201);
+      const jsonThread = (await json.json()) as Discussion;
+      expect(jsonThread.notes[0]).toMatchObject({
+        type: 'DiffNote',
+        position: { position_type: 'text', new_line: 1 },
+      });
+    });
+
+    it('When a diff thread is resolved, then the thread and its note are resolved', async () => {
+      const thread = await multipartThread('resolve me');
+      const resolved = (await root.MergeRequestDiscussions.resolve(
+        projectId,
+        mrIid,
+        thread.id,
+        true,
+      )) as unknown as Discussion;
+      expect(resolved.resolved).toBe(true);
+      expect(resolved.notes[0]!.resolved).toBe(true);
+    });
+
+    it('When a diff note is resolved through its note, then it is resolved; body and resolved together are 400', async () => {
+      const jsonThread = (await (await postJsonThread('resolve my note')).json()) as Discussion;
+      const note = (await root.MergeRequestDiscussions.editNote(
+        projectId,
+        mrIid,
+        jsonThread.id,
+        jsonThread.notes[0]!.id,
+        {
+          resolved: true,
+        },
+      )) as unknown as Note;
+      expect(note.resolved).toBe(true);
+
+      const both = await api(
+        `/projects/${projectId}/merge_requests/${mrIid}/discussions/${jsonThread.id}/notes/${jsonThread.notes[0]!.id}`,
+        {
+          method: 'PUT',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ body: 'x', resolved: false }),
+        },
+      );
+      expect(both.status).toBe(400);
+      expect(await both.json()).toEqual({ error: 'body, resolved are mutually exclusive' });
+    });
   });
 
-  it('When a commit, a snippet and an epic get threads, then Commit/ProjectSnippet/EpicDiscussions list them', async () => {
+  it('When a commit gets a diff thread, then CommitDiscussions lists it', async () => {
     const commit = await root.Commits.create(projectId, 'main', 'Docs', [
       { action: 'create', filePath: 'README.md', content: '#' },
     ]);
@@ -201,7 +225,9 @@ describe('discussions with @gitbeaker/rest', () => {
     expect(((await root.CommitDiscussions.all(projectId, commit.id)) as unknown as Discussion[]).length).toBe(
       1,
     );
+  });
 
+  it('When a project snippet gets a thread, then its note is on a Snippet', async () => {
     const snippet = await root.ProjectSnippets.create(projectId, 'Snippet', {
       files: [{ filePath: 'x.rb', content: 'puts 1' }],
     });
@@ -211,7 +237,9 @@ describe('discussions with @gitbeaker/rest', () => {
       'On the snippet',
     )) as unknown as Discussion;
     expect(onSnippet.notes[0]!.noteable_type).toBe('Snippet');
+  });
 
+  it('When an epic gets a thread, then EpicDiscussions lists it', async () => {
     const epic = await root.Epics.create(groupId, 'Epic');
     const onEpic = (await root.EpicDiscussions.create(
       groupId,

@@ -86,13 +86,18 @@ describe('activity events with @gitbeaker/rest', () => {
     expect(names(byUser)).toEqual(['opened Issue']);
   });
 
+  it("When an outsider reads the private project's events, then 404", async () => {
+    const outsider = await createUser(['api']);
+    expect((await api(`/projects/${projectId}/events`, { token: outsider.token })).status).toBe(404);
+  });
+
+  it('When a read_user token reads project events, then 403: read_user covers only the user endpoints, as in GitLab', async () => {
+    expect((await api(`/projects/${projectId}/events`, { token: viewer.token })).status).toBe(403);
+  });
+
   it('When a non-member looks, then nothing of the private project; once added, they see it and their "joined"', async () => {
     const viewerClient = gitlab(viewer.token);
     expect(events.parse(await viewerClient.Users.allEvents(dev.id))).toEqual([]);
-    const outsider = await createUser(['api']);
-    expect((await api(`/projects/${projectId}/events`, { token: outsider.token })).status).toBe(404);
-    // read_user covers only the user endpoints, as in GitLab.
-    expect((await api(`/projects/${projectId}/events`, { token: viewer.token })).status).toBe(403);
 
     await root.ProjectMembers.add(projectId, 20, { userId: viewer.id });
     const seen = await eventually(

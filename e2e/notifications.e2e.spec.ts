@@ -157,7 +157,7 @@ describe('notification settings through the gateway', () => {
     expect(await reply.json()).toEqual({ message: "'loud' is not a valid level" });
   });
 
-  it('When the caller cannot see the group or project, then 404; without a token, 401', async () => {
+  it('When the caller cannot see the group or project, then 404', async () => {
     const outsiderName = unique('out');
     const outsider = await root.Users.create({
       username: outsiderName,
@@ -172,6 +172,9 @@ describe('notification settings through the gateway', () => {
     const project = await api(`/projects/${projectId}/notification_settings`, { method: 'PUT', token });
     expect(project.status).toBe(404);
     expect(await project.json()).toEqual({ message: '404 Project Not Found' });
+  });
+
+  it('When the settings are read without a token, then 401', async () => {
     expect((await api('/notification_settings', { token: null })).status).toBe(401);
   });
 
