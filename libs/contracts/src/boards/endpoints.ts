@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { byOperationId, defineEndpoints } from '../endpoint';
-import { paginationQuery } from '../primitives';
+import { integerParam, paginationQuery } from '../primitives';
 import {
   boardEntity,
   boardListEntity,
@@ -22,8 +22,8 @@ const boards = ['boards'];
 const labels = ['labels'];
 const milestones = ['milestones'];
 const board = '/groups/{id}/boards/{board_id}';
-const boardIdParams = z.object({ board_id: z.number().int() });
-const listIdParams = z.object({ board_id: z.number().int(), list_id: z.number().int() });
+const boardIdParams = z.object({ board_id: integerParam });
+const listIdParams = z.object({ board_id: integerParam, list_id: integerParam });
 
 export const BOARDS_ENDPOINTS = defineEndpoints('boards', [
   {
@@ -110,7 +110,7 @@ export const BOARDS_ENDPOINTS = defineEndpoints('boards', [
     summary: 'One group milestone',
     tags: milestones,
     auth: 'optional-token',
-    params: z.object({ milestone_id: z.number().int() }),
+    params: z.object({ milestone_id: integerParam }),
     response: { status: 200, description: 'Milestone', schema: milestoneEntity },
     errors: [404],
   },
