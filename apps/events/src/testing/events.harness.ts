@@ -1,8 +1,15 @@
 import type { IdentityRevision, InternalContext, NamespaceContext, Principal } from '@gl/contracts';
-import { createTestRuntime, listen, signedContextHeader, testPrincipal, type TestRuntime } from '@gl/testing';
+import {
+  ROOT,
+  createTestRuntime,
+  eventually,
+  listen,
+  signedContextHeader,
+  type TestRuntime,
+} from '@gl/testing';
 import { createEventsApp, type EventsAppOptions } from '../app';
 
-export const ADMIN = testPrincipal({ id: 1, username: 'root', name: 'Administrator', isAdmin: true });
+export { ROOT as ADMIN } from '@gl/testing';
 
 export interface Reply {
   status: number;
@@ -37,7 +44,7 @@ export async function startEventsHarness(options: EventsAppOptions = {}): Promis
     instance,
     async call(path, options = {}) {
       const headers = signedContextHeader({
-        principal: options.as === undefined ? ADMIN : options.as,
+        principal: options.as === undefined ? ROOT : options.as,
         namespace: options.ns ?? null,
         tier: options.tier ?? 'ultimate',
         ...(options.revision ? { identityRevision: options.revision } : {}),
@@ -50,14 +57,7 @@ export async function startEventsHarness(options: EventsAppOptions = {}): Promis
         headers: response.headers,
       };
     },
-    async eventually(read, check, timeoutMs = 15_000) {
-      const deadline = Date.now() + timeoutMs;
-      for (;;) {
-        const value = await read();
-        if (check(value) || Date.now() > deadline) return value;
-        await new Promise((resolve) => setTimeout(resolve, 100));
-      }
-    },
+    eventually: (read, check, timeoutMs = 15_000) => eventually(read, check, timeoutMs, 100),
     async close() {
       await server.close();
       await runtime.close();

@@ -12,7 +12,9 @@ import {
   outboxEvents,
   startServiceHarness,
   testNamespace,
-  testPrincipal,
+  OWNER,
+  PRINCIPAL_LEVELS,
+  ROOT,
   type ServiceHarnessBase,
   type Reply,
 } from '@gl/testing';
@@ -23,15 +25,10 @@ import { registryModels, type RegistryModels } from '../models';
 export const SECRET = 'registry-notification-secret-1234';
 export const HOST = 'registry.test:5000';
 
-export const ADMIN = testPrincipal({ id: 1, username: 'root', isAdmin: true });
-export const OWNER = testPrincipal({ id: 2, username: 'owner' });
-export const MAINTAINER = testPrincipal({ id: 3, username: 'maint' });
-export const DEVELOPER = testPrincipal({ id: 4, username: 'dev' });
-export const REPORTER = testPrincipal({ id: 5, username: 'rep' });
-export const GUEST = testPrincipal({ id: 6, username: 'guest' });
-export const STRANGER = testPrincipal({ id: 7, username: 'stranger' });
+export { DEVELOPER, GUEST, MAINTAINER, OWNER, REPORTER, ROOT as ADMIN, STRANGER } from '@gl/testing';
 
-export const LEVELS: Record<number, number> = { 1: 60, 2: 50, 3: 40, 4: 30, 5: 20, 6: 10, 7: 0 };
+/** The shared principals' levels, the administrator counting as 60 (`accessLevelOf`). */
+export const LEVELS: Record<number, number> = { ...PRINCIPAL_LEVELS, [ROOT.id]: 60 };
 
 export interface SeededProject {
   id: number;
