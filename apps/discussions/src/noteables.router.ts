@@ -35,7 +35,7 @@ import { readPage, sendPage } from './discussions.http';
 import { parseCreatedAt } from './notes.service';
 import { SERVICE_PRODUCER } from './discussions.origin';
 import type { NoteablesService } from './noteables.service';
-import type { ListVisibility } from './noteables.store';
+import type { ListVisibility, NoteableListFilter } from './noteables.store';
 
 export function pathId(req: Request, name: string): number {
   return parseParams(z.object({ [name]: positiveIdParam }), { [name]: req.params[name] })[name] as number;
@@ -55,6 +55,15 @@ export function listVisibility(req: Request, kind?: 'Snippet'): ListVisibility {
   if (kind === 'Snippet')
     return (doc) => canReadTarget(viewer, { ...accessTargetOf(doc), authorId: undefined });
   return (doc) => canReadNoteable(req.ctx, doc);
+}
+
+/** A project's issues or merge requests, narrowed by the list query's `state` and `iids`. */
+function projectListFilter(
+  kind: 'Issue' | 'MergeRequest',
+  parentId: number,
+  query: { state?: string; iids?: number[] },
+): NoteableListFilter {
+  return { kind, scope: 'projectId', parentId, state: query.state, iids: query.iids };
 }
 
 export function createNoteablesRouter(noteables: NoteablesService): Router {
@@ -126,14 +135,7 @@ export function createNoteablesRouter(noteables: NoteablesService): Router {
   // Issues
   route(router, DISCUSSIONS_API.listProjectIssues, async ({ req, res, params }) => {
     const ns = readableNamespace(req.ctx, 'project');
-    const query = params();
-    const filter = {
-      kind: 'Issue',
-      scope: 'projectId',
-      parentId: ns.id,
-      state: query.state,
-      iids: query.iids,
-    } as const;
+    const filter = projectListFilter('Issue', ns.id, params());
     const list = await readPage(req, (skip, limit) =>
       noteables.list(filter, skip, limit, listVisibility(req)),
     );
@@ -179,14 +181,7 @@ export function createNoteablesRouter(noteables: NoteablesService): Router {
   route(router, DISCUSSIONS_API.listProjectMergeRequests, async ({ req, res, params }) => {
     const ns = readableNamespace(req.ctx, 'project');
     if (!canReadMergeRequests(req.ctx)) throw new ForbiddenError();
-    const query = params();
-    const filter = {
-      kind: 'MergeRequest',
-      scope: 'projectId',
-      parentId: ns.id,
-      state: query.state,
-      iids: query.iids,
-    } as const;
+    const filter = projectListFilter('MergeRequest', ns.id, params());
     const list = await readPage(req, (skip, limit) => noteables.list(filter, skip, limit));
     await sendPage(req, res, list, (items) => presentPage(items, req, presentMergeRequest));
   });
