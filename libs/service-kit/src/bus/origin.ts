@@ -2,7 +2,9 @@ import type { EventActor, InternalContext, Principal } from '@gl/contracts';
 import type { EventOrigin } from './events';
 
 /** Who did it, as every event names its actor: id, username and name, nothing more (events are public). */
-export function eventActor(principal: Principal | null | undefined): EventActor {
+export function eventActor(
+  principal: Pick<Principal, 'id' | 'username' | 'name'> | null | undefined,
+): EventActor {
   return principal ? { id: principal.id, username: principal.username, name: principal.name } : null;
 }
 
