@@ -14,7 +14,6 @@ describe("GitLab's text limits", () => {
   it('When characters are counted, then code points count once as in Ruby (an emoji is one)', () => {
     expect(characterCount('abc')).toBe(3);
     expect(characterCount('😁😁')).toBe(2);
-    expect('😁😁').toHaveLength(4);
     expect(utf8ByteCount('short😁')).toBe(9);
     expect(utf8ByteCount('short⇏')).toBe(8);
     expect(utf8ByteCount('é')).toBe(2);
