@@ -1,5 +1,5 @@
-import { Schema, type Connection, type Model } from 'mongoose';
-import { addOutboxFields } from '@gl/service-kit';
+import type { Connection, Model } from 'mongoose';
+import { addOutboxFields, defineModel, documentSchema } from '@gl/service-kit';
 import type { ALERT_SEVERITIES, ALERT_STATUSES } from '@gl/contracts';
 
 export type IntegrationType = 'http' | 'prometheus';
@@ -78,84 +78,79 @@ export interface AlertsModels {
   errorTracking: Model<ErrorTrackingDoc>;
 }
 
-const integrationSchema = new Schema<IntegrationDoc>(
-  {
-    _id: Number,
-    projectId: { type: Number, required: true },
-    type: { type: String, required: true },
-    name: { type: String, required: true },
-    active: { type: Boolean, required: true },
-    endpointIdentifier: { type: String, required: true },
-    tokenHash: { type: String, required: true },
-    createIncident: { type: Boolean, default: false },
-    apiUrl: { type: String, default: null },
-    slot: { type: String, required: true },
-    createdAt: Date,
-    updatedAt: Date,
-  },
-  { versionKey: false },
-);
+const integrationSchema = documentSchema<IntegrationDoc>({
+  _id: Number,
+  projectId: { type: Number, required: true },
+  type: { type: String, required: true },
+  name: { type: String, required: true },
+  active: { type: Boolean, required: true },
+  endpointIdentifier: { type: String, required: true },
+  tokenHash: { type: String, required: true },
+  createIncident: { type: Boolean, default: false },
+  apiUrl: { type: String, default: null },
+  slot: { type: String, required: true },
+  createdAt: Date,
+  updatedAt: Date,
+});
 integrationSchema.index({ projectId: 1, slot: 1 }, { unique: true });
 integrationSchema.index({ projectId: 1, endpointIdentifier: 1 });
 
-const alertSchema = new Schema<AlertDoc>(
-  {
-    _id: Number,
-    projectId: { type: Number, required: true },
-    iid: { type: Number, required: true },
-    integrationId: { type: Number, default: null },
-    title: String,
-    description: { type: String, default: null },
-    severity: String,
-    severityRank: Number,
-    status: String,
-    statusRank: Number,
-    service: { type: String, default: null },
-    monitoringTool: { type: String, default: null },
-    hosts: [String],
-    startedAt: Date,
-    endedAt: { type: Date, default: null },
-    events: Number,
-    fingerprint: { type: String, default: null },
-    openKey: { type: String, required: true },
-    environmentName: { type: String, default: null },
-    payload: String,
-    issueId: { type: Number, default: null },
-    issueIid: { type: Number, default: null },
-    createdAt: Date,
-    updatedAt: Date,
-  },
-  { versionKey: false },
-);
+const alertSchema = documentSchema<AlertDoc>({
+  _id: Number,
+  projectId: { type: Number, required: true },
+  iid: { type: Number, required: true },
+  integrationId: { type: Number, default: null },
+  title: String,
+  description: { type: String, default: null },
+  severity: String,
+  severityRank: Number,
+  status: String,
+  statusRank: Number,
+  service: { type: String, default: null },
+  monitoringTool: { type: String, default: null },
+  hosts: [String],
+  startedAt: Date,
+  endedAt: { type: Date, default: null },
+  events: Number,
+  fingerprint: { type: String, default: null },
+  openKey: { type: String, required: true },
+  environmentName: { type: String, default: null },
+  payload: String,
+  issueId: { type: Number, default: null },
+  issueIid: { type: Number, default: null },
+  createdAt: Date,
+  updatedAt: Date,
+});
 alertSchema.index({ projectId: 1, openKey: 1 }, { unique: true });
 alertSchema.index({ projectId: 1, iid: 1 }, { unique: true });
 addOutboxFields(alertSchema);
 
-const opsgenieSchema = new Schema<OpsgenieDoc>(
-  { _id: Number, active: Boolean, apiUrl: { type: String, default: null } },
-  { versionKey: false },
-);
+const opsgenieSchema = documentSchema<OpsgenieDoc>({
+  _id: Number,
+  active: Boolean,
+  apiUrl: { type: String, default: null },
+});
 
-const errorTrackingSchema = new Schema<ErrorTrackingDoc>(
-  {
-    _id: Number,
-    active: Boolean,
-    integrated: Boolean,
-    apiUrl: { type: String, default: null },
-    projectName: { type: String, default: null },
-    token: { type: String, default: null },
-    updatedAt: Date,
-  },
-  { versionKey: false },
-);
+const errorTrackingSchema = documentSchema<ErrorTrackingDoc>({
+  _id: Number,
+  active: Boolean,
+  integrated: Boolean,
+  apiUrl: { type: String, default: null },
+  projectName: { type: String, default: null },
+  token: { type: String, default: null },
+  updatedAt: Date,
+});
 
 export function createAlertsModels(connection: Connection): AlertsModels {
-  const model = <T>(name: string, schema: Schema<T>, collection: string): Model<T> =>
-    (connection.models[name] as Model<T> | undefined) ?? connection.model<T>(name, schema, collection);
   return {
-    integrations: model('AlertIntegration', integrationSchema, 'integrations'),
-    alerts: model('Alert', alertSchema, 'alerts'),
-    opsgenie: model('Opsgenie', opsgenieSchema, 'opsgenie'),
-    errorTracking: model('ErrorTrackingSetting', errorTrackingSchema, 'error_tracking_settings'),
+    integrations: defineModel(connection, 'AlertIntegration', integrationSchema, 'integrations'),
+    alerts: defineModel(connection, 'Alert', alertSchema, 'alerts'),
+    opsgenie: defineModel(connection, 'Opsgenie', opsgenieSchema, 'opsgenie'),
+    errorTracking: defineModel(
+      connection,
+      'ErrorTrackingSetting',
+      errorTrackingSchema,
+      'error_tracking_settings',
+    ),
   };
 }

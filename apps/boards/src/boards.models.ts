@@ -1,5 +1,5 @@
 import { Schema, type Connection, type Model } from 'mongoose';
-import { addOutboxFields } from '@gl/service-kit';
+import { addOutboxFields, defineModel, documentSchema } from '@gl/service-kit';
 
 export interface LabelDoc {
   _id: number;
@@ -66,74 +66,58 @@ export interface BoardsModels {
   users: Model<UserDoc>;
 }
 
-function model<T>(connection: Connection, name: string, schema: Schema<T>, collection: string): Model<T> {
-  return (connection.models[name] as Model<T> | undefined) ?? connection.model<T>(name, schema, collection);
-}
-
 export function createBoardsModels(connection: Connection): BoardsModels {
-  const labelSchema = new Schema<LabelDoc>(
-    {
-      _id: Number,
-      groupId: Number,
-      name: String,
-      color: String,
-      description: { type: String, default: null },
-      priority: { type: Number, default: null },
-      createdAt: Date,
-    },
-    { versionKey: false },
-  );
+  const labelSchema = documentSchema<LabelDoc>({
+    _id: Number,
+    groupId: Number,
+    name: String,
+    color: String,
+    description: { type: String, default: null },
+    priority: { type: Number, default: null },
+    createdAt: Date,
+  });
   labelSchema.index({ groupId: 1, name: 1 }, { unique: true });
 
-  const milestoneSchema = new Schema<MilestoneDoc>(
-    {
-      _id: Number,
-      groupId: Number,
-      iid: Number,
-      title: String,
-      description: String,
-      state: String,
-      dueDate: { type: String, default: null },
-      startDate: { type: String, default: null },
-      createdAt: Date,
-      updatedAt: Date,
-    },
-    { versionKey: false },
-  );
+  const milestoneSchema = documentSchema<MilestoneDoc>({
+    _id: Number,
+    groupId: Number,
+    iid: Number,
+    title: String,
+    description: String,
+    state: String,
+    dueDate: { type: String, default: null },
+    startDate: { type: String, default: null },
+    createdAt: Date,
+    updatedAt: Date,
+  });
   milestoneSchema.index({ groupId: 1, iid: 1 }, { unique: true });
   milestoneSchema.index({ groupId: 1, title: 1 }, { unique: true });
   addOutboxFields(milestoneSchema);
 
   const listSchema = new Schema<ListItem>({ id: Number, kind: String, targetId: Number }, { _id: false });
-  const boardSchema = new Schema<BoardDoc>(
-    {
-      _id: Number,
-      groupId: { type: Number, index: true },
-      slot: { type: String, unique: true },
-      name: String,
-      hideBacklogList: Boolean,
-      hideClosedList: Boolean,
-      milestoneId: { type: Number, default: null },
-      assigneeId: { type: Number, default: null },
-      labelIds: [Number],
-      weight: { type: Number, default: null },
-      lists: [listSchema],
-      version: Number,
-      createdAt: Date,
-    },
-    { versionKey: false },
-  );
+  const boardSchema = documentSchema<BoardDoc>({
+    _id: Number,
+    groupId: { type: Number, index: true },
+    slot: { type: String, unique: true },
+    name: String,
+    hideBacklogList: Boolean,
+    hideClosedList: Boolean,
+    milestoneId: { type: Number, default: null },
+    assigneeId: { type: Number, default: null },
+    labelIds: [Number],
+    weight: { type: Number, default: null },
+    lists: [listSchema],
+    version: Number,
+    createdAt: Date,
+  });
   boardSchema.index({ 'lists.id': 1 });
 
-  const userSchema = new Schema<UserDoc>(
-    { _id: Number, username: String, name: String, state: String },
-    { versionKey: false },
-  );
+  const userSchema = documentSchema<UserDoc>({ _id: Number, username: String, name: String, state: String });
 
   return {
-    labels: model(connection, 'Label', labelSchema, 'labels'),
-    milestones: model(connection, 'Milestone', milestoneSchema, 'milestones'),
-    boards: model(connection, 'Board', boardSchema, 'boards'),
-    users: model(connection, 'User', userSchema, 'users'),
+    labels: defineModel(connection, 'Label', labelSchema, 'labels'),
+    milestones: defineModel(connection, 'Milestone', milestoneSchema, 'milestones'),
+    boards: defineModel(connection, 'Board', boardSchema, 'boards'),
+    users: defineModel(connection, 'User', userSchema, 'users'),
   };
 }

@@ -1,6 +1,6 @@
 import { Schema, type Connection, type Model } from 'mongoose';
 import type { NoteableTypeName, PositionParam, UserSummary } from '@gl/contracts';
-import { addOutboxFields, type Outbox } from '@gl/service-kit';
+import { addOutboxFields, defineModel, documentSchema, type Outbox } from '@gl/service-kit';
 
 export type NoteableKind = Exclude<NoteableTypeName, 'Commit'>;
 
@@ -125,44 +125,37 @@ export interface DiscussionsModels {
 
 const mixed = Schema.Types.Mixed;
 
-function model<T>(connection: Connection, name: string, schema: Schema<T>, collection: string): Model<T> {
-  return (connection.models[name] as Model<T> | undefined) ?? connection.model<T>(name, schema, collection);
-}
-
 export function createDiscussionsModels(connection: Connection, outbox: Outbox): DiscussionsModels {
-  const noteableSchema = new Schema<NoteableDoc>(
-    {
-      _id: Number,
-      kind: String,
-      projectId: Number,
-      groupId: Number,
-      iid: Number,
-      title: String,
-      description: String,
-      state: String,
-      labels: [String],
-      milestoneId: Number,
-      assigneeIds: [Number],
-      author: mixed,
-      createdAt: Date,
-      updatedAt: Date,
-      closedAt: Date,
-      closedBy: mixed,
-      mergedAt: Date,
-      mergedBy: mixed,
-      issueType: String,
-      alertId: String,
-      sourceBranch: String,
-      targetBranch: String,
-      diffRefs: mixed,
-      mergeCommitSha: String,
-      fileName: String,
-      content: String,
-      visibility: String,
-      confidential: Boolean,
-    },
-    { versionKey: false },
-  );
+  const noteableSchema = documentSchema<NoteableDoc>({
+    _id: Number,
+    kind: String,
+    projectId: Number,
+    groupId: Number,
+    iid: Number,
+    title: String,
+    description: String,
+    state: String,
+    labels: [String],
+    milestoneId: Number,
+    assigneeIds: [Number],
+    author: mixed,
+    createdAt: Date,
+    updatedAt: Date,
+    closedAt: Date,
+    closedBy: mixed,
+    mergedAt: Date,
+    mergedBy: mixed,
+    issueType: String,
+    alertId: String,
+    sourceBranch: String,
+    targetBranch: String,
+    diffRefs: mixed,
+    mergeCommitSha: String,
+    fileName: String,
+    content: String,
+    visibility: String,
+    confidential: Boolean,
+  });
   noteableSchema.index({ kind: 1, projectId: 1, iid: 1 });
   noteableSchema.index({ kind: 1, groupId: 1, iid: 1 });
   // Lists, newest first: the page is read along the index and stops at its last row. Without them the
@@ -171,79 +164,77 @@ export function createDiscussionsModels(connection: Connection, outbox: Outbox):
   noteableSchema.index({ kind: 1, groupId: 1, _id: -1 });
   addOutboxFields(noteableSchema);
 
-  const noteSchema = new Schema<NoteDoc>(
-    {
-      _id: Number,
-      projectId: Number,
-      groupId: Number,
-      noteableType: String,
-      noteableId: Number,
-      noteableIid: Number,
-      commitSha: String,
-      discussionId: String,
-      type: String,
-      body: String,
-      system: Boolean,
-      author: mixed,
-      createdAt: Date,
-      updatedAt: Date,
-      resolvable: Boolean,
-      resolvedBy: mixed,
-      resolvedAt: Date,
-      position: mixed,
-      commitId: String,
-      internal: Boolean,
-    },
-    { versionKey: false },
-  );
+  const noteSchema = documentSchema<NoteDoc>({
+    _id: Number,
+    projectId: Number,
+    groupId: Number,
+    noteableType: String,
+    noteableId: Number,
+    noteableIid: Number,
+    commitSha: String,
+    discussionId: String,
+    type: String,
+    body: String,
+    system: Boolean,
+    author: mixed,
+    createdAt: Date,
+    updatedAt: Date,
+    resolvable: Boolean,
+    resolvedBy: mixed,
+    resolvedAt: Date,
+    position: mixed,
+    commitId: String,
+    internal: Boolean,
+  });
   noteSchema.index({ noteableType: 1, noteableId: 1, createdAt: 1 });
   noteSchema.index({ projectId: 1, commitSha: 1 });
   addOutboxFields(noteSchema);
 
-  const commitSchema = new Schema<CommitDoc>(
-    {
-      _id: String,
-      projectId: Number,
-      branch: String,
-      title: String,
-      message: String,
-      parentIds: [String],
-      authorName: String,
-      authorEmail: String,
-      createdAt: Date,
-    },
-    { versionKey: false },
-  );
+  const commitSchema = documentSchema<CommitDoc>({
+    _id: String,
+    projectId: Number,
+    branch: String,
+    title: String,
+    message: String,
+    parentIds: [String],
+    authorName: String,
+    authorEmail: String,
+    createdAt: Date,
+  });
   commitSchema.index({ projectId: 1 });
 
-  const branchSchema = new Schema<BranchDoc>(
-    { _id: String, projectId: Number, name: String, headSha: String, updatedAt: Date },
-    { versionKey: false },
-  );
+  const branchSchema = documentSchema<BranchDoc>({
+    _id: String,
+    projectId: Number,
+    name: String,
+    headSha: String,
+    updatedAt: Date,
+  });
   addOutboxFields(branchSchema);
 
-  const incidentSchema = new Schema<IncidentLinkDoc>(
-    { _id: String, projectId: Number, issueId: Number, issueIid: Number },
-    { versionKey: false },
-  );
-  const milestoneSchema = new Schema<MilestoneDoc>(
-    { _id: Number, iid: Number, title: String },
-    { versionKey: false },
-  );
+  const incidentSchema = documentSchema<IncidentLinkDoc>({
+    _id: String,
+    projectId: Number,
+    issueId: Number,
+    issueIid: Number,
+  });
+  const milestoneSchema = documentSchema<MilestoneDoc>({ _id: Number, iid: Number, title: String });
 
-  const userSchema = new Schema<UserDoc>(
-    { _id: Number, username: String, name: String, occurredAt: String },
-    { versionKey: false },
-  );
+  const userSchema = documentSchema<UserDoc>({
+    _id: Number,
+    username: String,
+    name: String,
+    occurredAt: String,
+  });
 
   const models: DiscussionsModels = {
-    noteables: model(connection, 'Noteable', noteableSchema, 'noteables'),
-    notes: model(connection, 'Note', noteSchema, 'notes'),
-    commits: model(connection, 'Commit', commitSchema, 'commits'),
-    branches: model(connection, 'Branch', branchSchema, 'branches'),
-    incidents: model(connection, 'IncidentLink', incidentSchema, 'incident_links'),
-    milestones: model(connection, 'Milestone', milestoneSchema, 'milestones'),
-    users: model(connection, 'User', userSchema, 'users'),
+    noteables: defineModel(connection, 'Noteable', noteableSchema, 'noteables'),
+    notes: defineModel(connection, 'Note', noteSchema, 'notes'),
+    commits: defineModel(connection, 'Commit', commitSchema, 'commits'),
+    branches: defineModel(connection, 'Branch', branchSchema, 'branches'),
+    incidents: defineModel(connection, 'IncidentLink', incidentSchema, 'incident_links'),
+    milestones: defineModel(connection, 'Milestone', milestoneSchema, 'milestones'),
+    users: defineModel(connection, 'User', userSchema, 'users'),
   };
   outbox.register(models.noteables);
   outbox.register(models.notes);

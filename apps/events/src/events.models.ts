@@ -1,6 +1,6 @@
 import { Schema, type Connection, type Model } from 'mongoose';
 import type { ActivityAction, TargetAudience, Visibility } from '@gl/contracts';
-import type { MembershipData } from '@gl/service-kit';
+import { defineModel, documentSchema, type MembershipData } from '@gl/service-kit';
 
 /** One recorded activity event; `sourceEventId` (the domain event id) makes ingestion idempotent. */
 export interface ActivityDoc {
@@ -99,31 +99,26 @@ export interface EventsModels {
   members: Model<MemberDoc>;
 }
 
-const options = { versionKey: false as const };
-
 function activitySchema(): Schema<ActivityDoc> {
-  const schema = new Schema<ActivityDoc>(
-    {
-      _id: Number,
-      sourceEventId: { type: String, required: true },
-      projectId: { type: Number, default: null },
-      groupId: { type: Number, default: null },
-      authorId: { type: Number, required: true },
-      authorUsername: { type: String, default: null },
-      authorName: { type: String, default: null },
-      action: { type: String, required: true },
-      actionName: { type: String, required: true },
-      targetId: { type: Number, default: null },
-      targetIid: { type: Number, default: null },
-      targetType: { type: String, default: null },
-      targetTitle: { type: String, default: null },
-      note: { type: Schema.Types.Mixed, default: null },
-      pushData: { type: Schema.Types.Mixed, default: null },
-      createdAt: { type: Date, required: true },
-      audience: { type: Schema.Types.Mixed, default: undefined },
-    },
-    options,
-  );
+  const schema = documentSchema<ActivityDoc>({
+    _id: Number,
+    sourceEventId: { type: String, required: true },
+    projectId: { type: Number, default: null },
+    groupId: { type: Number, default: null },
+    authorId: { type: Number, required: true },
+    authorUsername: { type: String, default: null },
+    authorName: { type: String, default: null },
+    action: { type: String, required: true },
+    actionName: { type: String, required: true },
+    targetId: { type: Number, default: null },
+    targetIid: { type: Number, default: null },
+    targetType: { type: String, default: null },
+    targetTitle: { type: String, default: null },
+    note: { type: Schema.Types.Mixed, default: null },
+    pushData: { type: Schema.Types.Mixed, default: null },
+    createdAt: { type: Date, required: true },
+    audience: { type: Schema.Types.Mixed, default: undefined },
+  });
   schema.index({ sourceEventId: 1 }, { unique: true });
   // Unfiltered lists read the timelines (timeline/); a project's filtered list reads this log
   // (activity-log.store.ts) along these, newest first; the retention job finds old events by time.
@@ -134,59 +129,55 @@ function activitySchema(): Schema<ActivityDoc> {
 }
 
 export function createEventsModels(connection: Connection): EventsModels {
-  const users = new Schema<UserDoc>(
-    { _id: Number, username: String, usernameLower: String, name: String, state: String },
-    options,
-  );
+  const users = documentSchema<UserDoc>({
+    _id: Number,
+    username: String,
+    usernameLower: String,
+    name: String,
+    state: String,
+  });
   users.index({ usernameLower: 1 });
-  const projects = new Schema<ProjectDoc>(
-    {
-      _id: Number,
-      fullPath: String,
-      visibility: String,
-      ancestorGroupIds: [Number],
-      destroyed: { type: Boolean, default: false },
-      createdCorrelationId: { type: String, default: null },
-      hasActivity: { type: Boolean, default: false },
-    },
-    options,
-  );
+  const projects = documentSchema<ProjectDoc>({
+    _id: Number,
+    fullPath: String,
+    visibility: String,
+    ancestorGroupIds: [Number],
+    destroyed: { type: Boolean, default: false },
+    createdCorrelationId: { type: String, default: null },
+    hasActivity: { type: Boolean, default: false },
+  });
   projects.index({ visibility: 1 });
   projects.index({ ancestorGroupIds: 1 });
-  const groups = new Schema<GroupDoc>(
-    {
-      _id: Number,
-      visibility: String,
-      ancestorGroupIds: [Number],
-      destroyed: { type: Boolean, default: false },
-    },
-    options,
-  );
-  const members = new Schema<MemberDoc>(
-    {
-      _id: String,
-      sourceType: String,
-      sourceId: Number,
-      userId: Number,
-      accessLevel: Number,
-      expiresAt: { type: String, default: null },
-    },
-    options,
-  );
+  const groups = documentSchema<GroupDoc>({
+    _id: Number,
+    visibility: String,
+    ancestorGroupIds: [Number],
+    destroyed: { type: Boolean, default: false },
+  });
+  const members = documentSchema<MemberDoc>({
+    _id: String,
+    sourceType: String,
+    sourceId: Number,
+    userId: Number,
+    accessLevel: Number,
+    expiresAt: { type: String, default: null },
+  });
   members.index({ userId: 1 });
   return {
-    activities: connection.model<ActivityDoc>('Activity', activitySchema(), 'activities'),
-    ingested: connection.model<IngestedDoc>(
+    activities: defineModel(connection, 'Activity', activitySchema(), 'activities'),
+    ingested: defineModel(
+      connection,
       'Ingested',
-      new Schema<IngestedDoc>(
-        { _id: String, activityId: { type: Number, default: null }, done: Boolean },
-        options,
-      ),
+      documentSchema<IngestedDoc>({
+        _id: String,
+        activityId: { type: Number, default: null },
+        done: Boolean,
+      }),
       'ingested',
     ),
-    users: connection.model<UserDoc>('User', users, 'users'),
-    projects: connection.model<ProjectDoc>('Project', projects, 'projects'),
-    groups: connection.model<GroupDoc>('Group', groups, 'groups'),
-    members: connection.model<MemberDoc>('Member', members, 'members'),
+    users: defineModel(connection, 'User', users, 'users'),
+    projects: defineModel(connection, 'Project', projects, 'projects'),
+    groups: defineModel(connection, 'Group', groups, 'groups'),
+    members: defineModel(connection, 'Member', members, 'members'),
   };
 }

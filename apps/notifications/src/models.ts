@@ -1,5 +1,6 @@
 import { Schema, type Connection, type Model } from 'mongoose';
 import type { NotificationLevel } from '@gl/contracts';
+import { defineModel, documentSchema } from '@gl/service-kit';
 
 export type SourceType = 'global' | 'group' | 'project';
 
@@ -49,7 +50,7 @@ export function settingId(userId: number, sourceType: SourceType, sourceId: numb
 }
 
 export function createModels(connection: Connection): NotificationsModels {
-  const settings = new Schema<SettingDoc>(
+  const settings = documentSchema<SettingDoc>(
     {
       _id: String,
       userId: { type: Number, index: true },
@@ -60,21 +61,21 @@ export function createModels(connection: Connection): NotificationsModels {
       notificationEmail: { type: String, default: null },
       updatedAt: Date,
     },
-    { versionKey: false, minimize: false },
+    { minimize: false },
   );
   settings.index({ sourceType: 1, sourceId: 1 });
-  const users = new Schema<UserDoc>(
-    { _id: Number, email: String, emails: [String], occurredAt: String },
-    { versionKey: false },
-  );
-  const namespaces = new Schema<NamespaceDoc>(
-    { _id: String, kind: String, sourceId: Number, ancestorGroupIds: [Number], destroyed: Boolean },
-    { versionKey: false },
-  );
+  const users = documentSchema<UserDoc>({ _id: Number, email: String, emails: [String], occurredAt: String });
+  const namespaces = documentSchema<NamespaceDoc>({
+    _id: String,
+    kind: String,
+    sourceId: Number,
+    ancestorGroupIds: [Number],
+    destroyed: Boolean,
+  });
   namespaces.index({ ancestorGroupIds: 1 });
   return {
-    settings: connection.model<SettingDoc>('NotificationSetting', settings, 'notification_settings'),
-    users: connection.model<UserDoc>('User', users, 'users'),
-    namespaces: connection.model<NamespaceDoc>('Namespace', namespaces, 'namespaces'),
+    settings: defineModel(connection, 'NotificationSetting', settings, 'notification_settings'),
+    users: defineModel(connection, 'User', users, 'users'),
+    namespaces: defineModel(connection, 'Namespace', namespaces, 'namespaces'),
   };
 }

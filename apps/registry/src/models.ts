@@ -1,5 +1,11 @@
 import { Schema, type Connection, type Model } from 'mongoose';
-import { addOutboxFields, type MembershipData, type Outbox } from '@gl/service-kit';
+import {
+  addOutboxFields,
+  defineModel,
+  documentSchema,
+  type MembershipData,
+  type Outbox,
+} from '@gl/service-kit';
 import type { Visibility } from '@gl/contracts';
 
 /** The registry's copy of a project (from identity events): notification paths and access checks. */
@@ -86,87 +92,71 @@ export interface RegistryModels {
   jobs: Model<CleanupJobDoc>;
 }
 
-function model<T>(connection: Connection, name: string, schema: Schema<T>, collection: string): Model<T> {
-  return (connection.models[name] as Model<T> | undefined) ?? connection.model<T>(name, schema, collection);
-}
-
 export function registryModels(connection: Connection, outbox?: Outbox): RegistryModels {
-  const projectSchema = new Schema<ProjectRefDoc>(
-    {
-      _id: Number,
-      fullPath: String,
-      fullPathLower: { type: String, index: true },
-      visibility: String,
-      ancestorGroupIds: { type: [Number], index: true },
-      destroyed: Boolean,
-    },
-    { versionKey: false },
-  );
-  const groupSchema = new Schema<GroupRefDoc>(
-    { _id: Number, fullPath: String, ancestorGroupIds: [Number], visibility: String, destroyed: Boolean },
-    { versionKey: false },
-  );
-  const memberSchema = new Schema<MemberRefDoc>(
-    {
-      _id: String,
-      sourceType: String,
-      sourceId: Number,
-      userId: { type: Number, index: true },
-      accessLevel: Number,
-      expiresAt: { type: String, default: null },
-    },
-    { versionKey: false },
-  );
-  const repositorySchema = new Schema<RepositoryDoc>(
-    {
-      _id: Number,
-      projectId: Number,
-      name: String,
-      path: String,
-      createdAt: Date,
-      status: { type: String, default: null },
-      cleanupPolicyStartedAt: { type: Date, default: null },
-      cleanupLeaseUntil: { type: Date, default: null },
-      tagsVersion: { type: Number, default: 0 },
-    },
-    { versionKey: false },
-  );
+  const projectSchema = documentSchema<ProjectRefDoc>({
+    _id: Number,
+    fullPath: String,
+    fullPathLower: { type: String, index: true },
+    visibility: String,
+    ancestorGroupIds: { type: [Number], index: true },
+    destroyed: Boolean,
+  });
+  const groupSchema = documentSchema<GroupRefDoc>({
+    _id: Number,
+    fullPath: String,
+    ancestorGroupIds: [Number],
+    visibility: String,
+    destroyed: Boolean,
+  });
+  const memberSchema = documentSchema<MemberRefDoc>({
+    _id: String,
+    sourceType: String,
+    sourceId: Number,
+    userId: { type: Number, index: true },
+    accessLevel: Number,
+    expiresAt: { type: String, default: null },
+  });
+  const repositorySchema = documentSchema<RepositoryDoc>({
+    _id: Number,
+    projectId: Number,
+    name: String,
+    path: String,
+    createdAt: Date,
+    status: { type: String, default: null },
+    cleanupPolicyStartedAt: { type: Date, default: null },
+    cleanupLeaseUntil: { type: Date, default: null },
+    tagsVersion: { type: Number, default: 0 },
+  });
   repositorySchema.index({ projectId: 1, name: 1 }, { unique: true });
   addOutboxFields(repositorySchema);
-  const tagSchema = new Schema<TagDoc>(
-    {
-      _id: String,
-      repositoryId: Number,
-      name: String,
-      digest: { type: String, default: null },
-      revision: { type: String, default: null },
-      createdAt: { type: Date, default: null },
-      totalSize: { type: Number, default: null },
-      pushedAt: Date,
-      writtenAt: Date,
-    },
-    { versionKey: false },
-  );
+  const tagSchema = documentSchema<TagDoc>({
+    _id: String,
+    repositoryId: Number,
+    name: String,
+    digest: { type: String, default: null },
+    revision: { type: String, default: null },
+    createdAt: { type: Date, default: null },
+    totalSize: { type: Number, default: null },
+    pushedAt: Date,
+    writtenAt: Date,
+  });
   tagSchema.index({ repositoryId: 1, name: 1 });
   tagSchema.index({ repositoryId: 1, digest: 1 });
-  const jobSchema = new Schema<CleanupJobDoc>(
-    {
-      _id: String,
-      state: String,
-      owner: String,
-      leaseUntil: Date,
-      counts: Schema.Types.Mixed,
-      finishedAt: Date,
-    },
-    { versionKey: false },
-  );
+  const jobSchema = documentSchema<CleanupJobDoc>({
+    _id: String,
+    state: String,
+    owner: String,
+    leaseUntil: Date,
+    counts: Schema.Types.Mixed,
+    finishedAt: Date,
+  });
   const models: RegistryModels = {
-    projects: model(connection, 'RegistryProject', projectSchema, 'projects'),
-    groups: model(connection, 'RegistryGroup', groupSchema, 'groups'),
-    members: model(connection, 'RegistryMember', memberSchema, 'members'),
-    repositories: model(connection, 'RegistryRepository', repositorySchema, 'repositories'),
-    tags: model(connection, 'RegistryTag', tagSchema, 'tags'),
-    jobs: model(connection, 'RegistryCleanupJob', jobSchema, 'cleanup_jobs'),
+    projects: defineModel(connection, 'RegistryProject', projectSchema, 'projects'),
+    groups: defineModel(connection, 'RegistryGroup', groupSchema, 'groups'),
+    members: defineModel(connection, 'RegistryMember', memberSchema, 'members'),
+    repositories: defineModel(connection, 'RegistryRepository', repositorySchema, 'repositories'),
+    tags: defineModel(connection, 'RegistryTag', tagSchema, 'tags'),
+    jobs: defineModel(connection, 'RegistryCleanupJob', jobSchema, 'cleanup_jobs'),
   };
   outbox?.register(models.repositories);
   return models;

@@ -1,4 +1,5 @@
-import { Schema, type Connection, type Model } from 'mongoose';
+import type { Connection, Model } from 'mongoose';
+import { defineModel, documentSchema } from '@gl/service-kit';
 
 /**
  * The activity timelines: every list endpoint reads activity events from one or more streams (a project's
@@ -48,19 +49,24 @@ export interface TimelineModels {
 }
 
 export function createTimelineModels(connection: Connection): TimelineModels {
-  const options = { versionKey: false as const };
   return {
-    heads: connection.model<TimelineHeadDoc>(
+    heads: defineModel(
+      connection,
       'TimelineHead',
-      new Schema<TimelineHeadDoc>(
-        { _id: String, count: Number, lastId: Number, start: Number, open: String, sensitive: Number },
-        options,
-      ),
+      documentSchema<TimelineHeadDoc>({
+        _id: String,
+        count: Number,
+        lastId: Number,
+        start: Number,
+        open: String,
+        sensitive: Number,
+      }),
       'timeline_heads',
     ),
-    buckets: connection.model<TimelineBucketDoc>(
+    buckets: defineModel(
+      connection,
       'TimelineBucket',
-      new Schema<TimelineBucketDoc>({ _id: String, items: String, newestAt: Date }, options),
+      documentSchema<TimelineBucketDoc>({ _id: String, items: String, newestAt: Date }),
       'timeline_buckets',
     ),
   };
