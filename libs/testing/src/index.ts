@@ -7,3 +7,4 @@ export * from './nats';
 export * from './random';
 export * from './polling';
 export * from './use-harness';
+export * from './identity-data';

@@ -5,6 +5,7 @@ import {
   namespaceFactory,
   outboxEvents,
   startServiceHarness,
+  userEventFields,
   type ServiceHarnessBase,
 } from '@gl/testing';
 import { createBoardsApp } from '../app';
@@ -34,15 +35,7 @@ export async function startBoardsHarness(): Promise<BoardsHarness> {
       await subscription.handle(
         gatewayEvent(
           EVENT_TYPES.identity.userCreated,
-          {
-            userId: principal.id,
-            username: principal.username,
-            name: principal.name,
-            state: 'active',
-            email: principal.email,
-            emails: [principal.email],
-            isAdmin: principal.isAdmin,
-          },
+          userEventFields({ ...principal, emails: [principal.email] }),
           `00000000-0000-4000-8000-${String(principal.id).padStart(12, '0')}`,
         ),
       );

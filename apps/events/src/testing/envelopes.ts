@@ -8,6 +8,7 @@ import {
   type NoteCreatedData,
   type TargetEventData,
 } from '@gl/contracts';
+import { groupEventFields, projectEventFields, userEventFields } from '@gl/testing';
 
 /** Domain events as their publishers build them, for feeding the activity log in tests. */
 export interface EnvelopeInput {
@@ -43,15 +44,7 @@ const D = DOMAIN_EVENT_TYPES.discussions;
 export function userCreated(userId: number, username: string, name = username): EventEnvelope {
   return envelope({
     type: ID.userCreated,
-    data: {
-      userId,
-      username,
-      name,
-      state: 'active',
-      email: `${username}@x.test`,
-      emails: [],
-      isAdmin: false,
-    },
+    data: userEventFields({ id: userId, username, name }),
   });
 }
 
@@ -72,16 +65,7 @@ export function projectEvent(
     actor: options.actor,
     projectId,
     correlationId: options.correlationId,
-    data: {
-      projectId,
-      name: `p${projectId}`,
-      path: `p${projectId}`,
-      fullPath: `g/p${projectId}`,
-      namespaceId: options.ancestorGroupIds?.at(-1) ?? 1,
-      ancestorGroupIds: options.ancestorGroupIds ?? [],
-      visibility: options.visibility ?? 'private',
-      ...(options.revision === undefined ? {} : { revision: options.revision }),
-    },
+    data: projectEventFields(projectId, options),
   });
 }
 
@@ -94,15 +78,7 @@ export function groupEvent(
   return envelope({
     type,
     groupId,
-    data: {
-      groupId,
-      name: `g${groupId}`,
-      path: `g${groupId}`,
-      fullPath: `g${groupId}`,
-      parentId: ancestorGroupIds.at(-1) ?? null,
-      ancestorGroupIds,
-      visibility,
-    },
+    data: groupEventFields(groupId, { visibility, ancestorGroupIds }),
   });
 }
 

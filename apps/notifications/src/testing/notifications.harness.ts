@@ -1,6 +1,15 @@
 import type { EventEnvelope, NamespaceContext, Tier } from '@gl/contracts';
 import { createEvent, type Subscription } from '@gl/service-kit';
-import { startServiceHarness, testNamespace, testPrincipal, type Reply, type TestRuntime } from '@gl/testing';
+import {
+  groupEventFields,
+  projectEventFields,
+  startServiceHarness,
+  testNamespace,
+  testPrincipal,
+  userEventFields,
+  type Reply,
+  type TestRuntime,
+} from '@gl/testing';
 import { createNotificationsApp } from '../app';
 import type { SettingsService } from '../settings.service';
 
@@ -37,27 +46,11 @@ export function identityEvent(type: string, data: Record<string, unknown>): Even
 }
 
 export function userEvent(type: string, userId: number, email: string, emails: string[] = []): EventEnvelope {
-  return identityEvent(type, {
-    userId,
-    username: `user${userId}`,
-    name: `User ${userId}`,
-    state: 'active',
-    email,
-    emails,
-    isAdmin: false,
-  });
+  return identityEvent(type, userEventFields({ id: userId, email, emails }));
 }
 
 export function groupEvent(type: string, groupId: number, ancestorGroupIds: number[] = []): EventEnvelope {
-  return identityEvent(type, {
-    groupId,
-    name: `g${groupId}`,
-    path: `g${groupId}`,
-    fullPath: `g${groupId}`,
-    parentId: ancestorGroupIds.at(-1) ?? null,
-    ancestorGroupIds,
-    visibility: 'public',
-  });
+  return identityEvent(type, groupEventFields(groupId, { ancestorGroupIds, visibility: 'public' }));
 }
 
 export function projectEvent(
@@ -65,15 +58,7 @@ export function projectEvent(
   projectId: number,
   ancestorGroupIds: number[] = [],
 ): EventEnvelope {
-  return identityEvent(type, {
-    projectId,
-    name: `p${projectId}`,
-    path: `p${projectId}`,
-    fullPath: `g/p${projectId}`,
-    namespaceId: ancestorGroupIds.at(-1) ?? 1,
-    ancestorGroupIds,
-    visibility: 'public',
-  });
+  return identityEvent(type, projectEventFields(projectId, { ancestorGroupIds, visibility: 'public' }));
 }
 
 export async function startNotificationsHarness(): Promise<NotificationsHarness> {
