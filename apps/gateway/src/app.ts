@@ -2,7 +2,7 @@ import express, { type Express, type Router } from 'express';
 import { pinoHttp } from 'pino-http';
 import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
-import { ENDPOINTS, REQUEST_ID_HEADER, type Tier } from '@gl/contracts';
+import { ENDPOINTS, IDENTITY_ENDPOINTS, REQUEST_ID_HEADER, type Tier } from '@gl/contracts';
 import {
   buildOpenApiDocument,
   errorHandler,
@@ -10,6 +10,7 @@ import {
   limitRequestLine,
   parseQueryString,
   rejectMalformedRequests,
+  routedOperations,
   sendJson,
   type ReadinessCheck,
   type ServiceMetrics,
@@ -33,10 +34,24 @@ export interface GatewayDeps {
 }
 
 /**
+ * Start-up check that every identity endpoint has its handler registered with route(): the route table
+ * forwards only other services' endpoints, so an identity contract without one would answer 404.
+ */
+function requireIdentityHandlers(routers: Router[]): void {
+  const routed = routedOperations(routers);
+  const missing = IDENTITY_ENDPOINTS.filter((endpoint) => !routed.has(endpoint.operationId));
+  if (missing.length > 0) {
+    const list = missing.map((e) => `${e.method} ${e.path} (${e.operationId})`).join(', ');
+    throw new Error(`gateway: no handler registered for ${list}`);
+  }
+}
+
+/**
  * The only door: authenticates, resolves the addressed namespace, signs the internal context and forwards
  * to the owning service; serves the identity catalogue itself. Pure: builds, opens nothing.
  */
 export function createGatewayApp(deps: GatewayDeps): Express {
+  requireIdentityHandlers(deps.identityRouters);
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);

@@ -1,24 +1,18 @@
 import { Router, type Request } from 'express';
 import { z } from 'zod';
-import {
-  booleanParam,
-  createGroupBody,
-  listGroupProjectsQuery,
-  listGroupsQuery,
-  listProjectsQuery,
-  updateGroupBody,
-} from '@gl/contracts';
+import { IDENTITY_API, booleanParam, listGroupProjectsQuery, listProjectsQuery } from '@gl/contracts';
 import { sendJson, setPaginationHeaders } from '@gl/service-kit';
 import { resolveGroup, type ResolvedNamespace } from '../namespaces/resolve';
 import type { GroupsFinder } from './groups.finder';
 import type { GroupsService } from './groups.service';
 import type { ProjectsService } from './projects.service';
 import { groupDetailEntity, groupEntity } from './groups.entities';
-import { callerOf, maybeSignedIn, originOfRequest, pageOf, paramsOf, signedIn, withBody } from './http';
+import { callerOf, identityRoutes, originOfRequest, pageOf, paramsOf } from './http';
 import type { IdentityRouterDeps } from './router-deps';
 import type { NamespaceDoc } from './identity.models';
 import { presentProjects } from './projects.presenter';
 
+// Parameters the handlers read beyond their contracts' (which document fewer).
 const getGroupQuery = z.object({ with_projects: booleanParam.optional() });
 const groupProjectsQuery = listProjectsQuery.extend(listGroupProjectsQuery.shape);
 
@@ -27,6 +21,7 @@ export function createGroupsRouter(
   deps: IdentityRouterDeps & { groups: GroupsService; groupsFinder: GroupsFinder; projects: ProjectsService },
 ): Router {
   const router = Router();
+  const serve = identityRoutes(router, deps);
   const { models, externalUrl, groups, groupsFinder, projects } = deps;
 
   const resolve = (req: Request): Promise<ResolvedNamespace> =>
@@ -47,8 +42,8 @@ export function createGroupsRouter(
     return rest;
   }
 
-  router.get('/groups', maybeSignedIn(deps), async (req, res) => {
-    const query = paramsOf(req, listGroupsQuery);
+  serve(IDENTITY_API.listGroups, async ({ req, res, params }) => {
+    const query = params();
     const page = pageOf(req);
     const { total, groups: rows } = await groupsFinder.list(query, req.principal, page);
     setPaginationHeaders(req, res, page, total);
@@ -59,20 +54,19 @@ export function createGroupsRouter(
     );
   });
 
-  router.post('/groups', signedIn(deps), withBody(), async (req, res) => {
-    const params = paramsOf(req, createGroupBody);
-    const group = await groups.create(params, callerOf(req), originOfRequest(req));
+  serve(IDENTITY_API.createGroup, async ({ req, res, params }) => {
+    const group = await groups.create(params(), callerOf(req), originOfRequest(req));
     sendJson(res, 201, groupDetailEntity(externalUrl, group, []));
   });
 
-  router.get('/groups/:id', maybeSignedIn(deps), async (req, res) => {
+  serve(IDENTITY_API.getGroup, async ({ req, res }) => {
     const { with_projects } = paramsOf(req, getGroupQuery);
     const { group } = await resolve(req);
     sendJson(res, 200, await detail(req, group!, with_projects ?? true));
   });
 
-  router.get('/groups/:id/subgroups', maybeSignedIn(deps), async (req, res) => {
-    const query = paramsOf(req, listGroupsQuery);
+  serve(IDENTITY_API.listSubgroups, async ({ req, res, params }) => {
+    const query = params();
     const { group } = await resolve(req);
     const page = pageOf(req);
     const { total, groups: rows } = await groupsFinder.list(query, req.principal, page, {
@@ -86,7 +80,7 @@ export function createGroupsRouter(
     );
   });
 
-  router.get('/groups/:id/projects', maybeSignedIn(deps), async (req, res) => {
+  serve(IDENTITY_API.listGroupProjects, async ({ req, res }) => {
     const query = paramsOf(req, groupProjectsQuery);
     const { group } = await resolve(req);
     const page = pageOf(req);
@@ -101,20 +95,20 @@ export function createGroupsRouter(
     );
   });
 
-  router.put('/groups/:id', signedIn(deps), withBody(), async (req, res) => {
-    const params = paramsOf(req, updateGroupBody);
+  serve(IDENTITY_API.updateGroup, async ({ req, res, params }) => {
+    const changes = params();
     const { group, context } = await resolve(req);
     const updated = await groups.update(
       group!,
       context.accessLevel,
-      params,
+      changes,
       callerOf(req),
       originOfRequest(req),
     );
     sendJson(res, 200, await detail(req, updated));
   });
 
-  router.delete('/groups/:id', signedIn(deps), withBody(), async (req, res) => {
+  serve(IDENTITY_API.deleteGroup, async ({ req, res }) => {
     const { group, context } = await resolve(req);
     await groups.remove(group!, context.accessLevel, callerOf(req), originOfRequest(req));
     sendJson(res, 202, { message: '202 Accepted' });

@@ -1,11 +1,17 @@
 import type { CreateGroupBody, Principal, UpdateGroupBody } from '@gl/contracts';
-import { ForbiddenError, ModelError, pushEvents, withEvents, type EventOrigin } from '@gl/service-kit';
+import {
+  ForbiddenError,
+  ModelError,
+  eventActor,
+  pushEvents,
+  withEvents,
+  type EventOrigin,
+} from '@gl/service-kit';
 import { resolveGroup } from '../namespaces/resolve';
 import { CREATE_SUBGROUP_LEVEL, OWNER, requireLevel } from './access';
 import { destroyGroupTree } from './cascade';
 import { createErrors, failedToSave, pathTakenError, updateErrors } from './group-rules';
 import { rewriteSubtree } from './group-subtree';
-import { actorOfPrincipal } from './http';
 import type { IdentityDeps } from './identity.deps';
 import { EVENT_TYPES, groupEvent } from './identity.events';
 import type { NamespaceDoc } from './identity.models';
@@ -62,7 +68,7 @@ export function createGroupsService(deps: IdentityDeps) {
       createdAt: now,
       updatedAt: now,
     };
-    const actor = actorOfPrincipal(principal);
+    const actor = eventActor(principal);
     await insertWithRoute(
       models,
       fullPath,
@@ -103,7 +109,7 @@ export function createGroupsService(deps: IdentityDeps) {
     if (moved) await pathTakenError(models, errors, fullPath);
     if (errors.has()) throw ModelError.fields(errors.fields);
 
-    const actor = actorOfPrincipal(principal);
+    const actor = eventActor(principal);
     // Only the edited fields: a lean document may still carry its unpublished `_outbox`.
     const changes = {
       name,
@@ -142,7 +148,7 @@ export function createGroupsService(deps: IdentityDeps) {
     origin: EventOrigin,
   ): Promise<void> {
     requireLevel(principal, accessLevel, OWNER);
-    await destroyGroupTree(deps, group, origin, actorOfPrincipal(principal));
+    await destroyGroupTree(deps, group, origin, eventActor(principal));
   }
 
   return { create, update, remove };

@@ -1,19 +1,23 @@
-import type { NextFunction, Request, RequestHandler, Response } from 'express';
+import type { NextFunction, Request, RequestHandler, Response, Router } from 'express';
 import { ZodObject, type z } from 'zod';
-import type { EventActor, Principal } from '@gl/contracts';
+import type { EndpointContract, Principal } from '@gl/contracts';
 import {
   ParamError,
   UnauthorizedError,
   collectParams,
+  expressPath,
   parseParams,
   readBody,
   readPageRequest,
+  requestOrigin,
+  route,
   type EventOrigin,
   type PageRequest,
   type ParamRule,
+  type RouteHandler,
 } from '@gl/service-kit';
 import { requireAuth, type AuthDeps } from '../auth/auth.middleware';
-import { originOf } from './identity.deps';
+import { PRODUCER } from './identity.deps';
 
 const bodyReader = readBody();
 
@@ -21,7 +25,7 @@ const bodyReader = readBody();
  * Reads the request body once. Several identity routers are mounted side by side, so a second reader on
  * an already consumed stream would wait forever for its end.
  */
-export function withBody(): RequestHandler {
+function withBody(): RequestHandler {
   return (req: Request, res: Response, next: NextFunction) => {
     if (req.rawBody !== undefined) {
       next();
@@ -36,23 +40,54 @@ export function signedIn(deps: AuthDeps, readScopes?: readonly string[]): Reques
   return requireAuth(deps, { required: true, readScopes });
 }
 
-/** Anonymous callers allowed (public resources); a bad token is still a 401. */
-export function maybeSignedIn(deps: AuthDeps, readScopes?: readonly string[]): RequestHandler {
-  return requireAuth(deps, { required: false, readScopes });
-}
-
 export function callerOf(req: Request): Principal {
   if (!req.principal) throw new UnauthorizedError();
   return req.principal;
 }
 
-export function actorOfPrincipal(principal: Principal | null): EventActor {
-  return principal ? { id: principal.id, username: principal.username, name: principal.name } : null;
-}
-
+/** The gateway has no signed context of its own: its request id (pino-http's) is the correlation id. */
 export function originOfRequest(req: Request): EventOrigin {
   const id: unknown = req.id;
-  return originOf(typeof id === 'string' || typeof id === 'number' ? String(id) : null);
+  return requestOrigin(
+    PRODUCER,
+    typeof id === 'string' || typeof id === 'number' ? { requestId: String(id) } : null,
+  );
+}
+
+export interface ServeOptions {
+  /** Anonymous callers reach the handler although the contract needs a token: it answers them itself. */
+  anonymous?: boolean;
+}
+
+/** Registers one identity endpoint's handler; see `identityRoutes`. */
+export type Serve = <E extends EndpointContract>(
+  contract: E,
+  handler: RouteHandler<E>,
+  options?: ServeOptions,
+) => void;
+
+/**
+ * Registers identity handlers with `route` on their contracts (`IDENTITY_API`), behind what the gateway does
+ * before any of its own handlers, as GitLab's `authenticate!` comes before parameters are read: authentication
+ * as the contract declares it (`auth`, `readScopes`; the route table applies the same rules to forwarded
+ * endpoints) and, for writes, the body reader. The handler finds the caller in `req.principal` (the gateway
+ * signs no context for itself, so route()'s `ctx` is not set here).
+ */
+export function identityRoutes(router: Router, deps: AuthDeps): Serve {
+  return (contract, handler, options = {}) => {
+    const guards = [
+      requireAuth(deps, {
+        required: contract.auth === 'token' && !options.anonymous,
+        readScopes: contract.readScopes,
+      }),
+      ...(contract.method === 'GET' ? [] : [withBody()]),
+    ];
+    const method = contract.method.toLowerCase() as Lowercase<EndpointContract['method']>;
+    for (const path of [contract.path, ...(contract.alsoAt ? [contract.alsoAt] : [])]) {
+      router[method](expressPath(path), ...guards);
+    }
+    route(router, contract, handler);
+  };
 }
 
 /** The merged parameters (query, body, path) validated like Grape would. */
@@ -97,10 +132,11 @@ export function paramsWithRules<S extends z.ZodType>(
   return parsed;
 }
 
-/** GitLab's `/users/:id` style requirement: a non-numeric segment does not match the route at all. */
-export function numericParam(name: string): RequestHandler {
-  return (req: Request, _res: Response, next: NextFunction) => {
-    if (/^\d+$/.test(String(req.params[name]))) next();
-    else next('route');
-  };
+/**
+ * GitLab's `/users/:id` style requirement, for `router.param`: a non-numeric segment does not match the
+ * route at all.
+ */
+export function numericParam(_req: Request, _res: Response, next: NextFunction, value: unknown): void {
+  if (/^\d+$/.test(String(value))) next();
+  else next('route');
 }

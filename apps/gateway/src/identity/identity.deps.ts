@@ -1,4 +1,4 @@
-import type { Counters, EventOrigin, Outbox } from '@gl/service-kit';
+import type { Counters, Outbox } from '@gl/service-kit';
 import type { IdentityModels } from './identity.models';
 
 /** What every identity service function needs. */
@@ -10,7 +10,3 @@ export interface IdentityDeps {
 }
 
 export const PRODUCER = 'gateway';
-
-export function originOf(requestId: string | null): EventOrigin {
-  return { producer: PRODUCER, correlationId: requestId };
-}

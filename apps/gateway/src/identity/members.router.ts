@@ -1,32 +1,65 @@
-import { Router, type Request, type RequestHandler } from 'express';
+import { Router, type Request } from 'express';
 import {
+  IDENTITY_API,
   addMemberBody,
-  listMembersQuery,
   memberUserParam,
   removeMemberQuery,
   updateMemberBody,
 } from '@gl/contracts';
 import {
   atLeastOneOf,
+  expressPath,
   mutuallyExclusive,
   sendJson,
   sendNoContent,
   setPaginationHeaders,
+  type RouteHandler,
 } from '@gl/service-kit';
 import { resolveGroup, resolveProject } from '../namespaces/resolve';
-import { callerOf, originOfRequest, pageOf, paramsOf, paramsWithRules, signedIn, withBody } from './http';
+import {
+  callerOf,
+  identityRoutes,
+  originOfRequest,
+  pageOf,
+  paramsOf,
+  paramsWithRules,
+  signedIn,
+} from './http';
 import type { IdentityRouterDeps } from './router-deps';
 import { memberEntity } from './members.entities';
 import type { MemberRow, MemberSource, MembersService } from './members.service';
 
 const SOURCES = [
-  { plural: 'groups', type: 'group' },
-  { plural: 'projects', type: 'project' },
+  {
+    type: 'group',
+    api: {
+      list: IDENTITY_API.listGroupMembers,
+      listAll: IDENTITY_API.listAllGroupMembers,
+      get: IDENTITY_API.getGroupMember,
+      add: IDENTITY_API.addGroupMember,
+      update: IDENTITY_API.updateGroupMember,
+      remove: IDENTITY_API.removeGroupMember,
+    },
+  },
+  {
+    type: 'project',
+    api: {
+      list: IDENTITY_API.listProjectMembers,
+      listAll: IDENTITY_API.listAllProjectMembers,
+      get: IDENTITY_API.getProjectMember,
+      add: IDENTITY_API.addProjectMember,
+      update: IDENTITY_API.updateProjectMember,
+      remove: IDENTITY_API.removeProjectMember,
+    },
+  },
 ] as const;
+
+type ListEndpoint = (typeof SOURCES)[number]['api']['list' | 'listAll'];
 
 /** /groups/:id/members and /projects/:id/members (lib/api/members.rb); every route needs a user. */
 export function createMembersRouter(deps: IdentityRouterDeps & { members: MembersService }): Router {
   const router = Router();
+  const serve = identityRoutes(router, deps);
   const { models, externalUrl, members } = deps;
   const present = (row: MemberRow) => memberEntity(externalUrl, row.member, row.user, row.createdBy);
 
@@ -57,14 +90,12 @@ export function createMembersRouter(deps: IdentityRouterDeps & { members: Member
     };
   }
 
-  for (const { plural, type } of SOURCES) {
-    const base = `/${plural}/:id/members`;
-
+  for (const { type, api } of SOURCES) {
     /** GET members: the direct ones, or with `/all` also those inherited from the groups above. */
     const listed =
-      (list: MembersService['listDirect']): RequestHandler =>
-      async (req, res) => {
-        const query = paramsOf(req, listMembersQuery);
+      (list: MembersService['listDirect']): RouteHandler<ListEndpoint> =>
+      async ({ req, res, params }) => {
+        const query = params();
         const source = await sourceOf(req, type);
         const page = pageOf(req);
         const { total, rows } = await list(source, query, page);
@@ -72,22 +103,25 @@ export function createMembersRouter(deps: IdentityRouterDeps & { members: Member
         sendJson(res, 200, rows.map(present));
       };
 
-    router.get(base, signedIn(deps), listed(members.listDirect));
-    router.get(`${base}/all`, signedIn(deps), listed(members.listAll));
+    serve(api.list, listed(members.listDirect));
+    serve(api.listAll, listed(members.listAll));
 
-    router.get(`${base}/all/:user_id`, signedIn(deps), async (req, res) => {
+    // One member with inherited ones counted has no contract yet, so it is registered here.
+    router.get(`${expressPath(api.listAll.path)}/:user_id`, signedIn(deps), async (req, res) => {
       const { user_id } = paramsOf(req, memberUserParam);
       const source = await sourceOf(req, type);
       sendJson(res, 200, present(await members.getEffective(source, user_id)));
     });
 
-    router.get(`${base}/:user_id`, signedIn(deps), async (req, res) => {
+    // These parse with their own schemas: the contracts' leave out the path's user_id (and DELETE's
+    // skip_subresources), and POST also needs Grape's exclusive `user_id`/`username`.
+    serve(api.get, async ({ req, res }) => {
       const { user_id } = paramsOf(req, memberUserParam);
       const source = await sourceOf(req, type);
       sendJson(res, 200, present(await members.getDirect(source, user_id)));
     });
 
-    router.post(base, signedIn(deps), withBody(), async (req, res) => {
+    serve(api.add, async ({ req, res }) => {
       const params = paramsWithRules(req, addMemberBody, [
         mutuallyExclusive('user_id', 'username'),
         atLeastOneOf('user_id', 'username'),
@@ -96,13 +130,13 @@ export function createMembersRouter(deps: IdentityRouterDeps & { members: Member
       sendJson(res, 201, present(await members.add(source, params, callerOf(req), originOfRequest(req))));
     });
 
-    router.put(`${base}/:user_id`, signedIn(deps), withBody(), async (req, res) => {
+    serve(api.update, async ({ req, res }) => {
       const params = paramsOf(req, updateMemberBody);
       const source = await sourceOf(req, type);
       sendJson(res, 200, present(await members.update(source, params, callerOf(req), originOfRequest(req))));
     });
 
-    router.delete(`${base}/:user_id`, signedIn(deps), withBody(), async (req, res) => {
+    serve(api.remove, async ({ req, res }) => {
       const params = paramsOf(req, removeMemberQuery);
       const source = await sourceOf(req, type);
       await members.remove(

@@ -4,6 +4,7 @@ import { MEMBER_ACCESS_LEVELS } from '@gl/contracts';
 import {
   ConflictError,
   ForbiddenError,
+  eventActor,
   ModelError,
   NotFoundError,
   type EventOrigin,
@@ -13,7 +14,6 @@ import {
   todayUtc,
 } from '@gl/service-kit';
 import { MAINTAINER, OWNER, requireLevel, roleName } from './access';
-import { actorOfPrincipal } from './http';
 import type { IdentityDeps } from './identity.deps';
 import type { MemberDoc, UserDoc } from './identity.models';
 import { insertMember, removeMember, updateMember } from './member-store';
@@ -246,7 +246,7 @@ export function createMembersService(deps: IdentityDeps) {
         createdBy: principal.id,
       },
       origin,
-      actorOfPrincipal(principal),
+      eventActor(principal),
     );
     const [row] = await withUsers([member]);
     return row!;
@@ -276,7 +276,7 @@ export function createMembersService(deps: IdentityDeps) {
       expiresAt,
       updatedAt: new Date(),
     };
-    await updateMember(deps, updated, origin, actorOfPrincipal(principal));
+    await updateMember(deps, updated, origin, eventActor(principal));
     const [row] = await withUsers([updated]);
     return row!;
   }
@@ -299,7 +299,7 @@ export function createMembersService(deps: IdentityDeps) {
     if (member.userId !== principal.id) authorizeAdmin(principal, source);
     authorizeOwnerRole(principal, source, [member.accessLevel]);
     await refuseProtected(source, member);
-    const actor = actorOfPrincipal(principal);
+    const actor = eventActor(principal);
     if (source.type === 'group' && !skipSubresources) {
       const [subgroups, projects] = await Promise.all([
         models.namespaces.find({ ancestorIds: source.id }).select({ _id: 1 }).lean(),

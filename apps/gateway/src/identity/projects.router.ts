@@ -1,22 +1,8 @@
 import { Router, type Request } from 'express';
-import {
-  UPDATE_PROJECT_ATTRIBUTES,
-  createProjectBody,
-  listProjectsQuery,
-  updateProjectBody,
-} from '@gl/contracts';
+import { IDENTITY_API, UPDATE_PROJECT_ATTRIBUTES, createProjectBody, updateProjectBody } from '@gl/contracts';
 import { atLeastOneOf, sendJson, setPaginationHeaders } from '@gl/service-kit';
 import { resolveProject, type ResolvedNamespace } from '../namespaces/resolve';
-import {
-  callerOf,
-  maybeSignedIn,
-  originOfRequest,
-  pageOf,
-  paramsOf,
-  paramsWithRules,
-  signedIn,
-  withBody,
-} from './http';
+import { callerOf, identityRoutes, originOfRequest, pageOf, paramsWithRules } from './http';
 import type { IdentityRouterDeps } from './router-deps';
 import { presentProject, presentProjects } from './projects.presenter';
 import type { ProjectsService } from './projects.service';
@@ -24,13 +10,14 @@ import type { ProjectsService } from './projects.service';
 /** /projects and /projects/:id (lib/api/projects.rb). */
 export function createProjectsRouter(deps: IdentityRouterDeps & { projects: ProjectsService }): Router {
   const router = Router();
+  const serve = identityRoutes(router, deps);
   const { models, externalUrl, projects } = deps;
 
   const resolve = (req: Request): Promise<ResolvedNamespace> =>
     resolveProject(models, String(req.params.id), req.principal, externalUrl);
 
-  router.get('/projects', maybeSignedIn(deps), async (req, res) => {
-    const query = paramsOf(req, listProjectsQuery);
+  serve(IDENTITY_API.listProjects, async ({ req, res, params }) => {
+    const query = params();
     const page = pageOf(req);
     const { total, projects: rows, memberships } = await projects.list(query, req.principal, page);
     setPaginationHeaders(req, res, page, total);
@@ -43,19 +30,20 @@ export function createProjectsRouter(deps: IdentityRouterDeps & { projects: Proj
     );
   });
 
-  router.post('/projects', signedIn(deps), withBody(), async (req, res) => {
+  // Grape's `at_least_one_of` too, so these handlers validate with their own rules, not params().
+  serve(IDENTITY_API.createProject, async ({ req, res }) => {
     const params = paramsWithRules(req, createProjectBody, [atLeastOneOf('name', 'path')]);
     const project = await projects.create(params, callerOf(req), originOfRequest(req));
     // Entities::Project: no `permissions` block on create and update responses.
     sendJson(res, 201, await presentProject(models, externalUrl, project, null));
   });
 
-  router.get('/projects/:id', maybeSignedIn(deps), async (req, res) => {
+  serve(IDENTITY_API.getProject, async ({ req, res }) => {
     const { project } = await resolve(req);
     sendJson(res, 200, await presentProject(models, externalUrl, project!, req.principal));
   });
 
-  router.put('/projects/:id', signedIn(deps), withBody(), async (req, res) => {
+  serve(IDENTITY_API.updateProject, async ({ req, res }) => {
     const params = paramsWithRules(req, updateProjectBody, [atLeastOneOf(...UPDATE_PROJECT_ATTRIBUTES)]);
     const { project, context } = await resolve(req);
     const updated = await projects.update(
@@ -69,7 +57,7 @@ export function createProjectsRouter(deps: IdentityRouterDeps & { projects: Proj
   });
 
   // Removal is asynchronous in GitLab: 202 with a JSON body (gitbeaker rejects an empty 202).
-  router.delete('/projects/:id', signedIn(deps), withBody(), async (req, res) => {
+  serve(IDENTITY_API.deleteProject, async ({ req, res }) => {
     const { project, context } = await resolve(req);
     await projects.remove(project!, context.accessLevel, callerOf(req), originOfRequest(req));
     sendJson(res, 202, { message: '202 Accepted' });

@@ -4,6 +4,7 @@ import { TEXT_LIMITS, lengthErrors } from '@gl/contracts';
 import {
   HttpError,
   ModelError,
+  eventActor,
   pushEvents,
   withEvents,
   type EventOrigin,
@@ -12,7 +13,6 @@ import {
 } from '@gl/service-kit';
 import { CREATE_PROJECT_LEVEL, MAINTAINER, OWNER, moreVisible, requireLevel } from './access';
 import { destroyProject } from './cascade';
-import { actorOfPrincipal } from './http';
 import type { IdentityDeps } from './identity.deps';
 import { EVENT_TYPES, projectEvent } from './identity.events';
 import type { NamespaceDoc, ProjectDoc } from './identity.models';
@@ -157,7 +157,7 @@ export function createProjectsService(deps: IdentityDeps) {
       updatedAt: now,
       lastActivityAt: now,
     };
-    const actor = actorOfPrincipal(principal);
+    const actor = eventActor(principal);
     await insertWithRoute(
       models,
       fullPath,
@@ -294,7 +294,7 @@ export function createProjectsService(deps: IdentityDeps) {
       newPath: fullPath,
       visibilityChanged: visibility !== project.visibility,
       write: async (revision) => {
-        const actor = actorOfPrincipal(principal);
+        const actor = eventActor(principal);
         const event = projectEvent(origin, EVENT_TYPES.identity.projectUpdated, actor, updated, revision);
         await models.projects.updateOne({ _id: project._id }, pushEvents({ $set: changes }, [event]));
       },
@@ -310,7 +310,7 @@ export function createProjectsService(deps: IdentityDeps) {
     origin: EventOrigin,
   ): Promise<void> {
     requireLevel(principal, accessLevel, OWNER);
-    await destroyProject(deps, project, origin, actorOfPrincipal(principal));
+    await destroyProject(deps, project, origin, eventActor(principal));
     deps.outbox.kick();
   }
 

@@ -2,7 +2,8 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Logger } from 'pino';
 import type { IdentityDeps } from './identity.deps';
-import { originOf } from './identity.deps';
+import { requestOrigin } from '@gl/service-kit';
+import { PRODUCER } from './identity.deps';
 import type { UsersService } from './users.service';
 
 export const ROOT_TOKEN_FILE = 'root-token';
@@ -23,7 +24,7 @@ export async function seedRoot(
     await deps.counters.ensureAtLeast('users', 1);
     await users.create(
       { id: 1, username: 'root', name: 'Administrator', email: 'admin@example.com', isAdmin: true },
-      originOf(null),
+      requestOrigin(PRODUCER, null),
       null,
     );
     options.logger.info('created root administrator (id 1)');

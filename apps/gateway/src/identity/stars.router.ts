@@ -1,8 +1,8 @@
 import { Router, type Request, type Response } from 'express';
-import { listStarrersQuery } from '@gl/contracts';
+import { IDENTITY_API, listStarrersQuery } from '@gl/contracts';
 import { sendJson, setPaginationHeaders } from '@gl/service-kit';
 import { resolveProject } from '../namespaces/resolve';
-import { callerOf, maybeSignedIn, pageOf, paramsOf, signedIn, withBody } from './http';
+import { callerOf, identityRoutes, pageOf, paramsOf } from './http';
 import type { IdentityRouterDeps } from './router-deps';
 import type { ProjectDoc } from './identity.models';
 import { presentProject } from './projects.presenter';
@@ -12,6 +12,7 @@ import { userBasic } from './users.entities';
 /** POST /projects/:id/star, /unstar (201 with the project, or 304 when nothing changes) and starrers. */
 export function createStarsRouter(deps: IdentityRouterDeps & { stars: StarsService }): Router {
   const router = Router();
+  const serve = identityRoutes(router, deps);
   const { models, externalUrl, stars } = deps;
 
   const projectOf = async (req: Request): Promise<ProjectDoc> =>
@@ -26,17 +27,18 @@ export function createStarsRouter(deps: IdentityRouterDeps & { stars: StarsServi
     sendJson(res, 201, await presentProject(models, externalUrl, project, null));
   }
 
-  router.post('/projects/:id/star', signedIn(deps), withBody(), async (req, res) => {
+  serve(IDENTITY_API.starProject, async ({ req, res }) => {
     const project = await projectOf(req);
     await answer(res, await stars.star(project, callerOf(req).id));
   });
 
-  router.post('/projects/:id/unstar', signedIn(deps), withBody(), async (req, res) => {
+  serve(IDENTITY_API.unstarProject, async ({ req, res }) => {
     const project = await projectOf(req);
     await answer(res, await stars.unstar(project, callerOf(req).id));
   });
 
-  router.get('/projects/:id/starrers', maybeSignedIn(deps), async (req, res) => {
+  // GitLab's `search` filter, which the contract does not list.
+  serve(IDENTITY_API.listStarrers, async ({ req, res }) => {
     const { search } = paramsOf(req, listStarrersQuery);
     const project = await projectOf(req);
     const page = pageOf(req);

@@ -1,25 +1,31 @@
 import { randomBytes } from 'node:crypto';
 import { Router } from 'express';
 import {
+  IDENTITY_API,
   addEmailBody,
   createPersonalAccessTokenBody,
   createUserBody,
-  listUsersQuery,
   userIdParam,
 } from '@gl/contracts';
-import { atLeastOneOf, ForbiddenError, NotFoundError, sendJson, setPaginationHeaders } from '@gl/service-kit';
+import {
+  atLeastOneOf,
+  eventActor,
+  expressPath,
+  ForbiddenError,
+  NotFoundError,
+  sendJson,
+  setPaginationHeaders,
+} from '@gl/service-kit';
 import { requireAdmin } from './access';
 import {
-  actorOfPrincipal,
   callerOf,
-  maybeSignedIn,
+  identityRoutes,
   numericParam,
   originOfRequest,
   pageOf,
   paramsOf,
   paramsWithRules,
   signedIn,
-  withBody,
 } from './http';
 import type { IdentityRouterDeps } from './router-deps';
 import type { UserDoc } from './identity.models';
@@ -44,7 +50,9 @@ function daysFromNow(days: number): string {
 /** /users, /user, /users/:id/personal_access_tokens, /users/:id/emails (lib/api/users.rb). */
 export function createUsersRouter(deps: IdentityRouterDeps): Router {
   const router = Router();
+  const serve = identityRoutes(router, deps);
   const { users, externalUrl } = deps;
+  router.param('id', numericParam);
 
   async function userOr404(id: number): Promise<UserDoc> {
     const user = await users.findById(id);
@@ -52,7 +60,7 @@ export function createUsersRouter(deps: IdentityRouterDeps): Router {
     return user;
   }
 
-  router.get('/user', signedIn(deps, READ_USER), async (req, res) => {
+  serve(IDENTITY_API.getCurrentUser, async ({ req, res }) => {
     const principal = callerOf(req);
     const user = await userOr404(principal.id);
     sendJson(
@@ -62,14 +70,14 @@ export function createUsersRouter(deps: IdentityRouterDeps): Router {
     );
   });
 
-  router.get('/user/emails', signedIn(deps, READ_USER), async (req, res) => {
+  serve(IDENTITY_API.listCurrentUserEmails, async ({ req, res }) => {
     const page = pageOf(req);
     const { total, emails } = await users.listEmails(callerOf(req).id, page);
     setPaginationHeaders(req, res, page, total);
     sendJson(res, 200, emails.map(emailEntity));
   });
 
-  router.post('/users', signedIn(deps), withBody(), async (req, res) => {
+  serve(IDENTITY_API.createUser, async ({ req, res }) => {
     const params = paramsWithRules(req, createUserBody, [
       atLeastOneOf('password', 'reset_password', 'force_random_password'),
     ]);
@@ -88,13 +96,13 @@ export function createUsersRouter(deps: IdentityRouterDeps): Router {
         bio: params.bio,
       },
       originOfRequest(req),
-      actorOfPrincipal(principal),
+      eventActor(principal),
     );
     sendJson(res, 201, userWithAdminEntity(externalUrl, user));
   });
 
-  router.get('/users', maybeSignedIn(deps, READ_USER), async (req, res) => {
-    const filters = paramsOf(req, listUsersQuery);
+  serve(IDENTITY_API.listUsers, async ({ req, res, params }) => {
+    const filters = params();
     // Anonymous callers may only look up one user by username, never list the instance.
     if (!req.principal && !filters.username)
       throw new ForbiddenError('Not authorized to access /api/v4/users');
@@ -109,39 +117,38 @@ export function createUsersRouter(deps: IdentityRouterDeps): Router {
     );
   });
 
-  router.get('/users/:id', numericParam('id'), maybeSignedIn(deps, READ_USER), async (req, res) => {
-    const { id } = paramsOf(req, userIdParam);
-    const principal = req.principal;
-    if (!principal) throw new ForbiddenError('Not authorized!');
-    const user = await userOr404(id);
-    if (principal.isAdmin) {
-      sendJson(res, 200, userDetailsWithAdminEntity(externalUrl, user, await users.highestRole(user._id)));
-      return;
-    }
-    sendJson(res, 200, userEntity(externalUrl, user));
-  });
+  // Anonymous callers get the handler's 403 `Not authorized!`, not the 401 of a missing token.
+  serve(
+    IDENTITY_API.getUser,
+    async ({ req, res }) => {
+      const { id } = paramsOf(req, userIdParam);
+      const principal = req.principal;
+      if (!principal) throw new ForbiddenError('Not authorized!');
+      const user = await userOr404(id);
+      if (principal.isAdmin) {
+        sendJson(res, 200, userDetailsWithAdminEntity(externalUrl, user, await users.highestRole(user._id)));
+        return;
+      }
+      sendJson(res, 200, userEntity(externalUrl, user));
+    },
+    { anonymous: true },
+  );
 
   // GitLab checks `authenticated_as_admin!` in a `before` block here, so non-admins get 403 before any
   // parameter is validated.
-  router.post(
-    '/users/:id/personal_access_tokens',
-    numericParam('id'),
-    signedIn(deps),
-    withBody(),
-    async (req, res) => {
-      requireAdmin(callerOf(req));
-      const params = paramsOf(req, createPersonalAccessTokenBody.extend(userIdParam.shape));
-      const user = await userOr404(params.id);
-      const { record, token } = await users.createToken(user._id, {
-        name: params.name,
-        scopes: params.scopes,
-        expiresAt: params.expires_at ?? daysFromNow(DEFAULT_TOKEN_LIFETIME_DAYS),
-      });
-      sendJson(res, 201, personalAccessTokenEntity(record, token));
-    },
-  );
+  serve(IDENTITY_API.createPersonalAccessToken, async ({ req, res }) => {
+    requireAdmin(callerOf(req));
+    const params = paramsOf(req, createPersonalAccessTokenBody.extend(userIdParam.shape));
+    const user = await userOr404(params.id);
+    const { record, token } = await users.createToken(user._id, {
+      name: params.name,
+      scopes: params.scopes,
+      expiresAt: params.expires_at ?? daysFromNow(DEFAULT_TOKEN_LIFETIME_DAYS),
+    });
+    sendJson(res, 201, personalAccessTokenEntity(record, token));
+  });
 
-  router.post('/users/:id/emails', numericParam('id'), signedIn(deps), withBody(), async (req, res) => {
+  serve(IDENTITY_API.addUserEmail, async ({ req, res }) => {
     const params = paramsOf(req, addEmailBody.extend(userIdParam.shape));
     const principal = callerOf(req);
     requireAdmin(principal);
@@ -151,12 +158,13 @@ export function createUsersRouter(deps: IdentityRouterDeps): Router {
       params.email,
       params.skip_confirmation ?? false,
       originOfRequest(req),
-      actorOfPrincipal(principal),
+      eventActor(principal),
     );
     sendJson(res, 201, emailEntity(email));
   });
 
-  router.get('/users/:id/emails', numericParam('id'), signedIn(deps, READ_USER), async (req, res) => {
+  // GET at the same path has no contract yet, so it is registered (and authenticated) here.
+  router.get(expressPath(IDENTITY_API.addUserEmail.path), signedIn(deps, READ_USER), async (req, res) => {
     const { id } = paramsOf(req, userIdParam);
     requireAdmin(callerOf(req));
     const user = await userOr404(id);

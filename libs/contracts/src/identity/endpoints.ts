@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { byOperationId, defineEndpoints } from '../endpoint';
+import { byOperationId, defineEndpoints, type EndpointDeclaration } from '../endpoint';
 import { groupDetailEntity, groupEntity, createGroupBody, listGroupsQuery, updateGroupBody } from './groups';
 import { addMemberBody, listMembersQuery, memberEntity, updateMemberBody } from './members';
 import {
@@ -29,15 +29,15 @@ const groups = ['groups'];
 const projects = ['projects'];
 const members = ['members'];
 
-const memberEndpoints = (['groups', 'projects'] as const).flatMap((source) => {
-  const base = `/${source}/{id}/members`;
-  const tag = source === 'groups' ? 'Group' : 'Project';
-  return defineEndpoints('gateway', [
+/** A group's or a project's members; typed per kind, so handlers get `addGroupMember`'s params. */
+function memberEndpoints<const K extends 'group' | 'project'>(kind: K, tag: Capitalize<K>) {
+  const base = `/${kind}s/{id}/members`;
+  return [
     {
       method: 'GET',
       path: base,
-      operationId: `list${tag}Members`,
-      summary: `Direct members of a ${source.slice(0, -1)}`,
+      operationId: `list${tag}Members` as const,
+      summary: `Direct members of a ${kind}`,
       tags: members,
       auth: 'token',
       params: listMembersQuery,
@@ -47,7 +47,7 @@ const memberEndpoints = (['groups', 'projects'] as const).flatMap((source) => {
     {
       method: 'GET',
       path: `${base}/all`,
-      operationId: `listAll${tag}Members`,
+      operationId: `listAll${tag}Members` as const,
       summary: 'Direct and inherited members, highest level per user',
       tags: members,
       auth: 'token',
@@ -58,7 +58,7 @@ const memberEndpoints = (['groups', 'projects'] as const).flatMap((source) => {
     {
       method: 'GET',
       path: `${base}/{user_id}`,
-      operationId: `get${tag}Member`,
+      operationId: `get${tag}Member` as const,
       summary: 'One direct member',
       tags: members,
       auth: 'token',
@@ -68,7 +68,7 @@ const memberEndpoints = (['groups', 'projects'] as const).flatMap((source) => {
     {
       method: 'POST',
       path: base,
-      operationId: `add${tag}Member`,
+      operationId: `add${tag}Member` as const,
       summary: 'Add a member',
       tags: members,
       auth: 'token',
@@ -79,7 +79,7 @@ const memberEndpoints = (['groups', 'projects'] as const).flatMap((source) => {
     {
       method: 'PUT',
       path: `${base}/{user_id}`,
-      operationId: `update${tag}Member`,
+      operationId: `update${tag}Member` as const,
       summary: 'Change a member',
       tags: members,
       auth: 'token',
@@ -90,15 +90,15 @@ const memberEndpoints = (['groups', 'projects'] as const).flatMap((source) => {
     {
       method: 'DELETE',
       path: `${base}/{user_id}`,
-      operationId: `remove${tag}Member`,
+      operationId: `remove${tag}Member` as const,
       summary: 'Remove a member',
       tags: members,
       auth: 'token',
       response: { status: 204, description: 'Removed' },
       errors: [401, 403, 404],
     },
-  ]);
-});
+  ] as const satisfies readonly EndpointDeclaration[];
+}
 
 export const IDENTITY_ENDPOINTS = defineEndpoints('gateway', [
   {
@@ -108,6 +108,7 @@ export const IDENTITY_ENDPOINTS = defineEndpoints('gateway', [
     summary: 'The signed-in user',
     tags: users,
     auth: 'token',
+    readScopes: ['read_user'],
     response: { status: 200, description: 'User', schema: userPublicEntity },
     errors: [401],
   },
@@ -118,6 +119,7 @@ export const IDENTITY_ENDPOINTS = defineEndpoints('gateway', [
     summary: "The signed-in user's e-mail addresses",
     tags: users,
     auth: 'token',
+    readScopes: ['read_user'],
     response: { status: 200, description: 'Addresses', schema: z.array(emailEntity), paginated: true },
     errors: [401],
   },
@@ -128,6 +130,7 @@ export const IDENTITY_ENDPOINTS = defineEndpoints('gateway', [
     summary: 'Users (anonymous callers must give a username)',
     tags: users,
     auth: 'optional-token',
+    readScopes: ['read_user'],
     params: listUsersQuery,
     response: { status: 200, description: 'Users', schema: z.array(userBasicEntity), paginated: true },
     errors: [401, 403],
@@ -150,6 +153,7 @@ export const IDENTITY_ENDPOINTS = defineEndpoints('gateway', [
     summary: 'One user',
     tags: users,
     auth: 'token',
+    readScopes: ['read_user'],
     response: { status: 200, description: 'User', schema: userEntity },
     errors: [401, 403, 404],
   },
@@ -333,7 +337,8 @@ export const IDENTITY_ENDPOINTS = defineEndpoints('gateway', [
     response: { status: 200, description: 'Starrers', schema: z.array(starrerEntity), paginated: true },
     errors: [401, 404],
   },
-  ...memberEndpoints,
+  ...memberEndpoints('group', 'Group'),
+  ...memberEndpoints('project', 'Project'),
 ]);
 
 /** The catalogue by operation id, for handler registration: `IDENTITY_API.<operationId>`. */
