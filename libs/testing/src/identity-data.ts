@@ -32,7 +32,14 @@ export interface TestNamespaceOptions {
   ancestorGroupIds?: number[];
   /** The gateway's identity revision (visibility changes and removals). */
   revision?: number;
+  /** Default `g<id>` / `g/p<id>`; name and path are its last segment. */
+  fullPath?: string;
 }
+
+const named = (fullPath: string) => {
+  const last = fullPath.split('/').pop()!;
+  return { name: last, path: last, fullPath };
+};
 
 const revisionField = (revision: number | undefined) => (revision === undefined ? {} : { revision });
 
@@ -40,9 +47,7 @@ export function groupEventFields(groupId: number, options: TestNamespaceOptions 
   const ancestorGroupIds = options.ancestorGroupIds ?? [];
   return {
     groupId,
-    name: `g${groupId}`,
-    path: `g${groupId}`,
-    fullPath: `g${groupId}`,
+    ...named(options.fullPath ?? `g${groupId}`),
     parentId: ancestorGroupIds.at(-1) ?? null,
     ancestorGroupIds,
     visibility: options.visibility ?? 'private',
@@ -54,9 +59,7 @@ export function projectEventFields(projectId: number, options: TestNamespaceOpti
   const ancestorGroupIds = options.ancestorGroupIds ?? [];
   return {
     projectId,
-    name: `p${projectId}`,
-    path: `p${projectId}`,
-    fullPath: `g/p${projectId}`,
+    ...named(options.fullPath ?? `g/p${projectId}`),
     namespaceId: ancestorGroupIds.at(-1) ?? 1,
     ancestorGroupIds,
     visibility: options.visibility ?? 'private',

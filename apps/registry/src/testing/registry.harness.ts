@@ -9,6 +9,8 @@ import {
 import type { Subscription } from '@gl/service-kit';
 import {
   gatewayEvent,
+  groupEventFields,
+  projectEventFields,
   outboxEvents,
   startServiceHarness,
   testNamespace,
@@ -139,30 +141,20 @@ export async function startRegistryHarness(
       const id = nextTestId();
       const ancestorGroupIds = options.ancestorGroupIds ?? [];
       const visibility = options.visibility ?? 'private';
-      await identity(EVENT_TYPES.identity.groupCreated, {
-        groupId: id,
-        name: fullPath.split('/').pop(),
-        path: fullPath.split('/').pop(),
-        fullPath,
-        parentId: ancestorGroupIds.at(-1) ?? null,
-        ancestorGroupIds,
-        visibility,
-      });
+      await identity(
+        EVENT_TYPES.identity.groupCreated,
+        groupEventFields(id, { fullPath, ancestorGroupIds, visibility }),
+      );
       return testNamespace({ kind: 'group', id, fullPath, path: fullPath, visibility, ancestorGroupIds });
     },
     async seedProject(fullPath, options = {}) {
       const id = nextTestId();
       const ancestorGroupIds = options.ancestorGroupIds ?? [];
       const visibility = options.visibility ?? 'private';
-      await identity(EVENT_TYPES.identity.projectCreated, {
-        projectId: id,
-        name: fullPath.split('/').pop(),
-        path: fullPath.split('/').pop(),
-        fullPath,
-        namespaceId: ancestorGroupIds.at(-1) ?? 1,
-        ancestorGroupIds,
-        visibility,
-      });
+      await identity(
+        EVENT_TYPES.identity.projectCreated,
+        projectEventFields(id, { fullPath, ancestorGroupIds, visibility }),
+      );
       const ns = testNamespace({
         kind: 'project',
         id,
