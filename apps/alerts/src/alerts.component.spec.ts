@@ -2,9 +2,9 @@ import { randomUUID } from 'node:crypto';
 import { alertEntity, type NamespaceContext } from '@gl/contracts';
 import { PoisonMessageError } from '@gl/service-kit';
 import { z } from 'zod';
-import { DEVELOPER, REPORTER, projectNamespace, startAlertsHarness } from './testing/alerts.harness';
+import { projectNamespace, startAlertsHarness } from './testing/alerts.harness';
 import { createHttpIntegration } from './testing/integrations.fixture';
-import { useHarness } from '@gl/testing';
+import { DEVELOPER, REPORTER, useHarness } from '@gl/testing';
 
 const alerts = z.array(alertEntity);
 

@@ -1,6 +1,6 @@
 import { errorTrackingSettingsEntity, type NamespaceContext } from '@gl/contracts';
-import { DEVELOPER, MAINTAINER, projectNamespace, startAlertsHarness } from './testing/alerts.harness';
-import { useHarness } from '@gl/testing';
+import { projectNamespace, startAlertsHarness } from './testing/alerts.harness';
+import { DEVELOPER, MAINTAINER, useHarness } from '@gl/testing';
 
 describe('Error-tracking settings', () => {
   const h = useHarness(startAlertsHarness);

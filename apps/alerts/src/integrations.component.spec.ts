@@ -1,12 +1,12 @@
 import { httpIntegrationEntity, prometheusIntegrationEntity } from '@gl/contracts';
 import { z } from 'zod';
-import { DEVELOPER, MAINTAINER, projectNamespace, startAlertsHarness } from './testing/alerts.harness';
+import { projectNamespace, startAlertsHarness } from './testing/alerts.harness';
 import {
   createHttpIntegration,
   deactivateHttpIntegration,
   httpIntegrationsPath as base,
 } from './testing/integrations.fixture';
-import { useHarness } from '@gl/testing';
+import { DEVELOPER, MAINTAINER, useHarness } from '@gl/testing';
 
 const list = z.array(httpIntegrationEntity);
 

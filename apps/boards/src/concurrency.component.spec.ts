@@ -1,8 +1,8 @@
 import { boardEntity, boardListEntity, labelEntity } from '@gl/contracts';
-import { listen, signedContextHeader, useHarness } from '@gl/testing';
+import { OWNER, listen, signedContextHeader, useHarness } from '@gl/testing';
 import { z } from 'zod';
 import { createBoardsApp } from './app';
-import { groupNamespace, OWNER, startBoardsHarness } from './testing/boards.harness';
+import { groupNamespace, startBoardsHarness } from './testing/boards.harness';
 
 const lists = z.array(boardListEntity);
 

@@ -1,14 +1,7 @@
 import { labelEntity } from '@gl/contracts';
 import { z } from 'zod';
-import {
-  DEVELOPER,
-  GUEST,
-  REPORTER,
-  STRANGER,
-  groupNamespace,
-  startBoardsHarness,
-} from './testing/boards.harness';
-import { useHarness } from '@gl/testing';
+import { groupNamespace, startBoardsHarness } from './testing/boards.harness';
+import { DEVELOPER, GUEST, REPORTER, STRANGER, useHarness } from '@gl/testing';
 
 const labels = z.array(labelEntity);
 

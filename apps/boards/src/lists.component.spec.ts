@@ -1,17 +1,8 @@
 import type { NamespaceContext } from '@gl/contracts';
 import { boardEntity, boardListEntity, labelEntity, milestoneEntity } from '@gl/contracts';
 import { z } from 'zod';
-import {
-  DEVELOPER,
-  GUEST,
-  MAINTAINER,
-  REPORTER,
-  ROOT,
-  STRANGER,
-  groupNamespace,
-  startBoardsHarness,
-} from './testing/boards.harness';
-import { useHarness } from '@gl/testing';
+import { groupNamespace, startBoardsHarness } from './testing/boards.harness';
+import { DEVELOPER, GUEST, MAINTAINER, REPORTER, ROOT, STRANGER, useHarness } from '@gl/testing';
 
 const lists = z.array(boardListEntity);
 

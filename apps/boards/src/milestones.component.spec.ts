@@ -1,7 +1,7 @@
 import { DOMAIN_EVENT_TYPES, milestoneEntity, targetEventData } from '@gl/contracts';
 import { z } from 'zod';
-import { GUEST, REPORTER, STRANGER, groupNamespace, startBoardsHarness } from './testing/boards.harness';
-import { useHarness } from '@gl/testing';
+import { groupNamespace, startBoardsHarness } from './testing/boards.harness';
+import { GUEST, REPORTER, STRANGER, useHarness } from '@gl/testing';
 
 const milestones = z.array(milestoneEntity);
 

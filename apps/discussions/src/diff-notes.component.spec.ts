@@ -1,13 +1,7 @@
 import { discussionEntity, noteEntity } from '@gl/contracts';
 import { z } from 'zod';
-import {
-  DEVELOPER,
-  OWNER,
-  REPORTER,
-  projectNamespace,
-  startDiscussionsHarness,
-} from './testing/discussions.harness';
-import { useHarness } from '@gl/testing';
+import { projectNamespace, startDiscussionsHarness } from './testing/discussions.harness';
+import { DEVELOPER, OWNER, REPORTER, useHarness } from '@gl/testing';
 import { noteableMaker } from './noteables.test-helpers';
 
 const discussions = z.array(discussionEntity);

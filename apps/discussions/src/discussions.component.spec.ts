@@ -1,16 +1,7 @@
 import { discussionEntity, noteEntity } from '@gl/contracts';
 import { z } from 'zod';
-import {
-  DEVELOPER,
-  GUEST,
-  MAINTAINER,
-  OWNER,
-  REPORTER,
-  ROOT,
-  STRANGER,
-  startDiscussionsHarness,
-} from './testing/discussions.harness';
-import { useHarness } from '@gl/testing';
+import { startDiscussionsHarness } from './testing/discussions.harness';
+import { DEVELOPER, GUEST, MAINTAINER, OWNER, REPORTER, ROOT, STRANGER, useHarness } from '@gl/testing';
 import { noteableMaker, type Kind } from './noteables.test-helpers';
 
 const discussions = z.array(discussionEntity);

@@ -12,14 +12,8 @@ import {
   type EventEnvelope,
 } from '@gl/contracts';
 import { startConsumer, type RunningConsumer } from '@gl/service-kit';
-import {
-  DEVELOPER,
-  OWNER,
-  groupNamespace,
-  projectNamespace,
-  startDiscussionsHarness,
-} from './testing/discussions.harness';
-import { eventually, useHarness } from '@gl/testing';
+import { groupNamespace, projectNamespace, startDiscussionsHarness } from './testing/discussions.harness';
+import { DEVELOPER, OWNER, eventually, useHarness } from '@gl/testing';
 
 const EVENTS = DOMAIN_EVENT_TYPES.discussions;
 

@@ -7,17 +7,8 @@ import {
   noteEntity,
 } from '@gl/contracts';
 import { z } from 'zod';
-import {
-  DEVELOPER,
-  GUEST,
-  OWNER,
-  REPORTER,
-  ROOT,
-  STRANGER,
-  projectNamespace,
-  startDiscussionsHarness,
-} from './testing/discussions.harness';
-import { useHarness } from '@gl/testing';
+import { projectNamespace, startDiscussionsHarness } from './testing/discussions.harness';
+import { DEVELOPER, GUEST, OWNER, REPORTER, ROOT, STRANGER, useHarness } from '@gl/testing';
 
 const notesOf = z.array(noteEntity);
 const threadsOf = z.array(discussionEntity);

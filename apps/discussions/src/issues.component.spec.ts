@@ -1,15 +1,7 @@
 import { DOMAIN_EVENT_TYPES, discussionEntity, issueEntity, messageError, paramError } from '@gl/contracts';
 import { z } from 'zod';
-import {
-  DEVELOPER,
-  GUEST,
-  OWNER,
-  REPORTER,
-  STRANGER,
-  projectNamespace,
-  startDiscussionsHarness,
-} from './testing/discussions.harness';
-import { useHarness } from '@gl/testing';
+import { projectNamespace, startDiscussionsHarness } from './testing/discussions.harness';
+import { DEVELOPER, GUEST, OWNER, REPORTER, STRANGER, useHarness } from '@gl/testing';
 
 describe('Project issues', () => {
   const h = useHarness(startDiscussionsHarness);

@@ -1,14 +1,7 @@
 import { discussionEntity, mergeRequestEntity } from '@gl/contracts';
 import { z } from 'zod';
-import {
-  DEVELOPER,
-  GUEST,
-  REPORTER,
-  STRANGER,
-  projectNamespace,
-  startDiscussionsHarness,
-} from './testing/discussions.harness';
-import { useHarness } from '@gl/testing';
+import { projectNamespace, startDiscussionsHarness } from './testing/discussions.harness';
+import { DEVELOPER, GUEST, REPORTER, STRANGER, useHarness } from '@gl/testing';
 
 /**
  * ProjectPolicy: `read_merge_request` comes with `public_access` (public projects; internal ones when signed

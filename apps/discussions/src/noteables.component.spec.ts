@@ -1,15 +1,7 @@
 import { commitEntity, epicEntity, mergeRequestEntity, snippetEntity } from '@gl/contracts';
 import { z } from 'zod';
-import {
-  DEVELOPER,
-  GUEST,
-  OWNER,
-  REPORTER,
-  groupNamespace,
-  projectNamespace,
-  startDiscussionsHarness,
-} from './testing/discussions.harness';
-import { useHarness } from '@gl/testing';
+import { groupNamespace, projectNamespace, startDiscussionsHarness } from './testing/discussions.harness';
+import { DEVELOPER, GUEST, OWNER, REPORTER, useHarness } from '@gl/testing';
 
 describe('Merge requests, snippets, epics and commits', () => {
   const h = useHarness(startDiscussionsHarness);

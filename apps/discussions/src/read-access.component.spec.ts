@@ -8,19 +8,9 @@ import {
   noteEntity,
   snippetEntity,
 } from '@gl/contracts';
-import { testPrincipal, useHarness } from '@gl/testing';
+import { DEVELOPER, GUEST, OWNER, REPORTER, ROOT, STRANGER, testPrincipal, useHarness } from '@gl/testing';
 import { z } from 'zod';
-import {
-  DEVELOPER,
-  GUEST,
-  OWNER,
-  REPORTER,
-  ROOT,
-  STRANGER,
-  groupNamespace,
-  projectNamespace,
-  startDiscussionsHarness,
-} from './testing/discussions.harness';
+import { groupNamespace, projectNamespace, startDiscussionsHarness } from './testing/discussions.harness';
 
 /** A second Guest of every namespace: neither author nor assignee of anything below. */
 const OTHER_GUEST = testPrincipal({ id: 8, username: 'guest2', name: 'Other guest' });

@@ -11,8 +11,8 @@ import {
 import { PoisonMessageError } from '@gl/service-kit';
 import { z } from 'zod';
 import { assigneesChangeNote, titleChangeNote, toSentence } from './system-notes';
-import { DEVELOPER, OWNER, projectNamespace, startDiscussionsHarness } from './testing/discussions.harness';
-import { useHarness } from '@gl/testing';
+import { projectNamespace, startDiscussionsHarness } from './testing/discussions.harness';
+import { DEVELOPER, OWNER, useHarness } from '@gl/testing';
 
 const IDENTITY = EVENT_TYPES.identity;
 

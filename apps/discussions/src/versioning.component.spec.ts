@@ -1,7 +1,7 @@
 import { issueEntity, mergeRequestEntity, snippetEntity } from '@gl/contracts';
 import { z } from 'zod';
-import { DEVELOPER, projectNamespace, startDiscussionsHarness } from './testing/discussions.harness';
-import { useHarness } from '@gl/testing';
+import { projectNamespace, startDiscussionsHarness } from './testing/discussions.harness';
+import { DEVELOPER, useHarness } from '@gl/testing';
 
 /** The v3 → v4 changes of the spec ("Versioning") that touch this service. */
 describe('API v4 conventions', () => {

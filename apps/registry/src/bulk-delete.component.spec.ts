@@ -1,7 +1,7 @@
 import { tagsCleanupRequestedData } from '@gl/contracts';
 import { CLEANUP_RATE_LIMITED } from './registry.router';
-import { DEVELOPER, MAINTAINER, startRegistryHarness, type SeededProject } from './testing/registry.harness';
-import { useHarness } from '@gl/testing';
+import { startRegistryHarness, type SeededProject } from './testing/registry.harness';
+import { DEVELOPER, MAINTAINER, useHarness } from '@gl/testing';
 
 describe('DELETE /projects/:id/registry/repositories/:repository_id/tags (bulk)', () => {
   const h = useHarness(startRegistryHarness);

@@ -1,17 +1,7 @@
 import { z } from 'zod';
 import { ACCESS_LEVELS, registryRepositoryEntity } from '@gl/contracts';
-import {
-  ADMIN,
-  DEVELOPER,
-  GUEST,
-  HOST,
-  MAINTAINER,
-  REPORTER,
-  STRANGER,
-  startRegistryHarness,
-  type SeededProject,
-} from './testing/registry.harness';
-import { useHarness } from '@gl/testing';
+import { ADMIN, HOST, startRegistryHarness, type SeededProject } from './testing/registry.harness';
+import { DEVELOPER, GUEST, MAINTAINER, REPORTER, STRANGER, useHarness } from '@gl/testing';
 
 const list = z.array(registryRepositoryEntity);
 

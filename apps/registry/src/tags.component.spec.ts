@@ -1,16 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import { COMMAND_TYPES, registryTagDetailEntity, registryTagEntity } from '@gl/contracts';
-import {
-  DEVELOPER,
-  GUEST,
-  HOST,
-  REPORTER,
-  digestOf,
-  startRegistryHarness,
-  type SeededProject,
-} from './testing/registry.harness';
-import { useHarness } from '@gl/testing';
+import { HOST, digestOf, startRegistryHarness, type SeededProject } from './testing/registry.harness';
+import { DEVELOPER, GUEST, REPORTER, useHarness } from '@gl/testing';
 
 describe('registry tags', () => {
   const h = useHarness(startRegistryHarness);
