@@ -51,6 +51,13 @@ export const IDENTITY_RULES: Rules = {
     body: () => ({ name: 'matrix', scopes: ['read_api'] }),
     source: 'lib/api/users.rb `post ":user_id/personal_access_tokens"`: authenticated_as_admin!',
   },
+  listUserEmails: {
+    target: 'none',
+    see: 'signed-in',
+    role: 'admin',
+    params: (c) => ({ id: c.world.bystander.id }),
+    source: 'lib/api/users.rb `get ":id/emails"`: authenticated_as_admin!',
+  },
   addUserEmail: {
     target: 'none',
     see: 'signed-in',
@@ -201,6 +208,12 @@ export const IDENTITY_RULES: Rules = {
     see: VISIBLE,
     source: 'lib/api/members.rb `get ":id/members/all"`: as the members list',
   },
+  getAllGroupMember: {
+    target: 'group',
+    see: VISIBLE,
+    params: (c) => ({ user_id: c.world.people.developer.id }),
+    source: 'lib/api/members.rb `get ":id/members/all/:user_id"`: as the members list',
+  },
   getGroupMember: {
     target: 'group',
     see: VISIBLE,
@@ -240,6 +253,12 @@ export const IDENTITY_RULES: Rules = {
     target: 'project',
     see: VISIBLE,
     source: 'lib/api/members.rb `get ":id/members/all"`',
+  },
+  getAllProjectMember: {
+    target: 'project',
+    see: VISIBLE,
+    params: (c) => ({ user_id: c.r.projectMemberId }),
+    source: 'lib/api/members.rb `get ":id/members/all/:user_id"`',
   },
   getProjectMember: {
     target: 'project',

@@ -8,7 +8,6 @@ import {
 } from '@gl/contracts';
 import {
   atLeastOneOf,
-  expressPath,
   mutuallyExclusive,
   sendJson,
   sendNoContent,
@@ -16,15 +15,7 @@ import {
   type RouteHandler,
 } from '@gl/service-kit';
 import { resolveGroup, resolveProject } from '../namespaces/resolve';
-import {
-  callerOf,
-  identityRoutes,
-  originOfRequest,
-  pageOf,
-  paramsOf,
-  paramsWithRules,
-  signedIn,
-} from './http';
+import { callerOf, identityRoutes, originOfRequest, pageOf, paramsOf, paramsWithRules } from './http';
 import type { IdentityRouterDeps } from './router-deps';
 import { memberEntity } from './members.entities';
 import type { MemberRow, MemberSource, MembersService } from './members.service';
@@ -35,6 +26,7 @@ const SOURCES = [
     api: {
       list: IDENTITY_API.listGroupMembers,
       listAll: IDENTITY_API.listAllGroupMembers,
+      getAll: IDENTITY_API.getAllGroupMember,
       get: IDENTITY_API.getGroupMember,
       add: IDENTITY_API.addGroupMember,
       update: IDENTITY_API.updateGroupMember,
@@ -46,6 +38,7 @@ const SOURCES = [
     api: {
       list: IDENTITY_API.listProjectMembers,
       listAll: IDENTITY_API.listAllProjectMembers,
+      getAll: IDENTITY_API.getAllProjectMember,
       get: IDENTITY_API.getProjectMember,
       add: IDENTITY_API.addProjectMember,
       update: IDENTITY_API.updateProjectMember,
@@ -106,9 +99,8 @@ export function createMembersRouter(deps: IdentityRouterDeps & { members: Member
     serve(api.list, listed(members.listDirect));
     serve(api.listAll, listed(members.listAll));
 
-    // One member with inherited ones counted has no contract yet, so it is registered here.
-    router.get(`${expressPath(api.listAll.path)}/:user_id`, signedIn(deps), async (req, res) => {
-      const { user_id } = paramsOf(req, memberUserParam);
+    serve(api.getAll, async ({ req, res, params }) => {
+      const { user_id } = params();
       const source = await sourceOf(req, type);
       sendJson(res, 200, present(await members.getEffective(source, user_id)));
     });

@@ -10,7 +10,6 @@ import {
 import {
   atLeastOneOf,
   eventActor,
-  expressPath,
   ForbiddenError,
   NotFoundError,
   sendJson,
@@ -25,7 +24,6 @@ import {
   pageOf,
   paramsOf,
   paramsWithRules,
-  signedIn,
 } from './http';
 import type { IdentityRouterDeps } from './router-deps';
 import type { UserDoc } from './identity.models';
@@ -41,7 +39,6 @@ import {
 
 /** GitLab 16+: a token created without an expiry date gets the maximum lifetime, 365 days. */
 const DEFAULT_TOKEN_LIFETIME_DAYS = 365;
-const READ_USER = ['read_user'];
 
 function daysFromNow(days: number): string {
   return new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10);
@@ -163,9 +160,8 @@ export function createUsersRouter(deps: IdentityRouterDeps): Router {
     sendJson(res, 201, emailEntity(email));
   });
 
-  // GET at the same path has no contract yet, so it is registered (and authenticated) here.
-  router.get(expressPath(IDENTITY_API.addUserEmail.path), signedIn(deps, READ_USER), async (req, res) => {
-    const { id } = paramsOf(req, userIdParam);
+  serve(IDENTITY_API.listUserEmails, async ({ req, res, params }) => {
+    const { id } = params();
     requireAdmin(callerOf(req));
     const user = await userOr404(id);
     const page = pageOf(req);

@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { byOperationId, defineEndpoints, type EndpointDeclaration } from '../endpoint';
+import { paginationQuery } from '../primitives';
 import { groupDetailEntity, groupEntity, createGroupBody, listGroupsQuery, updateGroupBody } from './groups';
-import { addMemberBody, listMembersQuery, memberEntity, updateMemberBody } from './members';
+import { addMemberBody, listMembersQuery, memberEntity, memberUserParam, updateMemberBody } from './members';
 import {
   createProjectBody,
   listProjectsQuery,
@@ -20,6 +21,7 @@ import {
   userEntity,
   userPublicEntity,
   userWithAdminEntity,
+  userIdParam,
 } from './users';
 
 /** The identity catalogue the gateway serves itself, for the OpenAPI document. */
@@ -53,6 +55,17 @@ function memberEndpoints<const K extends 'group' | 'project'>(kind: K, tag: Capi
       auth: 'token',
       params: listMembersQuery,
       response: { status: 200, description: 'Members', schema: z.array(memberEntity), paginated: true },
+      errors: [401, 404],
+    },
+    {
+      method: 'GET',
+      path: `${base}/all/{user_id}`,
+      operationId: `getAll${tag}Member` as const,
+      summary: 'One member, inherited memberships counted (highest level)',
+      tags: members,
+      auth: 'token',
+      params: memberUserParam,
+      response: { status: 200, description: 'Member', schema: memberEntity },
       errors: [401, 404],
     },
     {
@@ -167,6 +180,18 @@ export const IDENTITY_ENDPOINTS = defineEndpoints('gateway', [
     params: createPersonalAccessTokenBody,
     response: { status: 201, description: 'Token, shown once', schema: personalAccessTokenWithTokenEntity },
     errors: [400, 401, 403, 404],
+  },
+  {
+    method: 'GET',
+    path: '/users/{id}/emails',
+    operationId: 'listUserEmails',
+    summary: "A user's secondary e-mail addresses (admin)",
+    tags: users,
+    auth: 'token',
+    readScopes: ['read_user'],
+    params: userIdParam.extend(paginationQuery.shape),
+    response: { status: 200, description: 'Addresses', schema: z.array(emailEntity), paginated: true },
+    errors: [401, 403, 404],
   },
   {
     method: 'POST',
