@@ -9,6 +9,7 @@ import type {
   labelBasicEntity,
 } from '@gl/contracts';
 import type { BoardDoc, LabelDoc, MilestoneDoc, UserDoc } from './boards.models';
+import { userSummary } from '@gl/service-kit';
 
 type LabelBasic = z.infer<typeof labelBasicEntity>;
 
@@ -57,15 +58,7 @@ export function presentMilestone(milestone: MilestoneDoc, groupWebUrl: string): 
 }
 
 export function presentUser(user: UserDoc, externalUrl: string): UserSummary {
-  return {
-    id: user._id,
-    username: user.username,
-    name: user.name,
-    state: user.state,
-    locked: false,
-    avatar_url: null,
-    web_url: `${externalUrl}/${user.username}`,
-  };
+  return userSummary({ ...user, id: user._id }, externalUrl);
 }
 
 /** Everything a board refers to, fetched once per response. */

@@ -1,3 +1,4 @@
+import { userSummary } from '@gl/service-kit';
 import type { ActivityEventEntity, UserSummary } from '@gl/contracts';
 import type { ActivityDoc, UserDoc } from './events.models';
 
@@ -13,15 +14,8 @@ export function authorsOf(
   externalUrl: string,
 ): Map<number, UserSummary> {
   const byId = new Map<number, UserSummary>();
-  const summary = (id: number, username: string, name: string, state: string): UserSummary => ({
-    id,
-    username,
-    name,
-    state,
-    locked: false,
-    avatar_url: null,
-    web_url: `${externalUrl}/${username}`,
-  });
+  const summary = (id: number, username: string, name: string, state: string): UserSummary =>
+    userSummary({ id, username, name, state }, externalUrl);
   for (const doc of docs) {
     if (doc.authorUsername !== null && !byId.has(doc.authorId))
       byId.set(

@@ -27,6 +27,7 @@ export * from './mongo/projection';
 export * from './mongo/projection-revisions';
 export * from './bus';
 export * from './openapi';
+export * from './entities/user-summary';
 export * from './parent-watch';
 export * from './access/target-access';
 export * from './access/expiry';

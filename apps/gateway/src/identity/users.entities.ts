@@ -1,6 +1,6 @@
 import type { TokenDoc, UserDoc } from './identity.models';
-import { avatarUrl, userWebUrl } from './urls';
-import { hasExpired } from '@gl/service-kit';
+import { avatarUrl } from './urls';
+import { hasExpired, userSummary } from '@gl/service-kit';
 
 /**
  * GitLab's user entities (lib/api/entities/user_basic.rb → user.rb → user_public.rb → user_with_admin.rb),
@@ -10,15 +10,7 @@ import { hasExpired } from '@gl/service-kit';
 type UserView = Pick<UserDoc, '_id' | 'username' | 'name' | 'state' | 'emailLower'>;
 
 export function userBasic(externalUrl: string, user: UserView) {
-  return {
-    id: user._id,
-    username: user.username,
-    name: user.name,
-    state: user.state,
-    locked: false,
-    avatar_url: avatarUrl(user),
-    web_url: userWebUrl(externalUrl, user),
-  };
+  return userSummary({ ...user, id: user._id }, externalUrl, avatarUrl(user));
 }
 
 export function userEntity(externalUrl: string, user: UserDoc) {
