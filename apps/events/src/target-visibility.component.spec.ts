@@ -8,7 +8,7 @@ import {
   type Principal,
   type TargetAudience,
 } from '@gl/contracts';
-import { testNamespace, testPrincipal, useHarness } from '@gl/testing';
+import { ROOT as ADMIN, testNamespace, testPrincipal, useHarness } from '@gl/testing';
 import {
   branchPushed,
   groupEvent,
@@ -18,7 +18,7 @@ import {
   targetEvent,
   userCreated,
 } from './testing/envelopes';
-import { ADMIN, startEventsHarness } from './testing/events.harness';
+import { startEventsHarness } from './testing/events.harness';
 
 const ID = EVENT_TYPES.identity;
 const D = DOMAIN_EVENT_TYPES.discussions;

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { EVENT_TYPES, registryRepositoryEntity, registryTagDetailEntity } from '@gl/contracts';
-import { ADMIN, digestOf, HOST, SECRET, pushEvent, startRegistryHarness } from './testing/registry.harness';
-import { useHarness } from '@gl/testing';
+import { digestOf, HOST, SECRET, pushEvent, startRegistryHarness } from './testing/registry.harness';
+import { ROOT as ADMIN, useHarness } from '@gl/testing';
 
 describe('POST /container_registry_event/events', () => {
   const h = useHarness(startRegistryHarness);

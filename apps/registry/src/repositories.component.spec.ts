@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { ACCESS_LEVELS, registryRepositoryEntity } from '@gl/contracts';
-import { ADMIN, HOST, startRegistryHarness, type SeededProject } from './testing/registry.harness';
-import { DEVELOPER, GUEST, MAINTAINER, REPORTER, STRANGER, useHarness } from '@gl/testing';
+import { HOST, startRegistryHarness, type SeededProject } from './testing/registry.harness';
+import { ROOT as ADMIN, DEVELOPER, GUEST, MAINTAINER, REPORTER, STRANGER, useHarness } from '@gl/testing';
 
 const list = z.array(registryRepositoryEntity);
 

@@ -10,7 +10,6 @@ import {
 } from '@gl/testing';
 import { createBoardsApp } from '../app';
 
-export { DEVELOPER, GUEST, MAINTAINER, OWNER, REPORTER, ROOT, STRANGER } from '@gl/testing';
 export type { CallOptions, Reply } from '@gl/testing';
 
 export const { groupNamespace } = namespaceFactory({ firstId: 1000 });

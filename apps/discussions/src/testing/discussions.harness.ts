@@ -3,7 +3,6 @@ import type { ServiceInstance } from '@gl/service-kit';
 import { namespaceFactory, outboxEvents, startServiceHarness, type ServiceHarnessBase } from '@gl/testing';
 import { createDiscussionsApp } from '../app';
 
-export { DEVELOPER, GUEST, MAINTAINER, OWNER, REPORTER, ROOT, STRANGER } from '@gl/testing';
 export type { CallOptions, Reply } from '@gl/testing';
 
 export const { projectNamespace, groupNamespace } = namespaceFactory({

@@ -9,8 +9,6 @@ import {
 } from '@gl/testing';
 import { createEventsApp, type EventsAppOptions } from '../app';
 
-export { ROOT as ADMIN } from '@gl/testing';
-
 export interface Reply {
   status: number;
   body: unknown;

@@ -27,8 +27,6 @@ import { registryModels, type RegistryModels } from '../models';
 export const SECRET = 'registry-notification-secret-1234';
 export const HOST = 'registry.test:5000';
 
-export { DEVELOPER, GUEST, MAINTAINER, OWNER, REPORTER, ROOT as ADMIN, STRANGER } from '@gl/testing';
-
 /** The shared principals' levels, the administrator counting as 60 (`accessLevelOf`). */
 export const LEVELS: Record<number, number> = { ...PRINCIPAL_LEVELS, [ROOT.id]: 60 };
 
