@@ -1,6 +1,6 @@
 import { Schema, type Connection, type Model } from 'mongoose';
 import type { ActivityAction, TargetAudience, Visibility } from '@gl/contracts';
-import { defineModel, documentSchema, type MembershipData } from '@gl/service-kit';
+import { defineModel, documentSchema, membershipSchema, type MembershipData } from '@gl/service-kit';
 
 /** One recorded activity event; `sourceEventId` (the domain event id) makes ingestion idempotent. */
 export interface ActivityDoc {
@@ -154,15 +154,7 @@ export function createEventsModels(connection: Connection): EventsModels {
     ancestorGroupIds: [Number],
     destroyed: { type: Boolean, default: false },
   });
-  const members = documentSchema<MemberDoc>({
-    _id: String,
-    sourceType: String,
-    sourceId: Number,
-    userId: Number,
-    accessLevel: Number,
-    expiresAt: { type: String, default: null },
-  });
-  members.index({ userId: 1 });
+  const members = membershipSchema();
   return {
     activities: defineModel(connection, 'Activity', activitySchema(), 'activities'),
     ingested: defineModel(

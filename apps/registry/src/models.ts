@@ -3,6 +3,7 @@ import {
   addOutboxFields,
   defineModel,
   documentSchema,
+  membershipSchema,
   type MembershipData,
   type Outbox,
 } from '@gl/service-kit';
@@ -108,14 +109,7 @@ export function registryModels(connection: Connection, outbox?: Outbox): Registr
     visibility: String,
     destroyed: Boolean,
   });
-  const memberSchema = documentSchema<MemberRefDoc>({
-    _id: String,
-    sourceType: String,
-    sourceId: Number,
-    userId: { type: Number, index: true },
-    accessLevel: Number,
-    expiresAt: { type: String, default: null },
-  });
+  const memberSchema = membershipSchema();
   const repositorySchema = documentSchema<RepositoryDoc>({
     _id: Number,
     projectId: Number,

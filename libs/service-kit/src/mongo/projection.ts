@@ -1,6 +1,7 @@
-import type { Model } from 'mongoose';
+import type { Model, Schema } from 'mongoose';
 import type { EventEnvelope } from '@gl/contracts';
 import { isDuplicateKeyError } from './connection';
+import { documentSchema } from './models';
 
 /**
  * The one out-of-order guard of every identity projection. Consumers see an event again after a crash or
@@ -63,6 +64,23 @@ export interface MembershipData {
 /** `<sourceType>:<sourceId>:<userId>`: a string `_id`, which FerretDB looks up through its index. */
 export const membershipId = (data: Pick<MembershipData, 'sourceType' | 'sourceId' | 'userId'>): string =>
   `${data.sourceType}:${data.sourceId}:${data.userId}`;
+
+/** A membership projection record: keyed by `membershipId`, found by user. */
+export interface MembershipDoc extends MembershipData {
+  _id: string;
+}
+
+/** The schema of a service's membership projection (the same record wherever memberships are kept). */
+export function membershipSchema(): Schema<MembershipDoc> {
+  return documentSchema<MembershipDoc>({
+    _id: String,
+    sourceType: String,
+    sourceId: Number,
+    userId: { type: Number, index: true },
+    accessLevel: Number,
+    expiresAt: { type: String, default: null },
+  });
+}
 
 /** member.added / member.updated: writes the membership the event carries, unless a newer event did. */
 export async function recordMembership<T>(
