@@ -22,15 +22,11 @@ export interface BoardsHarness extends ServiceHarnessBase {
 }
 
 export async function startBoardsHarness(): Promise<BoardsHarness> {
-  const { runtime, instance, call, close } = await startServiceHarness({
-    service: 'boards',
-    createApp: createBoardsApp,
-  });
+  const base = await startServiceHarness({ service: 'boards', createApp: createBoardsApp });
   return {
-    runtime,
-    call,
+    ...base,
     async addUser(principal) {
-      const subscription = instance.subscriptions![0]!;
+      const subscription = base.instance.subscriptions![0]!;
       await subscription.handle(
         gatewayEvent(
           EVENT_TYPES.identity.userCreated,
@@ -39,7 +35,6 @@ export async function startBoardsHarness(): Promise<BoardsHarness> {
         ),
       );
     },
-    events: () => outboxEvents(runtime.connection, ['milestones']),
-    close,
+    events: () => outboxEvents(base.runtime.connection, ['milestones']),
   };
 }

@@ -17,18 +17,12 @@ export interface DiscussionsHarness extends ServiceHarnessBase {
 }
 
 export async function startDiscussionsHarness(): Promise<DiscussionsHarness> {
-  const { runtime, instance, call, close } = await startServiceHarness({
-    service: 'discussions',
-    createApp: createDiscussionsApp,
-  });
+  const base = await startServiceHarness({ service: 'discussions', createApp: createDiscussionsApp });
   return {
-    runtime,
-    instance,
-    call,
+    ...base,
     async pendingEvents() {
-      const events = await outboxEvents(runtime.connection, ['noteables', 'notes', 'branches']);
+      const events = await outboxEvents(base.runtime.connection, ['noteables', 'notes', 'branches']);
       return events.sort((a, b) => a.occurredAt.localeCompare(b.occurredAt));
     },
-    close,
   };
 }
