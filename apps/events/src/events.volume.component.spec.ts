@@ -93,24 +93,15 @@ describe('activity events API: many projects, long lists and retention', () => {
   describe('retention', () => {
     it('When events are older than two years, then the retention job removes them and keeps the rest', async () => {
       const r = h.instance.recorder;
-      const old = targetEvent(
-        D.issueOpened,
-        PUBLIC,
-        { targetId: 900, targetIid: 90, targetTitle: 'ancient' },
-        {
-          actor: bob,
-          occurredAt: '2024-01-06T11:59:00.000Z',
-        },
-      );
-      const young = targetEvent(
-        D.issueOpened,
-        PUBLIC,
-        { targetId: 901, targetIid: 91, targetTitle: 'recent' },
-        {
-          actor: bob,
-          occurredAt: '2024-01-06T12:01:00.000Z',
-        },
-      );
+      const issueOpenedAt = (targetId: number, targetTitle: string, occurredAt: string) =>
+        targetEvent(
+          D.issueOpened,
+          PUBLIC,
+          { targetId, targetIid: targetId - 810, targetTitle },
+          { actor: bob, occurredAt },
+        );
+      const old = issueOpenedAt(900, 'ancient', '2024-01-06T11:59:00.000Z');
+      const young = issueOpenedAt(901, 'recent', '2024-01-06T12:01:00.000Z');
       await r.apply(old);
       await r.apply(young);
       expect(await h.instance.retention.runOnce(new Date('2026-01-06T12:00:00.000Z'))).toBe(1);

@@ -41,6 +41,13 @@ export function envelope(input: EnvelopeInput): EventEnvelope {
 const ID = EVENT_TYPES.identity;
 const D = DOMAIN_EVENT_TYPES.discussions;
 
+/** What identity events carry besides their data: the request that wrote them and the gateway's revision. */
+interface IdentityEventOptions {
+  correlationId?: string;
+  /** The gateway's identity revision (visibility changes, removals, membership changes). */
+  revision?: number;
+}
+
 export function userCreated(userId: number, username: string, name = username): EventEnvelope {
   return envelope({
     type: ID.userCreated,
@@ -51,13 +58,10 @@ export function userCreated(userId: number, username: string, name = username): 
 export function projectEvent(
   type: string,
   projectId: number,
-  options: {
+  options: IdentityEventOptions & {
     visibility?: string;
     ancestorGroupIds?: number[];
     actor?: EventActor;
-    correlationId?: string;
-    /** The gateway's identity revision (visibility changes and removals). */
-    revision?: number;
   } = {},
 ): EventEnvelope {
   return envelope({
@@ -87,13 +91,7 @@ export function memberEvent(
   sourceType: 'group' | 'project',
   sourceId: number,
   userId: number,
-  options: {
-    accessLevel?: number;
-    expiresAt?: string | null;
-    correlationId?: string;
-    /** The gateway's identity revision of this membership change. */
-    revision?: number;
-  } = {},
+  options: IdentityEventOptions & { accessLevel?: number; expiresAt?: string | null } = {},
 ): EventEnvelope {
   return envelope({
     type,
