@@ -3,12 +3,12 @@ import type { NamespaceContext, updateBoardBody } from '@gl/contracts';
 import { ModelError, NotFoundError, type Counters } from '@gl/service-kit';
 import { groupAndAncestors } from './boards.access';
 import type { BoardDoc, BoardsModels, ListItem, ListKind } from './boards.models';
-import { BoardsStore, type BoardSettings } from './boards.store';
-import { LabelsStore } from './labels.store';
+import { createBoardsStore, type BoardSettings, type BoardsStore } from './boards.store';
+import { createLabelsStore, type LabelsStore } from './labels.store';
 import { moveItem, removeItem } from './list-order';
-import { MilestonesStore } from './milestones.store';
+import { createMilestonesStore, type MilestonesStore } from './milestones.store';
 import type { Referenced } from './presenters';
-import { UsersStore } from './users.store';
+import { createUsersStore, type UsersStore } from './users.store';
 
 const DEFAULT_BOARD_NAME = 'Development';
 
@@ -41,10 +41,10 @@ export interface BoardsStores {
 
 export function createBoardsStores(models: BoardsModels, counters: Counters): BoardsStores {
   return {
-    boards: new BoardsStore(models.boards, counters),
-    labels: new LabelsStore(models.labels, counters),
-    milestones: new MilestonesStore(models.milestones, counters),
-    users: new UsersStore(models.users),
+    boards: createBoardsStore(models.boards, counters),
+    labels: createLabelsStore(models.labels, counters),
+    milestones: createMilestonesStore(models.milestones, counters),
+    users: createUsersStore(models.users),
   };
 }
 

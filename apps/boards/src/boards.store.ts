@@ -32,72 +32,71 @@ class KeyedQueue {
  * list change is one single-document write: changes to one board are queued in-process and each write is a
  * compare-and-set on `version`, which also keeps several processes from losing each other's changes.
  */
-export class BoardsStore {
-  private readonly queue = new KeyedQueue();
-
-  constructor(
-    private readonly boards: Model<BoardDoc>,
-    private readonly counters: Counters,
-  ) {}
+export function createBoardsStore(boards: Model<BoardDoc>, counters: Counters) {
+  const queue = new KeyedQueue();
 
   /**
    * Creates the group's board named `name` unless it has one; any number of callers at once create one
    * board, as the unique `slot` `default:<groupId>` lets only the first insert in.
    */
-  async ensureOne(groupId: number, name: string): Promise<void> {
-    if (await this.boards.exists({ groupId })) return;
+  async function ensureOne(groupId: number, name: string): Promise<void> {
+    if (await boards.exists({ groupId })) return;
     const slot = `default:${groupId}`;
-    if (await this.boards.exists({ slot })) return;
-    const id = await this.counters.next('board');
+    if (await boards.exists({ slot })) return;
+    const id = await counters.next('board');
     try {
-      await this.boards.create(newBoard(id, groupId, name, slot));
+      await boards.create(newBoard(id, groupId, name, slot));
     } catch (err) {
       if (!isDuplicateKeyError(err)) throw err;
     }
   }
 
-  async create(groupId: number, name: string): Promise<BoardDoc> {
-    const id = await this.counters.next('board');
+  async function create(groupId: number, name: string): Promise<BoardDoc> {
+    const id = await counters.next('board');
     const doc = newBoard(id, groupId, name, `board:${id}`);
-    await this.boards.create(doc);
+    await boards.create(doc);
     return doc;
   }
 
-  async page(groupId: number, skip: number, limit: number): Promise<{ boards: BoardDoc[]; total: number }> {
-    const [boards, total] = await Promise.all([
-      this.boards.find({ groupId }).sort({ _id: 1 }).skip(skip).limit(limit).lean<BoardDoc[]>(),
-      this.boards.countDocuments({ groupId }),
+  async function page(
+    groupId: number,
+    skip: number,
+    limit: number,
+  ): Promise<{ boards: BoardDoc[]; total: number }> {
+    const [docs, total] = await Promise.all([
+      boards.find({ groupId }).sort({ _id: 1 }).skip(skip).limit(limit).lean<BoardDoc[]>(),
+      boards.countDocuments({ groupId }),
     ]);
-    return { boards, total };
+    return { boards: docs, total };
   }
 
-  async find(groupId: number, boardId: number): Promise<BoardDoc | null> {
-    return this.boards.findOne({ _id: boardId, groupId }).lean<BoardDoc>();
+  async function find(groupId: number, boardId: number): Promise<BoardDoc | null> {
+    return boards.findOne({ _id: boardId, groupId }).lean<BoardDoc>();
   }
 
-  async update(boardId: number, settings: BoardSettings): Promise<BoardDoc | null> {
-    return this.boards.findOneAndUpdate({ _id: boardId }, { $set: settings }, { new: true }).lean<BoardDoc>();
+  async function update(boardId: number, settings: BoardSettings): Promise<BoardDoc | null> {
+    return boards.findOneAndUpdate({ _id: boardId }, { $set: settings }, { new: true }).lean<BoardDoc>();
   }
 
-  async remove(boardId: number): Promise<void> {
-    await this.boards.deleteOne({ _id: boardId });
+  async function remove(boardId: number): Promise<void> {
+    await boards.deleteOne({ _id: boardId });
   }
 
-  async nextListId(): Promise<number> {
-    return this.counters.next('list');
+  async function nextListId(): Promise<number> {
+    return counters.next('list');
   }
 
   /**
    * Applies `change` to the board's current lists and stores the result if nobody changed them meanwhile;
    * retries on a lost race. `change` throws to refuse.
    */
-  async changeLists<T>(
+  async function changeLists<T>(
     boardId: number,
     change: (lists: ListItem[]) => { lists: ListItem[]; result: T },
   ): Promise<T> {
-    return this.queue.run(boardId, async () => {
+    return queue.run(boardId, async () => {
       for (let attempt = 0; attempt < MAX_CAS_ATTEMPTS; attempt++) {
-        const current = await this.boards
+        const current = await boards
           .findOne({ _id: boardId })
           .select({ lists: 1, version: 1 })
           .lean<Pick<BoardDoc, '_id' | 'lists' | 'version'>>();
@@ -105,7 +104,7 @@ export class BoardsStore {
         const { lists, result } = change(
           current.lists.map((l) => ({ id: l.id, kind: l.kind, targetId: l.targetId })),
         );
-        const written = await this.boards.updateOne(
+        const written = await boards.updateOne(
           { _id: boardId, version: current.version },
           { $set: { lists, version: current.version + 1 } },
         );
@@ -116,15 +115,30 @@ export class BoardsStore {
   }
 
   /** Boards with a list of this target (label, milestone or user id). */
-  async withListTarget(targetId: number): Promise<BoardDoc[]> {
-    return this.boards.find({ 'lists.targetId': targetId }).lean<BoardDoc[]>();
+  async function withListTarget(targetId: number): Promise<BoardDoc[]> {
+    return boards.find({ 'lists.targetId': targetId }).lean<BoardDoc[]>();
   }
 
   /** Drops a deleted label from every board's scope. */
-  async forgetScopeLabel(labelId: number): Promise<void> {
-    await this.boards.updateMany({ labelIds: labelId }, { $pull: { labelIds: labelId } });
+  async function forgetScopeLabel(labelId: number): Promise<void> {
+    await boards.updateMany({ labelIds: labelId }, { $pull: { labelIds: labelId } });
   }
+
+  return {
+    ensureOne,
+    create,
+    page,
+    find,
+    update,
+    remove,
+    nextListId,
+    changeLists,
+    withListTarget,
+    forgetScopeLabel,
+  };
 }
+
+export type BoardsStore = ReturnType<typeof createBoardsStore>;
 
 function newBoard(id: number, groupId: number, name: string, slot: string): BoardDoc {
   return {

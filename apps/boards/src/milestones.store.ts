@@ -24,14 +24,9 @@ export type MilestoneChanges = Partial<
 >;
 
 /** Group milestones: queries, and writes that carry their domain events (outbox). */
-export class MilestonesStore {
-  constructor(
-    private readonly milestones: Model<MilestoneDoc>,
-    private readonly counters: Counters,
-  ) {}
-
+export function createMilestonesStore(milestones: Model<MilestoneDoc>, counters: Counters) {
   /** Newest first. */
-  async page(
+  async function page(
     groupId: number,
     criteria: MilestoneFilter,
     page: PageRequest,
@@ -41,29 +36,29 @@ export class MilestonesStore {
     if (criteria.title !== undefined) filter.title = criteria.title;
     if (criteria.search) filter.title = containsText(criteria.search);
     if (criteria.iids) filter.iid = { $in: criteria.iids };
-    return findPage(this.milestones, filter, { _id: -1 }, page);
+    return findPage(milestones, filter, { _id: -1 }, page);
   }
 
-  async find(groupId: number, id: number): Promise<MilestoneDoc | null> {
-    return this.milestones.findOne({ _id: id, groupId }).lean<MilestoneDoc>();
+  async function find(groupId: number, id: number): Promise<MilestoneDoc | null> {
+    return milestones.findOne({ _id: id, groupId }).lean<MilestoneDoc>();
   }
 
-  async titleTaken(groupId: number, title: string): Promise<boolean> {
-    return (await this.milestones.exists({ groupId, title })) !== null;
+  async function titleTaken(groupId: number, title: string): Promise<boolean> {
+    return (await milestones.exists({ groupId, title })) !== null;
   }
 
   /** A new milestone's id and its iid within the group. */
-  async allocate(groupId: number): Promise<Pick<MilestoneDoc, '_id' | 'iid'>> {
+  async function allocate(groupId: number): Promise<Pick<MilestoneDoc, '_id' | 'iid'>> {
     return {
-      _id: await this.counters.next('milestone'),
-      iid: await this.counters.next(`milestone-iid:${groupId}`),
+      _id: await counters.next('milestone'),
+      iid: await counters.next(`milestone-iid:${groupId}`),
     };
   }
 
   /** Stores the milestone with its events; false when the group has a milestone of that title. */
-  async insert(doc: MilestoneDoc, events: EventEnvelope[]): Promise<boolean> {
+  async function insert(doc: MilestoneDoc, events: EventEnvelope[]): Promise<boolean> {
     try {
-      await this.milestones.create(withEvents(doc, events));
+      await milestones.create(withEvents(doc, events));
       return true;
     } catch (err) {
       if (isDuplicateKeyError(err)) return false;
@@ -72,13 +67,13 @@ export class MilestonesStore {
   }
 
   /** The milestone after the change, null when it is gone, 'taken' when the new title is another's. */
-  async update(
+  async function update(
     id: number,
     changes: MilestoneChanges,
     events: EventEnvelope[],
   ): Promise<MilestoneDoc | null | 'taken'> {
     try {
-      return await this.milestones
+      return await milestones
         .findOneAndUpdate({ _id: id }, pushEvents({ $set: changes }, events), { new: true })
         .lean<MilestoneDoc>();
     } catch (err) {
@@ -87,11 +82,15 @@ export class MilestonesStore {
     }
   }
 
-  async existsIn(id: number, groupIds: number[]): Promise<boolean> {
-    return (await this.milestones.exists({ _id: id, groupId: { $in: groupIds } })) !== null;
+  async function existsIn(id: number, groupIds: number[]): Promise<boolean> {
+    return (await milestones.exists({ _id: id, groupId: { $in: groupIds } })) !== null;
   }
 
-  async byIds(ids: number[]): Promise<MilestoneDoc[]> {
-    return ids.length ? this.milestones.find({ _id: { $in: ids } }).lean<MilestoneDoc[]>() : [];
+  async function byIds(ids: number[]): Promise<MilestoneDoc[]> {
+    return ids.length ? milestones.find({ _id: { $in: ids } }).lean<MilestoneDoc[]>() : [];
   }
+
+  return { page, find, titleTaken, allocate, insert, update, existsIn, byIds };
 }
+
+export type MilestonesStore = ReturnType<typeof createMilestonesStore>;

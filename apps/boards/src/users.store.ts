@@ -2,14 +2,16 @@ import type { Model } from 'mongoose';
 import type { UserDoc } from './boards.models';
 
 /** Reads of the users projection (users.projection.ts writes it). */
-export class UsersStore {
-  constructor(private readonly users: Model<UserDoc>) {}
-
-  async exists(id: number): Promise<boolean> {
-    return (await this.users.exists({ _id: id })) !== null;
+export function createUsersStore(users: Model<UserDoc>) {
+  async function exists(id: number): Promise<boolean> {
+    return (await users.exists({ _id: id })) !== null;
   }
 
-  async byIds(ids: number[]): Promise<UserDoc[]> {
-    return ids.length ? this.users.find({ _id: { $in: ids } }).lean<UserDoc[]>() : [];
+  async function byIds(ids: number[]): Promise<UserDoc[]> {
+    return ids.length ? users.find({ _id: { $in: ids } }).lean<UserDoc[]>() : [];
   }
+
+  return { exists, byIds };
 }
+
+export type UsersStore = ReturnType<typeof createUsersStore>;
