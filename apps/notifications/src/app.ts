@@ -1,7 +1,9 @@
 import { NOTIFICATIONS_ENDPOINTS } from '@gl/contracts';
 import { createRuntimeHttpApp, type ServiceInstance, type ServiceRuntime } from '@gl/service-kit';
 import { identityProjection } from './identity.projection';
+import { createIdentityStore } from './identity.store';
 import { createModels } from './models';
+import { createSettingsStore } from './settings.store';
 import { createSettingsRouter } from './settings.router';
 import { createSettingsService, type SettingsService } from './settings.service';
 
@@ -17,10 +19,11 @@ export function createNotificationsApp(
   runtime: ServiceRuntime,
 ): ServiceInstance & { settings: SettingsService } {
   const models = createModels(runtime.connection);
-  const settings = createSettingsService(models);
+  const identity = createIdentityStore(models);
+  const settings = createSettingsService(createSettingsStore(models), identity);
   const app = createRuntimeHttpApp(runtime, SERVICE_NAME, {
-    apiRouters: [createSettingsRouter(models, settings)],
+    apiRouters: [createSettingsRouter(identity, settings)],
     serves: NOTIFICATIONS_ENDPOINTS,
   });
-  return { app, settings, subscriptions: [identityProjection(models, settings)] };
+  return { app, settings, subscriptions: [identityProjection(identity, settings)] };
 }

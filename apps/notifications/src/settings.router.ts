@@ -1,7 +1,7 @@
 import { Router } from 'express';
 import { NOTIFICATIONS_API, type Principal } from '@gl/contracts';
 import { isHigherTier, requireNamespace, requireUser, route, sendJson } from '@gl/service-kit';
-import type { NotificationsModels } from './models';
+import type { IdentityStore } from './identity.store';
 import {
   presentGlobalSetting,
   presentSetting,
@@ -13,26 +13,26 @@ import {
  * The caller's addresses: the primary one the gateway signs into the context, plus what the identity
  * events said (secondary addresses added through POST /users/:id/emails).
  */
-async function addressesOf(models: NotificationsModels, principal: Principal): Promise<UserAddresses> {
-  const user = await models.users.findById(principal.id).lean();
-  const all = [principal.email, ...(user ? [user.email, ...user.emails] : [])].filter(Boolean);
+async function addressesOf(identity: IdentityStore, principal: Principal): Promise<UserAddresses> {
+  const known = (await identity.addressesOf(principal.id)) ?? [];
+  const all = [principal.email, ...known].filter(Boolean);
   return { primary: principal.email, all: [...new Set(all)] };
 }
 
 /** lib/api/notification_settings.rb: global, group and project settings of the current user. */
-export function createSettingsRouter(models: NotificationsModels, settings: SettingsService): Router {
+export function createSettingsRouter(identity: IdentityStore, settings: SettingsService): Router {
   const router = Router();
 
   route(router, NOTIFICATIONS_API.getGlobalNotificationSettings, async ({ res, ctx }) => {
     const principal = requireUser(ctx);
     const view = await settings.find(principal.id, 'global', null);
-    sendJson(res, 200, presentGlobalSetting(view, isHigherTier(ctx), await addressesOf(models, principal)));
+    sendJson(res, 200, presentGlobalSetting(view, isHigherTier(ctx), await addressesOf(identity, principal)));
   });
 
   route(router, NOTIFICATIONS_API.updateGlobalNotificationSettings, async ({ res, ctx, params }) => {
     const principal = requireUser(ctx);
     const update = params();
-    const addresses = await addressesOf(models, principal);
+    const addresses = await addressesOf(identity, principal);
     const view = await settings.updateGlobal(principal.id, update, addresses, isHigherTier(ctx));
     sendJson(res, 200, presentGlobalSetting(view, isHigherTier(ctx), addresses));
   });

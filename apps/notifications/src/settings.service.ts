@@ -11,7 +11,9 @@ import {
 } from '@gl/contracts';
 import { HttpError, ModelError } from '@gl/service-kit';
 import { resolveEffectiveLevel, type EffectiveLevel, type LevelSetting } from './effective-level';
-import { settingId, type NotificationsModels, type SettingDoc, type SourceType } from './models';
+import { settingId, type SettingDoc, type SourceType } from './models';
+import type { IdentityStore } from './identity.store';
+import type { SettingsStore } from './settings.store';
 
 /** GitLab's defaults: the global setting starts at participating, group and project ones at global. */
 const DEFAULT_LEVEL: Record<SourceType, NotificationLevel> = {
@@ -93,27 +95,23 @@ function checkLevel(level: string | undefined): LevelCheck {
   return { ok: true, level: level as NotificationLevel };
 }
 
-export function createSettingsService(models: NotificationsModels) {
+export function createSettingsService(store: SettingsStore, identity: IdentityStore) {
   async function find(userId: number, sourceType: SourceType, sourceId: number | null): Promise<SettingView> {
-    const doc = await models.settings.findById(settingId(userId, sourceType, sourceId)).lean();
-    return viewOf(doc, sourceType);
+    return viewOf(await store.find({ userId, sourceType, sourceId }), sourceType);
   }
 
+  /** Saves the given fields; a new setting starts from GitLab's defaults for what is not given. */
   async function write(
     userId: number,
     sourceType: SourceType,
     sourceId: number | null,
     set: Record<string, unknown>,
   ): Promise<void> {
-    const setOnInsert: Record<string, unknown> = { userId, sourceType, sourceId };
-    if (!('level' in set)) setOnInsert.level = DEFAULT_LEVEL[sourceType];
-    if (!('notificationEmail' in set)) setOnInsert.notificationEmail = null;
-    if (!Object.keys(set).some((k) => k.startsWith('events.'))) setOnInsert.events = {};
-    await models.settings.updateOne(
-      { _id: settingId(userId, sourceType, sourceId) },
-      { $set: { ...set, updatedAt: new Date() }, $setOnInsert: setOnInsert },
-      { upsert: true },
-    );
+    const defaults: Record<string, unknown> = {};
+    if (!('level' in set)) defaults.level = DEFAULT_LEVEL[sourceType];
+    if (!('notificationEmail' in set)) defaults.notificationEmail = null;
+    if (!Object.keys(set).some((k) => k.startsWith('events.'))) defaults.events = {};
+    await store.upsert({ userId, sourceType, sourceId }, set, defaults);
   }
 
   /** The declared switches that were given (`declared_params(include_missing: false)`), as `$set` paths. */
@@ -184,18 +182,10 @@ export function createSettingsService(models: NotificationsModels) {
   }
 
   /** Falls back to the primary address when the chosen one is no longer among the user's addresses. */
-  async function forgetNotificationEmail(userId: number, addresses: string[]): Promise<void> {
-    await models.settings.updateOne(
-      { _id: settingId(userId, 'global', null), notificationEmail: { $ne: null, $nin: addresses } },
-      { $set: { notificationEmail: null, updatedAt: new Date() } },
-    );
-  }
+  const forgetNotificationEmail = store.forgetNotificationEmail;
 
   /** Removes every user's settings of a deleted group or project (idempotent). */
-  async function removeSource(sourceType: 'group' | 'project', sourceId: number): Promise<number> {
-    const result = await models.settings.deleteMany({ sourceType, sourceId });
-    return result.deletedCount;
-  }
+  const removeSource = store.removeSource;
 
   /**
    * The level a user is notified with on a project. Ancestry comes from the caller (a request's
@@ -206,16 +196,12 @@ export function createSettingsService(models: NotificationsModels) {
     projectId: number,
     ancestorGroupIds?: number[],
   ): Promise<EffectiveLevel> {
-    const ancestors =
-      ancestorGroupIds ??
-      (await models.namespaces.findById(`project:${projectId}`).lean())?.ancestorGroupIds ??
-      [];
-    const ids = [
-      settingId(userId, 'project', projectId),
-      settingId(userId, 'global', null),
-      ...ancestors.map((g) => settingId(userId, 'group', g)),
-    ];
-    const docs = new Map((await models.settings.find({ _id: { $in: ids } }).lean()).map((d) => [d._id, d]));
+    const ancestors = ancestorGroupIds ?? (await identity.projectAncestors(projectId)) ?? [];
+    const docs = await store.findMany([
+      { userId, sourceType: 'project', sourceId: projectId },
+      { userId, sourceType: 'global', sourceId: null },
+      ...ancestors.map((g) => ({ userId, sourceType: 'group' as const, sourceId: g })),
+    ]);
     const asSetting = (doc: SettingDoc | undefined): LevelSetting | null =>
       doc ? { level: doc.level, events: doc.events } : null;
     return resolveEffectiveLevel({
