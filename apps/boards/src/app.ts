@@ -7,7 +7,7 @@ import {
 } from '@gl/service-kit';
 import { createBoardsModels } from './boards.models';
 import { createBoardsRouter } from './boards.router';
-import { BoardsService, createBoardsStores } from './boards.service';
+import { createBoardsService, createBoardsStores, type BoardsService } from './boards.service';
 import { createLabelsRouter } from './labels.router';
 import { LabelsService } from './labels.service';
 import { createMilestonesRouter } from './milestones.router';
@@ -25,7 +25,7 @@ export function createBoardsApp(runtime: ServiceRuntime): ServiceInstance & { bo
   runtime.outbox.register(models.milestones);
   const counters = createCounters(runtime.connection);
   const stores = createBoardsStores(models, counters);
-  const boards = new BoardsService(stores);
+  const boards = createBoardsService(stores);
   const labels = new LabelsService(stores.labels, boards);
   const milestones = new MilestonesService(stores.milestones, runtime.outbox);
   const app = createRuntimeHttpApp(runtime, SERVICE_NAME, {

@@ -49,41 +49,35 @@ export function createBoardsStores(models: BoardsModels, counters: Counters): Bo
 }
 
 /** Boards and their lists: GitLab's Boards::* and Boards::Lists::* services over the boards store. */
-export class BoardsService {
-  private readonly boards: BoardsStore;
-  private readonly labels: LabelsStore;
-  private readonly milestones: MilestonesStore;
-  private readonly users: UsersStore;
-
-  constructor(stores: BoardsStores) {
-    this.boards = stores.boards;
-    this.labels = stores.labels;
-    this.milestones = stores.milestones;
-    this.users = stores.users;
-  }
+export function createBoardsService(stores: BoardsStores) {
+  const { boards, labels, milestones, users } = stores;
 
   /** The board every group has on the free tier, created on first access by any number of callers at once. */
-  async ensureDefaultBoard(groupId: number): Promise<void> {
-    await this.boards.ensureOne(groupId, DEFAULT_BOARD_NAME);
+  async function ensureDefaultBoard(groupId: number): Promise<void> {
+    await boards.ensureOne(groupId, DEFAULT_BOARD_NAME);
   }
 
-  async create(groupId: number, name: string): Promise<BoardDoc> {
-    return this.boards.create(groupId, name);
+  async function create(groupId: number, name: string): Promise<BoardDoc> {
+    return boards.create(groupId, name);
   }
 
-  async page(groupId: number, skip: number, limit: number): Promise<{ boards: BoardDoc[]; total: number }> {
-    return this.boards.page(groupId, skip, limit);
+  async function page(
+    groupId: number,
+    skip: number,
+    limit: number,
+  ): Promise<{ boards: BoardDoc[]; total: number }> {
+    return boards.page(groupId, skip, limit);
   }
 
   /** `board_parent.boards.find(id)`: 404 "Not found" when missing or in another group. */
-  async get(groupId: number, boardId: number): Promise<BoardDoc> {
-    const board = await this.boards.find(groupId, boardId);
+  async function get(groupId: number, boardId: number): Promise<BoardDoc> {
+    const board = await boards.find(groupId, boardId);
     if (!board) throw new NotFoundError();
     return board;
   }
 
   /** Boards::UpdateService: scoping refers to the group's (or its ancestors') milestones and labels. */
-  async update(ns: NamespaceContext, board: BoardDoc, changes: BoardChanges): Promise<BoardDoc> {
+  async function update(ns: NamespaceContext, board: BoardDoc, changes: BoardChanges): Promise<BoardDoc> {
     const settings: BoardSettings = {};
     if (changes.name !== undefined) {
       if (changes.name.trim() === '') throw ModelError.fields({ name: ["can't be blank"] });
@@ -93,36 +87,36 @@ export class BoardsService {
     if (changes.hide_closed_list !== undefined) settings.hideClosedList = changes.hide_closed_list;
     if (changes.weight !== undefined) settings.weight = changes.weight;
     if (changes.milestone_id !== undefined) {
-      const usable = await this.milestones.existsIn(changes.milestone_id, groupAndAncestors(ns));
+      const usable = await milestones.existsIn(changes.milestone_id, groupAndAncestors(ns));
       if (!usable) throw new NotFoundError('Milestone');
       settings.milestoneId = changes.milestone_id;
     }
     if (changes.assignee_id !== undefined) {
-      if (!(await this.users.exists(changes.assignee_id))) throw new NotFoundError('User');
+      if (!(await users.exists(changes.assignee_id))) throw new NotFoundError('User');
       settings.assigneeId = changes.assignee_id;
     }
     if (changes.labels !== undefined) {
-      settings.labelIds = await this.labels.idsByNames(groupAndAncestors(ns), changes.labels);
+      settings.labelIds = await labels.idsByNames(groupAndAncestors(ns), changes.labels);
     }
-    const updated = await this.boards.update(board._id, settings);
+    const updated = await boards.update(board._id, settings);
     if (!updated) throw new NotFoundError();
     return updated;
   }
 
-  async remove(board: BoardDoc): Promise<void> {
-    await this.boards.remove(board._id);
+  async function remove(board: BoardDoc): Promise<void> {
+    await boards.remove(board._id);
   }
 
   /** Boards::Lists::CreateService: a list of a target this group's boards may use, once per board. */
-  async addList(
+  async function addList(
     ns: NamespaceContext,
     board: BoardDoc,
     key: ListTarget,
     targetId: number,
   ): Promise<{ item: ListItem; position: number }> {
-    const target = await this.targetOf(ns, key, targetId);
-    const id = await this.boards.nextListId();
-    return this.boards.changeLists(board._id, (current) => {
+    const target = await targetOf(ns, key, targetId);
+    const id = await boards.nextListId();
+    return boards.changeLists(board._id, (current) => {
       if (current.some((l) => l.kind === target.kind && l.targetId === target.targetId)) {
         throw ModelError.error(`${DUPLICATE_NAMES[target.kind]} has already been taken`);
       }
@@ -132,8 +126,8 @@ export class BoardsService {
   }
 
   /** Boards::Lists::MoveService. */
-  async moveList(board: BoardDoc, listId: number, position: number): Promise<ListItem> {
-    return this.boards.changeLists(board._id, (current) => {
+  async function moveList(board: BoardDoc, listId: number, position: number): Promise<ListItem> {
+    return boards.changeLists(board._id, (current) => {
       const from = current.findIndex((l) => l.id === listId);
       if (from < 0) throw new NotFoundError();
       const next = moveItem(current, from, position);
@@ -143,8 +137,8 @@ export class BoardsService {
   }
 
   /** Boards::Lists::DestroyService: the lists after it move up by one. */
-  async removeList(board: BoardDoc, listId: number): Promise<void> {
-    await this.boards.changeLists(board._id, (current) => {
+  async function removeList(board: BoardDoc, listId: number): Promise<void> {
+    await boards.changeLists(board._id, (current) => {
       const index = current.findIndex((l) => l.id === listId);
       if (index < 0) throw new NotFoundError();
       return { lists: removeItem(current, index), result: undefined };
@@ -152,7 +146,7 @@ export class BoardsService {
   }
 
   /** The list's target, usable by this group's boards; GitLab's "<Type> not found" otherwise. */
-  private async targetOf(
+  async function targetOf(
     ns: NamespaceContext,
     key: ListTarget,
     id: number,
@@ -160,37 +154,37 @@ export class BoardsService {
     const groups = groupAndAncestors(ns);
     const notFound = ModelError.error(`${TARGET_NAMES[key]} not found`);
     if (key === 'label_id') {
-      if (!(await this.labels.existsIn(id, groups))) throw notFound;
+      if (!(await labels.existsIn(id, groups))) throw notFound;
       return { kind: 'label', targetId: id };
     }
     if (key === 'milestone_id') {
-      if (!(await this.milestones.existsIn(id, groups))) throw notFound;
+      if (!(await milestones.existsIn(id, groups))) throw notFound;
       return { kind: 'milestone', targetId: id };
     }
     if (key === 'assignee_id') {
-      if (!(await this.users.exists(id))) throw notFound;
+      if (!(await users.exists(id))) throw notFound;
       return { kind: 'assignee', targetId: id };
     }
     throw notFound;
   }
 
   /** Removes the lists of a deleted label (or milestone) from every board, closing the gaps. */
-  async forgetTarget(kind: ListKind, targetId: number): Promise<void> {
-    for (const board of await this.boards.withListTarget(targetId)) {
-      await this.boards.changeLists(board._id, (lists) => ({
+  async function forgetTarget(kind: ListKind, targetId: number): Promise<void> {
+    for (const board of await boards.withListTarget(targetId)) {
+      await boards.changeLists(board._id, (lists) => ({
         lists: lists.filter((l) => !(l.kind === kind && l.targetId === targetId)),
         result: undefined,
       }));
     }
-    if (kind === 'label') await this.boards.forgetScopeLabel(targetId);
+    if (kind === 'label') await boards.forgetScopeLabel(targetId);
   }
 
   /** Loads the labels, milestones and users the given boards refer to. */
-  async references(boards: BoardDoc[]): Promise<Referenced> {
+  async function references(shown: BoardDoc[]): Promise<Referenced> {
     const labelIds = new Set<number>();
     const milestoneIds = new Set<number>();
     const userIds = new Set<number>();
-    for (const board of boards) {
+    for (const board of shown) {
       board.labelIds.forEach((id) => labelIds.add(id));
       if (board.milestoneId !== null) milestoneIds.add(board.milestoneId);
       if (board.assigneeId !== null) userIds.add(board.assigneeId);
@@ -200,15 +194,31 @@ export class BoardsService {
         if (list.kind === 'assignee') userIds.add(list.targetId);
       }
     }
-    const [labels, milestones, users] = await Promise.all([
-      this.labels.byIds([...labelIds]),
-      this.milestones.byIds([...milestoneIds]),
-      this.users.byIds([...userIds]),
+    const [labelDocs, milestoneDocs, userDocs] = await Promise.all([
+      labels.byIds([...labelIds]),
+      milestones.byIds([...milestoneIds]),
+      users.byIds([...userIds]),
     ]);
     return {
-      labels: new Map(labels.map((l) => [l._id, l])),
-      milestones: new Map(milestones.map((m) => [m._id, m])),
-      users: new Map(users.map((u) => [u._id, u])),
+      labels: new Map(labelDocs.map((l) => [l._id, l])),
+      milestones: new Map(milestoneDocs.map((m) => [m._id, m])),
+      users: new Map(userDocs.map((u) => [u._id, u])),
     };
   }
+
+  return {
+    ensureDefaultBoard,
+    create,
+    page,
+    get,
+    update,
+    remove,
+    addList,
+    moveList,
+    removeList,
+    forgetTarget,
+    references,
+  };
 }
+
+export type BoardsService = ReturnType<typeof createBoardsService>;
