@@ -8,37 +8,35 @@ import { apiUrlProblem } from './url-blocker';
 const NOT_FOUND = 'Error Tracking Setting';
 
 /** A project's error tracking settings (GitLab's ErrorTracking::ProjectErrorTrackingSetting). */
-export class ErrorTrackingService {
-  constructor(
-    private readonly store: ErrorTrackingStore,
-    private readonly allowLocalRequests: boolean,
-  ) {}
-
-  async find(projectId: number): Promise<ErrorTrackingSettings> {
-    const settings = await this.store.find(projectId);
+export function createErrorTrackingService(store: ErrorTrackingStore, allowLocalRequests: boolean) {
+  async function find(projectId: number): Promise<ErrorTrackingSettings> {
+    const settings = await store.find(projectId);
     if (!settings) throw new NotFoundError(NOT_FOUND);
     return settings;
   }
 
   /** PATCH: switches existing settings on or off (and integrated); 404 when the project has none. */
-  async patch(
+  async function patch(
     projectId: number,
     params: z.infer<typeof patchErrorTrackingBody>,
   ): Promise<ErrorTrackingSettings> {
-    await this.find(projectId);
+    await find(projectId);
     const changes: ErrorTrackingChanges = { active: params.active };
     if (params.integrated !== undefined) changes.integrated = params.integrated;
-    const updated = await this.store.update(projectId, changes);
+    const updated = await store.update(projectId, changes);
     if (!updated) throw new NotFoundError(NOT_FOUND);
     return updated;
   }
 
   /** PUT: creates or replaces the settings; `api_url` must pass the URL blocker. */
-  async put(projectId: number, params: z.infer<typeof putErrorTrackingBody>): Promise<ErrorTrackingSettings> {
+  async function put(
+    projectId: number,
+    params: z.infer<typeof putErrorTrackingBody>,
+  ): Promise<ErrorTrackingSettings> {
     const changes: ErrorTrackingChanges = { active: params.active, integrated: params.integrated };
     if (params.api_url !== undefined) {
       const apiUrl = params.api_url.trim();
-      const problem = apiUrl ? apiUrlProblem(apiUrl, this.allowLocalRequests) : null;
+      const problem = apiUrl ? apiUrlProblem(apiUrl, allowLocalRequests) : null;
       const messages = [
         ...lengthErrors(apiUrl, TEXT_LIMITS.errorTrackingApiUrl),
         ...(problem ? [problem] : []),
@@ -48,6 +46,9 @@ export class ErrorTrackingService {
     }
     if (params.project_name !== undefined) changes.projectName = params.project_name || null;
     if (params.token !== undefined) changes.token = params.token || null;
-    return this.store.upsert(projectId, changes);
+    return store.upsert(projectId, changes);
   }
+
+  return { find, patch, put };
 }
+export type ErrorTrackingService = ReturnType<typeof createErrorTrackingService>;
