@@ -18,18 +18,13 @@ const MAX_ATTEMPTS = 8;
  * Alert ingestion and status changes (GitLab's AlertProcessing): grouping by fingerprint among unresolved
  * alerts, resolving by `end_time`, and the events that open and close incidents.
  */
-export class AlertsService {
-  constructor(
-    private readonly store: AlertsStore,
-    private readonly outbox: Outbox,
-  ) {}
-
+export function createAlertsService(store: AlertsStore, outbox: Outbox) {
   /**
    * Processes one mapped payload; null when nothing was stored (a resolving payload without an open
    * alert). Concurrent identical payloads race on the store's one open alert per fingerprint: the loser of
    * an insert finds the winner's alert and counts its event instead.
    */
-  async ingest(
+  async function ingest(
     integration: Integration,
     mapped: MappedAlert,
     payload: Record<string, unknown>,
@@ -37,29 +32,29 @@ export class AlertsService {
   ): Promise<Alert | null> {
     for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
       if (mapped.fingerprint) {
-        const existing = await this.store.findOpen(integration.projectId, mapped.fingerprint);
+        const existing = await store.findOpen(integration.projectId, mapped.fingerprint);
         if (existing) {
           const updated = mapped.endedAt
-            ? await this.resolve(existing, mapped.endedAt, null, origin)
-            : await this.store.countEvent(existing);
+            ? await resolve(existing, mapped.endedAt, null, origin)
+            : await store.countEvent(existing);
           if (updated) return updated;
           continue;
         }
       }
       if (mapped.endedAt) return null;
-      const created = await this.create(integration, mapped, payload, origin);
+      const created = await create(integration, mapped, payload, origin);
       if (created) return created;
     }
     throw new Error('alert ingestion did not settle');
   }
 
-  private async create(
+  async function create(
     integration: Integration,
     mapped: MappedAlert,
     payload: Record<string, unknown>,
     origin: EventOrigin,
   ): Promise<Alert | null> {
-    const { id, iid } = await this.store.allocate(integration.projectId);
+    const { id, iid } = await store.allocate(integration.projectId);
     const now = new Date();
     const { endedAt: _resolvesAt, ...fields } = mapped;
     const alert: Alert = {
@@ -91,28 +86,26 @@ export class AlertsService {
         createIncident: integration.createIncident,
       } satisfies AlertCreatedData,
     });
-    return this.published((await this.store.insert(alert, [event])) ? alert : null);
+    return published((await store.insert(alert, [event])) ? alert : null);
   }
 
   /** Resolves an open alert; null when it was no longer open. */
-  private async resolve(
+  async function resolve(
     alert: Alert,
     endedAt: Date,
     actor: EventActor,
     origin: EventOrigin,
   ): Promise<Alert | null> {
-    return this.published(
-      await this.store.resolve(alert, endedAt, [this.resolvedEvent(alert, actor, origin)]),
-    );
+    return published(await store.resolve(alert, endedAt, [resolvedEvent(alert, actor, origin)]));
   }
 
   /** Wakes the outbox relay when a write that carried events stored something. */
-  private published(written: Alert | null): Alert | null {
-    if (written) this.outbox.kick();
+  function published(written: Alert | null): Alert | null {
+    if (written) outbox.kick();
     return written;
   }
 
-  private resolvedEvent(alert: Alert, actor: EventActor, origin: EventOrigin): EventEnvelope {
+  function resolvedEvent(alert: Alert, actor: EventActor, origin: EventOrigin): EventEnvelope {
     return createEvent(origin, {
       type: DOMAIN_EVENT_TYPES.alerts.alertResolved,
       actor,
@@ -121,8 +114,8 @@ export class AlertsService {
     });
   }
 
-  async get(projectId: number, iid: number): Promise<Alert> {
-    const alert = await this.store.get(projectId, iid);
+  async function get(projectId: number, iid: number): Promise<Alert> {
+    const alert = await store.get(projectId, iid);
     if (!alert) throw new NotFoundError('Alert');
     return alert;
   }
@@ -131,12 +124,17 @@ export class AlertsService {
    * PUT status: resolving sets `ended_at` (and closes the incident); any other status clears it and makes
    * the alert open again, which fails when another unresolved alert has its fingerprint.
    */
-  async setStatus(alert: Alert, status: AlertStatus, actor: EventActor, origin: EventOrigin): Promise<Alert> {
+  async function setStatus(
+    alert: Alert,
+    status: AlertStatus,
+    actor: EventActor,
+    origin: EventOrigin,
+  ): Promise<Alert> {
     if (status === alert.status) return alert;
     if (status === 'resolved') {
-      return (await this.resolve(alert, new Date(), actor, origin)) ?? this.get(alert.projectId, alert.iid);
+      return (await resolve(alert, new Date(), actor, origin)) ?? get(alert.projectId, alert.iid);
     }
-    const updated = await this.store.setOpenStatus(alert, status);
+    const updated = await store.setOpenStatus(alert, status);
     if (updated === FINGERPRINT_TAKEN)
       throw ModelError.fields({ fingerprint: ['Cannot have multiple unresolved alerts'] });
     if (!updated) throw new NotFoundError('Alert');
@@ -144,7 +142,10 @@ export class AlertsService {
   }
 
   /** `gl.discussions.incident.opened`: remember the incident issue; replays change nothing. */
-  async linkIncident(alertId: number, issueId: number, issueIid: number): Promise<void> {
-    await this.store.linkIncident(alertId, issueId, issueIid);
+  async function linkIncident(alertId: number, issueId: number, issueIid: number): Promise<void> {
+    await store.linkIncident(alertId, issueId, issueIid);
   }
+
+  return { ingest, get, setStatus, linkIncident };
 }
+export type AlertsService = ReturnType<typeof createAlertsService>;

@@ -9,12 +9,12 @@ import {
 } from '@gl/service-kit';
 import { createAlertsModels } from './alerts.models';
 import { createAlertsRouter } from './alerts.router';
-import { AlertsService } from './alerts.service';
+import { createAlertsService, type AlertsService } from './alerts.service';
 import { createErrorTrackingRouter } from './error-tracking.router';
-import { ErrorTrackingService } from './error-tracking.service';
+import { createErrorTrackingService } from './error-tracking.service';
 import { createIncidentsSubscription } from './incidents.subscription';
 import { createIntegrationsRouter } from './integrations.router';
-import { IntegrationsService } from './integrations.service';
+import { createIntegrationsService } from './integrations.service';
 import { createNotifyRouter } from './notify.router';
 import { createAlertsStores } from './stores';
 
@@ -38,15 +38,15 @@ export function createAlertsApp(
   const models = createAlertsModels(runtime.connection);
   runtime.outbox.register(models.alerts);
   const stores = createAlertsStores(models, createCounters(runtime.connection));
-  const alerts = new AlertsService(stores.alerts, runtime.outbox);
-  const integrations = new IntegrationsService(stores.integrations, stores.opsgenie);
+  const alerts = createAlertsService(stores.alerts, runtime.outbox);
+  const integrations = createIntegrationsService(stores.integrations, stores.opsgenie);
   const { config } = runtime;
   const app = createRuntimeHttpApp(runtime, SERVICE_NAME, {
     apiRouters: [
       createIntegrationsRouter(integrations, alerts, SERVICE_NAME),
       createAlertsRouter(stores.alerts, alerts, SERVICE_NAME),
       createErrorTrackingRouter(
-        new ErrorTrackingService(stores.errorTracking, config.ALERTS_ALLOW_LOCAL_REQUESTS ?? false),
+        createErrorTrackingService(stores.errorTracking, config.ALERTS_ALLOW_LOCAL_REQUESTS ?? false),
       ),
     ],
     rawRouters: [

@@ -25,31 +25,26 @@ export interface WithToken {
  * without multiple integrations a project has one HTTP endpoint; the Opsgenie link-out excludes every
  * other active integration.
  */
-export class IntegrationsService {
-  constructor(
-    private readonly integrations: IntegrationsStore,
-    private readonly opsgenie: OpsgenieStore,
-  ) {}
-
-  async findHttp(projectId: number, id: number): Promise<Integration> {
-    const integration = await this.integrations.findHttp(projectId, id);
+export function createIntegrationsService(integrations: IntegrationsStore, opsgenie: OpsgenieStore) {
+  async function findHttp(projectId: number, id: number): Promise<Integration> {
+    const integration = await integrations.findHttp(projectId, id);
     if (!integration) throw new NotFoundError('Integration');
     return integration;
   }
 
-  listHttp(projectId: number): Promise<Integration[]> {
-    return this.integrations.listHttp(projectId);
+  function listHttp(projectId: number): Promise<Integration[]> {
+    return integrations.listHttp(projectId);
   }
 
-  async createHttp(
+  async function createHttp(
     projectId: number,
     params: z.infer<typeof createHttpIntegrationBody>,
     single: boolean,
   ): Promise<WithToken> {
-    if (single && (await this.integrations.hasHttp(projectId))) throw new ForbiddenError(MULTIPLE_REFUSED);
-    await this.checkActivatable(projectId, params.active);
+    if (single && (await integrations.hasHttp(projectId))) throw new ForbiddenError(MULTIPLE_REFUSED);
+    await checkActivatable(projectId, params.active);
     const { token, tokenHash } = newToken();
-    const integration = await this.integrations.create(
+    const integration = await integrations.create(
       {
         projectId,
         type: 'http',
@@ -66,47 +61,47 @@ export class IntegrationsService {
     return { integration, token };
   }
 
-  async updateHttp(
+  async function updateHttp(
     integration: Integration,
     params: z.infer<typeof updateHttpIntegrationBody>,
   ): Promise<Integration> {
-    await this.checkActivatable(integration.projectId, params.active);
+    await checkActivatable(integration.projectId, params.active);
     const changes: IntegrationChanges = {};
     if (params.name !== undefined) changes.name = params.name;
     if (params.active !== undefined) changes.active = params.active;
     if (params.create_incident !== undefined) changes.createIncident = params.create_incident;
-    return this.update(integration, changes);
+    return update(integration, changes);
   }
 
-  async resetToken(integration: Integration): Promise<WithToken> {
+  async function resetToken(integration: Integration): Promise<WithToken> {
     const { token, tokenHash } = newToken();
-    return { integration: await this.update(integration, { tokenHash }), token };
+    return { integration: await update(integration, { tokenHash }), token };
   }
 
-  remove(integration: Integration): Promise<void> {
-    return this.integrations.remove(integration._id);
+  function remove(integration: Integration): Promise<void> {
+    return integrations.remove(integration._id);
   }
 
-  async prometheus(projectId: number): Promise<Integration> {
-    const integration = await this.integrations.findPrometheus(projectId);
+  async function prometheus(projectId: number): Promise<Integration> {
+    const integration = await integrations.findPrometheus(projectId);
     if (!integration) throw new NotFoundError('Prometheus integration');
     return integration;
   }
 
   /** PUT prometheus_integration: changes the project's Prometheus integration, creating it the first time. */
-  async savePrometheus(
+  async function savePrometheus(
     projectId: number,
     params: z.infer<typeof prometheusIntegrationBody>,
   ): Promise<WithToken> {
-    await this.checkActivatable(projectId, params.active);
-    const existing = await this.integrations.findPrometheus(projectId);
+    await checkActivatable(projectId, params.active);
+    const existing = await integrations.findPrometheus(projectId);
     if (existing) {
       const changes: IntegrationChanges = { active: params.active };
       if (params.api_url !== undefined) changes.apiUrl = params.api_url || null;
-      return { integration: (await this.integrations.update(existing._id, changes)) ?? existing };
+      return { integration: (await integrations.update(existing._id, changes)) ?? existing };
     }
     const { token, tokenHash } = newToken();
-    const integration = await this.integrations.create({
+    const integration = await integrations.create({
       projectId,
       type: 'prometheus',
       name: 'Prometheus',
@@ -119,27 +114,44 @@ export class IntegrationsService {
     return { integration: integration!, token };
   }
 
-  opsgenieSettings(projectId: number): Promise<OpsgenieSettings> {
-    return this.opsgenie.get(projectId);
+  function opsgenieSettings(projectId: number): Promise<OpsgenieSettings> {
+    return opsgenie.get(projectId);
   }
 
-  async saveOpsgenie(projectId: number, params: z.infer<typeof opsgenieBody>): Promise<OpsgenieSettings> {
+  async function saveOpsgenie(
+    projectId: number,
+    params: z.infer<typeof opsgenieBody>,
+  ): Promise<OpsgenieSettings> {
     const apiUrl = params.api_url?.trim() || null;
     if (params.active) {
       if (!apiUrl || !/^https?:\/\/[^\s]+$/i.test(apiUrl))
         throw ModelError.fields({ api_url: ['must be a valid URL'] });
-      if (await this.integrations.hasActive(projectId)) throw ModelError.error(OPSGENIE_CONFLICT);
+      if (await integrations.hasActive(projectId)) throw ModelError.error(OPSGENIE_CONFLICT);
     }
-    return this.opsgenie.save(projectId, { active: params.active, apiUrl });
+    return opsgenie.save(projectId, { active: params.active, apiUrl });
   }
 
-  private async checkActivatable(projectId: number, active: boolean | undefined): Promise<void> {
-    if (active && (await this.opsgenie.isActive(projectId))) throw ModelError.error(OPSGENIE_CONFLICT);
+  async function checkActivatable(projectId: number, active: boolean | undefined): Promise<void> {
+    if (active && (await opsgenie.isActive(projectId))) throw ModelError.error(OPSGENIE_CONFLICT);
   }
 
-  private async update(integration: Integration, changes: IntegrationChanges): Promise<Integration> {
-    const updated = await this.integrations.update(integration._id, changes);
+  async function update(integration: Integration, changes: IntegrationChanges): Promise<Integration> {
+    const updated = await integrations.update(integration._id, changes);
     if (!updated) throw new NotFoundError('Integration');
     return updated;
   }
+
+  return {
+    findHttp,
+    listHttp,
+    createHttp,
+    updateHttp,
+    resetToken,
+    remove,
+    prometheus,
+    savePrometheus,
+    opsgenieSettings,
+    saveOpsgenie,
+  };
 }
+export type IntegrationsService = ReturnType<typeof createIntegrationsService>;
