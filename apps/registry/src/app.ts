@@ -1,6 +1,5 @@
 import { REGISTRY_ENDPOINTS } from '@gl/contracts';
 import {
-  createCounters,
   createProjectionRevisions,
   createRuntimeHttpApp,
   type ServiceInstance,
@@ -9,18 +8,19 @@ import {
 import type { RegistryConfig } from './config';
 import { cleanupWorker } from './cleanup.worker';
 import { identityProjection } from './identity.projection';
-import { registryModels } from './models';
+import { registryModels, type RegistryModels } from './models';
 import { createRegistryClient } from './registry-client';
 import { createRegistryRouter } from './registry.router';
 import type { RegistryDeps } from './registry.service';
+import { createRegistryStores } from './stores';
 
 export const SERVICE_NAME = 'registry';
 export const WORKER_NAME = 'registry-worker';
 
-function registryDeps(runtime: ServiceRuntime<RegistryConfig>): RegistryDeps {
+/** The stores over the process's models, made once here and shared by everything the process runs. */
+function registryDeps(runtime: ServiceRuntime<RegistryConfig>, models: RegistryModels): RegistryDeps {
   return {
-    models: registryModels(runtime.connection, runtime.outbox),
-    counters: createCounters(runtime.connection),
+    stores: createRegistryStores(models),
     logger: runtime.logger,
     client: runtime.config.REGISTRY_API_URL ? createRegistryClient(runtime.config.REGISTRY_API_URL) : null,
   };
@@ -31,7 +31,8 @@ function registryDeps(runtime: ServiceRuntime<RegistryConfig>): RegistryDeps {
  * tests build it in-process against their own database. Cleanup jobs run in the worker process.
  */
 export function createRegistryApp(runtime: ServiceRuntime<RegistryConfig>): ServiceInstance {
-  const deps = registryDeps(runtime);
+  const models = registryModels(runtime.connection, runtime.outbox);
+  const deps = registryDeps(runtime, models);
   const revisions = createProjectionRevisions(runtime.connection);
   const app = createRuntimeHttpApp(runtime, SERVICE_NAME, {
     apiRouters: [
@@ -39,14 +40,14 @@ export function createRegistryApp(runtime: ServiceRuntime<RegistryConfig>): Serv
     ],
     serves: REGISTRY_ENDPOINTS,
   });
-  return { app, subscriptions: [identityProjection(deps.models, revisions)] };
+  return { app, subscriptions: [identityProjection(models, revisions)] };
 }
 
 /** The cleanup worker process: health, readiness and metrics over HTTP, jobs from the registry-cleanup durable. */
 export function createRegistryWorker(
   runtime: ServiceRuntime<RegistryConfig>,
 ): ServiceInstance & { worker: ReturnType<typeof cleanupWorker> } {
-  const deps = registryDeps(runtime);
+  const deps = registryDeps(runtime, registryModels(runtime.connection, runtime.outbox));
   const worker = cleanupWorker(deps, runtime.metrics, {
     maxTagsPerRun: runtime.config.REGISTRY_CLEANUP_MAX_TAGS,
   });

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { COMMAND_TYPES, LEGACY_COMMAND_TYPES, DURABLES, type EventEnvelope } from '@gl/contracts';
-import { createCounters, createLogger, createMetrics } from '@gl/service-kit';
+import { createLogger, createMetrics } from '@gl/service-kit';
 import { cleanupWorker, JobBusyError } from './cleanup.worker';
-import { LARGE_DELETE, deleteTags, touchTags } from './registry.service';
+import { LARGE_DELETE, deleteTags } from './registry.service';
 import { startRegistryHarness, type SeededProject } from './testing/registry.harness';
 import { useHarness } from '@gl/testing';
 
@@ -139,14 +139,8 @@ describe('registry cleanup worker', () => {
       ['a', 10],
       ['b', 10],
     ]);
-    const runtime = h.runtime;
     const second = cleanupWorker(
-      {
-        models: h.models,
-        counters: createCounters(runtime.connection),
-        logger: createLogger('w2', 'silent'),
-        client: null,
-      },
+      { stores: h.stores, logger: createLogger('w2', 'silent'), client: null },
       createMetrics('registry-worker-2'),
       { maxTagsPerRun: 0 },
     );
@@ -205,13 +199,8 @@ describe('registry cleanup worker', () => {
       { _id: `${id}:t00500` },
       { $set: { writtenAt: new Date(Date.now() + 60_000) } },
     );
-    await touchTags(h, id);
-    const deps = {
-      models: h.models,
-      counters: createCounters(h.runtime.connection),
-      logger: createLogger('registry-test', 'silent'),
-      client: null,
-    };
+    await h.stores.tags.touch(id);
+    const deps = { stores: h.stores, logger: createLogger('registry-test', 'silent'), client: null };
     await deleteTags(deps, repository, tagNames(10, LARGE_DELETE + 100), snapshot);
     expect(await names(id)).toEqual(['latest', ...tagNames(0, 10), 't00500']);
   });
@@ -230,12 +219,7 @@ describe('registry cleanup worker', () => {
       ['mid', 10],
     ]);
     const capped = cleanupWorker(
-      {
-        models: h.models,
-        counters: createCounters(h.runtime.connection),
-        logger: createLogger('w3', 'silent'),
-        client: null,
-      },
+      { stores: h.stores, logger: createLogger('w3', 'silent'), client: null },
       createMetrics('registry-worker-3'),
       { maxTagsPerRun: 2 },
     );

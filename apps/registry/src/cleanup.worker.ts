@@ -11,7 +11,7 @@ import {
   type EventEnvelope,
 } from '@gl/contracts';
 import { PoisonMessageError, type ServiceMetrics, type Subscription } from '@gl/service-kit';
-import { deleteTags, registryStores, type RegistryDeps } from './registry.service';
+import { deleteTags, type RegistryDeps } from './registry.service';
 import { selectTagsToDelete } from './selection';
 
 const JOBS = COMMAND_TYPES.registry;
@@ -73,7 +73,7 @@ export function cleanupWorker(
   metrics: ServiceMetrics,
   options: CleanupWorkerOptions,
 ): Subscription & { lastCounts: () => JobCounts | null } {
-  const { repositories, tags, jobs } = registryStores(deps.models);
+  const { repositories, tags, jobs } = deps.stores;
   const owner = options.owner ?? `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
   const ownershipMs = options.ownershipMs ?? JOB_OWNERSHIP_MS;
   const ownedUntil = (): Date => new Date(now().getTime() + ownershipMs);

@@ -4,7 +4,6 @@ import { createRegistryClient } from './registry-client';
 import { useHarness } from '@gl/testing';
 import { digestOf, startRegistryHarness } from './testing/registry.harness';
 import { deleteTags } from './registry.service';
-import { createCounters } from '@gl/service-kit';
 
 const CONFIG_DIGEST = `sha256:${'c'.repeat(64)}`;
 
@@ -126,11 +125,7 @@ describe('registry API client and registry-side deletes', () => {
     const shared = digestOf('shared-digest');
     const id = await h.pushTag(p.fullPath, 'a', shared);
     await h.pushTag(p.fullPath, 'b', shared);
-    const deps = {
-      models: h.models,
-      counters: createCounters(h.runtime.connection),
-      logger: h.runtime.logger,
-    };
+    const deps = { stores: h.stores, logger: h.runtime.logger };
     const client = createRegistryClient(fake.url);
     const outcome = await deleteTags({ ...deps, client }, { _id: id, path: p.fullPath }, ['a']);
     expect(outcome).toEqual({ deleted: 1, failed: 0 });

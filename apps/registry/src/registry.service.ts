@@ -1,50 +1,17 @@
 import type { Logger } from 'pino';
-import type { Counters } from '@gl/service-kit';
 import type { RegistryNotificationEvent } from '@gl/contracts';
-import { CleanupJobsStore } from './cleanup-jobs.store';
-import type { ProjectRefDoc, RegistryModels, RepositoryDoc } from './models';
-import { ProjectsStore } from './projects.store';
+import type { ProjectRefDoc, RepositoryDoc } from './models';
 import type { RegistryClient } from './registry-client';
-import { RepositoriesStore } from './repositories.store';
-import { TagsStore, type TagSnapshot } from './tags.store';
+import type { RegistryStores } from './stores';
+import type { TagSnapshot } from './tags.store';
 
 export { LARGE_DELETE, type TagSnapshot } from './tags.store';
 
 export interface RegistryDeps {
-  models: RegistryModels;
-  counters: Counters;
+  stores: RegistryStores;
   logger: Logger;
   /** Present when REGISTRY_API_URL is configured. */
   client: RegistryClient | null;
-}
-
-export interface RegistryStores {
-  repositories: RepositoriesStore;
-  tags: TagsStore;
-  jobs: CleanupJobsStore;
-  projects: ProjectsStore;
-}
-
-const storesByModels = new WeakMap<RegistryModels, RegistryStores>();
-
-/** The stores over these models, made once: the API, the notifications and the worker share its tag cache. */
-export function registryStores(models: RegistryModels): RegistryStores {
-  let stores = storesByModels.get(models);
-  if (!stores) {
-    stores = {
-      repositories: new RepositoriesStore(models.repositories),
-      tags: new TagsStore(models.tags, models.repositories),
-      jobs: new CleanupJobsStore(models.jobs),
-      projects: new ProjectsStore(models.projects, models.members),
-    };
-    storesByModels.set(models, stores);
-  }
-  return stores;
-}
-
-/** Marks the repository's tag list as changed (see TagNameCache). */
-export async function touchTags(deps: Pick<RegistryDeps, 'models'>, repositoryId: number): Promise<void> {
-  await registryStores(deps.models).tags.touch(repositoryId);
 }
 
 /** `[project full path, name].compact.join('/').downcase` */
@@ -54,14 +21,14 @@ export function repositoryPath(projectFullPath: string, name: string): string {
 
 /** The project a registry repository name belongs to: the longest known project path prefix (2+ segments). */
 async function projectForRepositoryPath(
-  deps: Pick<RegistryDeps, 'models'>,
+  deps: Pick<RegistryDeps, 'stores'>,
   repository: string,
 ): Promise<{ project: ProjectRefDoc; name: string } | null> {
   const segments = repository.toLowerCase().split('/');
   const prefixes: string[] = [];
   for (let i = 2; i <= segments.length; i++) prefixes.push(segments.slice(0, i).join('/'));
   if (prefixes.length === 0) return null;
-  const found = await registryStores(deps.models).projects.withPaths(prefixes);
+  const found = await deps.stores.projects.withPaths(prefixes);
   if (found.length === 0) return null;
   const project = found.sort((a, b) => b.fullPathLower.length - a.fullPathLower.length)[0]!;
   const name = repository.slice(project.fullPathLower.length).replace(/^\//, '');
@@ -79,7 +46,7 @@ export async function applyNotification(deps: RegistryDeps, event: RegistryNotif
     deps.logger.warn({ repository: target.repository }, 'registry event for an unknown project ignored');
     return;
   }
-  const { repositories, tags } = registryStores(deps.models);
+  const { repositories, tags } = deps.stores;
   const { project, name } = resolved;
   if (event.action === 'push') {
     if (!target.tag) return;
@@ -122,7 +89,7 @@ export interface DeleteOutcome {
 /**
  * Deletes tags of one repository: on the registry first (manifest by digest, when configured and no
  * surviving tag shares the digest), then here. Idempotent: a tag already gone counts as deleted. Large
- * deletions from a job's snapshot spare tags written after it (TagsStore.remove).
+ * deletions from a job's snapshot spare tags written after it (the tags store's remove).
  */
 export async function deleteTags(
   deps: RegistryDeps,
@@ -130,7 +97,7 @@ export async function deleteTags(
   names: string[],
   snapshot?: TagSnapshot,
 ): Promise<DeleteOutcome> {
-  const { tags } = registryStores(deps.models);
+  const { tags } = deps.stores;
   const known = snapshot?.tags ?? (await tags.digestsOf(repository._id, names));
   const byName = new Map(known.map((t) => [t.name, t]));
   const leaving = new Set(names);

@@ -22,7 +22,7 @@ import {
 import { canReadImages, canSee, projectAccessLevel } from './access';
 import type { ProjectRefDoc, RepositoryDoc, TagDoc } from './models';
 import type { RepositoryView } from './registry.presenters';
-import { deleteTags, registryStores, repositoryPath, type RegistryDeps } from './registry.service';
+import { deleteTags, repositoryPath, type RegistryDeps } from './registry.service';
 import { regexpError, type CleanupRules } from './selection';
 
 export const CLEANUP_RATE_LIMITED =
@@ -64,7 +64,7 @@ export async function findRepository(
   projectId: number,
   repositoryId: number,
 ): Promise<RepositoryDoc> {
-  const repository = await registryStores(deps.models).repositories.findInProject(projectId, repositoryId);
+  const repository = await deps.stores.repositories.findInProject(projectId, repositoryId);
   if (!repository) throw new NotFoundError();
   return repository;
 }
@@ -78,7 +78,7 @@ export async function repositoryViews(
   /** The caller's level on the repository's project: Maintainers may delete it. */
   levelOn: (repository: RepositoryDoc) => number,
 ): Promise<RepositoryView[]> {
-  const { tags } = registryStores(deps.models);
+  const { tags } = deps.stores;
   return Promise.all(
     repositories.map(async (repository) => {
       const projectPath = projectPaths.get(repository.projectId);
@@ -104,7 +104,7 @@ export async function readableProjectsInGroup(
   groupLevel: number,
   ctx: InternalContext,
 ): Promise<{ projects: ProjectRefDoc[]; levels: Map<number, number> }> {
-  const store = registryStores(deps.models).projects;
+  const store = deps.stores.projects;
   const projects = await store.inGroup(ns.id);
   const levels = new Map<number, number>();
   for (const project of projects) {
@@ -117,17 +117,17 @@ export async function readableProjectsInGroup(
 
 /** One project's repositories, by id. */
 export async function pageOfProject(deps: RegistryDeps, projectId: number, page: PageRequest) {
-  return registryStores(deps.models).repositories.pageOfProject(projectId, page);
+  return deps.stores.repositories.pageOfProject(projectId, page);
 }
 
 /** The repositories of these projects, by id. */
 export async function pageOfProjects(deps: RegistryDeps, projectIds: number[], page: PageRequest) {
-  return registryStores(deps.models).repositories.pageOfProjects(projectIds, page);
+  return deps.stores.repositories.pageOfProjects(projectIds, page);
 }
 
 /** A repository by id alone (GET /registry/repositories/:id): 404 when unknown. */
 export async function repositoryById(deps: RegistryDeps, id: number): Promise<RepositoryDoc> {
-  const repository = await registryStores(deps.models).repositories.findById(id);
+  const repository = await deps.stores.repositories.findById(id);
   if (!repository) throw new NotFoundError();
   return repository;
 }
@@ -138,7 +138,7 @@ export async function projectReaderOf(
   repository: RepositoryDoc,
   ctx: InternalContext,
 ): Promise<{ project: ProjectRefDoc; level: number }> {
-  const store = registryStores(deps.models).projects;
+  const store = deps.stores.projects;
   const project = await store.find(repository.projectId);
   if (!project) throw new NotFoundError();
   const level = await projectAccessLevel(store, project, ctx);
@@ -159,7 +159,7 @@ export async function scheduleRepositoryDelete(
   const command = workerCommand(ctx, COMMAND_TYPES.registry.deleteRepository, projectId, {
     repositoryId: repository._id,
   });
-  await registryStores(deps.models).repositories.scheduleDelete(repository._id, [command]);
+  await deps.stores.repositories.scheduleDelete(repository._id, [command]);
   deps.outbox.kick();
 }
 
@@ -206,23 +206,18 @@ export async function requestTagsCleanup(
     ...rules,
   });
   const nextSlotAt = new Date(now.getTime() + BULK_DELETE_INTERVAL_MS);
-  const taken = await registryStores(deps.models).repositories.takeBulkDeleteSlot(
-    repository._id,
-    now,
-    nextSlotAt,
-    [command],
-  );
+  const taken = await deps.stores.repositories.takeBulkDeleteSlot(repository._id, now, nextSlotAt, [command]);
   if (!taken) throw new HttpError(400, { message: CLEANUP_RATE_LIMITED });
   deps.outbox.kick();
 }
 
 /** The repository's tag names in ascending order (GitLab pages tags by name). */
 export async function tagNames(deps: RegistryDeps, repository: RepositoryDoc): Promise<string[]> {
-  return registryStores(deps.models).tags.names(repository);
+  return deps.stores.tags.names(repository);
 }
 
 export async function findTag(deps: RegistryDeps, repository: RepositoryDoc, name: string): Promise<TagDoc> {
-  const tag = await registryStores(deps.models).tags.find(repository._id, name);
+  const tag = await deps.stores.tags.find(repository._id, name);
   if (!tag) throw new NotFoundError('Tag');
   return tag;
 }

@@ -23,6 +23,7 @@ import {
 import { createRegistryApp, createRegistryWorker } from '../app';
 import type { RegistryConfig } from '../config';
 import { registryModels, type RegistryModels } from '../models';
+import { createRegistryStores, type RegistryStores } from '../stores';
 
 export const SECRET = 'registry-notification-secret-1234';
 export const HOST = 'registry.test:5000';
@@ -42,6 +43,8 @@ export type { CallOptions, Reply } from '@gl/testing';
 
 export interface RegistryHarness extends ServiceHarnessBase<RegistryConfig> {
   models: RegistryModels;
+  /** Stores over `models`, for specs that run the worker's steps (deleteTags, a second worker) directly. */
+  stores: RegistryStores;
   projection: Subscription;
   worker: ReturnType<typeof createRegistryWorker>['worker'];
   notify(events: unknown[], authorization?: string): Promise<Reply>;
@@ -124,6 +127,7 @@ export async function startRegistryHarness(
   const harness: RegistryHarness = {
     runtime,
     models,
+    stores: createRegistryStores(models),
     projection,
     worker,
     call,
