@@ -1,8 +1,7 @@
 import { z } from 'zod';
 import { tier } from '@gl/contracts';
 import { baseServiceConfig } from '@gl/service-kit';
-
-const serviceUrl = z.string().url();
+import { upstreamUrls } from './routing/upstreams';
 
 /** Gateway settings; one instance setting (GITLAB_TIER) selects the feature tier for every service. */
 export const gatewayConfigSchema = baseServiceConfig.extend({
@@ -19,11 +18,12 @@ export const gatewayConfigSchema = baseServiceConfig.extend({
   DATA_DIR: z.string().default('.data/dev'),
   /** How long token, user, namespace and membership lookups are reused; another replica's writes show after it. */
   IDENTITY_CACHE_TTL_MS: z.coerce.number().int().min(0).default(5_000),
-  BOARDS_URL: serviceUrl,
-  DISCUSSIONS_URL: serviceUrl,
-  ALERTS_URL: serviceUrl,
-  NOTIFICATIONS_URL: serviceUrl,
-  EVENTS_URL: serviceUrl,
-  REGISTRY_URL: serviceUrl,
+  /** Each service's URL, or its replicas' URLs separated by commas; requests are spread round-robin. */
+  BOARDS_URL: upstreamUrls,
+  DISCUSSIONS_URL: upstreamUrls,
+  ALERTS_URL: upstreamUrls,
+  NOTIFICATIONS_URL: upstreamUrls,
+  EVENTS_URL: upstreamUrls,
+  REGISTRY_URL: upstreamUrls,
 });
 export type GatewayConfig = z.infer<typeof gatewayConfigSchema>;

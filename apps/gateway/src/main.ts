@@ -7,6 +7,7 @@ import { openIdentity } from './identity/identity.setup';
 import { createServiceProxy } from './routing/proxy';
 import { servicesReady } from './routing/readiness';
 import type { ServiceName } from './routing/route-table';
+import type { Upstreams } from './routing/upstreams';
 
 void runService({
   name: 'gateway',
@@ -24,7 +25,7 @@ void runService({
       logger,
     });
 
-    const upstreams: Record<ServiceName, string> = {
+    const upstreams: Upstreams = {
       boards: config.BOARDS_URL,
       discussions: config.DISCUSSIONS_URL,
       alerts: config.ALERTS_URL,
@@ -33,7 +34,7 @@ void runService({
       registry: config.REGISTRY_URL,
     };
     const proxies = Object.fromEntries(
-      Object.entries(upstreams).map(([name, url]) => [name, createServiceProxy(url, logger)]),
+      Object.entries(upstreams).map(([name, urls]) => [name, createServiceProxy(urls, logger)]),
     ) as Record<ServiceName, ReturnType<typeof createServiceProxy>>;
 
     const app = createGatewayApp({

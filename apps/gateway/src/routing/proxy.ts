@@ -6,6 +6,7 @@ import { createProxyMiddleware } from 'http-proxy-middleware';
 import type { Logger } from 'pino';
 import { INTERNAL_CONTEXT_HEADER, REQUEST_ID_HEADER } from '@gl/contracts';
 import { JSON_CONTENT_TYPE } from '@gl/service-kit';
+import { roundRobin } from './upstreams';
 
 declare module 'express-serve-static-core' {
   interface Request {
@@ -43,12 +44,12 @@ class UpstreamAgent extends Agent {
 }
 
 /**
- * One proxy per service over a keep-alive agent (without one, measured here, the proxy's p50 rose to
- * about 2.5 s under load as every request opened a new connection). Bodies are streamed, never parsed. An unreachable service is a 502 with
- * GitLab's body shape.
+ * One proxy per service replica over a keep-alive agent (without one, measured here, the proxy's p50 rose
+ * to about 2.5 s under load as every request opened a new connection). Bodies are streamed, never parsed.
+ * An unreachable replica is a 502 with GitLab's body shape; the request is not retried on another replica,
+ * since a write may have reached the first one before its connection failed.
  */
-export function createServiceProxy(target: string, logger: Logger): RequestHandler {
-  const agent = new UpstreamAgent({ keepAlive: true, maxSockets: 256, keepAliveMsecs: 1_000 });
+function createReplicaProxy(target: string, agent: Agent, logger: Logger): RequestHandler {
   return createProxyMiddleware<Request, ServerResponse>({
     target,
     agent,
@@ -75,4 +76,18 @@ export function createServiceProxy(target: string, logger: Logger): RequestHandl
       },
     },
   });
+}
+
+/**
+ * The proxy to one service: its replicas' URLs (one or more) take requests in turn, round-robin. Services
+ * keep no per-client state between requests, so any replica may answer any request.
+ */
+export function createServiceProxy(targets: string | readonly string[], logger: Logger): RequestHandler {
+  const agent = new UpstreamAgent({ keepAlive: true, maxSockets: 256, keepAliveMsecs: 1_000 });
+  const replicas = (typeof targets === 'string' ? [targets] : targets).map((target) =>
+    createReplicaProxy(target, agent, logger),
+  );
+  if (replicas.length === 1) return replicas[0]!;
+  const nextReplica = roundRobin(replicas);
+  return (req, res, next) => nextReplica()(req, res, next);
 }
