@@ -3,6 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { createWriteStream, existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { freePort } from '@gl/infra';
+import { replicaNames, type ReplicaCounts } from './replicas';
 
 /** The six services behind the gateway, in start order. */
 export const STACK_SERVICES = [
@@ -18,6 +19,8 @@ export type StackService = (typeof STACK_SERVICES)[number];
 /** Worker processes started next to a service, with its environment and their own port. */
 export const STACK_WORKERS = { 'registry-worker': { service: 'registry', entry: 'worker.js' } } as const;
 export type StackWorker = keyof typeof STACK_WORKERS;
+/** A process the stack runs: a service or worker (its further replicas are `events-2`, …) or the gateway. */
+export type StackProcess = StackService | StackWorker | 'gateway' | `${StackService | StackWorker}-${number}`;
 
 export interface StackOptions {
   rootDir: string;
@@ -37,17 +40,22 @@ export interface StackOptions {
   log?: (line: string) => void;
   /** Where child output goes: 'files' (under dataDir/logs) or 'inherit'. */
   output?: 'files' | 'inherit';
+  /** Processes per service or worker (default one each); the gateway spreads requests over them. */
+  replicas?: ReplicaCounts<StackService | StackWorker>;
 }
 
 export interface RunningStack {
   gatewayUrl: string;
+  /** Each service's first replica. */
   serviceUrls: Record<StackService, string>;
+  /** Every replica's URL of each service and worker, in process-name order (`events`, `events-2`, …). */
+  replicaUrls: Record<StackService | StackWorker, string[]>;
   rootToken: string;
   rootTokenFile: string | null;
   pids: Record<string, number>;
   /** Stops one process (fault tests); `restart` brings it back with the same port and environment. */
-  kill(name: StackService | StackWorker | 'gateway', signal?: NodeJS.Signals): Promise<void>;
-  restart(name: StackService | StackWorker | 'gateway'): Promise<void>;
+  kill(name: StackProcess, signal?: NodeJS.Signals): Promise<void>;
+  restart(name: StackProcess): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -87,6 +95,12 @@ async function waitForReady(
   throw new Error(`${name} not ready after ${timeoutMs} ms; see ${logHint}`);
 }
 
+/** ` (events ×2, registry-worker ×2)` for kinds started more than once, nothing when none is. */
+function replicaSummary(replicaUrls: Record<string, string[]>): string {
+  const several = Object.entries(replicaUrls).filter(([, urls]) => urls.length > 1);
+  return several.length ? ` (${several.map(([kind, urls]) => `${kind} ×${urls.length}`).join(', ')})` : '';
+}
+
 /**
  * Starts the six services and the gateway from dist/ as child processes on loopback, each with its own
  * port, and waits until the gateway reports every service ready. Used by `npm start`, the end-to-end
@@ -111,11 +125,15 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
     ...options.extraEnv,
   };
 
+  /** Each process's kind (`events-2` is an `events`), so a replica runs its kind's entry point. */
+  const kinds = new Map<string, string>([['gateway', 'gateway']]);
   function launch(name: string): ChildProcess {
-    const worker = STACK_WORKERS[name as StackWorker] as (typeof STACK_WORKERS)[StackWorker] | undefined;
+    const kind = kinds.get(name);
+    if (!kind) throw new Error(`no process named ${name} in this stack`);
+    const worker = STACK_WORKERS[kind as StackWorker] as (typeof STACK_WORKERS)[StackWorker] | undefined;
     const entry = worker
       ? join(options.rootDir, 'dist', 'apps', worker.service, worker.entry)
-      : join(options.rootDir, 'dist', 'apps', name, 'main.js');
+      : join(options.rootDir, 'dist', 'apps', kind, 'main.js');
     if (!existsSync(entry)) throw new Error(`${entry} is missing: run \`npm run build\` first`);
     const child = spawn(process.execPath, ['--enable-source-maps', entry], {
       cwd: options.rootDir,
@@ -131,18 +149,28 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
     return child;
   }
 
-  const serviceUrls = {} as Record<StackService, string>;
-  for (const name of STACK_SERVICES) {
-    const port = await freePort();
-    serviceUrls[name] = `http://127.0.0.1:${port}`;
-    envs.set(name, { ...common, PORT: String(port), MONGO_DB: `${prefix}${name}` });
+  // Replicas of a service share its database and bus consumers; each has its own port.
+  const processUrls = new Map<string, string>();
+  const replicaUrls = {} as Record<StackService | StackWorker, string[]>;
+  const kindEnv = (kind: StackService | StackWorker): NodeJS.ProcessEnv => {
+    const service = kind in STACK_WORKERS ? STACK_WORKERS[kind as StackWorker].service : kind;
+    return { ...common, MONGO_DB: `${prefix}${service}` };
+  };
+  for (const kind of [...STACK_SERVICES, ...(Object.keys(STACK_WORKERS) as StackWorker[])]) {
+    replicaUrls[kind] = [];
+    for (const name of replicaNames(kind, options.replicas?.[kind])) {
+      const port = await freePort();
+      const url = `http://127.0.0.1:${port}`;
+      kinds.set(name, kind);
+      processUrls.set(name, url);
+      replicaUrls[kind].push(url);
+      envs.set(name, { ...kindEnv(kind), PORT: String(port) });
+    }
   }
-  const workerUrls: Record<string, string> = {};
-  for (const [name, worker] of Object.entries(STACK_WORKERS)) {
-    const port = await freePort();
-    workerUrls[name] = `http://127.0.0.1:${port}`;
-    envs.set(name, { ...envs.get(worker.service), PORT: String(port) });
-  }
+  const serviceUrls = Object.fromEntries(STACK_SERVICES.map((s) => [s, replicaUrls[s][0]!])) as Record<
+    StackService,
+    string
+  >;
   const gatewayPort = options.gatewayPort || (await freePort());
   const gatewayUrl = `http://127.0.0.1:${gatewayPort}`;
   envs.set('gateway', {
@@ -154,7 +182,7 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
     GITLAB_EXTERNAL_URL: options.externalUrl ?? gatewayUrl,
     GITLAB_TIER: options.tier ?? 'ultimate',
     ...(options.rootToken ? { GITLAB_ROOT_TOKEN: options.rootToken } : {}),
-    ...Object.fromEntries(STACK_SERVICES.map((s) => [`${s.toUpperCase()}_URL`, serviceUrls[s]])),
+    ...Object.fromEntries(STACK_SERVICES.map((s) => [`${s.toUpperCase()}_URL`, replicaUrls[s].join(',')])),
   });
 
   const stop = async (): Promise<void> => {
@@ -169,15 +197,13 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
 
   try {
     const started = Date.now();
-    for (const name of STACK_SERVICES) launch(name);
-    for (const name of Object.keys(workerUrls)) launch(name);
-    const urls: Record<string, string> = { ...serviceUrls, ...workerUrls };
+    for (const name of processUrls.keys()) launch(name);
     await Promise.all(
-      Object.entries(urls).map(([name, url]) =>
+      [...processUrls].map(([name, url]) =>
         waitForReady(url, children.get(name)!, name, join(logsDir, `${name}.log`), 60_000),
       ),
     );
-    log(`six services ready in ${Date.now() - started} ms`);
+    log(`six services ready in ${Date.now() - started} ms${replicaSummary(replicaUrls)}`);
     launch('gateway');
     await waitForReady(gatewayUrl, children.get('gateway')!, 'gateway', join(logsDir, 'gateway.log'), 60_000);
     log(`gateway ready at ${gatewayUrl} after ${Date.now() - started} ms`);
@@ -192,6 +218,7 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
   return {
     gatewayUrl,
     serviceUrls,
+    replicaUrls,
     rootToken,
     rootTokenFile,
     get pids() {
@@ -205,7 +232,7 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
     },
     async restart(name) {
       const child = launch(name);
-      const url = name === 'gateway' ? gatewayUrl : (workerUrls[name] ?? serviceUrls[name as StackService]);
+      const url = name === 'gateway' ? gatewayUrl : processUrls.get(name)!;
       await waitForReady(url, child, name, join(logsDir, `${name}.log`), 60_000);
     },
     async stop() {

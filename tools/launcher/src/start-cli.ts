@@ -2,14 +2,22 @@ import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { startInfra } from '@gl/infra';
 import { watchParent } from '@gl/service-kit';
-import { startStack } from './stack';
+import { replicasFromCli } from './replicas';
+import { STACK_SERVICES, STACK_WORKERS, startStack, type StackService, type StackWorker } from './stack';
 
 /**
  * `npm start`: infrastructure (env, Docker or local FerretDB + NATS), then the six services and the
  * gateway; prints where it listens and where the root token is; Ctrl-C stops everything.
+ * `npm start -- --replicas events=2,boards=2` (or GL_REPLICAS) runs several processes of a service.
  */
 async function main(): Promise<void> {
   const parentPid = process.ppid;
+  const kinds: (StackService | StackWorker)[] = [
+    ...STACK_SERVICES,
+    ...(Object.keys(STACK_WORKERS) as StackWorker[]),
+  ];
+  // Read before anything starts, so a mistyped flag costs nothing.
+  const replicas = replicasFromCli(process.argv.slice(2), process.env, kinds);
   const rootDir = resolve(__dirname, '..', '..');
   const dataDir = resolve(rootDir, process.env.DATA_DIR ?? '.data/dev');
   const log = (line: string): void => {
@@ -31,6 +39,7 @@ async function main(): Promise<void> {
       externalUrl: process.env.GITLAB_EXTERNAL_URL,
       tier: (process.env.GITLAB_TIER as 'free' | 'premium' | 'ultimate' | undefined) ?? 'ultimate',
       rootToken: process.env.GITLAB_ROOT_TOKEN,
+      replicas,
       log,
     });
   } catch (err) {
