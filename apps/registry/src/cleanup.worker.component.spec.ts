@@ -42,6 +42,13 @@ describe('registry cleanup worker', () => {
     }
     return id;
   }
+  /** A worker of its own over the same stores, as another worker process would be. */
+  const otherWorker = (n: number, maxTagsPerRun: number) =>
+    cleanupWorker(
+      { stores: h.stores, logger: createLogger(`w${n}`, 'silent'), client: null },
+      createMetrics(`registry-worker-${n}`),
+      { maxTagsPerRun },
+    );
   const names = async (repositoryId: number) =>
     (await h.models.tags.find({ repositoryId }).sort({ name: 1 }).lean()).map((t) => t.name);
   const cleanup = (repositoryId: number, rules: Record<string, unknown>) =>
@@ -139,11 +146,7 @@ describe('registry cleanup worker', () => {
       ['a', 10],
       ['b', 10],
     ]);
-    const second = cleanupWorker(
-      { stores: h.stores, logger: createLogger('w2', 'silent'), client: null },
-      createMetrics('registry-worker-2'),
-      { maxTagsPerRun: 0 },
-    );
+    const second = otherWorker(2, 0);
     const event = cleanup(id, {});
     const results = await Promise.allSettled([h.worker.handle(event), second.handle(event)]);
     const done = [h.worker.lastCounts(), second.lastCounts()].filter((c) => c?.deleted === 2);
@@ -218,11 +221,7 @@ describe('registry cleanup worker', () => {
       ['old', 30],
       ['mid', 10],
     ]);
-    const capped = cleanupWorker(
-      { stores: h.stores, logger: createLogger('w3', 'silent'), client: null },
-      createMetrics('registry-worker-3'),
-      { maxTagsPerRun: 2 },
-    );
+    const capped = otherWorker(3, 2);
     await capped.handle(cleanup(id, {}));
     expect(await names(id)).toEqual(['new']);
     expect(capped.lastCounts()).toEqual({ matched: 3, kept: 1, deleted: 2, failed: 0 });
