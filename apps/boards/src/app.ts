@@ -9,7 +9,7 @@ import { createBoardsModels } from './boards.models';
 import { createBoardsRouter } from './boards.router';
 import { createBoardsService, createBoardsStores, type BoardsService } from './boards.service';
 import { createLabelsRouter } from './labels.router';
-import { LabelsService } from './labels.service';
+import { createLabelsService } from './labels.service';
 import { createMilestonesRouter } from './milestones.router';
 import { MilestonesService } from './milestones.service';
 import { createUsersSubscription } from './users.projection';
@@ -26,7 +26,7 @@ export function createBoardsApp(runtime: ServiceRuntime): ServiceInstance & { bo
   const counters = createCounters(runtime.connection);
   const stores = createBoardsStores(models, counters);
   const boards = createBoardsService(stores);
-  const labels = new LabelsService(stores.labels, boards);
+  const labels = createLabelsService(stores.labels, boards);
   const milestones = new MilestonesService(stores.milestones, runtime.outbox);
   const app = createRuntimeHttpApp(runtime, SERVICE_NAME, {
     apiRouters: [createLabelsRouter(labels), createMilestonesRouter(milestones), createBoardsRouter(boards)],

@@ -31,29 +31,24 @@ function validateLabel(input: { color?: string; title?: string; description?: st
 const alreadyExists = (): ConflictError => new ConflictError('Label already exists');
 
 /** Group labels (lib/api/group_labels.rb, Labels::CreateService / UpdateService). */
-export class LabelsService {
-  constructor(
-    private readonly labels: LabelsStore,
-    private readonly boards: BoardsService,
-  ) {}
-
-  page(groupIds: number[], search: string | undefined, page: PageRequest) {
-    return this.labels.page(groupIds, search, page);
+export function createLabelsService(labels: LabelsStore, boards: BoardsService) {
+  function page(groupIds: number[], search: string | undefined, page: PageRequest) {
+    return labels.page(groupIds, search, page);
   }
 
   /** find_label: by id when numeric, else by name, within the group. */
-  async find(groupId: number, key: string): Promise<LabelDoc> {
+  async function find(groupId: number, key: string): Promise<LabelDoc> {
     const label = /^\d+$/.test(key)
-      ? await this.labels.findById(groupId, Number(key))
-      : await this.labels.findByName(groupId, key);
+      ? await labels.findById(groupId, Number(key))
+      : await labels.findByName(groupId, key);
     if (!label) throw new NotFoundError('Label');
     return label;
   }
 
-  async create(groupId: number, params: z.infer<typeof createLabelBody>): Promise<LabelDoc> {
-    if (await this.labels.nameTaken(groupId, params.name)) throw alreadyExists();
+  async function create(groupId: number, params: z.infer<typeof createLabelBody>): Promise<LabelDoc> {
+    if (await labels.nameTaken(groupId, params.name)) throw alreadyExists();
     validateLabel({ color: params.color, title: params.name, description: params.description });
-    const created = await this.labels.create({
+    const created = await labels.create({
       groupId,
       name: params.name,
       color: params.color,
@@ -64,8 +59,8 @@ export class LabelsService {
     return created;
   }
 
-  async update(groupId: number, params: z.infer<typeof updateLabelBody>): Promise<LabelDoc> {
-    const label = await this.find(groupId, params.label_id);
+  async function update(groupId: number, params: z.infer<typeof updateLabelBody>): Promise<LabelDoc> {
+    const label = await find(groupId, params.label_id);
     const changes: LabelChanges = {};
     if (params.new_name !== undefined) {
       if (params.new_name === '') throw ModelError.fields({ title: ["can't be blank"] });
@@ -75,16 +70,20 @@ export class LabelsService {
     if (params.color !== undefined) changes.color = params.color;
     if (params.description !== undefined) changes.description = params.description;
     if (params.priority !== undefined) changes.priority = params.priority;
-    const updated = await this.labels.update(label._id, changes);
+    const updated = await labels.update(label._id, changes);
     if (updated === 'taken') throw ModelError.fields({ title: ['has already been taken'] });
     if (!updated) throw new NotFoundError('Label');
     return updated;
   }
 
   /** Deletes the label and the board lists showing it. */
-  async remove(groupId: number, key: string): Promise<void> {
-    const label = await this.find(groupId, key);
-    await this.labels.remove(label._id);
-    await this.boards.forgetTarget('label', label._id);
+  async function remove(groupId: number, key: string): Promise<void> {
+    const label = await find(groupId, key);
+    await labels.remove(label._id);
+    await boards.forgetTarget('label', label._id);
   }
+
+  return { page, find, create, update, remove };
 }
+
+export type LabelsService = ReturnType<typeof createLabelsService>;
