@@ -11,7 +11,7 @@ import { createBoardsService, createBoardsStores, type BoardsService } from './b
 import { createLabelsRouter } from './labels.router';
 import { createLabelsService } from './labels.service';
 import { createMilestonesRouter } from './milestones.router';
-import { MilestonesService } from './milestones.service';
+import { createMilestonesService } from './milestones.service';
 import { createUsersSubscription } from './users.projection';
 
 export const SERVICE_NAME = 'boards';
@@ -27,7 +27,7 @@ export function createBoardsApp(runtime: ServiceRuntime): ServiceInstance & { bo
   const stores = createBoardsStores(models, counters);
   const boards = createBoardsService(stores);
   const labels = createLabelsService(stores.labels, boards);
-  const milestones = new MilestonesService(stores.milestones, runtime.outbox);
+  const milestones = createMilestonesService(stores.milestones, runtime.outbox);
   const app = createRuntimeHttpApp(runtime, SERVICE_NAME, {
     apiRouters: [createLabelsRouter(labels), createMilestonesRouter(milestones), createBoardsRouter(boards)],
     serves: BOARDS_ENDPOINTS,

@@ -55,30 +55,28 @@ function milestoneEvent(writer: MilestoneWriter, type: string, milestone: Milest
 }
 
 /** Group milestones (lib/api/group_milestones.rb, Milestones::CreateService / UpdateService). */
-export class MilestonesService {
-  constructor(
-    private readonly milestones: MilestonesStore,
-    private readonly outbox: Outbox,
-  ) {}
-
-  page(groupId: number, query: z.infer<typeof listMilestonesQuery>, page: PageRequest) {
-    return this.milestones.page(groupId, query, page);
+export function createMilestonesService(milestones: MilestonesStore, outbox: Outbox) {
+  function page(groupId: number, query: z.infer<typeof listMilestonesQuery>, page: PageRequest) {
+    return milestones.page(groupId, query, page);
   }
 
-  async get(groupId: number, id: number): Promise<MilestoneDoc> {
-    const milestone = await this.milestones.find(groupId, id);
+  async function get(groupId: number, id: number): Promise<MilestoneDoc> {
+    const milestone = await milestones.find(groupId, id);
     if (!milestone) throw new NotFoundError('Milestone');
     return milestone;
   }
 
   /** Opens a milestone; publishes milestone.opened. */
-  async create(writer: MilestoneWriter, params: z.infer<typeof createMilestoneBody>): Promise<MilestoneDoc> {
+  async function create(
+    writer: MilestoneWriter,
+    params: z.infer<typeof createMilestoneBody>,
+  ): Promise<MilestoneDoc> {
     requireDateOrder(params.start_date ?? null, params.due_date ?? null);
     const { groupId } = writer;
-    if (await this.milestones.titleTaken(groupId, params.title)) throw TAKEN();
+    if (await milestones.titleTaken(groupId, params.title)) throw TAKEN();
     const now = new Date();
     const doc: MilestoneDoc = {
-      ...(await this.milestones.allocate(groupId)),
+      ...(await milestones.allocate(groupId)),
       groupId,
       title: params.title,
       description: params.description ?? '',
@@ -88,14 +86,17 @@ export class MilestonesService {
       createdAt: now,
       updatedAt: now,
     };
-    if (!(await this.milestones.insert(doc, [milestoneEvent(writer, milestoneOpened, doc)]))) throw TAKEN();
-    this.outbox.kick();
+    if (!(await milestones.insert(doc, [milestoneEvent(writer, milestoneOpened, doc)]))) throw TAKEN();
+    outbox.kick();
     return doc;
   }
 
   /** Changes a milestone; closing or reopening it publishes milestone.closed / milestone.reopened. */
-  async update(writer: MilestoneWriter, params: z.infer<typeof updateMilestoneBody>): Promise<MilestoneDoc> {
-    const current = await this.get(writer.groupId, params.milestone_id);
+  async function update(
+    writer: MilestoneWriter,
+    params: z.infer<typeof updateMilestoneBody>,
+  ): Promise<MilestoneDoc> {
+    const current = await get(writer.groupId, params.milestone_id);
     const changes: MilestoneChanges = { updatedAt: new Date() };
     if (params.title !== undefined) changes.title = params.title;
     if (params.description !== undefined) changes.description = params.description;
@@ -114,10 +115,14 @@ export class MilestonesService {
       nextState === current.state
         ? []
         : [milestoneEvent(writer, nextState === 'closed' ? milestoneClosed : milestoneReopened, after)];
-    const updated = await this.milestones.update(current._id, changes, events);
+    const updated = await milestones.update(current._id, changes, events);
     if (updated === 'taken') throw TAKEN();
     if (!updated) throw new NotFoundError('Milestone');
-    if (events.length > 0) this.outbox.kick();
+    if (events.length > 0) outbox.kick();
     return updated;
   }
+
+  return { page, get, create, update };
 }
+
+export type MilestonesService = ReturnType<typeof createMilestonesService>;
