@@ -44,14 +44,20 @@ class UpstreamAgent extends Agent {
 }
 
 /**
- * One proxy per service replica over a keep-alive agent (without one, measured here, the proxy's p50 rose
- * to about 2.5 s under load as every request opened a new connection). Bodies are streamed, never parsed.
- * An unreachable replica is a 502 with GitLab's body shape; the request is not retried on another replica,
- * since a write may have reached the first one before its connection failed.
+ * One proxy per service over a keep-alive agent (without one, measured here, the proxy's p50 rose to
+ * about 2.5 s under load as every request opened a new connection). The service's replicas (one or more
+ * URLs) take requests in turn, round-robin: services keep no per-client state between requests, so any
+ * replica may answer any request. Bodies are streamed, never parsed. An unreachable replica is a 502 with
+ * GitLab's body shape; the request is not retried on another replica, since a write may have reached the
+ * first one before its connection failed.
  */
-function createReplicaProxy(target: string, agent: Agent, logger: Logger): RequestHandler {
+export function createServiceProxy(targets: string | readonly string[], logger: Logger): RequestHandler {
+  const agent = new UpstreamAgent({ keepAlive: true, maxSockets: 256, keepAliveMsecs: 1_000 });
+  const replicas = typeof targets === 'string' ? [targets] : targets;
+  const nextReplica = roundRobin(replicas);
   return createProxyMiddleware<Request, ServerResponse>({
-    target,
+    target: replicas[0],
+    ...(replicas.length > 1 ? { router: nextReplica } : {}),
     agent,
     changeOrigin: false,
     proxyTimeout: 120_000,
@@ -64,8 +70,8 @@ function createReplicaProxy(target: string, agent: Agent, logger: Logger): Reque
         proxyReq.setHeader('x-forwarded-host', req.headers.host ?? '');
         proxyReq.setHeader('x-forwarded-proto', req.protocol);
       },
-      error(err: Error, req: IncomingMessage, res: ServerResponse | Socket) {
-        logger.warn({ err: err.message, target, url: req.url }, 'upstream unavailable');
+      error(err: Error, req: IncomingMessage, res: ServerResponse | Socket, target?: unknown) {
+        logger.warn({ err: err.message, target: String(target), url: req.url }, 'upstream unavailable');
         if (!('setHeader' in res) || res.headersSent) {
           res.destroy();
           return;
@@ -76,18 +82,4 @@ function createReplicaProxy(target: string, agent: Agent, logger: Logger): Reque
       },
     },
   });
-}
-
-/**
- * The proxy to one service: its replicas' URLs (one or more) take requests in turn, round-robin. Services
- * keep no per-client state between requests, so any replica may answer any request.
- */
-export function createServiceProxy(targets: string | readonly string[], logger: Logger): RequestHandler {
-  const agent = new UpstreamAgent({ keepAlive: true, maxSockets: 256, keepAliveMsecs: 1_000 });
-  const replicas = (typeof targets === 'string' ? [targets] : targets).map((target) =>
-    createReplicaProxy(target, agent, logger),
-  );
-  if (replicas.length === 1) return replicas[0]!;
-  const nextReplica = roundRobin(replicas);
-  return (req, res, next) => nextReplica()(req, res, next);
 }
