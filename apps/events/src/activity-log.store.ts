@@ -26,9 +26,33 @@ export function projectFilter(projectId: number, query: ActivityEventsQuery): Fi
   return filter;
 }
 
-/** The activity log's reads: one page of the log's events matching a filter, with GitLab's bounded count. */
+/**
+ * The activity log: recorded in batches; read one page of the log's events matching a filter, with GitLab's
+ * bounded count.
+ */
 export function createActivityLogStore(activities: Model<ActivityDoc>) {
   return {
+    /**
+     * Inserts activity events; one an earlier delivery already recorded (same `sourceEventId`) stays as it
+     * is. Resolves each event's stored id by its domain event id.
+     */
+    async record(list: ActivityDoc[]): Promise<Map<string, number>> {
+      const ids = new Map(list.map((activity) => [activity.sourceEventId, activity._id]));
+      if (list.length === 0) return ids;
+      try {
+        await activities.insertMany(list, { ordered: false, lean: true });
+        return ids;
+      } catch (err) {
+        // Unordered: everything but the duplicates went in; any other failure leaves an event missing.
+        const stored = await activities
+          .find({ sourceEventId: { $in: [...ids.keys()] } })
+          .select({ _id: 1, sourceEventId: 1 })
+          .lean<Pick<ActivityDoc, '_id' | 'sourceEventId'>[]>();
+        if (stored.length < ids.size) throw err;
+        return new Map(stored.map((activity) => [activity.sourceEventId, activity._id]));
+      }
+    },
+
     /** A project's events matching the list's filters, newest (or oldest) first. */
     async projectPage(
       projectId: number,

@@ -1,6 +1,7 @@
 import { DOMAIN_EVENT_TYPES, DURABLES, EVENT_SUBJECTS, EVENT_TYPES } from '@gl/contracts';
 import { PoisonMessageError, startConsumer } from '@gl/service-kit';
 import { activityLogSubscription } from './activity.consumer';
+import { readHead } from './timeline/buckets';
 import { ACTOR, envelope, memberEvent, projectEvent, targetEvent, userCreated } from './testing/envelopes';
 import { startEventsHarness } from './testing/events.harness';
 import { useHarness } from '@gl/testing';
@@ -37,6 +38,47 @@ describe('events-activity-log consumer', () => {
     await recorder().apply(opened);
     expect(await count(projectId)).toBe(1);
     expect(await h.instance.models.ingested.exists({ _id: opened.id })).not.toBeNull();
+  });
+
+  it('When a batch carries a broken event, a duplicate and the creator membership, then only the broken one is poison and the rest is recorded once', async () => {
+    const projectId = nextProject++;
+    const opened = targetEvent(D.issueOpened, projectId, { targetId: 1, targetIid: 1, targetTitle: 'A' });
+    const outcome = await recorder().applyBatch([
+      projectEvent(ID.projectCreated, projectId, { correlationId: 'req-b' }),
+      memberEvent(ID.memberAdded, 'project', projectId, ACTOR.id, {
+        accessLevel: 50,
+        correlationId: 'req-b',
+      }),
+      opened,
+      envelope({ type: D.issueOpened, projectId, data: {} }),
+      opened,
+      targetEvent(D.issueClosed, projectId, { targetId: 1, targetIid: 1, targetTitle: 'A' }),
+    ]);
+    expect([...outcome.poisoned!.keys()]).toEqual([3]);
+    const actions = await h.instance.models.activities.find({ projectId }).sort({ _id: 1 }).lean();
+    expect(actions.map((a) => a.actionName)).toEqual(['created', 'opened', 'closed']);
+    expect((await readHead(h.instance.timelines, `project:${projectId}`)).count).toBe(3);
+  });
+
+  it('When a batch is redelivered after being cut short, then the log and the timelines hold each event once', async () => {
+    const projectId = nextProject++;
+    const batch = [1, 2, 3].map((iid) =>
+      targetEvent(D.issueOpened, projectId, { targetId: iid, targetIid: iid, targetTitle: `Cut ${iid}` }),
+    );
+    await recorder().applyBatch(batch);
+    // Stopped before marking the events done; the first one's claim was lost as well.
+    await h.instance.models.ingested.updateMany(
+      { _id: { $in: batch.map((e) => e.id) } },
+      { $set: { done: false } },
+    );
+    await h.instance.models.ingested.deleteOne({ _id: batch[0]!.id });
+    await recorder().applyBatch([...batch].reverse());
+    expect(await count(projectId)).toBe(3);
+    const head = await readHead(h.instance.timelines, `project:${projectId}`);
+    expect(head.open.map((a) => a.targetIid)).toEqual([1, 2, 3]);
+    expect(
+      await h.instance.models.ingested.countDocuments({ _id: { $in: batch.map((e) => e.id) }, done: true }),
+    ).toBe(3);
   });
 
   it('When a mapped event breaks its schema, then the handler declares it poison', async () => {

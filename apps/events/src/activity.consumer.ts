@@ -1,7 +1,8 @@
 import { DURABLES, EVENT_SUBJECTS, EVENT_TYPES, memberEventData, type EventEnvelope } from '@gl/contracts';
 import {
+  PoisonMessageError,
   applyIdentityEvent,
-  isDuplicateKeyError,
+  type BatchOutcome,
   type Counters,
   type ProjectionRevisions,
   type Subscription,
@@ -11,11 +12,15 @@ import {
   projectIdentity,
   recordMembership,
 } from '@gl/service-kit';
-import { toActivity } from './activity.mapping';
-import type { ActivityDoc, EventsModels, IngestedDoc } from './events.models';
 import { ProjectionVersion } from './access.cache';
+import { createActivityLogStore } from './activity-log.store';
+import { toActivity, type ActivityDraft } from './activity.mapping';
+import type { ActivityDoc, EventsModels } from './events.models';
+import { createIngestedStore } from './ingested.store';
+import { createProjectsStore, type ProjectsStore } from './projects.store';
 import type { TimelineModels } from './timeline/timeline.models';
 import { createTimelineStore, streams, streamsOf } from './timeline/timeline.store';
+import { createUsersStore, type NamedAuthor } from './users.store';
 
 const ID = EVENT_TYPES.identity;
 
@@ -23,7 +28,7 @@ const ID = EVENT_TYPES.identity;
  * Keeps the copies of users, projects, groups and memberships the read side needs; each write is idempotent
  * and never lets an older redelivered event overwrite a newer one. Resolves true when a projection was written.
  */
-function project(models: EventsModels, event: EventEnvelope): Promise<boolean> {
+function project(models: EventsModels, projects: ProjectsStore, event: EventEnvelope): Promise<boolean> {
   return applyIdentityEvent(
     {
       user: (data) =>
@@ -44,10 +49,7 @@ function project(models: EventsModels, event: EventEnvelope): Promise<boolean> {
         });
         // The creating request stays known even when a newer update was applied first.
         if (event.type === ID.projectCreated)
-          await models.projects.updateOne(
-            { _id: data.projectId },
-            { $set: { createdCorrelationId: event.correlationId } },
-          );
+          await projects.recordCreatingRequest(data.projectId, event.correlationId);
         return written;
       },
       projectDestroyed: (data) => markDestroyed(models.projects, data.projectId),
@@ -68,20 +70,27 @@ function project(models: EventsModels, event: EventEnvelope): Promise<boolean> {
 }
 
 /** The creator's own owner membership, written by the request that created the project, is not `joined`. */
-async function isCreatorMembership(models: EventsModels, event: EventEnvelope): Promise<boolean> {
+async function isCreatorMembership(projects: ProjectsStore, event: EventEnvelope): Promise<boolean> {
   if (event.type !== ID.memberAdded || event.correlationId === null) return false;
   const data = eventData(memberEventData, event);
   if (data.sourceType !== 'project') return false;
-  const created = await models.projects
-    .findOne({ _id: data.sourceId })
-    .select({ createdCorrelationId: 1 })
-    .lean();
-  return created?.createdCorrelationId === event.correlationId;
+  return (await projects.creatingRequest(data.sourceId)) === event.correlationId;
+}
+
+/** A mapped event of a batch: its activity event to record, or none (the creator's own membership). */
+interface Mapped {
+  event: EventEnvelope;
+  draft: ActivityDraft | null;
 }
 
 export interface ActivityRecorder {
   /** Applies one domain event: projections first, then its activity event (at most once per event id). */
   apply(event: EventEnvelope): Promise<void>;
+  /**
+   * Applies a batch of events: each one's projections in order, then their activity events with a few bulk
+   * writes. Events whose payload breaks its contract are reported as poisoned; the others are applied.
+   */
+  applyBatch(events: EventEnvelope[]): Promise<BatchOutcome>;
 }
 
 export function createActivityRecorder(
@@ -93,81 +102,134 @@ export function createActivityRecorder(
   revisions: Pick<ProjectionRevisions, 'applied'> | null = null,
 ): ActivityRecorder {
   const timeline = createTimelineStore(timelines);
+  const activityLog = createActivityLogStore(models.activities);
+  const ingested = createIngestedStore(models.ingested, counters);
+  const projects = createProjectsStore(models.projects);
+  const users = createUsersStore(models.users);
   /** Authors already written to the user projection by this process (spares one upsert per event). */
   const knownAuthors = new Set<number>();
-  const markIngested = async (eventId: string, activityId: number | null): Promise<void> => {
-    await models.ingested.updateOne({ _id: eventId }, { $set: { activityId, done: true } }, { upsert: true });
-  };
-  /** Claims an activity id for the event before anything is written, so a retry reuses it. */
-  const claimActivityId = async (eventId: string): Promise<IngestedDoc> => {
-    const activityId = await counters.next('activities');
-    try {
-      await models.ingested.create({ _id: eventId, activityId, done: false });
-      return { _id: eventId, activityId, done: false };
-    } catch (err) {
-      if (!isDuplicateKeyError(err)) throw err;
-      return (await models.ingested.findOne({ _id: eventId }).lean<IngestedDoc>())!;
+
+  /** Projections, then the event's activity meaning; throws PoisonMessageError for a broken payload. */
+  async function prepare(event: EventEnvelope): Promise<Mapped | null> {
+    if (await project(models, projects, event)) {
+      projections.bump();
+      await revisions?.applied(event);
     }
-  };
-  const appendToStreams = async (activity: ActivityDoc): Promise<void> => {
-    for (const stream of streamsOf(activity)) {
-      const result = await timeline.append(stream, activity);
-      if (result.first && activity.projectId !== null && stream === streams.project(activity.projectId)) {
-        // scope=all skips per-event checks for callers who see every project with activity.
-        await models.projects.updateOne({ _id: activity.projectId }, { $set: { hasActivity: true } });
-        projections.bump();
+    const draft = toActivity(event);
+    if (!draft) return null;
+    return { event, draft: (await isCreatorMembership(projects, event)) ? null : draft };
+  }
+
+  async function addAuthors(drafts: ActivityDraft[]): Promise<void> {
+    const unknown = new Map<number, NamedAuthor>();
+    for (const { authorId: id, authorUsername: username, authorName: name } of drafts) {
+      if (username !== null && !knownAuthors.has(id)) unknown.set(id, { id, username, name });
+    }
+    await users.addUnknownAuthors([...unknown.values()]);
+    for (const id of unknown.keys()) knownAuthors.add(id);
+  }
+
+  /**
+   * Appends each stream's events with one head read and write. Streams are independent documents, so
+   * they are written side by side.
+   */
+  async function appendToStreams(activities: ActivityDoc[]): Promise<void> {
+    const byStream = new Map<string, ActivityDoc[]>();
+    for (const activity of activities) {
+      for (const stream of streamsOf(activity)) {
+        const list = byStream.get(stream);
+        if (list) list.push(activity);
+        else byStream.set(stream, [activity]);
       }
     }
-  };
+    const begun: number[] = [];
+    await Promise.all(
+      [...byStream].map(async ([stream, list]) => {
+        const result = await timeline.appendEachOnce(stream, list);
+        const projectId = list[0]!.projectId;
+        if (result.first && projectId !== null && stream === streams.project(projectId))
+          begun.push(projectId);
+      }),
+    );
+    if (begun.length > 0) {
+      await projects.markHasActivity(begun);
+      projections.bump();
+    }
+  }
+
+  /**
+   * Records the activity events of a batch, once per event id, crash-safe: ids are claimed in `ingested`
+   * first (a redelivery reuses them), the log and the timelines are written idempotently, and an event is
+   * marked done only after all of that.
+   */
+  async function record(batch: Mapped[]): Promise<void> {
+    // The same event twice in a batch (published twice) is recorded once.
+    const unique = [...new Map(batch.map((item) => [item.event.id, item])).values()];
+    const known = await ingested.find(unique.map((item) => item.event.id));
+    // A record with `done: false` is an earlier delivery cut short: it is finished with the same id.
+    const pending = unique.filter((item) => {
+      const record = known.get(item.event.id);
+      return record === undefined || record.done === false;
+    });
+    const skipped = pending.filter((item) => item.draft === null);
+    const drafts = pending.flatMap((item) => (item.draft ? [item.draft] : []));
+    await addAuthors(drafts);
+    const claimed = await ingested.claim(
+      drafts.filter((draft) => !known.has(draft.sourceEventId)).map((draft) => draft.sourceEventId),
+    );
+    const activities: ActivityDoc[] = [];
+    for (const draft of drafts) {
+      const claim = known.get(draft.sourceEventId) ?? claimed.get(draft.sourceEventId)!;
+      // Claimed and finished by another delivery in the meantime.
+      if (claim.done !== false) continue;
+      activities.push({ _id: claim.activityId!, ...draft });
+    }
+    // An event an earlier delivery recorded under another id keeps that id.
+    const stored = await activityLog.record(activities);
+    const recorded = activities.map((activity) => ({
+      ...activity,
+      _id: stored.get(activity.sourceEventId)!,
+    }));
+    await appendToStreams(recorded);
+    await ingested.markDone([
+      ...skipped.map((item) => ({ eventId: item.event.id, activityId: null })),
+      ...recorded.map((activity) => ({ eventId: activity.sourceEventId, activityId: activity._id })),
+    ]);
+  }
+
   return {
     async apply(event) {
-      if (await project(models, event)) {
-        projections.bump();
-        await revisions?.applied(event);
+      const mapped = await prepare(event);
+      if (mapped) await record([mapped]);
+    },
+
+    async applyBatch(events) {
+      const poisoned = new Map<number, PoisonMessageError>();
+      const mapped: Mapped[] = [];
+      for (const [index, event] of events.entries()) {
+        try {
+          const item = await prepare(event);
+          if (item) mapped.push(item);
+        } catch (err) {
+          if (!(err instanceof PoisonMessageError)) throw err;
+          poisoned.set(index, err);
+        }
       }
-      const draft = toActivity(event);
-      if (!draft) return;
-      // By _id, which FerretDB answers without scanning. `done: false` is an earlier attempt cut short.
-      const ingested = await models.ingested.findOne({ _id: event.id }).lean<IngestedDoc>();
-      if (ingested && ingested.done !== false) return;
-      if (await isCreatorMembership(models, event)) {
-        await markIngested(event.id, null);
-        return;
-      }
-      if (draft.authorUsername !== null && !knownAuthors.has(draft.authorId)) {
-        // Authors the identity events never announced (the seeded root) still resolve by id and username.
-        await models.users.updateOne(
-          { _id: draft.authorId },
-          {
-            $setOnInsert: {
-              username: draft.authorUsername,
-              usernameLower: draft.authorUsername.toLowerCase(),
-              name: draft.authorName ?? draft.authorUsername,
-              state: 'active',
-            },
-          },
-          { upsert: true },
-        );
-        knownAuthors.add(draft.authorId);
-      }
-      const activityId = (ingested ?? (await claimActivityId(event.id))).activityId!;
-      const activity: ActivityDoc = { _id: activityId, ...draft };
-      try {
-        await models.activities.create(activity);
-      } catch (err) {
-        // An earlier delivery of the same event recorded it before it was cut short.
-        if (!isDuplicateKeyError(err)) throw err;
-      }
-      await appendToStreams(activity);
-      await markIngested(event.id, activityId);
+      await record(mapped);
+      return { poisoned };
     },
   };
 }
 
-/** `events-activity-log`: every domain event on the bus. */
+/** `events-activity-log`: every domain event on the bus, taken in batches. */
 export function activityLogSubscription(
   recorder: ActivityRecorder,
   durable: string = DURABLES.activityLog,
 ): Subscription {
-  return { durable, filterSubjects: EVENT_SUBJECTS, handle: (event) => recorder.apply(event) };
+  return {
+    durable,
+    filterSubjects: EVENT_SUBJECTS,
+    handle: (event) => recorder.apply(event),
+    handleBatch: (events) => recorder.applyBatch(events),
+  };
 }

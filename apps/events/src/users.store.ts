@@ -1,7 +1,14 @@
 import type { Model } from 'mongoose';
 import type { UserDoc } from './events.models';
 
-/** Reads of the user projection (the identity consumer writes it). */
+/** An author as an activity event names them. */
+export interface NamedAuthor {
+  id: number;
+  username: string;
+  name: string | null;
+}
+
+/** The user projection: read by the API; the identity consumer writes it, the recorder adds unknown authors. */
 export function createUsersStore(users: Model<UserDoc>) {
   return {
     /** `:user_id` of /users/:user_id/events: a numeric id, else a username (case-insensitive). */
@@ -11,6 +18,30 @@ export function createUsersStore(users: Model<UserDoc>) {
     },
     async byIds(ids: number[]): Promise<UserDoc[]> {
       return users.find({ _id: { $in: ids } }).lean<UserDoc[]>();
+    },
+    /**
+     * Authors the identity events never announced (the seeded root) still resolve by id and username; a
+     * user the projection has is left as it is.
+     */
+    async addUnknownAuthors(authors: NamedAuthor[]): Promise<void> {
+      if (authors.length === 0) return;
+      await users.bulkWrite(
+        authors.map((author) => ({
+          updateOne: {
+            filter: { _id: author.id },
+            update: {
+              $setOnInsert: {
+                username: author.username,
+                usernameLower: author.username.toLowerCase(),
+                name: author.name ?? author.username,
+                state: 'active',
+              },
+            },
+            upsert: true,
+          },
+        })),
+        { ordered: false },
+      );
     },
   };
 }

@@ -93,19 +93,6 @@ function bucketDoc(stream: string, n: number, items: ActivityDoc[]): TimelineBuc
   return { _id: bucketKey(stream, n), items: encodeItems(items), newestAt: items.at(-1)!.createdAt };
 }
 
-async function sealBucket(
-  models: TimelineModels,
-  stream: string,
-  n: number,
-  items: ActivityDoc[],
-): Promise<void> {
-  const { _id, ...fields } = bucketDoc(stream, n, items);
-  await models.buckets.updateOne({ _id }, { $set: fields }, { upsert: true });
-}
-
-/** How far back (in sealed buckets) an append looks for the same event appended before newer ones. */
-const REPAIR_SEARCH_BUCKETS = 10;
-
 export interface AppendResult {
   appended: boolean;
   /** This was the stream's first event. */
@@ -119,39 +106,100 @@ export interface AppendResult {
  * may redeliver an event after newer ones, so an event whose id is not above every id in the stream is
  * looked for in the open and the last sealed buckets first.
  */
-export async function appendToStream(
+export function appendToStream(
   models: TimelineModels,
   stream: string,
   item: ActivityDoc,
 ): Promise<AppendResult> {
-  const head = await readHead(models, stream);
-  if (item._id <= head.lastId && (await alreadyIn(models, stream, item._id, head))) {
-    return { appended: false, first: false };
-  }
-  const open = [...head.open, item];
-  const count = head.count + 1;
-  if (open.length === BUCKET_SIZE) await sealBucket(models, stream, openBucket(head.count), open);
-  await writeHead(models, stream, {
-    count,
-    lastId: Math.max(head.lastId, item._id),
-    open: open.length === BUCKET_SIZE ? [] : open,
-    sensitive: sensitiveAfter(head, [item]),
-  });
-  return { appended: true, first: head.count === 0 };
-}
-
-async function alreadyIn(models: TimelineModels, stream: string, id: number, head: Head): Promise<boolean> {
-  if (head.open.some((i) => i._id === id)) return true;
-  const newestSealed = openBucket(head.count) - 1;
-  for (let n = newestSealed; n >= Math.max(head.start, newestSealed - REPAIR_SEARCH_BUCKETS + 1); n--) {
-    if ((await readSealedBucket(models, stream, n)).some((i) => i._id === id)) return true;
-  }
-  return false;
+  return appendEachOnce(models, stream, [item]);
 }
 
 /**
- * Appends many events to one stream in a few writes (bulk loads: the bench's seed); unlike appendToStream it
- * does not look for events already in, so it is for fresh events only.
+ * Appends events to a stream in their order, each once, with one head read and one head write (and the
+ * sealed buckets they fill) however many there are: appendToStream for a batch of events.
+ */
+export async function appendEachOnce(
+  models: TimelineModels,
+  stream: string,
+  list: ActivityDoc[],
+): Promise<AppendResult> {
+  const head = await readHead(models, stream);
+  const fresh = await notYetIn(models, stream, list, head);
+  if (fresh.length === 0) return { appended: false, first: false };
+  const sealed = sealedBy(stream, head, fresh);
+  if (sealed.length > 0) {
+    // Upserts: the same bucket may be sealed again after a crash before its head was written.
+    await models.buckets.bulkWrite(
+      sealed.map(({ _id, ...fields }) => ({
+        updateOne: { filter: { _id }, update: { $set: fields }, upsert: true },
+      })),
+    );
+  }
+  await writeHead(models, stream, nextHead(head, fresh));
+  return { appended: true, first: head.count === 0 };
+}
+
+/** The events of `list` not in the stream yet (nor earlier in the list), in their order. */
+async function notYetIn(
+  models: TimelineModels,
+  stream: string,
+  list: ActivityDoc[],
+  head: Head,
+): Promise<ActivityDoc[]> {
+  const seen = new Set<number>();
+  let recent: Set<number> | undefined;
+  const fresh: ActivityDoc[] = [];
+  for (const item of list) {
+    if (seen.has(item._id)) continue;
+    seen.add(item._id);
+    if (item._id <= head.lastId) {
+      recent ??= await recentIds(models, stream, head);
+      if (recent.has(item._id)) continue;
+    }
+    fresh.push(item);
+  }
+  return fresh;
+}
+
+/** How far back (in sealed buckets) an append looks for the same event appended before newer ones. */
+const REPAIR_SEARCH_BUCKETS = 10;
+
+/** The ids in the open bucket and the last REPAIR_SEARCH_BUCKETS sealed ones. */
+async function recentIds(models: TimelineModels, stream: string, head: Head): Promise<Set<number>> {
+  const ids = new Set(head.open.map((i) => i._id));
+  const newestSealed = openBucket(head.count) - 1;
+  for (let n = newestSealed; n >= Math.max(head.start, newestSealed - REPAIR_SEARCH_BUCKETS + 1); n--) {
+    for (const item of await readSealedBucket(models, stream, n)) ids.add(item._id);
+  }
+  return ids;
+}
+
+/** The buckets `list` fills after the head's open events (to be written before the head). */
+function sealedBy(stream: string, head: Head, list: ActivityDoc[]): TimelineBucketDoc[] {
+  const first = openBucket(head.count);
+  const all = [...head.open, ...list];
+  const sealed: TimelineBucketDoc[] = [];
+  for (let offset = 0; offset + BUCKET_SIZE <= all.length; offset += BUCKET_SIZE) {
+    sealed.push(bucketDoc(stream, first + sealed.length, all.slice(offset, offset + BUCKET_SIZE)));
+  }
+  return sealed;
+}
+
+/** The head after appending `list`: the events past the last full bucket stay open. */
+function nextHead(head: Head, list: ActivityDoc[]): Omit<Head, 'start'> {
+  const count = head.count + list.length;
+  const all = [...head.open, ...list];
+  return {
+    count,
+    lastId: Math.max(head.lastId, ...list.map((item) => item._id)),
+    open: all.slice(all.length - (count % BUCKET_SIZE)),
+    sensitive: sensitiveAfter(head, list),
+  };
+}
+
+/**
+ * Appends many events to one stream in a few writes (bulk loads: the bench's seed); unlike appendEachOnce
+ * it does not look for events already in, so it is for fresh events only.
  */
 export async function appendManyToStream(
   models: TimelineModels,
@@ -160,20 +208,9 @@ export async function appendManyToStream(
 ): Promise<void> {
   if (list.length === 0) return;
   const head = await readHead(models, stream);
-  const first = openBucket(head.count);
-  const all = [...head.open, ...list];
-  const sealed: TimelineBucketDoc[] = [];
-  let offset = 0;
-  for (; offset + BUCKET_SIZE <= all.length; offset += BUCKET_SIZE) {
-    sealed.push(bucketDoc(stream, first + sealed.length, all.slice(offset, offset + BUCKET_SIZE)));
-  }
+  const sealed = sealedBy(stream, head, list);
   for (let i = 0; i < sealed.length; i += 500) await models.buckets.insertMany(sealed.slice(i, i + 500));
-  await writeHead(models, stream, {
-    count: head.count + list.length,
-    lastId: Math.max(head.lastId, ...list.map((item) => item._id)),
-    open: all.slice(offset),
-    sensitive: sensitiveAfter(head, list),
-  });
+  await writeHead(models, stream, nextHead(head, list));
 }
 
 /**

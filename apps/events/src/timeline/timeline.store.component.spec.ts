@@ -1,7 +1,15 @@
 import type { ActivityDoc } from '../events.models';
 import { startEventsHarness } from '../testing/events.harness';
 import { BUCKET_SIZE, type TimelineModels } from './timeline.models';
-import { appendToStream, bucketKey, decodeItems, encodeItems, expireBuckets, readHead } from './buckets';
+import {
+  appendEachOnce,
+  appendToStream,
+  bucketKey,
+  decodeItems,
+  encodeItems,
+  expireBuckets,
+  readHead,
+} from './buckets';
 import { COUNT_LIMIT, MergedCursor, StreamCursor, pageOf, unfilteredPage } from './cursors';
 import { useHarness } from '@gl/testing';
 
@@ -106,6 +114,20 @@ describe('activity timelines', () => {
       expect((await appendToStream(t, stream, activity(BUCKET_SIZE))).appended).toBe(true);
       const page = await unfilteredPage(t, stream, 'asc', { skip: 0, take: 100 });
       expect(ids(page.items).sort((a, b) => a - b)).toEqual(range(1, BUCKET_SIZE + 1));
+    });
+
+    it('When a batch is appended, some of it already in, then each event is in once, in order, buckets sealed', async () => {
+      await appendAll(range(1, BUCKET_SIZE + 3));
+      const batch = [...range(BUCKET_SIZE - 1, BUCKET_SIZE * 3 + 2), BUCKET_SIZE * 3 + 2].map((id) =>
+        activity(id),
+      );
+      expect(await appendEachOnce(t, stream, batch)).toEqual({ appended: true, first: false });
+      expect(await appendEachOnce(t, stream, batch.slice(0, 5))).toEqual({ appended: false, first: false });
+      const head = await readHead(t, stream);
+      expect(head).toMatchObject({ count: BUCKET_SIZE * 3 + 2, lastId: BUCKET_SIZE * 3 + 2 });
+      expect(ids(head.open)).toEqual(range(BUCKET_SIZE * 3 + 1, BUCKET_SIZE * 3 + 2));
+      const page = await unfilteredPage(t, stream, 'asc', { skip: 0, take: 100 });
+      expect(ids(page.items)).toEqual(range(1, BUCKET_SIZE * 3 + 2));
     });
 
     it('When an event is a stream first, then the append says so', async () => {

@@ -1,7 +1,14 @@
 import type { ActivityCheck } from '../activity-criteria';
 import type { ActivityDoc } from '../events.models';
 import type { TimelineModels } from './timeline.models';
-import { appendManyToStream, appendToStream, expireBuckets, readHead, type AppendResult } from './buckets';
+import {
+  appendEachOnce,
+  appendManyToStream,
+  appendToStream,
+  expireBuckets,
+  readHead,
+  type AppendResult,
+} from './buckets';
 import {
   MergedCursor,
   StreamCursor,
@@ -37,6 +44,11 @@ export function createTimelineStore(models: TimelineModels) {
     /** Appends one event to a stream, once (a redelivered event is found and not appended again). */
     append(stream: string, item: ActivityDoc): Promise<AppendResult> {
       return appendToStream(models, stream, item);
+    },
+
+    /** Appends a batch of events to a stream in their order, each once, with one head read and write. */
+    appendEachOnce(stream: string, items: ActivityDoc[]): Promise<AppendResult> {
+      return appendEachOnce(models, stream, items);
     },
 
     /** Appends fresh events in a few writes (bulk loads); it does not look for events already in. */

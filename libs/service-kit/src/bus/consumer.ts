@@ -23,11 +23,35 @@ export function eventData<S extends z.ZodType>(schema: S, event: EventEnvelope):
 
 export type EventHandler = (event: EventEnvelope) => Promise<void>;
 
+/**
+ * What a batch handler says about single events of a batch it wrote: by index in the batch, the events that
+ * can never be processed (terminated alone; the others are acknowledged).
+ */
+export interface BatchOutcome {
+  poisoned?: ReadonlyMap<number, PoisonMessageError>;
+}
+
+/** Writes a batch of events at once; it throws (and nothing is acknowledged) when the write failed. */
+export type BatchHandler = (events: EventEnvelope[]) => Promise<BatchOutcome | void>;
+
 export interface Subscription {
   durable: string;
   filterSubjects: string[];
   handle: EventHandler;
+  /** When set, the consumer hands it the events in batches (startBatchConsumer) instead of calling `handle`. */
+  handleBatch?: BatchHandler;
+  /** Most events per batch (default DEFAULT_BATCH_SIZE). */
+  batchSize?: number;
 }
+
+export interface BatchSubscription {
+  durable: string;
+  filterSubjects: string[];
+  handleBatch: BatchHandler;
+  batchSize?: number;
+}
+
+export const DEFAULT_BATCH_SIZE = 500;
 
 export interface RunningConsumer {
   stop(): Promise<void>;
@@ -36,6 +60,29 @@ export interface RunningConsumer {
 /** Back-off for redeliveries after a transient failure: 1 s, 2 s, 4 s … capped at 60 s. */
 export function redeliveryDelayMs(deliveryCount: number): number {
   return Math.min(60_000, 1_000 * 2 ** Math.max(0, deliveryCount - 1));
+}
+
+type Count = (outcome: 'acked' | 'nacked' | 'terminated') => void;
+
+const counter =
+  (durable: string, metrics?: ServiceMetrics): Count =>
+  (outcome) =>
+    metrics?.eventsConsumed.inc({ durable, outcome });
+
+/** The message's event, or undefined after terminating a message that is not a valid envelope. */
+function decodeOrTerminate(msg: JsMsg, log: Logger, count: Count): EventEnvelope | undefined {
+  let decoded: unknown;
+  try {
+    decoded = msg.json();
+  } catch {
+    decoded = undefined;
+  }
+  const parsed = eventEnvelope.safeParse(decoded);
+  if (parsed.success) return parsed.data;
+  log.error({ subject: msg.subject, seq: msg.seq, issues: parsed.error.issues }, 'terminated invalid event');
+  msg.term('invalid envelope');
+  count('terminated');
+  return undefined;
 }
 
 /**
@@ -49,44 +96,30 @@ export async function startConsumer(
   logger: Logger,
   metrics?: ServiceMetrics,
 ): Promise<RunningConsumer> {
+  const { handleBatch } = subscription;
+  if (handleBatch) return startBatchConsumer(bus, { ...subscription, handleBatch }, logger, metrics);
   await bus.ensureConsumer(subscription.durable, subscription.filterSubjects);
   const consumer = await bus.js.consumers.get(EVENT_STREAM, subscription.durable);
   const messages: ConsumerMessages = await consumer.consume({ max_messages: 64 });
   const log = logger.child({ durable: subscription.durable });
-  const count = (outcome: string): void => {
-    metrics?.eventsConsumed.inc({ durable: subscription.durable, outcome });
-  };
+  const count = counter(subscription.durable, metrics);
 
   async function handle(msg: JsMsg): Promise<void> {
-    let decoded: unknown;
+    const event = decodeOrTerminate(msg, log, count);
+    if (!event) return;
     try {
-      decoded = msg.json();
-    } catch {
-      decoded = undefined;
-    }
-    const parsed = eventEnvelope.safeParse(decoded);
-    if (!parsed.success) {
-      log.error(
-        { subject: msg.subject, seq: msg.seq, issues: parsed.error.issues },
-        'terminated invalid event',
-      );
-      msg.term('invalid envelope');
-      count('terminated');
-      return;
-    }
-    try {
-      await subscription.handle(parsed.data);
+      await subscription.handle(event);
       await msg.ackAck();
       count('acked');
     } catch (err) {
       if (err instanceof PoisonMessageError) {
-        log.error({ err, eventId: parsed.data.id, type: parsed.data.type }, 'terminated unprocessable event');
+        log.error({ err, eventId: event.id, type: event.type }, 'terminated unprocessable event');
         msg.term(err.message);
         count('terminated');
         return;
       }
       const delay = redeliveryDelayMs(msg.info.deliveryCount);
-      log.warn({ err, eventId: parsed.data.id, delay }, 'handler failed; will redeliver');
+      log.warn({ err, eventId: event.id, delay }, 'handler failed; will redeliver');
       msg.nak(delay);
       count('nacked');
     }
@@ -101,6 +134,127 @@ export async function startConsumer(
     async stop() {
       await messages.close();
       await loop.catch(() => undefined);
+    },
+  };
+}
+
+interface Received {
+  msg: JsMsg;
+  event: EventEnvelope;
+}
+
+/**
+ * Runs one durable pull consumer that hands its handler the events in batches: every message already
+ * received, up to `batchSize`, so a lone message is written at once and a backlog goes hundreds at a time.
+ * Each message is acknowledged after the batch's write succeeded. A message that is not a valid envelope,
+ * or that the handler reports as poison, is terminated alone and the others go on. When the write fails,
+ * the whole batch is nak'ed with the back-off of `redeliveryDelayMs`; when the handler throws
+ * PoisonMessageError for the batch as a whole, its events are written one at a time so that only the bad
+ * one is terminated. Handlers must be idempotent by event id, as for startConsumer.
+ */
+export async function startBatchConsumer(
+  bus: Bus,
+  subscription: BatchSubscription,
+  logger: Logger,
+  metrics?: ServiceMetrics,
+): Promise<RunningConsumer> {
+  const batchSize = subscription.batchSize ?? DEFAULT_BATCH_SIZE;
+  await bus.ensureConsumer(subscription.durable, subscription.filterSubjects);
+  const consumer = await bus.js.consumers.get(EVENT_STREAM, subscription.durable);
+  const messages: ConsumerMessages = await consumer.consume({ max_messages: batchSize });
+  const log = logger.child({ durable: subscription.durable });
+  const count = counter(subscription.durable, metrics);
+
+  const ack = async ({ msg }: Received): Promise<void> => {
+    try {
+      await msg.ackAck();
+    } catch (err) {
+      // The event is written: a redelivery finds it recorded (handlers are idempotent).
+      log.warn({ err, seq: msg.seq }, 'acknowledgement not confirmed');
+    }
+    count('acked');
+  };
+  const terminate = ({ msg, event }: Received, err: Error): void => {
+    log.error({ err, eventId: event.id, type: event.type }, 'terminated unprocessable event');
+    msg.term(err.message);
+    count('terminated');
+  };
+
+  async function write(batch: Received[]): Promise<void> {
+    let outcome: BatchOutcome | void;
+    try {
+      outcome = await subscription.handleBatch(batch.map((item) => item.event));
+    } catch (err) {
+      if (err instanceof PoisonMessageError) {
+        if (batch.length === 1) terminate(batch[0]!, err);
+        else for (const item of batch) await write([item]);
+        return;
+      }
+      log.warn(
+        { err, events: batch.length, firstEventId: batch[0]!.event.id },
+        'batch write failed; will redeliver',
+      );
+      for (const { msg } of batch) {
+        msg.nak(redeliveryDelayMs(msg.info.deliveryCount));
+        count('nacked');
+      }
+      return;
+    }
+    await Promise.all(
+      batch.map(async (item, i) => {
+        const poison = outcome?.poisoned?.get(i);
+        if (poison) terminate(item, poison);
+        else await ack(item);
+      }),
+    );
+  }
+
+  // The reader takes messages off the subscription while the writer writes the previous batch; it stops
+  // reading once a full batch waits, so the client asks the server for more only as batches are written.
+  const waiting: Received[] = [];
+  let ended = false;
+  let wakeWriter: (() => void) | undefined;
+  let wakeReader: (() => void) | undefined;
+  const reader = (async () => {
+    try {
+      for await (const msg of messages) {
+        const event = decodeOrTerminate(msg, log, count);
+        if (!event) continue;
+        waiting.push({ msg, event });
+        wakeWriter?.();
+        while (waiting.length >= batchSize && !ended) await new Promise<void>((r) => (wakeReader = r));
+      }
+    } finally {
+      ended = true;
+      wakeWriter?.();
+    }
+  })();
+  const writer = (async () => {
+    while (!ended) {
+      if (waiting.length === 0) {
+        await new Promise<void>((r) => (wakeWriter = r));
+        continue;
+      }
+      // One turn of the event loop lets the messages already received join the batch: a lone message
+      // is written at once, a backlog goes batchSize at a time.
+      await new Promise((r) => setImmediate(r));
+      const batch = waiting.splice(0, batchSize);
+      wakeReader?.();
+      await write(batch);
+    }
+    // Stopped: what was read but not written goes back at once, for the next consumer.
+    for (const { msg } of waiting.splice(0)) msg.nak();
+  })();
+  reader.catch((err: unknown) => log.error({ err }, 'consumer loop ended'));
+  writer.catch((err: unknown) => log.error({ err }, 'consumer writer ended'));
+
+  return {
+    async stop() {
+      await messages.close();
+      ended = true;
+      wakeWriter?.();
+      wakeReader?.();
+      await Promise.all([reader.catch(() => undefined), writer.catch(() => undefined)]);
     },
   };
 }

@@ -14,6 +14,8 @@ const counterSchema = new Schema<CounterDoc>({ _id: String, value: Number }, { v
 
 export interface Counters {
   next(key: string): Promise<number>;
+  /** Takes `n` consecutive values in one write and returns the first (batches claim their ids at once). */
+  nextMany(key: string, n: number): Promise<number>;
   /** Moves a counter forward to at least `value` (used when seeding fixed ids such as root = 1). */
   ensureAtLeast(key: string, value: number): Promise<void>;
 }
@@ -28,6 +30,12 @@ export function createCounters(connection: Connection): Counters {
         .findOneAndUpdate({ _id: key }, { $inc: { value: 1 } }, { upsert: true, new: true })
         .lean<CounterDoc>();
       return doc.value;
+    },
+    async nextMany(key, n) {
+      const doc = await model
+        .findOneAndUpdate({ _id: key }, { $inc: { value: n } }, { upsert: true, new: true })
+        .lean<CounterDoc>();
+      return doc.value - n + 1;
     },
     async ensureAtLeast(key, value) {
       await model.updateOne({ _id: key }, { $max: { value } }, { upsert: true });

@@ -1,0 +1,59 @@
+import type { Model } from 'mongoose';
+import type { Counters } from '@gl/service-kit';
+import type { IngestedDoc } from './events.models';
+
+/** What the recorder wrote for an event: its activity event's id, or null when it records none. */
+export interface IngestedRecord {
+  eventId: string;
+  activityId: number | null;
+}
+
+/**
+ * `ingested`: one record per domain event the activity log applied, keyed by the event id, which makes
+ * ingestion idempotent. An event's activity id is claimed (`done: false`) before its activity is written,
+ * so a delivery cut short and redelivered reuses it; `done` marks the event fully recorded.
+ */
+export function createIngestedStore(ingested: Model<IngestedDoc>, counters: Counters) {
+  /** By `_id`, which FerretDB answers without scanning. */
+  const find = async (eventIds: string[]): Promise<Map<string, IngestedDoc>> => {
+    if (eventIds.length === 0) return new Map();
+    const found = await ingested.find({ _id: { $in: eventIds } }).lean<IngestedDoc[]>();
+    return new Map(found.map((doc) => [doc._id, doc]));
+  };
+
+  return {
+    find,
+
+    /**
+     * Claims activity ids, in the order given, for events with no record yet. An event another delivery
+     * claimed in the meantime keeps that delivery's record, which is returned instead.
+     */
+    async claim(eventIds: string[]): Promise<Map<string, IngestedDoc>> {
+      if (eventIds.length === 0) return new Map();
+      const first = await counters.nextMany('activities', eventIds.length);
+      const docs: IngestedDoc[] = eventIds.map((_id, i) => ({ _id, activityId: first + i, done: false }));
+      try {
+        await ingested.insertMany(docs, { ordered: false, lean: true });
+        return new Map(docs.map((doc) => [doc._id, doc]));
+      } catch (err) {
+        // Duplicates leave the other claims written (unordered); any other failure leaves some missing.
+        const stored = await find(eventIds);
+        if (stored.size < eventIds.length) throw err;
+        return stored;
+      }
+    },
+
+    /** Marks events fully recorded. */
+    async markDone(records: IngestedRecord[]): Promise<void> {
+      if (records.length === 0) return;
+      await ingested.bulkWrite(
+        records.map(({ eventId, activityId }) => ({
+          updateOne: { filter: { _id: eventId }, update: { $set: { activityId, done: true } }, upsert: true },
+        })),
+        { ordered: false },
+      );
+    },
+  };
+}
+
+export type IngestedStore = ReturnType<typeof createIngestedStore>;

@@ -1,0 +1,28 @@
+import type { Model } from 'mongoose';
+import type { ProjectDoc } from './events.models';
+
+/** The activity log's own fields on the project projection (the identity projection writes the rest). */
+export function createProjectsStore(projects: Model<ProjectDoc>) {
+  return {
+    /** Remembers the request that created the project (its creator's owner membership is not `joined`). */
+    async recordCreatingRequest(projectId: number, correlationId: string | null): Promise<void> {
+      await projects.updateOne({ _id: projectId }, { $set: { createdCorrelationId: correlationId } });
+    },
+
+    async creatingRequest(projectId: number): Promise<string | null | undefined> {
+      const found = await projects
+        .findOne({ _id: projectId })
+        .select({ createdCorrelationId: 1 })
+        .lean<Pick<ProjectDoc, 'createdCorrelationId'>>();
+      return found?.createdCorrelationId;
+    },
+
+    /** The projects now have a stream of activity (scope=all skips per-event checks for them). */
+    async markHasActivity(projectIds: number[]): Promise<void> {
+      if (projectIds.length === 0) return;
+      await projects.updateMany({ _id: { $in: projectIds } }, { $set: { hasActivity: true } });
+    },
+  };
+}
+
+export type ProjectsStore = ReturnType<typeof createProjectsStore>;
