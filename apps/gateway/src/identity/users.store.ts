@@ -1,0 +1,183 @@
+import type { FilterQuery } from 'mongoose';
+import type { EventEnvelope } from '@gl/contracts';
+import { findPage, pushEvents, withEvents, type PageRequest } from '@gl/service-kit';
+import type { IdentityModels, TokenDoc, UserDoc } from './identity.models';
+import { searchPattern, userSearchConditions } from './queries';
+import { insertUnique } from './store-writes';
+import { createUserEmailModel, type UserEmailDoc } from './user-emails.model';
+
+export interface UserFilters {
+  username?: string;
+  search?: string;
+  active?: boolean;
+  blocked?: boolean;
+}
+
+/** When this process last wrote each token's last_used_at; the cached record may be older. */
+const lastUseWritten = new Map<number, number>();
+const LAST_USE_INTERVAL_MS = 60_000;
+
+/** Users with their personal access tokens and e-mail addresses. */
+export function createUsersStore(models: Pick<IdentityModels, 'users' | 'tokens' | 'cache'>) {
+  const { users, tokens, cache } = models;
+  const emails = createUserEmailModel(users.db);
+  // The unique index on addresses must exist before the first insert relies on it.
+  let emailIndexes: Promise<unknown> | null = null;
+  const emailsReady = (): Promise<unknown> => (emailIndexes ??= emails.init());
+
+  async function findById(id: number): Promise<UserDoc | null> {
+    return users.findById(id).lean();
+  }
+
+  /** The lookup every authenticated request makes, through the identity cache. */
+  async function cachedById(id: number): Promise<UserDoc | null> {
+    return cache.get(`user:${id}`, () => users.findById(id).lean());
+  }
+
+  async function findByUsername(username: string): Promise<UserDoc | null> {
+    return users.findOne({ usernameLower: username.toLowerCase() }).lean();
+  }
+
+  async function byIds(ids: number[]): Promise<UserDoc[]> {
+    return users.find({ _id: { $in: ids } }).lean();
+  }
+
+  /** Users whose name or username contains the text, or whose e-mail address is exactly it (User.search). */
+  async function idsMatching(text: string): Promise<number[]> {
+    const matching = await users
+      .find({ $or: userSearchConditions(text) })
+      .select({ _id: 1 })
+      .lean();
+    return matching.map((u) => u._id);
+  }
+
+  /** Users whose name or username contains the text. */
+  async function idsNamed(text: string): Promise<number[]> {
+    const pattern = searchPattern(text);
+    const matching = await users
+      .find({ $or: [{ name: pattern }, { username: pattern }] })
+      .select({ _id: 1 })
+      .lean();
+    return matching.map((u) => u._id);
+  }
+
+  /** GitLab's UsersFinder: exact username, or a search over name, username and exact e-mail; newest first. */
+  async function list(filters: UserFilters, page: PageRequest): Promise<{ total: number; docs: UserDoc[] }> {
+    const query: FilterQuery<UserDoc> = {};
+    if (filters.username !== undefined) query.usernameLower = filters.username.toLowerCase();
+    if (filters.search) query.$or = userSearchConditions(filters.search);
+    if (filters.active) query.state = 'active';
+    if (filters.blocked) query.state = 'blocked';
+    return findPage(users, query, { _id: -1 }, page);
+  }
+
+  async function canCreateGroup(id: number): Promise<boolean> {
+    const user = await users.findById(id).select({ canCreateGroup: 1 }).lean();
+    return user?.canCreateGroup ?? false;
+  }
+
+  async function namespaceIdOf(id: number): Promise<number | undefined> {
+    return (await users.findById(id).select({ namespaceId: 1 }).lean())?.namespaceId;
+  }
+
+  /** False when the username or primary address is someone else's (unique indexes). */
+  async function insert(user: UserDoc, events: EventEnvelope[]): Promise<boolean> {
+    return insertUnique(users, withEvents(user, events));
+  }
+
+  /** The address as a primary one, or any address in `user_emails`. */
+  async function emailTaken(email: string): Promise<boolean> {
+    await emailsReady();
+    const emailLower = email.toLowerCase();
+    return (await users.exists({ emailLower })) !== null || (await emails.exists({ emailLower })) !== null;
+  }
+
+  async function primaryEmailTaken(email: string): Promise<boolean> {
+    return (await users.exists({ emailLower: email.toLowerCase() })) !== null;
+  }
+
+  /** Records an address; false when it belongs to someone already (the unique index decides). */
+  async function insertEmail(record: UserEmailDoc): Promise<boolean> {
+    await emailsReady();
+    return insertUnique(emails, record);
+  }
+
+  async function deleteEmail(id: number): Promise<void> {
+    await emails.deleteOne({ _id: id });
+  }
+
+  /** A secondary address on the user document, with the event that publishes it, in one write. */
+  async function pushEmail(userId: number, email: string, updatedAt: Date, events: EventEnvelope[]) {
+    await users.updateOne(
+      { _id: userId },
+      pushEvents({ $push: { emails: email }, $set: { updatedAt } }, events),
+    );
+  }
+
+  async function listEmails(
+    userId: number,
+    page: PageRequest,
+  ): Promise<{ total: number; docs: UserEmailDoc[] }> {
+    await emailsReady();
+    return findPage(emails, { userId }, { _id: 1 }, page);
+  }
+
+  /** After a membership write of the user that carried `revision` (identity/revisions.ts). */
+  async function raiseAccessRevision(userId: number, revision: number): Promise<void> {
+    // No `updatedAt` change: this is bookkeeping, not an edit of the user.
+    await users.updateOne({ _id: userId }, { $max: { accessRevision: revision } }, { timestamps: false });
+  }
+
+  /** The token with this hash, through the identity cache. */
+  async function tokenByHash(tokenHash: string): Promise<TokenDoc | null> {
+    return cache.get(`token:${tokenHash}`, () => tokens.findOne({ tokenHash }).lean());
+  }
+
+  async function tokenExists(tokenHash: string): Promise<boolean> {
+    return (await tokens.exists({ tokenHash })) !== null;
+  }
+
+  async function insertToken(record: TokenDoc): Promise<void> {
+    await tokens.create(record);
+  }
+
+  /**
+   * Throttled to one write a minute per token, so reads do not turn into writes. It goes through the raw
+   * collection on purpose: last_used_at informs no access decision, so it must not flush the identity cache.
+   */
+  function recordTokenUse(token: TokenDoc): void {
+    const now = Date.now();
+    const last = Math.max(lastUseWritten.get(token._id) ?? 0, token.lastUsedAt?.getTime() ?? 0);
+    if (now - last < LAST_USE_INTERVAL_MS) return;
+    if (lastUseWritten.size > 100_000) lastUseWritten.clear();
+    lastUseWritten.set(token._id, now);
+    // The driver's collection type assumes ObjectId keys; ours are numeric.
+    const byId = { _id: token._id } as unknown as Parameters<typeof tokens.collection.updateOne>[0];
+    void tokens.collection.updateOne(byId, { $set: { lastUsedAt: new Date(now) } }).catch(() => undefined);
+  }
+
+  return {
+    findById,
+    cachedById,
+    findByUsername,
+    byIds,
+    idsMatching,
+    idsNamed,
+    list,
+    canCreateGroup,
+    namespaceIdOf,
+    insert,
+    emailTaken,
+    primaryEmailTaken,
+    insertEmail,
+    deleteEmail,
+    pushEmail,
+    listEmails,
+    raiseAccessRevision,
+    tokenByHash,
+    tokenExists,
+    insertToken,
+    recordTokenUse,
+  };
+}
+export type UsersStore = ReturnType<typeof createUsersStore>;
