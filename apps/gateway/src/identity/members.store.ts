@@ -1,0 +1,148 @@
+import type { FilterQuery } from 'mongoose';
+import type { EventEnvelope } from '@gl/contracts';
+import { findPage, type Outbox, type PageRequest } from '@gl/service-kit';
+import type { IdentityModels, MemberDoc } from './identity.models';
+import { publishingWrites } from './store-writes';
+
+type SourceType = MemberDoc['sourceType'];
+export type LevelRow = Pick<MemberDoc, 'accessLevel' | 'expiresAt'>;
+export type MembershipRow = Pick<MemberDoc, 'sourceType' | 'sourceId' | 'accessLevel' | 'expiresAt'>;
+
+/** A group or project with the groups above it, whose members count for it. */
+export interface MemberScope {
+  type: SourceType;
+  id: number;
+  ancestorGroupIds: number[];
+}
+
+/** Memberships of users in groups and projects: one per (source, user), unique. */
+export function createMembersStore(models: Pick<IdentityModels, 'members' | 'cache'>, outbox: Outbox) {
+  const { members, cache } = models;
+
+  /** Every membership of the user, with what deciding their access needs. */
+  async function rowsOf(userId: number): Promise<MembershipRow[]> {
+    return members
+      .find({ userId })
+      .select({ sourceType: 1, sourceId: 1, accessLevel: 1, expiresAt: 1 })
+      .lean();
+  }
+
+  /** The user's memberships of the groups and the project, through the identity cache. */
+  async function levelRows(userId: number, groupIds: number[], projectId?: number): Promise<LevelRow[]> {
+    const sources: Record<string, unknown>[] = [];
+    if (groupIds.length > 0) sources.push({ sourceType: 'group', sourceId: { $in: groupIds } });
+    if (projectId !== undefined) sources.push({ sourceType: 'project', sourceId: projectId });
+    if (sources.length === 0) return [];
+    const key = `members:${userId}:${groupIds.join(',')}:${projectId ?? ''}`;
+    return cache.get(key, () =>
+      members.find({ userId, $or: sources }).select({ accessLevel: 1, expiresAt: 1 }).lean(),
+    );
+  }
+
+  /** The user's highest access level on anything, expired or not; 0 without memberships. */
+  async function topLevelOf(userId: number): Promise<number> {
+    const top = await members.find({ userId }).sort({ accessLevel: -1 }).limit(1).lean();
+    return top[0]?.accessLevel ?? 0;
+  }
+
+  async function ofSource(sourceType: SourceType, sourceId: number): Promise<MemberDoc[]> {
+    return members.find({ sourceType, sourceId }).lean();
+  }
+
+  async function findDirect(
+    sourceType: SourceType,
+    sourceId: number,
+    userId: number,
+  ): Promise<MemberDoc | null> {
+    return members.findOne({ sourceType, sourceId, userId }).lean();
+  }
+
+  async function exists(sourceType: SourceType, sourceId: number, userId: number): Promise<boolean> {
+    return (await members.exists({ sourceType, sourceId, userId })) !== null;
+  }
+
+  /** Direct members of one source, oldest first, optionally only the given users. */
+  async function pageOf(
+    sourceType: SourceType,
+    sourceId: number,
+    userIds: number[] | undefined,
+    page: PageRequest,
+  ): Promise<{ total: number; docs: MemberDoc[] }> {
+    const filter =
+      userIds === undefined ? { sourceType, sourceId } : { sourceType, sourceId, userId: { $in: userIds } };
+    return findPage(members, filter, { _id: 1 }, page);
+  }
+
+  /** Memberships of the source and of the groups above it, oldest first; one user, some users or all. */
+  async function ofScope(scope: MemberScope, users?: number | number[]): Promise<MemberDoc[]> {
+    const sources: FilterQuery<MemberDoc>[] = [{ sourceType: scope.type, sourceId: scope.id }];
+    if (scope.ancestorGroupIds.length > 0) {
+      sources.push({ sourceType: 'group', sourceId: { $in: scope.ancestorGroupIds } });
+    }
+    const narrow = users === undefined ? {} : { userId: Array.isArray(users) ? { $in: users } : users };
+    return members
+      .find({ $or: sources, ...narrow })
+      .sort({ _id: 1 })
+      .lean();
+  }
+
+  /** The user's memberships of the given groups. */
+  async function inGroups(userId: number, groupIds: number[]): Promise<MemberDoc[]> {
+    return members.find({ userId, sourceType: 'group', sourceId: { $in: groupIds } }).lean();
+  }
+
+  /** Memberships of the given groups at exactly the level. */
+  async function atLevelInGroups(groupIds: number[], accessLevel: number): Promise<MemberDoc[]> {
+    return members.find({ sourceType: 'group', sourceId: { $in: groupIds }, accessLevel }).lean();
+  }
+
+  /** The user's memberships of the given groups and projects. */
+  async function ofUserIn(userId: number, groupIds: number[], projectIds: number[]): Promise<MemberDoc[]> {
+    return members
+      .find({
+        userId,
+        $or: [
+          { sourceType: 'group', sourceId: { $in: groupIds } },
+          { sourceType: 'project', sourceId: { $in: projectIds } },
+        ],
+      })
+      .lean();
+  }
+
+  /** Whether the user belongs to any of the given groups or projects (false when there are none). */
+  async function isMemberOfAny(userId: number, groupIds: number[], projectIds: number[]): Promise<boolean> {
+    const or: Record<string, unknown>[] = [];
+    if (groupIds.length) or.push({ sourceType: 'group', sourceId: { $in: groupIds } });
+    if (projectIds.length) or.push({ sourceType: 'project', sourceId: { $in: projectIds } });
+    if (or.length === 0) return false;
+    return (await members.exists({ userId, $or: or })) !== null;
+  }
+
+  // `insert` resolves false when the user is already a member (the unique index settles racing adds).
+  const writes = publishingWrites(members, outbox);
+
+  /** Level, expiry and `updatedAt` from `updated`, with the events that publish the change. */
+  async function update(updated: MemberDoc, events: EventEnvelope[]): Promise<void> {
+    const { accessLevel, expiresAt, updatedAt } = updated;
+    await writes.update(updated._id, { accessLevel, expiresAt, updatedAt }, events);
+  }
+
+  return {
+    rowsOf,
+    levelRows,
+    topLevelOf,
+    ofSource,
+    findDirect,
+    exists,
+    pageOf,
+    ofScope,
+    inGroups,
+    atLevelInGroups,
+    ofUserIn,
+    isMemberOfAny,
+    insert: writes.insert,
+    update,
+    remove: writes.remove,
+  };
+}
+export type MembersStore = ReturnType<typeof createMembersStore>;
