@@ -15,7 +15,7 @@ import {
   type ReadinessCheck,
   type ServiceMetrics,
 } from '@gl/service-kit';
-import type { IdentityModels } from './identity/identity.models';
+import type { IdentityStores } from './identity/identity.stores';
 import { createAlertNotifyForwarder, createForwardingRouter } from './routing/forwarding.router';
 import type { ServiceName } from './routing/route-table';
 import type { RequestHandler } from 'express';
@@ -23,7 +23,7 @@ import type { RequestHandler } from 'express';
 export interface GatewayDeps {
   logger: Logger;
   metrics: ServiceMetrics;
-  models: IdentityModels;
+  stores: IdentityStores;
   externalUrl: string;
   tier: Tier;
   contextSecret: string;

@@ -40,7 +40,7 @@ void runService({
     const app = createGatewayApp({
       logger,
       metrics: runtime.metrics,
-      models: identity.models,
+      stores: identity.stores,
       externalUrl: config.GITLAB_EXTERNAL_URL,
       tier: config.GITLAB_TIER,
       contextSecret: config.INTERNAL_CONTEXT_SECRET,

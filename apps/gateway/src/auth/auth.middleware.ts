@@ -1,7 +1,7 @@
 import type { NextFunction, Request, Response } from 'express';
 import type { Principal } from '@gl/contracts';
 import { UnauthorizedError } from '@gl/service-kit';
-import type { IdentityModels } from '../identity/identity.models';
+import type { IdentityStores } from '../identity/identity.stores';
 import { assertScopes, authenticate } from './authenticate';
 
 declare module 'express-serve-static-core' {
@@ -11,7 +11,7 @@ declare module 'express-serve-static-core' {
 }
 
 export interface AuthDeps {
-  models: IdentityModels;
+  stores: Pick<IdentityStores, 'users'>;
   externalUrl: string;
 }
 
@@ -26,7 +26,7 @@ export async function applyAuth(
   deps: AuthDeps,
   options: AuthPolicyOptions,
 ): Promise<Principal | null> {
-  const result = await authenticate(req, deps.models, deps.externalUrl);
+  const result = await authenticate(req, deps.stores.users, deps.externalUrl);
   if (!result) {
     if (options.required) throw new UnauthorizedError();
     req.principal = null;

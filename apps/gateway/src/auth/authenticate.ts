@@ -1,7 +1,8 @@
 import type { Request } from 'express';
 import type { Principal } from '@gl/contracts';
 import { ForbiddenError, HttpError, NotFoundError, UnauthorizedError, hasExpired } from '@gl/service-kit';
-import type { IdentityModels, UserDoc } from '../identity/identity.models';
+import type { UserDoc } from '../identity/identity.models';
+import type { UsersStore } from '../identity/users.store';
 import { userWebUrl, avatarUrl } from '../identity/urls';
 import { hashToken } from './tokens';
 
@@ -49,62 +50,34 @@ export function toPrincipal(user: UserDoc, scopes: string[], externalUrl: string
   };
 }
 
-/** When this process last wrote each token's last_used_at; the cached record may be older. */
-const lastUseWritten = new Map<number, number>();
-const LAST_USE_INTERVAL_MS = 60_000;
-
-/**
- * Throttled to one write a minute per token, so reads do not turn into writes. It goes through the raw
- * collection on purpose: last_used_at informs no access decision, so it must not flush the identity cache.
- */
-function recordTokenUse(models: IdentityModels, tokenId: number, storedLastUse: Date | null): void {
-  const now = Date.now();
-  const last = Math.max(lastUseWritten.get(tokenId) ?? 0, storedLastUse?.getTime() ?? 0);
-  if (now - last < LAST_USE_INTERVAL_MS) return;
-  if (lastUseWritten.size > 100_000) lastUseWritten.clear();
-  lastUseWritten.set(tokenId, now);
-  // The driver's collection type assumes ObjectId keys; ours are numeric.
-  const byId = { _id: tokenId } as unknown as Parameters<typeof models.tokens.collection.updateOne>[0];
-  void models.tokens.collection
-    .updateOne(byId, { $set: { lastUsedAt: new Date(now) } })
-    .catch(() => undefined);
-}
-
 /**
  * Resolves the caller. A token that matches nothing is a 401 even on routes that allow anonymous access:
  * GitLab never silently downgrades a bad token to an anonymous request.
  */
 export async function authenticate(
   req: Request,
-  models: IdentityModels,
+  users: UsersStore,
   externalUrl: string,
 ): Promise<Authenticated | null> {
   const token = extractToken(req);
   if (token === null) return null;
-  const tokenHash = hashToken(token);
-  const record = await models.cache.get(`token:${tokenHash}`, () =>
-    models.tokens.findOne({ tokenHash }).lean(),
-  );
+  const record = await users.tokenByHash(hashToken(token));
   if (!record) throw new UnauthorizedError();
   if (record.revoked) throw invalidToken('Token was revoked. You have to re-authorize from the user.');
   // GitLab tokens expire at the start of their expiry date.
   if (hasExpired(record.expiresAt)) {
     throw invalidToken('Token is expired. You can either do re-authorization or token refresh.');
   }
-  const user = await models.cache.get(`user:${record.userId}`, () =>
-    models.users.findById(record.userId).lean(),
-  );
+  const user = await users.cachedById(record.userId);
   if (!user || user.state !== 'active') throw new UnauthorizedError();
-  recordTokenUse(models, record._id, record.lastUsedAt);
+  users.recordTokenUse(record);
 
   const sudo = sudoTarget(req);
   if (sudo === null)
     return { principal: toPrincipal(user, record.scopes, externalUrl), tokenUserId: user._id };
   if (!user.isAdmin) throw new ForbiddenError('Must be admin to use sudo');
   if (!record.scopes.includes('sudo')) throw insufficientScope(['sudo']);
-  const target = /^\d+$/.test(sudo)
-    ? await models.users.findById(Number(sudo)).lean()
-    : await models.users.findOne({ usernameLower: sudo.toLowerCase() }).lean();
+  const target = /^\d+$/.test(sudo) ? await users.findById(Number(sudo)) : await users.findByUsername(sudo);
   if (!target) throw new NotFoundError(`User with ID or username '${sudo}'`);
   return { principal: toPrincipal(target, record.scopes, externalUrl), tokenUserId: user._id };
 }

@@ -3,9 +3,9 @@ import type { EventOrigin } from '@gl/service-kit';
 import type { IdentityDeps } from './identity.deps';
 import { EVENT_TYPES, groupEvent, projectEvent } from './identity.events';
 import type { MemberDoc, NamespaceDoc, ProjectDoc } from './identity.models';
-import { removeMember } from './member-store';
-import { releaseRoute } from './paths';
-import { nextRevision, visibilityRevised } from './revisions';
+import { removeMember } from './member-writes';
+import { nextRevision } from './revisions';
+import type { RouteSource } from './routes.store';
 
 /**
  * Removal of projects and groups with everything hanging off them. Each document goes with its own
@@ -19,8 +19,23 @@ async function removeMembersOf(
   origin: EventOrigin,
   actor: EventActor,
 ): Promise<void> {
-  const members = await deps.models.members.find({ sourceType, sourceId }).lean();
+  const members = await deps.stores.members.ofSource(sourceType, sourceId);
   for (const member of members) await removeMember(deps, member, origin, actor);
+}
+
+/**
+ * The removal of a project or group with its event, which carries a visibility revision (recorded once
+ * the document is gone), then its route given back.
+ */
+async function removeRoutable(
+  deps: IdentityDeps,
+  fullPath: string,
+  route: RouteSource,
+  remove: (revision: number) => Promise<boolean>,
+): Promise<void> {
+  const revision = await nextRevision(deps);
+  if (await remove(revision)) await deps.stores.revisions.raiseVisibility(revision);
+  await deps.stores.routes.release(fullPath, route);
 }
 
 export async function destroyProject(
@@ -30,13 +45,13 @@ export async function destroyProject(
   actor: EventActor,
 ): Promise<void> {
   await removeMembersOf(deps, 'project', project._id, origin, actor);
-  await deps.models.stars.deleteMany({ projectId: project._id });
-  const revision = await nextRevision(deps);
-  const removed = await deps.outbox.deleteWithEvents(deps.models.projects, project._id, [
-    projectEvent(origin, EVENT_TYPES.identity.projectDestroyed, actor, project, revision),
-  ]);
-  if (removed) await visibilityRevised(deps.models, revision);
-  await releaseRoute(deps.models, project.fullPath, { sourceType: 'project', sourceId: project._id });
+  await deps.stores.stars.removeAllOf(project._id);
+  const route = { sourceType: 'project', sourceId: project._id } as const;
+  await removeRoutable(deps, project.fullPath, route, (revision) =>
+    deps.stores.projects.remove(project._id, [
+      projectEvent(origin, EVENT_TYPES.identity.projectDestroyed, actor, project, revision),
+    ]),
+  );
 }
 
 async function destroyOneGroup(
@@ -46,12 +61,12 @@ async function destroyOneGroup(
   actor: EventActor,
 ): Promise<void> {
   await removeMembersOf(deps, 'group', group._id, origin, actor);
-  const revision = await nextRevision(deps);
-  const removed = await deps.outbox.deleteWithEvents(deps.models.namespaces, group._id, [
-    groupEvent(origin, EVENT_TYPES.identity.groupDestroyed, actor, group, revision),
-  ]);
-  if (removed) await visibilityRevised(deps.models, revision);
-  await releaseRoute(deps.models, group.fullPath, { sourceType: 'namespace', sourceId: group._id });
+  const route = { sourceType: 'namespace', sourceId: group._id } as const;
+  await removeRoutable(deps, group.fullPath, route, (revision) =>
+    deps.stores.namespaces.remove(group._id, [
+      groupEvent(origin, EVENT_TYPES.identity.groupDestroyed, actor, group, revision),
+    ]),
+  );
 }
 
 /** The group, its subgroups (deepest first) and every project inside any of them. */
@@ -61,10 +76,9 @@ export async function destroyGroupTree(
   origin: EventOrigin,
   actor: EventActor,
 ): Promise<void> {
-  const { models } = deps;
-  const projects = await models.projects.find({ ancestorGroupIds: group._id }).lean();
+  const projects = await deps.stores.projects.underGroup(group._id);
   for (const project of projects) await destroyProject(deps, project, origin, actor);
-  const subgroups = await models.namespaces.find({ kind: 'group', ancestorIds: group._id }).lean();
+  const subgroups = await deps.stores.namespaces.subgroupsOf(group._id);
   subgroups.sort((a, b) => b.ancestorIds.length - a.ancestorIds.length);
   for (const subgroup of subgroups) await destroyOneGroup(deps, subgroup, origin, actor);
   await destroyOneGroup(deps, group, origin, actor);

@@ -2,8 +2,9 @@ import type { CreateGroupBody, UpdateGroupBody } from '@gl/contracts';
 import { TEXT_LIMITS, lengthErrors } from '@gl/contracts';
 import { HttpError } from '@gl/service-kit';
 import { moreVisible, visibilitiesAbove } from './access';
-import type { IdentityModels, NamespaceDoc } from './identity.models';
-import { ValidationErrors, nameErrors, namespacePathErrors, routeTaken, rubyInspect } from './paths';
+import type { IdentityStores } from './identity.stores';
+import type { NamespaceDoc } from './identity.models';
+import { ValidationErrors, nameErrors, namespacePathErrors, rubyInspect } from './paths';
 
 /**
  * GitLab's Group model validations (app/models/namespace.rb, app/models/group.rb): name, description and
@@ -23,17 +24,17 @@ function parentVisibilityError(visibility: Visibility, parent: NamespaceDoc): st
 
 /** Adds 'has already been taken' when the path is otherwise valid but its route is held. */
 export async function pathTakenError(
-  models: IdentityModels,
+  stores: Pick<IdentityStores, 'routes'>,
   errors: ValidationErrors,
   fullPath: string,
 ): Promise<void> {
-  if (!errors.has('path') && (await routeTaken(models, fullPath)))
+  if (!errors.has('path') && (await stores.routes.taken(fullPath)))
     errors.add('path', 'has already been taken');
 }
 
 /** A new group under `parent` (null: top level) at `fullPath`. */
 export async function createErrors(
-  models: IdentityModels,
+  stores: IdentityStores,
   input: CreateGroupBody,
   parent: NamespaceDoc | null,
   fullPath: string,
@@ -46,13 +47,13 @@ export async function createErrors(
   if (parent && moreVisible(visibility, parent.visibility)) {
     errors.add('visibility_level', parentVisibilityError(visibility, parent));
   }
-  await pathTakenError(models, errors, fullPath);
+  await pathTakenError(stores, errors, fullPath);
   return errors;
 }
 
 /** The edited fields of an existing group; the path's route is checked by the caller, only when it moves. */
 export async function updateErrors(
-  models: IdentityModels,
+  stores: IdentityStores,
   group: NamespaceDoc,
   input: UpdateGroupBody,
 ): Promise<ValidationErrors> {
@@ -62,18 +63,18 @@ export async function updateErrors(
   if (input.path !== undefined) errors.add('path', namespacePathErrors(input.path));
   const visibility = input.visibility;
   if (visibility !== undefined && visibility !== group.visibility) {
-    const parent = group.parentId === null ? null : await models.namespaces.findById(group.parentId).lean();
+    const parent = group.parentId === null ? null : await stores.namespaces.findById(group.parentId);
     if (parent && moreVisible(visibility, parent.visibility)) {
       errors.add('visibility_level', parentVisibilityError(visibility, parent));
     }
     const above = visibilitiesAbove(visibility);
-    if (await models.projects.exists({ ancestorGroupIds: group._id, visibility: { $in: above } })) {
+    if (await stores.projects.hasUnderGroupIn(group._id, above)) {
       errors.add(
         'visibility_level',
         `${visibility} is not allowed since this group contains projects with higher visibility.`,
       );
     }
-    if (await models.namespaces.exists({ ancestorIds: group._id, visibility: { $in: above } })) {
+    if (await stores.namespaces.hasDescendantIn(group._id, above)) {
       errors.add(
         'visibility_level',
         `${visibility} is not allowed since there are sub-groups with higher visibility.`,

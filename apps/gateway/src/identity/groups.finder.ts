@@ -1,6 +1,6 @@
 import type { FilterQuery } from 'mongoose';
 import type { ListGroupsQuery, Principal } from '@gl/contracts';
-import { findPage, type PageRequest } from '@gl/service-kit';
+import type { PageRequest } from '@gl/service-kit';
 import { OWNER } from './access';
 import type { IdentityDeps } from './identity.deps';
 import type { NamespaceDoc, ProjectDoc } from './identity.models';
@@ -10,22 +10,22 @@ import { searchPattern } from './queries';
 const GROUP_PROJECTS_LIMIT = 100;
 
 /** Reading groups: GitLab's GroupsFinder for lists, and the projects a group's detail shows. */
-export function createGroupsFinder(deps: Pick<IdentityDeps, 'models'>) {
-  const { models } = deps;
+export function createGroupsFinder(deps: Pick<IdentityDeps, 'stores'>) {
+  const { stores } = deps;
 
   /** GitLab's GroupsFinder: public for anonymous callers; for users their groups, plus all visible with all_available. */
   async function list(
     query: ListGroupsQuery,
     principal: Principal | null,
     page: PageRequest,
-    /** Narrows the list, e.g. to one group's subgroups. */
-    scope: FilterQuery<NamespaceDoc> = {},
+    /** Narrows the list to the direct subgroups of this group. */
+    parentId?: number,
   ): Promise<{ total: number; groups: NamespaceDoc[] }> {
-    const and: FilterQuery<NamespaceDoc>[] = [{ kind: 'group' }, scope];
+    const and: FilterQuery<NamespaceDoc>[] = [{ kind: 'group' }, parentId === undefined ? {} : { parentId }];
     if (!principal) {
       and.push({ visibility: 'public' });
     } else {
-      const memberships = await membershipsOf(models, principal.id);
+      const memberships = await membershipsOf(stores.members, principal.id);
       if (query.owned || query.min_access_level !== undefined) {
         const min = query.owned ? OWNER : query.min_access_level!;
         const ids = [...memberships.groups].filter(([, level]) => level >= min).map(([id]) => id);
@@ -38,7 +38,7 @@ export function createGroupsFinder(deps: Pick<IdentityDeps, 'models'>) {
       } else {
         const allAvailable = query.all_available ?? principal.isAdmin;
         if (!(principal.isAdmin && allAvailable)) {
-          const authorized = await authorizedGroupsFilter(models, memberships);
+          const authorized = await authorizedGroupsFilter(stores.projects, memberships);
           and.push(
             allAvailable
               ? { $or: [{ visibility: { $in: ['public', 'internal'] } }, ...authorized.$or!] }
@@ -58,18 +58,16 @@ export function createGroupsFinder(deps: Pick<IdentityDeps, 'models'>) {
     const orderBy = query.order_by ?? 'name';
     const sort: Record<string, 1 | -1> =
       orderBy === 'id' ? { _id: direction } : { [orderBy]: direction, _id: 1 };
-    const { total, docs } = await findPage(models.namespaces, filter, sort, page);
+    const { total, docs } = await stores.namespaces.page(filter, sort, page);
     return { total, groups: docs };
   }
 
   /** GroupDetail#projects: the group's own projects the caller can see. */
   async function directProjects(group: NamespaceDoc, principal: Principal | null): Promise<ProjectDoc[]> {
-    const memberships = principal && !principal.isAdmin ? await membershipsOf(models, principal.id) : null;
-    return models.projects
-      .find({ $and: [{ namespaceId: group._id }, visibleProjectsFilter(principal, memberships)] })
-      .sort({ _id: -1 })
-      .limit(GROUP_PROJECTS_LIMIT)
-      .lean();
+    const memberships =
+      principal && !principal.isAdmin ? await membershipsOf(stores.members, principal.id) : null;
+    const visible = visibleProjectsFilter(principal, memberships);
+    return stores.projects.newestIn(group._id, visible, GROUP_PROJECTS_LIMIT);
   }
 
   return { list, directProjects };

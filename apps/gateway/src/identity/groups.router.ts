@@ -22,15 +22,15 @@ export function createGroupsRouter(
 ): Router {
   const router = Router();
   const serve = identityRoutes(router, deps);
-  const { models, externalUrl, groups, groupsFinder, projects } = deps;
+  const { stores, externalUrl, groups, groupsFinder, projects } = deps;
 
   const resolve = (req: Request): Promise<ResolvedNamespace> =>
-    resolveGroup(models, String(req.params.id), req.principal, externalUrl);
+    resolveGroup(stores, String(req.params.id), req.principal, externalUrl);
 
   async function detail(req: Request, group: NamespaceDoc, withProjects = true) {
     const projects = withProjects
       ? await presentProjects(
-          models,
+          stores,
           externalUrl,
           await groupsFinder.directProjects(group, req.principal),
           req.principal,
@@ -69,9 +69,7 @@ export function createGroupsRouter(
     const query = params();
     const { group } = await resolve(req);
     const page = pageOf(req);
-    const { total, groups: rows } = await groupsFinder.list(query, req.principal, page, {
-      parentId: group!._id,
-    });
+    const { total, groups: rows } = await groupsFinder.list(query, req.principal, page, group!._id);
     setPaginationHeaders(req, res, page, total);
     sendJson(
       res,
@@ -84,14 +82,16 @@ export function createGroupsRouter(
     const query = paramsOf(req, groupProjectsQuery);
     const { group } = await resolve(req);
     const page = pageOf(req);
-    const scope = query.include_subgroups ? { ancestorGroupIds: group!._id } : { namespaceId: group!._id };
-    const { total, projects: rows } = await projects.list(query, req.principal, page, scope);
+    const { total, projects: rows } = await projects.list(query, req.principal, page, {
+      id: group!._id,
+      includeSubgroups: query.include_subgroups ?? false,
+    });
     setPaginationHeaders(req, res, page, total);
     // Entities::Project (no `permissions`), or BasicProjectDetails with `simple=true`.
     sendJson(
       res,
       200,
-      await presentProjects(models, externalUrl, rows, null, { basic: query.simple === true }),
+      await presentProjects(stores, externalUrl, rows, null, { basic: query.simple === true }),
     );
   });
 

@@ -1,12 +1,5 @@
 import type { CreateGroupBody, Principal, UpdateGroupBody } from '@gl/contracts';
-import {
-  ForbiddenError,
-  ModelError,
-  eventActor,
-  pushEvents,
-  withEvents,
-  type EventOrigin,
-} from '@gl/service-kit';
+import { ForbiddenError, ModelError, eventActor, type EventOrigin } from '@gl/service-kit';
 import { resolveGroup } from '../namespaces/resolve';
 import { CREATE_SUBGROUP_LEVEL, OWNER, requireLevel } from './access';
 import { destroyGroupTree } from './cascade';
@@ -15,7 +8,7 @@ import { rewriteSubtree } from './group-subtree';
 import type { IdentityDeps } from './identity.deps';
 import { EVENT_TYPES, groupEvent } from './identity.events';
 import type { NamespaceDoc } from './identity.models';
-import { insertCreatorMember } from './member-store';
+import { insertCreatorMember } from './member-writes';
 import { insertWithRoute, joinPath } from './paths';
 import { saveRoutableEdit } from './routable-edit';
 
@@ -24,18 +17,17 @@ import { saveRoutableEdit } from './routable-edit';
  * group-subtree.ts) and removal. Validation is group-rules.ts; reads are groups.finder.ts.
  */
 export function createGroupsService(deps: IdentityDeps) {
-  const { models, counters, externalUrl } = deps;
+  const { stores, counters, externalUrl } = deps;
 
   /** The parent a new group goes under (its creation level needed), or null for a top-level group. */
   async function parentFor(input: CreateGroupBody, principal: Principal): Promise<NamespaceDoc | null> {
     if (input.parent_id !== undefined) {
-      const resolved = await resolveGroup(models, String(input.parent_id), principal, externalUrl);
+      const resolved = await resolveGroup(stores, String(input.parent_id), principal, externalUrl);
       requireLevel(principal, resolved.context.accessLevel, CREATE_SUBGROUP_LEVEL);
       return resolved.group!;
     }
     if (!principal.isAdmin) {
-      const user = await models.users.findById(principal.id).select({ canCreateGroup: 1 }).lean();
-      if (!user?.canCreateGroup) throw new ForbiddenError();
+      if (!(await stores.users.canCreateGroup(principal.id))) throw new ForbiddenError();
     }
     return null;
   }
@@ -47,7 +39,7 @@ export function createGroupsService(deps: IdentityDeps) {
   ): Promise<NamespaceDoc> {
     const parent = await parentFor(input, principal);
     const fullPath = joinPath(parent?.fullPath ?? null, input.path);
-    const errors = await createErrors(models, input, parent, fullPath);
+    const errors = await createErrors(stores, input, parent, fullPath);
     if (errors.has()) throw failedToSave(errors.fields);
 
     const id = await counters.next('namespaces');
@@ -70,13 +62,13 @@ export function createGroupsService(deps: IdentityDeps) {
     };
     const actor = eventActor(principal);
     await insertWithRoute(
-      models,
+      stores.routes,
       fullPath,
       { sourceType: 'namespace', sourceId: id },
       () =>
-        models.namespaces.create(
-          withEvents(group, [groupEvent(origin, EVENT_TYPES.identity.groupCreated, actor, group)]),
-        ),
+        stores.namespaces.insert(group, [
+          groupEvent(origin, EVENT_TYPES.identity.groupCreated, actor, group),
+        ]),
       () => failedToSave({ path: ['has already been taken'] }),
     );
     // The creator owns the new group (Groups::CreateService adds them as Owner).
@@ -98,7 +90,7 @@ export function createGroupsService(deps: IdentityDeps) {
     origin: EventOrigin,
   ): Promise<NamespaceDoc> {
     requireLevel(principal, accessLevel, OWNER);
-    const errors = await updateErrors(models, group, input);
+    const errors = await updateErrors(stores, group, input);
     const parentPath = group.parentId === null ? null : group.fullPath.slice(0, -(group.path.length + 1));
     const parentName = group.parentId === null ? null : group.fullName.slice(0, -(group.name.length + 3));
     const path = input.path ?? group.path;
@@ -106,7 +98,7 @@ export function createGroupsService(deps: IdentityDeps) {
     const fullPath = joinPath(parentPath, path);
     const fullName = parentName === null ? name : `${parentName} / ${name}`;
     const moved = fullPath.toLowerCase() !== group.fullPathLower;
-    if (moved) await pathTakenError(models, errors, fullPath);
+    if (moved) await pathTakenError(stores, errors, fullPath);
     if (errors.has()) throw ModelError.fields(errors.fields);
 
     const actor = eventActor(principal);
@@ -129,11 +121,11 @@ export function createGroupsService(deps: IdentityDeps) {
       visibilityChanged: updated.visibility !== group.visibility,
       write: async (revision) => {
         const event = groupEvent(origin, EVENT_TYPES.identity.groupUpdated, actor, updated, revision);
-        await models.namespaces.updateOne({ _id: group._id }, pushEvents({ $set: changes }, [event]));
+        await stores.namespaces.update(group._id, changes, [event]);
       },
       afterWrite: async () => {
         if (fullPath !== group.fullPath || fullName !== group.fullName) {
-          await rewriteSubtree(models, group, updated, origin, actor);
+          await rewriteSubtree(stores, group, updated, origin, actor);
         }
       },
     });

@@ -1,9 +1,9 @@
 import type { Counters, Outbox } from '@gl/service-kit';
-import type { IdentityModels } from './identity.models';
+import type { IdentityStores } from './identity.stores';
 
 /** What every identity service function needs. */
 export interface IdentityDeps {
-  models: IdentityModels;
+  stores: IdentityStores;
   counters: Counters;
   outbox: Outbox;
   externalUrl: string;

@@ -5,7 +5,7 @@ import { createIdentityCache, invalidateOnWrite, type IdentityCache } from './id
 /**
  * The identity catalogue: users, their personal access tokens, namespaces (groups and personal user
  * namespaces share one id sequence and one path space, as in GitLab), projects, memberships and stars.
- * Repositories return plain objects; documents never leave this module as mongoose documents.
+ * Read and written only through the stores (identity.stores.ts), which return plain (lean) objects.
  */
 export interface UserDoc {
   _id: number;

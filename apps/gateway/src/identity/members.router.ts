@@ -53,13 +53,13 @@ type ListEndpoint = (typeof SOURCES)[number]['api']['list' | 'listAll'];
 export function createMembersRouter(deps: IdentityRouterDeps & { members: MembersService }): Router {
   const router = Router();
   const serve = identityRoutes(router, deps);
-  const { models, externalUrl, members } = deps;
+  const { stores, externalUrl, members } = deps;
   const present = (row: MemberRow) => memberEntity(externalUrl, row.member, row.user, row.createdBy);
 
   async function sourceOf(req: Request, type: MemberSource['type']): Promise<MemberSource> {
     const id = String(req.params.id);
     if (type === 'group') {
-      const { context } = await resolveGroup(models, id, req.principal, externalUrl);
+      const { context } = await resolveGroup(stores, id, req.principal, externalUrl);
       return {
         type,
         id: context.id,
@@ -68,12 +68,9 @@ export function createMembersRouter(deps: IdentityRouterDeps & { members: Member
         personalOwnerId: null,
       };
     }
-    const { project, context } = await resolveProject(models, id, req.principal, externalUrl);
+    const { project, context } = await resolveProject(stores, id, req.principal, externalUrl);
     const personalOwnerId =
-      project!.namespaceKind === 'user'
-        ? ((await models.namespaces.findById(project!.namespaceId).select({ ownerId: 1 }).lean())?.ownerId ??
-          null)
-        : null;
+      project!.namespaceKind === 'user' ? await stores.namespaces.ownerIdOf(project!.namespaceId) : null;
     return {
       type,
       id: context.id,

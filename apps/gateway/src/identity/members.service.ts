@@ -1,4 +1,3 @@
-import type { FilterQuery } from 'mongoose';
 import type { AddMemberBody, ListMembersQuery, Principal, UpdateMemberBody } from '@gl/contracts';
 import { MEMBER_ACCESS_LEVELS } from '@gl/contracts';
 import {
@@ -9,16 +8,14 @@ import {
   NotFoundError,
   type EventOrigin,
   type PageRequest,
-  findPage,
   hasExpired,
   todayUtc,
 } from '@gl/service-kit';
 import { MAINTAINER, OWNER, requireLevel, roleName } from './access';
 import type { IdentityDeps } from './identity.deps';
 import type { MemberDoc, UserDoc } from './identity.models';
-import { insertMember, removeMember, updateMember } from './member-store';
+import { insertMember, removeMember, updateMember } from './member-writes';
 import { ValidationErrors } from './paths';
-import { userSearchConditions } from './queries';
 
 /** The group or project whose members are addressed, as resolved for the caller. */
 export interface MemberSource {
@@ -40,13 +37,13 @@ export interface MemberRow {
 
 /** Members of groups and projects (lib/api/members.rb + Members::*Service + member policies). */
 export function createMembersService(deps: IdentityDeps) {
-  const { models } = deps;
+  const { stores } = deps;
 
   async function withUsers(members: MemberDoc[]): Promise<MemberRow[]> {
     const ids = [
       ...new Set(members.flatMap((m) => (m.createdBy === null ? [m.userId] : [m.userId, m.createdBy]))),
     ];
-    const users = new Map((await models.users.find({ _id: { $in: ids } }).lean()).map((u) => [u._id, u]));
+    const users = new Map((await stores.users.byIds(ids)).map((u) => [u._id, u]));
     return members.flatMap((member) => {
       const user = users.get(member.userId);
       if (!user) return [];
@@ -56,22 +53,16 @@ export function createMembersService(deps: IdentityDeps) {
     });
   }
 
-  /** `query` matches name or username (substring) or the exact e-mail, as User.search does. */
-  async function userFilter(query: ListMembersQuery): Promise<FilterQuery<MemberDoc>> {
-    const filter: FilterQuery<MemberDoc> = {};
+  /**
+   * The users a list is narrowed to, or undefined for all: `user_ids`, and `query` matching name or
+   * username (substring) or the exact e-mail, as User.search does.
+   */
+  async function usersFilter(query: ListMembersQuery): Promise<number[] | undefined> {
     const restrictions: number[][] = [];
     if (query.user_ids?.length) restrictions.push(query.user_ids);
-    if (query.query) {
-      const matching = await models.users
-        .find({ $or: userSearchConditions(query.query) })
-        .select({ _id: 1 })
-        .lean();
-      restrictions.push(matching.map((u) => u._id));
-    }
-    if (restrictions.length > 0) {
-      filter.userId = { $in: restrictions.reduce((a, b) => a.filter((id) => b.includes(id))) };
-    }
-    return filter;
+    if (query.query) restrictions.push(await stores.users.idsMatching(query.query));
+    if (restrictions.length === 0) return undefined;
+    return restrictions.reduce((a, b) => a.filter((id) => b.includes(id)));
   }
 
   async function listDirect(
@@ -79,24 +70,14 @@ export function createMembersService(deps: IdentityDeps) {
     query: ListMembersQuery,
     page: PageRequest,
   ): Promise<{ total: number; rows: MemberRow[] }> {
-    const filter = { sourceType: source.type, sourceId: source.id, ...(await userFilter(query)) };
-    const { total, docs } = await findPage(models.members, filter, { _id: 1 }, page);
+    const userIds = await usersFilter(query);
+    const { total, docs } = await stores.members.pageOf(source.type, source.id, userIds, page);
     return { total, rows: await withUsers(docs) };
   }
 
   /** Direct and inherited members, one entry per user: the membership with the highest level wins. */
-  async function effectiveMembers(
-    source: MemberSource,
-    extra: FilterQuery<MemberDoc> = {},
-  ): Promise<MemberDoc[]> {
-    const sources: FilterQuery<MemberDoc>[] = [{ sourceType: source.type, sourceId: source.id }];
-    if (source.ancestorGroupIds.length > 0) {
-      sources.push({ sourceType: 'group', sourceId: { $in: source.ancestorGroupIds } });
-    }
-    const rows = await models.members
-      .find({ $or: sources, ...extra })
-      .sort({ _id: 1 })
-      .lean();
+  async function effectiveMembers(source: MemberSource, users?: number | number[]): Promise<MemberDoc[]> {
+    const rows = await stores.members.ofScope(source, users);
     const best = new Map<number, MemberDoc>();
     for (const row of rows) {
       if (hasExpired(row.expiresAt)) continue;
@@ -111,14 +92,12 @@ export function createMembersService(deps: IdentityDeps) {
     query: ListMembersQuery,
     page: PageRequest,
   ): Promise<{ total: number; rows: MemberRow[] }> {
-    const all = await effectiveMembers(source, await userFilter(query));
+    const all = await effectiveMembers(source, await usersFilter(query));
     return { total: all.length, rows: await withUsers(all.slice(page.skip, page.skip + page.perPage)) };
   }
 
   async function directMember(source: MemberSource, userId: number): Promise<MemberDoc> {
-    const member = await models.members
-      .findOne({ sourceType: source.type, sourceId: source.id, userId })
-      .lean();
+    const member = await stores.members.findDirect(source.type, source.id, userId);
     // `find_by!` → ActiveRecord::RecordNotFound → 404 {"message":"404 Not found"}.
     if (!member) throw new NotFoundError();
     return member;
@@ -131,7 +110,7 @@ export function createMembersService(deps: IdentityDeps) {
   }
 
   async function getEffective(source: MemberSource, userId: number): Promise<MemberRow> {
-    const [member] = await effectiveMembers(source, { userId });
+    const [member] = await effectiveMembers(source, userId);
     const [row] = member ? await withUsers([member]) : [];
     if (!row) throw new NotFoundError();
     return row;
@@ -148,17 +127,15 @@ export function createMembersService(deps: IdentityDeps) {
     if (!(MEMBER_ACCESS_LEVELS as readonly number[]).includes(accessLevel)) {
       errors.add('access_level', 'is not included in the list');
     } else if (source.ancestorGroupIds.length > 0) {
-      const inherited = await models.members
-        .find({ userId, sourceType: 'group', sourceId: { $in: source.ancestorGroupIds } })
-        .lean();
+      const inherited = await stores.members.inGroups(userId, source.ancestorGroupIds);
       const highest = inherited
         .filter((m) => !hasExpired(m.expiresAt))
         .sort((a, b) => b.accessLevel - a.accessLevel)[0];
       if (highest && highest.accessLevel > accessLevel) {
-        const group = await models.namespaces.findById(highest.sourceId).select({ name: 1 }).lean();
+        const groupName = await stores.namespaces.nameOf(highest.sourceId);
         errors.add(
           'access_level',
-          `should be greater than or equal to ${roleName(highest.accessLevel)} inherited membership from group ${group?.name ?? ''}`,
+          `should be greater than or equal to ${roleName(highest.accessLevel)} inherited membership from group ${groupName ?? ''}`,
         );
       }
     }
@@ -188,13 +165,7 @@ export function createMembersService(deps: IdentityDeps) {
   /** A group keeps at least one owner, counting owners inherited from groups above. */
   async function isLastOwner(source: MemberSource, member: MemberDoc): Promise<boolean> {
     if (source.type !== 'group' || member.accessLevel !== OWNER) return false;
-    const owners = await models.members
-      .find({
-        sourceType: 'group',
-        sourceId: { $in: [...source.ancestorGroupIds, source.id] },
-        accessLevel: OWNER,
-      })
-      .lean();
+    const owners = await stores.members.atLevelInGroups([...source.ancestorGroupIds, source.id], OWNER);
     return new Set(owners.filter((m) => !hasExpired(m.expiresAt)).map((m) => m.userId)).size <= 1;
   }
 
@@ -210,8 +181,8 @@ export function createMembersService(deps: IdentityDeps) {
   async function targetUser(params: Pick<AddMemberBody, 'user_id' | 'username'>): Promise<UserDoc> {
     const user =
       params.user_id !== undefined
-        ? await models.users.findById(params.user_id).lean()
-        : await models.users.findOne({ usernameLower: params.username!.toLowerCase() }).lean();
+        ? await stores.users.findById(params.user_id)
+        : await stores.users.findByUsername(params.username!);
     if (!user) throw new NotFoundError('User');
     return user;
   }
@@ -229,7 +200,7 @@ export function createMembersService(deps: IdentityDeps) {
   ): Promise<MemberRow> {
     authorizeAdmin(principal, source);
     const user = await targetUser(params);
-    if (await models.members.exists({ sourceType: source.type, sourceId: source.id, userId: user._id })) {
+    if (await stores.members.exists(source.type, source.id, user._id)) {
       throw new ConflictError('Member already exists');
     }
     authorizeOwnerRole(principal, source, [params.access_level]);
@@ -301,19 +272,11 @@ export function createMembersService(deps: IdentityDeps) {
     await refuseProtected(source, member);
     const actor = eventActor(principal);
     if (source.type === 'group' && !skipSubresources) {
-      const [subgroups, projects] = await Promise.all([
-        models.namespaces.find({ ancestorIds: source.id }).select({ _id: 1 }).lean(),
-        models.projects.find({ ancestorGroupIds: source.id }).select({ _id: 1 }).lean(),
+      const [subgroupIds, projectIds] = await Promise.all([
+        stores.namespaces.descendantIdsOf(source.id),
+        stores.projects.idsUnderGroup(source.id),
       ]);
-      const inner = await models.members
-        .find({
-          userId: member.userId,
-          $or: [
-            { sourceType: 'group', sourceId: { $in: subgroups.map((g) => g._id) } },
-            { sourceType: 'project', sourceId: { $in: projects.map((p) => p._id) } },
-          ],
-        })
-        .lean();
+      const inner = await stores.members.ofUserIn(member.userId, subgroupIds, projectIds);
       for (const row of inner) await removeMember(deps, row, origin, actor);
     }
     if (!(await removeMember(deps, member, origin, actor))) throw new NotFoundError();

@@ -1,6 +1,8 @@
 import type { FilterQuery } from 'mongoose';
 import type { Principal } from '@gl/contracts';
-import type { IdentityModels, NamespaceDoc, ProjectDoc } from './identity.models';
+import type { NamespaceDoc, ProjectDoc } from './identity.models';
+import type { MembersStore } from './members.store';
+import type { ProjectsStore } from './projects.store';
 import { hasExpired } from '@gl/service-kit';
 
 /**
@@ -22,11 +24,8 @@ export function highestLevel(rows: readonly LevelRow[], from = 0): number {
   return rows.reduce((max, row) => (hasExpired(row.expiresAt) ? max : Math.max(max, row.accessLevel)), from);
 }
 
-export async function membershipsOf(models: IdentityModels, userId: number): Promise<Memberships> {
-  const rows = await models.members
-    .find({ userId })
-    .select({ sourceType: 1, sourceId: 1, accessLevel: 1, expiresAt: 1 })
-    .lean();
+export async function membershipsOf(members: MembersStore, userId: number): Promise<Memberships> {
+  const rows = await members.rowsOf(userId);
   const result: Memberships = { groups: new Map(), projects: new Map() };
   for (const row of rows) {
     const target = row.sourceType === 'group' ? result.groups : result.projects;
@@ -37,20 +36,12 @@ export async function membershipsOf(models: IdentityModels, userId: number): Pro
 
 /** The caller's highest non-expired membership on any of the given groups or the project. */
 export async function membershipLevel(
-  models: IdentityModels,
+  members: MembersStore,
   userId: number,
   groupIds: number[],
   projectId?: number,
 ): Promise<number> {
-  const sources: Record<string, unknown>[] = [];
-  if (groupIds.length > 0) sources.push({ sourceType: 'group', sourceId: { $in: groupIds } });
-  if (projectId !== undefined) sources.push({ sourceType: 'project', sourceId: projectId });
-  if (sources.length === 0) return 0;
-  const key = `members:${userId}:${groupIds.join(',')}:${projectId ?? ''}`;
-  const rows = await models.cache.get(key, () =>
-    models.members.find({ userId, $or: sources }).select({ accessLevel: 1, expiresAt: 1 }).lean(),
-  );
-  return highestLevel(rows);
+  return highestLevel(await members.levelRows(userId, groupIds, projectId));
 }
 
 /** Highest level among the given groups (inherited) and the project itself. */
@@ -83,22 +74,14 @@ export function visibleProjectsFilter(
 
 /** Groups the caller belongs to, their subgroups, and the groups holding projects they belong to. */
 export async function authorizedGroupsFilter(
-  models: IdentityModels,
+  projects: ProjectsStore,
   memberships: Memberships,
 ): Promise<FilterQuery<NamespaceDoc>> {
   const groupIds = [...memberships.groups.keys()];
   const projectGroups =
-    memberships.projects.size === 0
-      ? []
-      : await models.projects
-          .find({ _id: { $in: [...memberships.projects.keys()] }, namespaceKind: 'group' })
-          .select({ namespaceId: 1 })
-          .lean();
+    memberships.projects.size === 0 ? [] : await projects.groupIdsOf([...memberships.projects.keys()]);
   return {
     kind: 'group',
-    $or: [
-      { _id: { $in: [...groupIds, ...projectGroups.map((p) => p.namespaceId)] } },
-      { ancestorIds: { $in: groupIds } },
-    ],
+    $or: [{ _id: { $in: [...groupIds, ...projectGroups] } }, { ancestorIds: { $in: groupIds } }],
   };
 }

@@ -1,6 +1,5 @@
 import { TEXT_LIMITS, lengthErrors } from '@gl/contracts';
-import { isDuplicateKeyError } from '@gl/service-kit';
-import type { IdentityModels, RouteDoc } from './identity.models';
+import type { RouteSource, RoutesStore } from './routes.store';
 
 /**
  * Gitlab::PathRegex: a namespace path is letters, digits, `_`, `-`, `.`; it cannot start with `-`, end in
@@ -44,56 +43,30 @@ export function joinPath(parent: string | null, path: string): string {
 }
 
 /**
- * Full paths are owned through `routes` (one document per lower-cased path, unique by `_id`), so a group,
- * a user namespace and a project can never share one, even when two requests race: the insert decides.
- */
-export async function claimRoute(
-  models: IdentityModels,
-  fullPath: string,
-  source: Pick<RouteDoc, 'sourceType' | 'sourceId'>,
-): Promise<boolean> {
-  try {
-    await models.routes.create({ _id: fullPath.toLowerCase(), ...source });
-    return true;
-  } catch (err) {
-    if (isDuplicateKeyError(err)) return false;
-    throw err;
-  }
-}
-
-/**
  * Inserts the document that will own a new full path: the route is claimed first and given back when the
  * insert fails. `taken` is the caller's error for a path that is someone else's; a document written
- * without its route (fixtures, older data) still owns its full path, so a duplicate key counts as taken.
+ * without its route (fixtures, older data) still owns its full path, so an insert refused as a duplicate
+ * (`insert` resolving false) counts as taken.
  */
 export async function insertWithRoute(
-  models: IdentityModels,
+  routes: RoutesStore,
   fullPath: string,
-  source: Pick<RouteDoc, 'sourceType' | 'sourceId'>,
-  insert: () => Promise<unknown>,
+  source: RouteSource,
+  insert: () => Promise<boolean>,
   taken: () => Error,
 ): Promise<void> {
-  if (!(await claimRoute(models, fullPath, source))) throw taken();
+  if (!(await routes.claim(fullPath, source))) throw taken();
+  let inserted: boolean;
   try {
-    await insert();
+    inserted = await insert();
   } catch (err) {
-    await releaseRoute(models, fullPath, source);
-    if (isDuplicateKeyError(err)) throw taken();
+    await routes.release(fullPath, source);
     throw err;
   }
-}
-
-export async function routeTaken(models: IdentityModels, fullPath: string): Promise<boolean> {
-  return (await models.routes.exists({ _id: fullPath.toLowerCase() })) !== null;
-}
-
-export async function releaseRoute(
-  models: IdentityModels,
-  fullPath: string,
-  source: Pick<RouteDoc, 'sourceType' | 'sourceId'>,
-): Promise<void> {
-  // Only the owner's own route: a stale release must not free a path someone else has claimed since.
-  await models.routes.deleteOne({ _id: fullPath.toLowerCase(), ...source });
+  if (!inserted) {
+    await routes.release(fullPath, source);
+    throw taken();
+  }
 }
 
 /** Ruby's Hash#inspect of validation errors, as GitLab embeds it in "Failed to save group {...}". */

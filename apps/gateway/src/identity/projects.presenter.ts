@@ -1,5 +1,6 @@
 import type { Principal } from '@gl/contracts';
-import type { IdentityModels, NamespaceDoc, ProjectDoc, UserDoc } from './identity.models';
+import type { IdentityStores } from './identity.stores';
+import type { NamespaceDoc, ProjectDoc, UserDoc } from './identity.models';
 import { levelIn, membershipsOf, type Memberships } from './memberships';
 import { basicProjectEntity, projectEntity, type ProjectView } from './projects.entities';
 
@@ -13,18 +14,16 @@ export interface PresentOptions {
   memberships?: Memberships | null;
 }
 
-async function loadViews(models: IdentityModels, projects: ProjectDoc[]): Promise<ProjectView[]> {
+async function loadViews(stores: IdentityStores, projects: ProjectDoc[]): Promise<ProjectView[]> {
   const namespaceIds = [...new Set(projects.map((p) => p.namespaceId))];
   const namespaces = new Map<number, NamespaceDoc>(
-    (await models.namespaces.find({ _id: { $in: namespaceIds } }).lean()).map((n) => [n._id, n]),
+    (await stores.namespaces.byIds(namespaceIds)).map((n) => [n._id, n]),
   );
   const ownerIds = [...namespaces.values()]
     .filter((n) => n.kind === 'user' && n.ownerId !== null)
     .map((n) => n.ownerId!);
   const owners = new Map<number, UserDoc>(
-    ownerIds.length === 0
-      ? []
-      : (await models.users.find({ _id: { $in: ownerIds } }).lean()).map((u) => [u._id, u]),
+    ownerIds.length === 0 ? [] : (await stores.users.byIds(ownerIds)).map((u) => [u._id, u]),
   );
   return projects.flatMap((project) => {
     const namespace = namespaces.get(project.namespaceId);
@@ -38,19 +37,19 @@ async function loadViews(models: IdentityModels, projects: ProjectDoc[]): Promis
 }
 
 export async function presentProjects(
-  models: IdentityModels,
+  stores: IdentityStores,
   externalUrl: string,
   projects: ProjectDoc[],
   principal: Principal | null,
   options: PresentOptions = {},
 ): Promise<Record<string, unknown>[]> {
-  const views = await loadViews(models, projects);
+  const views = await loadViews(stores, projects);
   if (options.basic || !principal) {
     return views.map((view) =>
       options.basic ? basicProjectEntity(externalUrl, view) : projectEntity(externalUrl, view),
     );
   }
-  const memberships = options.memberships ?? (await membershipsOf(models, principal.id));
+  const memberships = options.memberships ?? (await membershipsOf(stores.members, principal.id));
   return views.map((view) =>
     projectEntity(externalUrl, view, {
       projectAccess: memberships.projects.get(view.project._id) ?? 0,
@@ -60,11 +59,11 @@ export async function presentProjects(
 }
 
 export async function presentProject(
-  models: IdentityModels,
+  stores: IdentityStores,
   externalUrl: string,
   project: ProjectDoc,
   principal: Principal | null,
 ): Promise<Record<string, unknown>> {
-  const [entity] = await presentProjects(models, externalUrl, [project], principal);
+  const [entity] = await presentProjects(stores, externalUrl, [project], principal);
   return entity!;
 }

@@ -11,10 +11,10 @@ import type { ProjectsService } from './projects.service';
 export function createProjectsRouter(deps: IdentityRouterDeps & { projects: ProjectsService }): Router {
   const router = Router();
   const serve = identityRoutes(router, deps);
-  const { models, externalUrl, projects } = deps;
+  const { stores, externalUrl, projects } = deps;
 
   const resolve = (req: Request): Promise<ResolvedNamespace> =>
-    resolveProject(models, String(req.params.id), req.principal, externalUrl);
+    resolveProject(stores, String(req.params.id), req.principal, externalUrl);
 
   serve(IDENTITY_API.listProjects, async ({ req, res, params }) => {
     const query = params();
@@ -26,7 +26,7 @@ export function createProjectsRouter(deps: IdentityRouterDeps & { projects: Proj
     sendJson(
       res,
       200,
-      await presentProjects(models, externalUrl, rows, req.principal, { basic, memberships }),
+      await presentProjects(stores, externalUrl, rows, req.principal, { basic, memberships }),
     );
   });
 
@@ -35,12 +35,12 @@ export function createProjectsRouter(deps: IdentityRouterDeps & { projects: Proj
     const params = paramsWithRules(req, createProjectBody, [atLeastOneOf('name', 'path')]);
     const project = await projects.create(params, callerOf(req), originOfRequest(req));
     // Entities::Project: no `permissions` block on create and update responses.
-    sendJson(res, 201, await presentProject(models, externalUrl, project, null));
+    sendJson(res, 201, await presentProject(stores, externalUrl, project, null));
   });
 
   serve(IDENTITY_API.getProject, async ({ req, res }) => {
     const { project } = await resolve(req);
-    sendJson(res, 200, await presentProject(models, externalUrl, project!, req.principal));
+    sendJson(res, 200, await presentProject(stores, externalUrl, project!, req.principal));
   });
 
   serve(IDENTITY_API.updateProject, async ({ req, res }) => {
@@ -53,7 +53,7 @@ export function createProjectsRouter(deps: IdentityRouterDeps & { projects: Proj
       callerOf(req),
       originOfRequest(req),
     );
-    sendJson(res, 200, await presentProject(models, externalUrl, updated, null));
+    sendJson(res, 200, await presentProject(stores, externalUrl, updated, null));
   });
 
   // Removal is asynchronous in GitLab: 202 with a JSON body (gitbeaker rejects an empty 202).

@@ -1,22 +1,13 @@
 import type { FilterQuery } from 'mongoose';
 import type { CreateProjectBody, ListProjectsQuery, Principal, UpdateProjectBody } from '@gl/contracts';
 import { TEXT_LIMITS, lengthErrors } from '@gl/contracts';
-import {
-  HttpError,
-  ModelError,
-  eventActor,
-  pushEvents,
-  withEvents,
-  type EventOrigin,
-  type PageRequest,
-  findPage,
-} from '@gl/service-kit';
+import { HttpError, ModelError, eventActor, type EventOrigin, type PageRequest } from '@gl/service-kit';
 import { CREATE_PROJECT_LEVEL, MAINTAINER, OWNER, moreVisible, requireLevel } from './access';
 import { destroyProject } from './cascade';
 import type { IdentityDeps } from './identity.deps';
 import { EVENT_TYPES, projectEvent } from './identity.events';
 import type { NamespaceDoc, ProjectDoc } from './identity.models';
-import { insertCreatorMember } from './member-store';
+import { insertCreatorMember } from './member-writes';
 import { saveRoutableEdit } from './routable-edit';
 import {
   authorizedProjectsFilter,
@@ -32,7 +23,6 @@ import {
   nameErrors,
   parameterize,
   projectPathErrors,
-  routeTaken,
 } from './paths';
 import { searchPattern } from './queries';
 
@@ -62,7 +52,7 @@ function limitReachedMessage(limit: number): string {
 
 /** Projects: creation in a personal or group namespace, listing with GitLab's filters, updates, removal. */
 export function createProjectsService(deps: IdentityDeps) {
-  const { models, counters } = deps;
+  const { stores, counters } = deps;
 
   async function uniquenessErrors(
     errors: ValidationErrors,
@@ -72,15 +62,12 @@ export function createProjectsService(deps: IdentityDeps) {
     self?: ProjectDoc,
   ): Promise<void> {
     if (!errors.has('name') && (self === undefined || self.name !== name)) {
-      const taken = await models.projects.exists({
-        namespaceId: namespace._id,
-        name,
-        _id: { $ne: self?._id ?? -1 },
-      });
-      if (taken) errors.add('name', 'has already been taken');
+      if (await stores.projects.nameTaken(namespace._id, name, self?._id)) {
+        errors.add('name', 'has already been taken');
+      }
     }
     const moved = self === undefined || self.fullPathLower !== fullPath.toLowerCase();
-    if (!errors.has('path') && moved && (await routeTaken(models, fullPath)))
+    if (!errors.has('path') && moved && (await stores.routes.taken(fullPath)))
       errors.add('path', 'has already been taken');
   }
 
@@ -97,19 +84,22 @@ export function createProjectsService(deps: IdentityDeps) {
     principal: Principal,
     origin: EventOrigin,
   ): Promise<ProjectDoc> {
-    const creator = await models.users.findById(principal.id).lean();
+    const creator = await stores.users.findById(principal.id);
     const namespaceId = input.namespace_id ?? creator?.namespaceId;
-    const namespace = namespaceId === undefined ? null : await models.namespaces.findById(namespaceId).lean();
+    const namespace = namespaceId === undefined ? null : await stores.namespaces.findById(namespaceId);
 
     if (namespace?.kind === 'user' && creator) {
-      const personal = await models.projects.countDocuments({ namespaceId: creator.namespaceId });
+      const personal = await stores.projects.countIn(creator.namespaceId);
       if (personal >= creator.projectsLimit) {
         throw new HttpError(403, { error: [limitReachedMessage(creator.projectsLimit)] });
       }
     }
     let creatorLevel = 0;
     if (namespace?.kind === 'group') {
-      creatorLevel = await membershipLevel(models, principal.id, [...namespace.ancestorIds, namespace._id]);
+      creatorLevel = await membershipLevel(stores.members, principal.id, [
+        ...namespace.ancestorIds,
+        namespace._id,
+      ]);
     }
     const allowed =
       namespace !== null &&
@@ -159,13 +149,13 @@ export function createProjectsService(deps: IdentityDeps) {
     };
     const actor = eventActor(principal);
     await insertWithRoute(
-      models,
+      stores.routes,
       fullPath,
       { sourceType: 'project', sourceId: id },
       () =>
-        models.projects.create(
-          withEvents(project, [projectEvent(origin, EVENT_TYPES.identity.projectCreated, actor, project)]),
-        ),
+        stores.projects.insert(project, [
+          projectEvent(origin, EVENT_TYPES.identity.projectCreated, actor, project),
+        ]),
       () => ModelError.fields({ path: ['has already been taken'] }),
     );
 
@@ -191,20 +181,16 @@ export function createProjectsService(deps: IdentityDeps) {
     principal: Principal,
     memberships: Memberships,
   ): Promise<FilterQuery<ProjectDoc>> {
-    const user = await models.users.findById(principal.id).select({ namespaceId: 1 }).lean();
+    const namespaceId = await stores.users.namespaceIdOf(principal.id);
     const owned = (levels: Map<number, number>) =>
       [...levels].filter(([, l]) => l >= OWNER).map(([id]) => id);
     return {
       $or: [
-        { namespaceId: user?.namespaceId ?? -1 },
+        { namespaceId: namespaceId ?? -1 },
         { _id: { $in: owned(memberships.projects) } },
         { ancestorGroupIds: { $in: owned(memberships.groups) } },
       ],
     };
-  }
-
-  async function starredIds(userId: number): Promise<number[]> {
-    return (await models.stars.find({ userId }).select({ projectId: 1 }).lean()).map((s) => s.projectId);
   }
 
   /** GET /projects: everything visible to the caller, narrowed by GitLab's ProjectsFinder filters. */
@@ -212,15 +198,20 @@ export function createProjectsService(deps: IdentityDeps) {
     query: ListProjectsQuery,
     principal: Principal | null,
     page: PageRequest,
-    /** Narrows the list, e.g. to one group's projects. */
-    scope: FilterQuery<ProjectDoc> = {},
+    /** Narrows the list to one group's projects, with those of its subgroups or not. */
+    group?: { id: number; includeSubgroups: boolean },
   ): Promise<{ total: number; projects: ProjectDoc[]; memberships: Memberships | null }> {
-    const memberships = principal ? await membershipsOf(models, principal.id) : null;
+    const memberships = principal ? await membershipsOf(stores.members, principal.id) : null;
+    const scope: FilterQuery<ProjectDoc> = !group
+      ? {}
+      : group.includeSubgroups
+        ? { ancestorGroupIds: group.id }
+        : { namespaceId: group.id };
     const and: FilterQuery<ProjectDoc>[] = [visibleProjectsFilter(principal, memberships), scope];
     if (principal && memberships) {
       if (query.membership) and.push(authorizedProjectsFilter(memberships));
       if (query.owned) and.push(await ownedFilter(principal, memberships));
-      if (query.starred) and.push({ _id: { $in: await starredIds(principal.id) } });
+      if (query.starred) and.push({ _id: { $in: await stores.stars.projectIdsOf(principal.id) } });
       if (query.min_access_level !== undefined) {
         const min = query.min_access_level;
         const atLeast = (levels: Map<number, number>) =>
@@ -243,7 +234,7 @@ export function createProjectsService(deps: IdentityDeps) {
     const field = SORT_FIELDS[query.order_by ?? 'created_at'];
     const sort: Record<string, 1 | -1> =
       field === '_id' ? { _id: direction } : { [field]: direction, _id: direction };
-    const { total, docs } = await findPage(models.projects, filter, sort, page);
+    const { total, docs } = await stores.projects.page(filter, sort, page);
     return { total, projects: docs, memberships };
   }
 
@@ -260,7 +251,7 @@ export function createProjectsService(deps: IdentityDeps) {
   ): Promise<ProjectDoc> {
     requireLevel(principal, accessLevel, MAINTAINER);
     if (input.visibility !== undefined) requireLevel(principal, accessLevel, OWNER);
-    const namespace = await models.namespaces.findById(project.namespaceId).lean();
+    const namespace = await stores.namespaces.findById(project.namespaceId);
     if (!namespace) throw new Error(`project ${project._id} has no namespace ${project.namespaceId}`);
 
     const name = input.name ?? project.name;
@@ -296,7 +287,7 @@ export function createProjectsService(deps: IdentityDeps) {
       write: async (revision) => {
         const actor = eventActor(principal);
         const event = projectEvent(origin, EVENT_TYPES.identity.projectUpdated, actor, updated, revision);
-        await models.projects.updateOne({ _id: project._id }, pushEvents({ $set: changes }, [event]));
+        await stores.projects.update(project._id, changes, [event]);
       },
     });
     return updated;

@@ -1,6 +1,6 @@
 import type { IdentityRevision, Principal } from '@gl/contracts';
 import type { IdentityDeps } from './identity.deps';
-import type { IdentityModels } from './identity.models';
+import type { IdentityStores } from './identity.stores';
 
 /**
  * Identity revisions. The events and registry services authorize some requests from their own copies of
@@ -9,7 +9,8 @@ import type { IdentityModels } from './identity.models';
  * request, every membership event and every project or group visibility change or removal carries a
  * number from one counter. After the write, the gateway keeps the newest per user (on the user document)
  * and for visibility overall, and signs both into the internal context; a service waits until its copy
- * has applied them (libs/service-kit projection-revisions.ts).
+ * has applied them (libs/service-kit projection-revisions.ts). The records are kept by the users store
+ * (`raiseAccessRevision`) and the revisions store (`raiseVisibility`).
  *
  * Only revisions whose write succeeded are recorded here, so a context never names one that no event
  * carries. Both records are identity writes, so they flush this process's identity cache like any other;
@@ -17,25 +18,9 @@ import type { IdentityModels } from './identity.models';
  * bound as for its own access decisions.
  */
 const COUNTER = 'identity-revision';
-const VISIBILITY = 'visibility';
 
 export function nextRevision(deps: Pick<IdentityDeps, 'counters'>): Promise<number> {
   return deps.counters.next(COUNTER);
-}
-
-/** After a membership write of `userId` that carried `revision`. */
-export async function userRevised(models: IdentityModels, userId: number, revision: number): Promise<void> {
-  // No `updatedAt` change: this is bookkeeping, not an edit of the user.
-  await models.users.updateOne(
-    { _id: userId },
-    { $max: { accessRevision: revision } },
-    { timestamps: false },
-  );
-}
-
-/** After a project or group visibility change or removal that carried `revision`. */
-export async function visibilityRevised(models: IdentityModels, revision: number): Promise<void> {
-  await models.revisions.updateOne({ _id: VISIBILITY }, { $max: { value: revision } }, { upsert: true });
 }
 
 /**
@@ -43,14 +28,12 @@ export async function visibilityRevised(models: IdentityModels, revision: number
  * the one authentication just loaded, and either record is read again after any identity write here.
  */
 export async function signedRevision(
-  models: IdentityModels,
+  stores: Pick<IdentityStores, 'users' | 'revisions'>,
   principal: Principal | null,
 ): Promise<IdentityRevision> {
   const [visibility, user] = await Promise.all([
-    models.cache.get(`revision:${VISIBILITY}`, () => models.revisions.findById(VISIBILITY).lean()),
-    principal
-      ? models.cache.get(`user:${principal.id}`, () => models.users.findById(principal.id).lean())
-      : null,
+    stores.revisions.visibility(),
+    principal ? stores.users.cachedById(principal.id) : null,
   ]);
-  return { user: user?.accessRevision ?? 0, visibility: visibility?.value ?? 0 };
+  return { user: user?.accessRevision ?? 0, visibility };
 }

@@ -19,7 +19,7 @@ export async function seedRoot(
   users: UsersService,
   options: { rootToken?: string; dataDir: string; logger: Logger },
 ): Promise<{ tokenFile: string | null }> {
-  const existing = await deps.models.users.findById(1).lean();
+  const existing = await deps.stores.users.findById(1);
   if (!existing) {
     await deps.counters.ensureAtLeast('users', 1);
     await users.create(

@@ -1,11 +1,10 @@
 import { ModelError } from '@gl/service-kit';
 import type { IdentityDeps } from './identity.deps';
-import type { RouteDoc } from './identity.models';
-import { claimRoute, releaseRoute } from './paths';
-import { nextRevision, visibilityRevised } from './revisions';
+import { nextRevision } from './revisions';
+import type { RouteSource } from './routes.store';
 
 export interface RoutableEdit {
-  route: Pick<RouteDoc, 'sourceType' | 'sourceId'>;
+  route: RouteSource;
   oldPath: string;
   newPath: string;
   visibilityChanged: boolean;
@@ -22,14 +21,14 @@ export interface RoutableEdit {
  * route is released last.
  */
 export async function saveRoutableEdit(deps: IdentityDeps, edit: RoutableEdit): Promise<void> {
-  const { models } = deps;
+  const { routes, revisions } = deps.stores;
   const moved = edit.newPath.toLowerCase() !== edit.oldPath.toLowerCase();
-  if (moved && !(await claimRoute(models, edit.newPath, edit.route)))
+  if (moved && !(await routes.claim(edit.newPath, edit.route)))
     throw ModelError.fields({ path: ['has already been taken'] });
   const revision = edit.visibilityChanged ? await nextRevision(deps) : undefined;
   await edit.write(revision);
-  if (revision !== undefined) await visibilityRevised(models, revision);
+  if (revision !== undefined) await revisions.raiseVisibility(revision);
   await edit.afterWrite?.();
-  if (moved) await releaseRoute(models, edit.oldPath, edit.route);
+  if (moved) await routes.release(edit.oldPath, edit.route);
   deps.outbox.kick();
 }

@@ -13,10 +13,10 @@ import { userBasic } from './users.entities';
 export function createStarsRouter(deps: IdentityRouterDeps & { stars: StarsService }): Router {
   const router = Router();
   const serve = identityRoutes(router, deps);
-  const { models, externalUrl, stars } = deps;
+  const { stores, externalUrl, stars } = deps;
 
   const projectOf = async (req: Request): Promise<ProjectDoc> =>
-    (await resolveProject(models, String(req.params.id), req.principal, externalUrl)).project!;
+    (await resolveProject(stores, String(req.params.id), req.principal, externalUrl)).project!;
 
   async function answer(res: Response, project: ProjectDoc | null): Promise<void> {
     // not_modified!: 304 and no body at all.
@@ -24,7 +24,7 @@ export function createStarsRouter(deps: IdentityRouterDeps & { stars: StarsServi
       res.status(304).end();
       return;
     }
-    sendJson(res, 201, await presentProject(models, externalUrl, project, null));
+    sendJson(res, 201, await presentProject(stores, externalUrl, project, null));
   }
 
   serve(IDENTITY_API.starProject, async ({ req, res }) => {

@@ -1,24 +1,16 @@
 import { randomBytes, scrypt } from 'node:crypto';
 import { promisify } from 'node:util';
-import type { FilterQuery } from 'mongoose';
 import { TEXT_LIMITS, lengthErrors, type EventActor } from '@gl/contracts';
-import {
-  ConflictError,
-  ModelError,
-  isDuplicateKeyError,
-  pushEvents,
-  withEvents,
-  type EventOrigin,
-  type PageRequest,
-  findPage,
-} from '@gl/service-kit';
+import { ConflictError, ModelError, type EventOrigin, type PageRequest } from '@gl/service-kit';
 import { generateToken, hashToken } from '../auth/tokens';
 import type { IdentityDeps } from './identity.deps';
 import { EVENT_TYPES, userEvent } from './identity.events';
-import type { TokenDoc, UserDoc } from './identity.models';
-import { claimRoute, nameErrors, namespacePathErrors, releaseRoute, ValidationErrors } from './paths';
-import { userSearchConditions } from './queries';
-import { createUserEmailModel, type UserEmailDoc } from './user-emails.model';
+import type { NamespaceDoc, TokenDoc, UserDoc } from './identity.models';
+import { nameErrors, namespacePathErrors, ValidationErrors } from './paths';
+import type { UserEmailDoc } from './user-emails.model';
+import type { UserFilters } from './users.store';
+
+export type { UserFilters } from './users.store';
 
 export interface NewUser {
   username: string;
@@ -37,13 +29,6 @@ export interface NewToken {
   name: string;
   scopes: string[];
   expiresAt: string | null;
-}
-
-export interface UserFilters {
-  username?: string;
-  search?: string;
-  active?: boolean;
-  blocked?: boolean;
 }
 
 const EMAIL_FORMAT = /^[^@\s]+@[^@\s]+$/;
@@ -74,21 +59,10 @@ function validateNewUser(input: NewUser): void {
 }
 
 export function createUsersService(deps: IdentityDeps) {
-  const { models, counters } = deps;
-  const emails = createUserEmailModel(models.users.db);
-  // The unique index on addresses must exist before the first insert relies on it.
-  let emailIndexes: Promise<unknown> | null = null;
-  const emailsReady = (): Promise<unknown> => (emailIndexes ??= emails.init());
-
-  async function emailTaken(emailLower: string): Promise<boolean> {
-    await emailsReady();
-    return (
-      (await models.users.exists({ emailLower })) !== null || (await emails.exists({ emailLower })) !== null
-    );
-  }
+  const { stores, counters } = deps;
+  const { users, routes } = stores;
 
   async function claimEmail(userId: number, email: string, confirmed: boolean): Promise<UserEmailDoc | null> {
-    await emailsReady();
     const record: UserEmailDoc = {
       _id: await counters.next('user_emails'),
       userId,
@@ -97,13 +71,7 @@ export function createUsersService(deps: IdentityDeps) {
       confirmedAt: confirmed ? new Date() : null,
       createdAt: new Date(),
     };
-    try {
-      await emails.create(record);
-      return record;
-    } catch (err) {
-      if (isDuplicateKeyError(err)) return null;
-      throw err;
-    }
+    return (await users.insertEmail(record)) ? record : null;
   }
 
   /**
@@ -114,14 +82,13 @@ export function createUsersService(deps: IdentityDeps) {
   async function create(input: NewUser, origin: EventOrigin, actor: EventActor): Promise<UserDoc> {
     const usernameLower = input.username.toLowerCase();
     const emailLower = input.email.toLowerCase();
-    if (await emailTaken(emailLower)) throw new ConflictError('Email has already been taken');
-    if (await models.routes.exists({ _id: usernameLower }))
-      throw new ConflictError('Username has already been taken');
+    if (await users.emailTaken(emailLower)) throw new ConflictError('Email has already been taken');
+    if (await routes.taken(usernameLower)) throw new ConflictError('Username has already been taken');
     validateNewUser(input);
 
     const namespaceId = await counters.next('namespaces');
     const route = { sourceType: 'namespace' as const, sourceId: namespaceId };
-    if (!(await claimRoute(models, input.username, route))) {
+    if (!(await routes.claim(input.username, route))) {
       throw new ConflictError('Username has already been taken');
     }
     let emailRecord: UserEmailDoc | null = null;
@@ -148,7 +115,7 @@ export function createUsersService(deps: IdentityDeps) {
         createdAt: now,
         updatedAt: now,
       };
-      await models.namespaces.create({
+      const personal: Omit<NamespaceDoc, 'createdAt' | 'updatedAt'> = {
         _id: namespaceId,
         kind: 'user',
         name: input.username,
@@ -161,42 +128,35 @@ export function createUsersService(deps: IdentityDeps) {
         visibility: 'public',
         description: '',
         ownerId: id,
-      });
-      await models.users.create(
-        withEvents(user, [userEvent(origin, EVENT_TYPES.identity.userCreated, actor, user)]),
-      );
+      };
+      const event = userEvent(origin, EVENT_TYPES.identity.userCreated, actor, user);
+      // A duplicate key on either insert is the address (or path) taken by a racing request.
+      if (!(await stores.namespaces.insert(personal)) || !(await users.insert(user, [event]))) {
+        throw new ConflictError('Email has already been taken');
+      }
       deps.outbox.kick();
       return user;
     } catch (err) {
-      await releaseRoute(models, input.username, route);
-      await models.namespaces.deleteOne({ _id: namespaceId });
-      if (emailRecord) await emails.deleteOne({ _id: emailRecord._id });
-      if (isDuplicateKeyError(err)) throw new ConflictError('Email has already been taken');
+      await routes.release(input.username, route);
+      await stores.namespaces.deleteById(namespaceId);
+      if (emailRecord) await users.deleteEmail(emailRecord._id);
       throw err;
     }
   }
 
   async function findById(id: number): Promise<UserDoc | null> {
-    return models.users.findById(id).lean();
+    return users.findById(id);
   }
 
   /** GitLab's UsersFinder: exact username, or a search over name, username and exact e-mail; newest first. */
   async function list(filters: UserFilters, page: PageRequest): Promise<{ total: number; users: UserDoc[] }> {
-    const query: FilterQuery<UserDoc> = {};
-    if (filters.username !== undefined) query.usernameLower = filters.username.toLowerCase();
-    if (filters.search) {
-      query.$or = userSearchConditions(filters.search);
-    }
-    if (filters.active) query.state = 'active';
-    if (filters.blocked) query.state = 'blocked';
-    const { total, docs } = await findPage(models.users, query, { _id: -1 }, page);
+    const { total, docs } = await users.list(filters, page);
     return { total, users: docs };
   }
 
   /** The user's highest access level anywhere (UserDetailsWithAdmin#highest_role). */
   async function highestRole(userId: number): Promise<number> {
-    const top = await models.members.find({ userId }).sort({ accessLevel: -1 }).limit(1).lean();
-    return top[0]?.accessLevel ?? 0;
+    return stores.members.topLevelOf(userId);
   }
 
   /** Issues a personal access token; the plain token is returned once and only its hash is kept. */
@@ -213,15 +173,15 @@ export function createUsersService(deps: IdentityDeps) {
       createdAt: new Date(),
       lastUsedAt: null,
     };
-    await models.tokens.create(record);
+    await users.insertToken(record);
     return { record, token };
   }
 
   /** Makes a given plain token valid for the user (GITLAB_ROOT_TOKEN); idempotent across restarts. */
   async function ensureToken(userId: number, token: string, input: NewToken): Promise<void> {
     const tokenHash = hashToken(token);
-    if (await models.tokens.exists({ tokenHash })) return;
-    await models.tokens.create({
+    if (await users.tokenExists(tokenHash)) return;
+    await users.insertToken({
       _id: await counters.next('personal_access_tokens'),
       userId,
       name: input.name,
@@ -246,18 +206,15 @@ export function createUsersService(deps: IdentityDeps) {
     actor: EventActor,
   ): Promise<UserEmailDoc> {
     if (!EMAIL_FORMAT.test(email)) throw ModelError.fields({ email: ['is invalid'] });
-    if (await models.users.exists({ emailLower: email.toLowerCase() })) {
+    if (await users.primaryEmailTaken(email)) {
       throw ModelError.fields({ email: ['has already been taken'] });
     }
     const record = await claimEmail(user._id, email, confirmed);
     if (!record) throw ModelError.fields({ email: ['has already been taken'] });
     const updated: UserDoc = { ...user, emails: [...user.emails, email], updatedAt: new Date() };
-    await models.users.updateOne(
-      { _id: user._id },
-      pushEvents({ $push: { emails: email }, $set: { updatedAt: updated.updatedAt } }, [
-        userEvent(origin, EVENT_TYPES.identity.userUpdated, actor, updated),
-      ]),
-    );
+    await users.pushEmail(user._id, email, updated.updatedAt, [
+      userEvent(origin, EVENT_TYPES.identity.userUpdated, actor, updated),
+    ]);
     deps.outbox.kick();
     return record;
   }
@@ -266,8 +223,7 @@ export function createUsersService(deps: IdentityDeps) {
     userId: number,
     page: PageRequest,
   ): Promise<{ total: number; emails: UserEmailDoc[] }> {
-    await emailsReady();
-    const { total, docs } = await findPage(emails, { userId }, { _id: 1 }, page);
+    const { total, docs } = await users.listEmails(userId, page);
     return { total, emails: docs };
   }
 

@@ -1,6 +1,7 @@
 import type { NamespaceContext, Principal, Visibility } from '@gl/contracts';
 import { NotFoundError, canReadNamespace } from '@gl/service-kit';
-import type { IdentityModels, NamespaceDoc, ProjectDoc } from '../identity/identity.models';
+import type { NamespaceDoc, ProjectDoc } from '../identity/identity.models';
+import type { IdentityStores } from '../identity/identity.stores';
 import { membershipLevel } from '../identity/memberships';
 import { groupWebUrl, projectWebUrl } from '../identity/urls';
 
@@ -16,17 +17,13 @@ export interface ResolvedNamespace {
 }
 
 /** A private group is also visible to members of anything inside it (GitLab shows its name to them). */
-function hasDescendantMembership(models: IdentityModels, userId: number, groupId: number): Promise<boolean> {
-  return models.cache.get(`descendant-member:${userId}:${groupId}`, async () => {
-    const [subgroups, projects] = await Promise.all([
-      models.namespaces.find({ ancestorIds: groupId }).select({ _id: 1 }).lean(),
-      models.projects.find({ ancestorGroupIds: groupId }).select({ _id: 1 }).lean(),
+function hasDescendantMembership(stores: IdentityStores, userId: number, groupId: number): Promise<boolean> {
+  return stores.cache.get(`descendant-member:${userId}:${groupId}`, async () => {
+    const [subgroupIds, projectIds] = await Promise.all([
+      stores.namespaces.descendantIdsOf(groupId),
+      stores.projects.idsUnderGroup(groupId),
     ]);
-    const or: Record<string, unknown>[] = [];
-    if (subgroups.length) or.push({ sourceType: 'group', sourceId: { $in: subgroups.map((g) => g._id) } });
-    if (projects.length) or.push({ sourceType: 'project', sourceId: { $in: projects.map((p) => p._id) } });
-    if (or.length === 0) return false;
-    return (await models.members.exists({ userId, $or: or })) !== null;
+    return stores.members.isMemberOfAny(userId, subgroupIds, projectIds);
   });
 }
 
@@ -40,38 +37,24 @@ function canSee(visibility: Visibility, principal: Principal | null, accessLevel
   });
 }
 
-export async function findGroup(models: IdentityModels, idOrPath: string): Promise<NamespaceDoc | null> {
-  const query = /^-?\d+$/.test(idOrPath)
-    ? { _id: Number(idOrPath) }
-    : { fullPathLower: idOrPath.toLowerCase() };
-  return models.cache.get(`group:${idOrPath.toLowerCase()}`, () =>
-    models.namespaces.findOne({ ...query, kind: 'group' }).lean<NamespaceDoc>(),
-  );
-}
-
-export async function findProject(models: IdentityModels, idOrPath: string): Promise<ProjectDoc | null> {
-  const numeric = /^-?\d+$/.test(idOrPath);
-  if (!numeric && !idOrPath.includes('/')) return null;
-  return models.cache.get(`project:${idOrPath.toLowerCase()}`, () =>
-    numeric
-      ? models.projects.findById(Number(idOrPath)).lean<ProjectDoc>()
-      : models.projects.findOne({ fullPathLower: idOrPath.toLowerCase() }).lean<ProjectDoc>(),
-  );
+export async function findProject(stores: IdentityStores, idOrPath: string): Promise<ProjectDoc | null> {
+  if (!/^-?\d+$/.test(idOrPath) && !idOrPath.includes('/')) return null;
+  return stores.projects.findByIdOrPath(idOrPath);
 }
 
 export async function resolveGroup(
-  models: IdentityModels,
+  stores: IdentityStores,
   idOrPath: string,
   principal: Principal | null,
   externalUrl: string,
 ): Promise<ResolvedNamespace> {
-  const group = await findGroup(models, idOrPath);
+  const group = await stores.namespaces.findGroup(idOrPath);
   if (!group) throw new NotFoundError('Group');
   const level = principal
-    ? await membershipLevel(models, principal.id, [...group.ancestorIds, group._id])
+    ? await membershipLevel(stores.members, principal.id, [...group.ancestorIds, group._id])
     : 0;
   let visible = canSee(group.visibility, principal, level);
-  if (!visible && principal) visible = await hasDescendantMembership(models, principal.id, group._id);
+  if (!visible && principal) visible = await hasDescendantMembership(stores, principal.id, group._id);
   if (!visible) throw new NotFoundError('Group');
   return {
     group,
@@ -91,24 +74,22 @@ export async function resolveGroup(
 }
 
 export async function projectContext(
-  models: IdentityModels,
+  stores: IdentityStores,
   project: ProjectDoc,
   principal: Principal | null,
   externalUrl: string,
 ): Promise<NamespaceContext> {
   const level = principal
-    ? await membershipLevel(models, principal.id, project.ancestorGroupIds, project._id)
+    ? await membershipLevel(stores.members, principal.id, project.ancestorGroupIds, project._id)
     : 0;
-  const namespace = await models.cache.get(`namespace-name:${project.namespaceId}`, () =>
-    models.namespaces.findById(project.namespaceId).select({ fullName: 1 }).lean(),
-  );
+  const namespaceName = await stores.namespaces.cachedFullName(project.namespaceId);
   return {
     kind: 'project',
     id: project._id,
     name: project.name,
     path: project.path,
     fullPath: project.fullPath,
-    fullName: namespace ? `${namespace.fullName} / ${project.name}` : project.name,
+    fullName: namespaceName !== null ? `${namespaceName} / ${project.name}` : project.name,
     visibility: project.visibility,
     webUrl: projectWebUrl(externalUrl, project),
     ancestorGroupIds: project.ancestorGroupIds,
@@ -117,15 +98,15 @@ export async function projectContext(
 }
 
 export async function resolveProject(
-  models: IdentityModels,
+  stores: IdentityStores,
   idOrPath: string,
   principal: Principal | null,
   externalUrl: string,
   options: { ignoreVisibility?: boolean } = {},
 ): Promise<ResolvedNamespace> {
-  const project = await findProject(models, idOrPath);
+  const project = await findProject(stores, idOrPath);
   if (!project) throw new NotFoundError('Project');
-  const context = await projectContext(models, project, principal, externalUrl);
+  const context = await projectContext(stores, project, principal, externalUrl);
   if (!options.ignoreVisibility && !canSee(project.visibility, principal, context.accessLevel)) {
     throw new NotFoundError('Project');
   }

@@ -1,14 +1,14 @@
 import { Router, type NextFunction, type Request, type RequestHandler, type Response } from 'express';
 import type { InternalContext, NamespaceContext, Tier } from '@gl/contracts';
 import { CONTEXT_TTL_MS, NotFoundError, signContext } from '@gl/service-kit';
-import type { IdentityModels } from '../identity/identity.models';
+import type { IdentityStores } from '../identity/identity.stores';
 import { applyAuth } from '../auth/auth.middleware';
 import { resolveGroup, resolveProject, findProject, projectContext } from '../namespaces/resolve';
 import { signedRevision } from '../identity/revisions';
 import { ALERT_NOTIFY_PATTERN, ROUTE_TABLE, type RouteSpec, type ServiceName } from './route-table';
 
 export interface ForwardingDeps {
-  models: IdentityModels;
+  stores: IdentityStores;
   externalUrl: string;
   tier: Tier;
   contextSecret: string;
@@ -52,7 +52,7 @@ async function sign(deps: ForwardingDeps, req: Request, namespace: NamespaceCont
     externalUrl: deps.externalUrl,
     principal,
     namespace,
-    identityRevision: await signedRevision(deps.models, principal),
+    identityRevision: await signedRevision(deps.stores, principal),
   };
   return signContext(deps.contextSecret, context);
 }
@@ -72,8 +72,8 @@ function forward(deps: ForwardingDeps, spec: RouteSpec) {
       const raw = String(req.params[spec.namespace.param]);
       const resolved =
         spec.namespace.kind === 'group'
-          ? await resolveGroup(deps.models, raw, req.principal, deps.externalUrl)
-          : await resolveProject(deps.models, raw, req.principal, deps.externalUrl);
+          ? await resolveGroup(deps.stores, raw, req.principal, deps.externalUrl)
+          : await resolveProject(deps.stores, raw, req.principal, deps.externalUrl);
       namespace = resolved.context;
       url = rewriteSegment(url, segmentIndexOf(spec), namespace.id);
     }
@@ -104,14 +104,14 @@ export function createAlertNotifyForwarder(deps: ForwardingDeps): RequestHandler
       next();
       return;
     }
-    const project = await findProject(deps.models, decodeURIComponent(match[1]!));
+    const project = await findProject(deps.stores, decodeURIComponent(match[1]!));
     if (!project) throw new NotFoundError();
     req.principal = null;
     req.forwardAuthorization = true;
     req.forwardContext = await sign(
       deps,
       req,
-      await projectContext(deps.models, project, null, deps.externalUrl),
+      await projectContext(deps.stores, project, null, deps.externalUrl),
     );
     deps.proxies.alerts(req, res, next);
   };

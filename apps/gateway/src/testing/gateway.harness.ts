@@ -106,7 +106,7 @@ export async function startGatewayHarness(options: GatewayHarnessOptions = {}): 
   const app = createGatewayApp({
     logger: runtime.logger,
     metrics: runtime.metrics,
-    models: identity.models,
+    stores: identity.stores,
     externalUrl: EXTERNAL_URL,
     tier,
     contextSecret: TEST_CONTEXT_SECRET,

@@ -1,15 +1,9 @@
 import type { EventActor } from '@gl/contracts';
-import {
-  ConflictError,
-  isDuplicateKeyError,
-  pushEvents,
-  withEvents,
-  type EventOrigin,
-} from '@gl/service-kit';
+import { ConflictError, type EventOrigin } from '@gl/service-kit';
 import type { IdentityDeps } from './identity.deps';
 import { EVENT_TYPES, memberEvent } from './identity.events';
 import type { MemberDoc } from './identity.models';
-import { nextRevision, userRevised } from './revisions';
+import { nextRevision } from './revisions';
 
 /**
  * Membership writes, each carrying its identity event in the same single-document write, and each
@@ -48,16 +42,10 @@ export async function insertMember(
     updatedAt: now,
   };
   const revision = await nextRevision(deps);
-  try {
-    await deps.models.members.create(
-      withEvents(member, [memberEvent(origin, EVENT_TYPES.identity.memberAdded, actor, member, revision)]),
-    );
-  } catch (err) {
-    // The unique (source, user) index settles two concurrent adds of the same user.
-    if (isDuplicateKeyError(err)) throw new ConflictError('Member already exists');
-    throw err;
-  }
-  await userRevised(deps.models, member.userId, revision);
+  const event = memberEvent(origin, EVENT_TYPES.identity.memberAdded, actor, member, revision);
+  // The unique (source, user) index settles two concurrent adds of the same user.
+  if (!(await deps.stores.members.insert(member, [event]))) throw new ConflictError('Member already exists');
+  await deps.stores.users.raiseAccessRevision(member.userId, revision);
   deps.outbox.kick();
   return member;
 }
@@ -70,20 +58,10 @@ export async function updateMember(
   actor: EventActor,
 ): Promise<void> {
   const revision = await nextRevision(deps);
-  await deps.models.members.updateOne(
-    { _id: updated._id },
-    pushEvents(
-      {
-        $set: {
-          accessLevel: updated.accessLevel,
-          expiresAt: updated.expiresAt,
-          updatedAt: updated.updatedAt,
-        },
-      },
-      [memberEvent(origin, EVENT_TYPES.identity.memberUpdated, actor, updated, revision)],
-    ),
-  );
-  await userRevised(deps.models, updated.userId, revision);
+  await deps.stores.members.update(updated, [
+    memberEvent(origin, EVENT_TYPES.identity.memberUpdated, actor, updated, revision),
+  ]);
+  await deps.stores.users.raiseAccessRevision(updated.userId, revision);
   deps.outbox.kick();
 }
 
@@ -94,9 +72,9 @@ export async function removeMember(
   actor: EventActor,
 ): Promise<boolean> {
   const revision = await nextRevision(deps);
-  const removed = await deps.outbox.deleteWithEvents(deps.models.members, member._id, [
+  const removed = await deps.stores.members.remove(member._id, [
     memberEvent(origin, EVENT_TYPES.identity.memberRemoved, actor, member, revision),
   ]);
-  if (removed) await userRevised(deps.models, member.userId, revision);
+  if (removed) await deps.stores.users.raiseAccessRevision(member.userId, revision);
   return removed;
 }
