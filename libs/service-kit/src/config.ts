@@ -38,7 +38,12 @@ export const baseServiceConfig = z.object({
   PORT: z.coerce.number().int().min(0).max(65535),
   HOST: z.string().default('127.0.0.1'),
   MONGO_URL: z.string().regex(/^mongodb(\+srv)?:\/\//, 'must be a mongodb:// URL'),
-  NATS_URL: z.string().regex(/^nats:\/\//, 'must be a nats:// URL'),
+  /** One server, or every server of a cluster separated by commas. */
+  NATS_URL: z
+    .string()
+    .regex(/^nats:\/\/[^,]+(,\s*nats:\/\/[^,]+)*$/, 'must be nats:// URLs separated by commas'),
+  /** Copies of the event stream when it is created: 3 on a three-node JetStream cluster. */
+  NATS_STREAM_REPLICAS: z.coerce.number().int().min(1).max(5).default(1),
   INTERNAL_CONTEXT_SECRET: z.string().min(32, 'must be at least 32 characters'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** Tries before the outbox relay sets aside an event the broker refuses (outbox.ts). */

@@ -77,7 +77,9 @@ export async function runService<S extends z.ZodObject>(
   const metrics = createMetrics(definition.name);
 
   const connection = await connectMongo(config.MONGO_URL, config.MONGO_DB);
-  const bus = await connectBus(config.NATS_URL, definition.name, logger);
+  const bus = await connectBus(config.NATS_URL, definition.name, logger, {
+    streamReplicas: config.NATS_STREAM_REPLICAS,
+  });
   const outbox = createOutbox({ connection, bus, logger, metrics, maxAttempts: config.OUTBOX_MAX_ATTEMPTS });
   const readiness = async (): Promise<Record<string, boolean>> => ({
     mongo: await mongoReady(connection),

@@ -31,9 +31,30 @@ export interface Bus {
   close(): Promise<void>;
 }
 
-export async function connectBus(url: string, name: string, logger: Logger): Promise<Bus> {
+export interface BusOptions {
+  /**
+   * Copies JetStream keeps of the event stream when this process creates it: 1 on a single server, 3 on a
+   * three-node cluster (NATS_STREAM_REPLICAS), so the stream survives the loss of one node.
+   */
+  streamReplicas?: number;
+}
+
+/** `nats://a:4222,nats://b:4222`: every server of a cluster, so the client can fail over between them. */
+export function natsServers(url: string): string[] {
+  return url
+    .split(',')
+    .map((server) => server.trim())
+    .filter((server) => server !== '');
+}
+
+export async function connectBus(
+  url: string,
+  name: string,
+  logger: Logger,
+  options: BusOptions = {},
+): Promise<Bus> {
   const connection = await connect({
-    servers: url,
+    servers: natsServers(url),
     name,
     maxReconnectAttempts: -1,
     reconnectTimeWait: 500,
@@ -44,7 +65,8 @@ export async function connectBus(url: string, name: string, logger: Logger): Pro
   trackMaxPayload(connection, connection.info?.max_payload);
   void connection.closed().then(() => forgetMaxPayload(connection));
   const jsm = await jetstreamManager(connection);
-  await ensureStream(jsm);
+  const ensure = (): Promise<void> => ensureStream(jsm, options.streamReplicas ?? 1);
+  await ensure();
   const js = jetstream(connection);
   const reconnectListeners: (() => void)[] = [];
 
@@ -55,7 +77,7 @@ export async function connectBus(url: string, name: string, logger: Logger): Pro
         logger.info('bus reconnected');
         trackMaxPayload(connection, connection.info?.max_payload);
         // A restarted broker may have lost its stream definition together with unsynced data.
-        await ensureStream(jsm).catch((err: unknown) => logger.error({ err }, 'stream re-creation failed'));
+        await ensure().catch((err: unknown) => logger.error({ err }, 'stream re-creation failed'));
         for (const listener of reconnectListeners) listener();
       }
     }
@@ -98,9 +120,10 @@ export async function connectBus(url: string, name: string, logger: Logger): Pro
   };
 }
 
-async function ensureStream(jsm: JetStreamManager): Promise<void> {
+async function ensureStream(jsm: JetStreamManager, replicas: number): Promise<void> {
   const config = {
     name: EVENT_STREAM,
+    num_replicas: replicas,
     subjects: STREAM_SUBJECTS,
     storage: StorageType.File,
     retention: RetentionPolicy.Limits,
