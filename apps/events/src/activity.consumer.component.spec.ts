@@ -9,6 +9,8 @@ import { useHarness } from '@gl/testing';
 const ID = EVENT_TYPES.identity;
 const D = DOMAIN_EVENT_TYPES.discussions;
 let nextProject = 9_000;
+const range = (from: number, to: number): number[] =>
+  Array.from({ length: to - from + 1 }, (_, i) => from + i);
 
 describe('events-activity-log consumer', () => {
   const h = useHarness(startEventsHarness);
@@ -79,6 +81,18 @@ describe('events-activity-log consumer', () => {
     expect(
       await h.instance.models.ingested.countDocuments({ _id: { $in: batch.map((e) => e.id) }, done: true }),
     ).toBe(3);
+  });
+
+  it('When a batch of hundreds of events is applied, then each is recorded, in order', async () => {
+    const projectId = nextProject++;
+    const batch = Array.from({ length: 250 }, (_, i) =>
+      targetEvent(D.issueOpened, projectId, { targetId: i, targetIid: i, targetTitle: `Bulk ${i}` }),
+    );
+    await recorder().applyBatch(batch);
+    expect(await count(projectId)).toBe(250);
+    const head = await readHead(h.instance.timelines, `project:${projectId}`);
+    expect(head.count).toBe(250);
+    expect(head.open.map((a) => a.targetIid)).toEqual(range(240, 249));
   });
 
   it('When a mapped event breaks its schema, then the handler declares it poison', async () => {

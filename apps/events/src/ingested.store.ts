@@ -1,5 +1,6 @@
 import type { Model } from 'mongoose';
 import type { Counters } from '@gl/service-kit';
+import { bulkUpdate } from './bulk-updates';
 import type { IngestedDoc } from './events.models';
 
 /** What the recorder wrote for an event: its activity event's id, or null when it records none. */
@@ -46,11 +47,11 @@ export function createIngestedStore(ingested: Model<IngestedDoc>, counters: Coun
     /** Marks events fully recorded. */
     async markDone(records: IngestedRecord[]): Promise<void> {
       if (records.length === 0) return;
-      await ingested.bulkWrite(
+      await bulkUpdate(
+        ingested,
         records.map(({ eventId, activityId }) => ({
           updateOne: { filter: { _id: eventId }, update: { $set: { activityId, done: true } }, upsert: true },
         })),
-        { ordered: false },
       );
     },
   };

@@ -1,4 +1,5 @@
 import type { Model } from 'mongoose';
+import { bulkUpdate } from './bulk-updates';
 import type { UserDoc } from './events.models';
 
 /** An author as an activity event names them. */
@@ -25,7 +26,8 @@ export function createUsersStore(users: Model<UserDoc>) {
      */
     async addUnknownAuthors(authors: NamedAuthor[]): Promise<void> {
       if (authors.length === 0) return;
-      await users.bulkWrite(
+      await bulkUpdate(
+        users,
         authors.map((author) => ({
           updateOne: {
             filter: { _id: author.id },
@@ -40,7 +42,6 @@ export function createUsersStore(users: Model<UserDoc>) {
             upsert: true,
           },
         })),
-        { ordered: false },
       );
     },
   };

@@ -1,3 +1,4 @@
+import { bulkUpdate } from '../bulk-updates';
 import type { ActivityDoc } from '../events.models';
 import { isSensitive } from '../events.visibility';
 import {
@@ -129,7 +130,8 @@ export async function appendEachOnce(
   const sealed = sealedBy(stream, head, fresh);
   if (sealed.length > 0) {
     // Upserts: the same bucket may be sealed again after a crash before its head was written.
-    await models.buckets.bulkWrite(
+    await bulkUpdate(
+      models.buckets,
       sealed.map(({ _id, ...fields }) => ({
         updateOne: { filter: { _id }, update: { $set: fields }, upsert: true },
       })),
