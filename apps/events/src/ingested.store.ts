@@ -1,6 +1,5 @@
 import type { Model } from 'mongoose';
 import type { Counters } from '@gl/service-kit';
-import { bulkUpdate } from './bulk-updates';
 import type { IngestedDoc } from './events.models';
 
 /** What the recorder wrote for an event: its activity event's id, or null when it records none. */
@@ -44,15 +43,26 @@ export function createIngestedStore(ingested: Model<IngestedDoc>, counters: Coun
       }
     },
 
-    /** Marks events fully recorded. */
+    /**
+     * Marks events fully recorded. Their records are replaced, not updated: FerretDB v1 updates about two
+     * documents a millisecond but deletes and inserts hundreds in a few. After a crash in between, a
+     * redelivered event finds no record and is recorded again under its stored activity's id
+     * (activity-log.store.ts `record`, timelines by id), so nothing is doubled.
+     */
     async markDone(records: IngestedRecord[]): Promise<void> {
       if (records.length === 0) return;
-      await bulkUpdate(
-        ingested,
-        records.map(({ eventId, activityId }) => ({
-          updateOne: { filter: { _id: eventId }, update: { $set: { activityId, done: true } }, upsert: true },
-        })),
-      );
+      const eventIds = records.map((record) => record.eventId);
+      await ingested.deleteMany({ _id: { $in: eventIds } });
+      try {
+        await ingested.insertMany(
+          records.map(({ eventId, activityId }) => ({ _id: eventId, activityId, done: true })),
+          { ordered: false, lean: true },
+        );
+      } catch (err) {
+        // Another delivery of the same events marked them in the meantime.
+        const stored = await find(eventIds);
+        if ([...stored.values()].filter((doc) => doc.done !== false).length < eventIds.length) throw err;
+      }
     },
   };
 }

@@ -155,7 +155,7 @@ async function notYetIn(
     if (seen.has(item._id)) continue;
     seen.add(item._id);
     if (item._id <= head.lastId) {
-      recent ??= await recentIds(models, stream, head);
+      recent ??= await recentIds(models, stream, head, Math.min(...list.map((i) => i._id)));
       if (recent.has(item._id)) continue;
     }
     fresh.push(item);
@@ -163,15 +163,32 @@ async function notYetIn(
   return fresh;
 }
 
-/** How far back (in sealed buckets) an append looks for the same event appended before newer ones. */
+/**
+ * How far back (in sealed buckets) an append looks for the same event appended before newer ones, past the
+ * buckets that hold ids from the lowest one looked for on.
+ */
 const REPAIR_SEARCH_BUCKETS = 10;
+/** At most this many (1,000 events, twice the consumer's batch): an id older than the stream stops here. */
+const REPAIR_SEARCH_LIMIT = 50;
 
-/** The ids in the open bucket and the last REPAIR_SEARCH_BUCKETS sealed ones. */
-async function recentIds(models: TimelineModels, stream: string, head: Head): Promise<Set<number>> {
+/**
+ * The ids in the open bucket and the sealed ones back to the lowest id looked for, and REPAIR_SEARCH_BUCKETS
+ * more: a redelivered batch may reach back as many buckets as it had events (ids grow with ingestion).
+ */
+async function recentIds(
+  models: TimelineModels,
+  stream: string,
+  head: Head,
+  lowest: number,
+): Promise<Set<number>> {
   const ids = new Set(head.open.map((i) => i._id));
-  const newestSealed = openBucket(head.count) - 1;
-  for (let n = newestSealed; n >= Math.max(head.start, newestSealed - REPAIR_SEARCH_BUCKETS + 1); n--) {
-    for (const item of await readSealedBucket(models, stream, n)) ids.add(item._id);
+  let past = head.open.some((i) => i._id < lowest) ? 1 : 0;
+  const newest = openBucket(head.count) - 1;
+  const oldest = Math.max(head.start, newest - REPAIR_SEARCH_LIMIT + 1);
+  for (let n = newest; n >= oldest && past <= REPAIR_SEARCH_BUCKETS; n--) {
+    const items = await readSealedBucket(models, stream, n);
+    for (const item of items) ids.add(item._id);
+    if (past > 0 || items.some((i) => i._id < lowest)) past += 1;
   }
   return ids;
 }

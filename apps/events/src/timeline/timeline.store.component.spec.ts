@@ -130,6 +130,14 @@ describe('activity timelines', () => {
       expect(ids(page.items)).toEqual(range(1, BUCKET_SIZE * 3 + 2));
     });
 
+    it('When a whole batch reaching back many buckets is redelivered, then none of it is appended again', async () => {
+      const batch = range(1, BUCKET_SIZE * 25).map((id) => activity(id));
+      await appendEachOnce(t, stream, batch);
+      await appendEachOnce(t, stream, [activity(BUCKET_SIZE * 25 + 1)]);
+      expect(await appendEachOnce(t, stream, batch)).toEqual({ appended: false, first: false });
+      expect((await readHead(t, stream)).count).toBe(BUCKET_SIZE * 25 + 1);
+    });
+
     it('When an event is a stream first, then the append says so', async () => {
       expect(await appendToStream(t, stream, activity(1))).toEqual({ appended: true, first: true });
       expect(await appendToStream(t, stream, activity(2))).toEqual({ appended: true, first: false });
