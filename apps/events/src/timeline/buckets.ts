@@ -1,3 +1,4 @@
+import { isDuplicateKeyError } from '@gl/service-kit';
 import { bulkUpdate } from '../bulk-updates';
 import type { ActivityDoc } from '../events.models';
 import { isSensitive } from '../events.visibility';
@@ -37,8 +38,10 @@ export interface Head {
   open: ActivityDoc[];
   /** Sensitive events appended (see TimelineHeadDoc); undefined when not known. */
   sensitive?: number;
+  /** Buckets the last append sealed whose own documents may not be written yet (see appendEachOnce). */
+  pending: TimelineBucketDoc[];
 }
-const EMPTY_HEAD: Head = { count: 0, lastId: 0, start: 0, open: [] };
+const EMPTY_HEAD: Head = { count: 0, lastId: 0, start: 0, open: [], pending: [] };
 
 /**
  * The head's sensitive count after appending `items`: counted from a stream's first event on; a stream begun
@@ -61,7 +64,14 @@ export async function readHead(models: TimelineModels, stream: string): Promise<
     start: head.start,
     open: decodeItems(head.open ?? '[]'),
     sensitive: head.sensitive,
+    pending: decodePending(head.pending),
   };
+}
+
+function decodePending(text: string | undefined): TimelineBucketDoc[] {
+  if (!text) return [];
+  const docs = JSON.parse(text) as (Omit<TimelineBucketDoc, 'newestAt'> & { newestAt: string })[];
+  return docs.map((doc) => ({ ...doc, newestAt: new Date(doc.newestAt) }));
 }
 
 export async function readSealedBucket(
@@ -69,24 +79,60 @@ export async function readSealedBucket(
   stream: string,
   n: number,
 ): Promise<ActivityDoc[]> {
-  const bucket = await models.buckets.findOne({ _id: bucketKey(stream, n) }).lean<TimelineBucketDoc>();
-  return bucket ? decodeItems(bucket.items) : [];
+  const key = bucketKey(stream, n);
+  const bucket = await models.buckets.findOne({ _id: key }).lean<TimelineBucketDoc>();
+  if (bucket) return decodeItems(bucket.items);
+  // Sealed by an append whose bucket write has not landed (or whose writer stopped): it is in the head.
+  const pending = (await readHead(models, stream)).pending.find((doc) => doc._id === key);
+  return pending ? decodeItems(pending.items) : [];
 }
 
-async function writeHead(models: TimelineModels, stream: string, head: Omit<Head, 'start'>): Promise<void> {
-  await models.heads.updateOne(
-    { _id: stream },
-    {
-      $set: {
-        count: head.count,
-        lastId: head.lastId,
-        open: encodeItems(head.open),
-        ...(head.sensitive === undefined ? {} : { sensitive: head.sensitive }),
+/**
+ * Writes the head after an append, only if no other writer appended since `seenCount` was read (a
+ * compare-and-set on `count`, which every append raises; a missing head is created, and a second creator
+ * gets a duplicate key). The buckets the append sealed ride along in `pending` until they are written.
+ */
+async function writeHeadIfUnchanged(
+  models: TimelineModels,
+  stream: string,
+  seenCount: number,
+  head: Omit<Head, 'start'>,
+): Promise<boolean> {
+  try {
+    const result = await models.heads.updateOne(
+      { _id: stream, count: seenCount },
+      {
+        $set: {
+          count: head.count,
+          lastId: head.lastId,
+          open: encodeItems(head.open),
+          pending: JSON.stringify(head.pending),
+          ...(head.sensitive === undefined ? {} : { sensitive: head.sensitive }),
+        },
+        $setOnInsert: { start: 0 },
       },
-      $setOnInsert: { start: 0 },
-    },
-    { upsert: true },
+      { upsert: true },
+    );
+    return result.modifiedCount + result.upsertedCount === 1;
+  } catch (err) {
+    if (isDuplicateKeyError(err)) return false;
+    throw err;
+  }
+}
+
+/**
+ * Writes the sealed buckets a head carries in `pending` (upserts: whoever finishes them writes the same
+ * events, fixed when that head won its compare-and-set), then empties `pending` if the head is unchanged.
+ */
+async function completePending(models: TimelineModels, stream: string, head: Head): Promise<void> {
+  if (head.pending.length === 0) return;
+  await bulkUpdate(
+    models.buckets,
+    head.pending.map(({ _id, ...fields }) => ({
+      updateOne: { filter: { _id }, update: { $set: fields }, upsert: true },
+    })),
   );
+  await models.heads.updateOne({ _id: stream, count: head.count }, { $set: { pending: '[]' } });
 }
 
 /** A sealed bucket's document: its events, and the newest one's time for retention. */
@@ -100,12 +146,16 @@ export interface AppendResult {
   first: boolean;
 }
 
+/** How often an append re-reads the head after another writer appended first, before it gives up (and
+ * the batch is redelivered). */
+const APPEND_ATTEMPTS = 100;
+
 /**
- * Appends one event to a stream, once. The head holds the open bucket, so the head write is the append;
- * a full open bucket is sealed (written as its own document, an idempotent upsert) just before. A crash
- * between the two leaves the head as it was: the redelivered event seals the same bucket again. JetStream
- * may redeliver an event after newer ones, so an event whose id is not above every id in the stream is
- * looked for in the open and the last sealed buckets first.
+ * Appends one event to a stream, once. Any number of writers (consumer replicas) may append to one stream:
+ * the head write is a compare-and-set, and the buckets an append seals are carried in the head's `pending`
+ * until their own documents are written, so a crash or a lost race never loses or doubles an event.
+ * JetStream may redeliver an event after newer ones, so an event whose id is not above every id in the
+ * stream is looked for in the open and the last sealed buckets first.
  */
 export function appendToStream(
   models: TimelineModels,
@@ -117,28 +167,28 @@ export function appendToStream(
 
 /**
  * Appends events to a stream in their order, each once, with one head read and one head write (and the
- * sealed buckets they fill) however many there are: appendToStream for a batch of events.
+ * sealed buckets they fill) however many there are: appendToStream for a batch of events. When another
+ * writer appended in between, it reads the head again and starts over.
  */
 export async function appendEachOnce(
   models: TimelineModels,
   stream: string,
   list: ActivityDoc[],
 ): Promise<AppendResult> {
-  const head = await readHead(models, stream);
-  const fresh = await notYetIn(models, stream, list, head);
-  if (fresh.length === 0) return { appended: false, first: false };
-  const sealed = sealedBy(stream, head, fresh);
-  if (sealed.length > 0) {
-    // Upserts: the same bucket may be sealed again after a crash before its head was written.
-    await bulkUpdate(
-      models.buckets,
-      sealed.map(({ _id, ...fields }) => ({
-        updateOne: { filter: { _id }, update: { $set: fields }, upsert: true },
-      })),
-    );
+  for (let attempt = 1; ; attempt++) {
+    const head = await readHead(models, stream);
+    await completePending(models, stream, head);
+    const fresh = await notYetIn(models, stream, list, head);
+    if (fresh.length === 0) return { appended: false, first: false };
+    const next = { ...nextHead(head, fresh), pending: sealedBy(stream, head, fresh) };
+    if (await writeHeadIfUnchanged(models, stream, head.count, next)) {
+      await completePending(models, stream, { ...next, start: head.start });
+      return { appended: true, first: head.count === 0 };
+    }
+    if (attempt >= APPEND_ATTEMPTS) throw new Error(`timeline ${stream}: ${attempt} appends lost the race`);
+    // Another writer won: let it finish before reading its head.
+    await new Promise((resolve) => setTimeout(resolve, Math.random() * 5 * Math.min(attempt, 10)));
   }
-  await writeHead(models, stream, nextHead(head, fresh));
-  return { appended: true, first: head.count === 0 };
 }
 
 /** The events of `list` not in the stream yet (nor earlier in the list), in their order. */
@@ -205,7 +255,7 @@ function sealedBy(stream: string, head: Head, list: ActivityDoc[]): TimelineBuck
 }
 
 /** The head after appending `list`: the events past the last full bucket stay open. */
-function nextHead(head: Head, list: ActivityDoc[]): Omit<Head, 'start'> {
+function nextHead(head: Head, list: ActivityDoc[]): Omit<Head, 'start' | 'pending'> {
   const count = head.count + list.length;
   const all = [...head.open, ...list];
   return {
@@ -229,7 +279,8 @@ export async function appendManyToStream(
   const head = await readHead(models, stream);
   const sealed = sealedBy(stream, head, list);
   for (let i = 0; i < sealed.length; i += 500) await models.buckets.insertMany(sealed.slice(i, i + 500));
-  await writeHead(models, stream, nextHead(head, list));
+  if (!(await writeHeadIfUnchanged(models, stream, head.count, { ...nextHead(head, list), pending: [] })))
+    throw new Error(`timeline ${stream}: appended to during a bulk load`);
 }
 
 /**

@@ -32,6 +32,11 @@ export interface TimelineHeadDoc {
    * absent on streams begun before it was counted (then unknown). Retention leaves it as it is.
    */
   sensitive?: number;
+  /**
+   * JSON of the buckets the last append sealed, until their own documents are written: the head's
+   * compare-and-set decides which writer's buckets they are, so any writer or reader may finish them.
+   */
+  pending?: string;
 }
 
 export interface TimelineBucketDoc {
@@ -60,6 +65,7 @@ export function createTimelineModels(connection: Connection): TimelineModels {
         start: Number,
         open: String,
         sensitive: Number,
+        pending: String,
       }),
       'timeline_heads',
     ),

@@ -130,6 +130,43 @@ describe('activity timelines', () => {
       expect(ids(page.items)).toEqual(range(1, BUCKET_SIZE * 3 + 2));
     });
 
+    it('When several writers append to one stream at once, then every event is in it exactly once', async () => {
+      const writers = Array.from({ length: 8 }, (_, w) =>
+        range(1, 9).map((i) => activity(w * 100 + i, { createdAt: new Date(Date.UTC(2026, 0, 1) + i) })),
+      );
+      await Promise.all(writers.map((list) => appendEachOnce(t, stream, list)));
+      const head = await readHead(t, stream);
+      expect(head).toMatchObject({ count: 72, pending: [] });
+      const page = await unfilteredPage(t, stream, 'asc', { skip: 0, take: 100 });
+      expect(ids(page.items).sort((a, b) => a - b)).toEqual(
+        writers
+          .flat()
+          .map((a) => a._id)
+          .sort((a, b) => a - b),
+      );
+    });
+
+    it('When a writer stopped after its head write, then readers see its sealed bucket and the next append writes it', async () => {
+      const sealed = range(1, BUCKET_SIZE).map((id) => activity(id));
+      await t.heads.create({
+        _id: stream,
+        count: BUCKET_SIZE + 1,
+        lastId: BUCKET_SIZE + 1,
+        start: 0,
+        open: encodeItems([activity(BUCKET_SIZE + 1)]),
+        pending: JSON.stringify([
+          { _id: bucketKey(stream, 0), items: encodeItems(sealed), newestAt: sealed.at(-1)!.createdAt },
+        ]),
+      });
+      const before = await unfilteredPage(t, stream, 'asc', { skip: 0, take: 100 });
+      expect(ids(before.items)).toEqual(range(1, BUCKET_SIZE + 1));
+      await appendToStream(t, stream, activity(BUCKET_SIZE + 2));
+      expect(await t.buckets.countDocuments({ _id: bucketKey(stream, 0) })).toBe(1);
+      expect((await readHead(t, stream)).pending).toEqual([]);
+      const after = await unfilteredPage(t, stream, 'asc', { skip: 0, take: 100 });
+      expect(ids(after.items)).toEqual(range(1, BUCKET_SIZE + 2));
+    });
+
     it('When a whole batch reaching back many buckets is redelivered, then none of it is appended again', async () => {
       const batch = range(1, BUCKET_SIZE * 25).map((id) => activity(id));
       await appendEachOnce(t, stream, batch);
