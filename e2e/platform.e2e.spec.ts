@@ -48,6 +48,13 @@ describe('platform end to end', () => {
     expect(text).toMatch(/service="gateway"/);
   });
 
+  it("When a service is scraped, then its consumers' lag and its outbox backlog are there to watch", async () => {
+    const text = await (await fetch(`${stackInfo().serviceUrls.events}/metrics`)).text();
+    expect(text).toMatch(/^consumer_pending_messages\{[^}]*durable="events-activity-log"[^}]*\} \d+$/m);
+    const discussions = await (await fetch(`${stackInfo().serviceUrls.discussions}/metrics`)).text();
+    expect(discussions).toMatch(/^outbox_backlog\{[^}]*\} \d+$/m);
+  });
+
   it('When the root token reads /user, then it is the root administrator with id 1', async () => {
     const response = await api('/user');
     expect(response.status).toBe(200);

@@ -13,6 +13,20 @@ export interface ServiceMetrics {
   outboxDeadLetters: Gauge;
   /** Counts the set-aside events for the gauge; the outbox installs it. */
   countDeadLetters?: () => Promise<number>;
+  /** Events written with their documents and not yet published (the outbox's backlog), counted when scraped. */
+  outboxBacklog: Gauge;
+  /** Counts the outbox's backlog for the gauge; the outbox installs it. */
+  countOutboxBacklog?: () => Promise<number>;
+  /** Messages of each durable consumer not yet acknowledged (stored but undelivered, or in flight). */
+  consumerPending: Gauge<'durable'>;
+  /** Per durable, how to ask the broker for that number; each running consumer installs its own. */
+  pendingOf: Map<string, () => Promise<number>>;
+}
+
+/** Sets a gauge from a count taken at scrape time; an unreachable database or broker leaves it as it was. */
+async function setFrom(gauge: Gauge, count: (() => Promise<number>) | undefined): Promise<void> {
+  const value = await count?.().catch(() => undefined);
+  if (value !== undefined) gauge.set(value);
 }
 
 export function createMetrics(service: string): ServiceMetrics {
@@ -51,10 +65,30 @@ export function createMetrics(service: string): ServiceMetrics {
       help: 'Set-aside domain events waiting to be republished',
       registers: [registry],
       async collect() {
-        const count = await metrics.countDeadLetters?.().catch(() => undefined);
-        if (count !== undefined) this.set(count);
+        await setFrom(this, metrics.countDeadLetters);
       },
     }),
+    outboxBacklog: new Gauge({
+      name: 'outbox_backlog',
+      help: 'Domain events stored with their writes and not yet published to the broker',
+      registers: [registry],
+      async collect() {
+        await setFrom(this, metrics.countOutboxBacklog);
+      },
+    }),
+    consumerPending: new Gauge({
+      name: 'consumer_pending_messages',
+      help: 'Messages of a durable consumer not yet acknowledged (its lag behind the event stream)',
+      labelNames: ['durable'],
+      registers: [registry],
+      async collect() {
+        for (const [durable, pending] of metrics.pendingOf) {
+          const value = await pending().catch(() => undefined);
+          if (value !== undefined) this.set({ durable }, value);
+        }
+      },
+    }),
+    pendingOf: new Map(),
   };
   return metrics;
 }

@@ -2,8 +2,8 @@ import type { Schema } from 'mongoose';
 
 /**
  * Every request to the gateway needs the token, its user, the addressed group or project and the caller's
- * memberships: four lookups on a database that serves one operation at a time (FerretDB, one connection).
- * They change rarely and only through this process, so they are cached briefly and the whole cache is
+ * memberships: four lookups on every request, on a database (FerretDB) where each costs a round trip and
+ * a decode. They change rarely and only through this process, so they are cached briefly and the whole cache is
  * dropped on any identity write made here. Another gateway replica's writes are seen after at most
  * `ttlMs` (IDENTITY_CACHE_TTL_MS; 0 disables caching).
  */

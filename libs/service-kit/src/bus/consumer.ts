@@ -100,6 +100,10 @@ export async function startConsumer(
   if (handleBatch) return startBatchConsumer(bus, { ...subscription, handleBatch }, logger, metrics);
   await bus.ensureConsumer(subscription.durable, subscription.filterSubjects);
   const consumer = await bus.js.consumers.get(EVENT_STREAM, subscription.durable);
+  metrics?.pendingOf.set(subscription.durable, async () => {
+    const info = await consumer.info(true);
+    return info.num_pending + info.num_ack_pending;
+  });
   const messages: ConsumerMessages = await consumer.consume({ max_messages: 64 });
   const log = logger.child({ durable: subscription.durable });
   const count = counter(subscription.durable, metrics);
@@ -161,6 +165,10 @@ export async function startBatchConsumer(
   const batchSize = subscription.batchSize ?? DEFAULT_BATCH_SIZE;
   await bus.ensureConsumer(subscription.durable, subscription.filterSubjects);
   const consumer = await bus.js.consumers.get(EVENT_STREAM, subscription.durable);
+  metrics?.pendingOf.set(subscription.durable, async () => {
+    const info = await consumer.info(true);
+    return info.num_pending + info.num_ack_pending;
+  });
   const messages: ConsumerMessages = await consumer.consume({ max_messages: batchSize });
   const log = logger.child({ durable: subscription.durable });
   const count = counter(subscription.durable, metrics);

@@ -118,10 +118,19 @@ export function createOutbox(options: OutboxOptions): Outbox {
     connection.model<OutboxEntry>('OutboxEntry', outboxEntrySchema, 'outbox');
   const deadLetters = deadLetterModel(connection);
   if (options.metrics) options.metrics.countDeadLetters = () => deadLetters.countDocuments();
+  const models = new Map<string, AnyModel>();
+  if (options.metrics) {
+    // Both parts by index: the queue's state, each registered model's pending flag.
+    options.metrics.countOutboxBacklog = async () => {
+      let backlog = await entries.countDocuments({ state: { $in: ['pending', 'ready'] } });
+      for (const model of models.values())
+        backlog += await model.countDocuments({ [OUTBOX_PENDING_FIELD]: true });
+      return backlog;
+    };
+  }
   const maxAttempts = options.maxAttempts ?? DEFAULT_MAX_ATTEMPTS;
   const retryBaseMs = options.retryBaseMs ?? RETRY_BASE_MS;
   const intervalMs = options.intervalMs ?? SWEEP_INTERVAL_MS;
-  const models = new Map<string, AnyModel>();
   const relayParts = { models, logger, batch: BATCH, tryPublish, recordPublished, nextFailure, setAside };
   const embedded = createEmbeddedDrain(relayParts);
   const queue = createQueueDrain({ ...relayParts, entries, staleMs: STALE_PENDING_MS });

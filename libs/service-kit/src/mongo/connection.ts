@@ -1,13 +1,13 @@
 import mongoose, { type Connection } from 'mongoose';
 
 /**
- * FerretDB v1 applies an update as read, modify in memory, write back, without isolation: concurrent
- * updates of one document lose writes (measured here: 30 concurrent `$inc` gave 11, 30 `$push` kept 1,
- * a compare-and-set had 3 winners). Each service owns its database from one process, so using a single
- * connection there serializes every operation of that process and restores atomicity. Real MongoDB
- * (docker-compose, production) keeps a normal pool.
+ * Upstream FerretDB v1 applied an update as read, modify in memory, write back, without isolation, so
+ * concurrent updates of one document lost writes; our build locks each collection around read-modify-write
+ * commands (tools/ferretdb/patches/0005-atomic-read-modify-write.patch, proven from two processes with
+ * pools by atomic-writes.component.spec.ts), so services keep a pool there too — a smaller one than on
+ * MongoDB, as every command of every client is served by one SQLite file per database.
  */
-const FERRETDB_POOL_SIZE = 1;
+const FERRETDB_POOL_SIZE = 8;
 
 export interface MongoConnectOptions {
   /** Called once with what was detected, for the start-up log. */
@@ -34,10 +34,10 @@ export async function connectMongo(
   dbName: string,
   options: MongoConnectOptions = {},
 ): Promise<Connection> {
-  // Start serialized (safe on both servers), then widen the pool only if this is real MongoDB.
-  const serialized = open(url, dbName, FERRETDB_POOL_SIZE);
-  await serialized.asPromise();
-  const info = (await serialized.db!.admin().command({ buildInfo: 1 })) as {
+  // Start with FerretDB's pool (fine on both servers), then widen it to the driver's default on MongoDB.
+  const first = open(url, dbName, FERRETDB_POOL_SIZE);
+  await first.asPromise();
+  const info = (await first.db!.admin().command({ buildInfo: 1 })) as {
     version?: string;
     ferretdbVersion?: string;
   };
@@ -47,8 +47,8 @@ export async function connectMongo(
     version: info.ferretdbVersion ?? info.version ?? 'unknown',
     maxPoolSize: ferretdb ? FERRETDB_POOL_SIZE : null,
   });
-  if (ferretdb) return serialized;
-  await serialized.close();
+  if (ferretdb) return first;
+  await first.close();
   const pooled = open(url, dbName);
   await pooled.asPromise();
   return pooled;
