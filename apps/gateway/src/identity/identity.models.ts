@@ -178,14 +178,19 @@ function tokenSchema(): Schema<TokenDoc> {
   return schema;
 }
 
+/** What groups and projects share as routables (GitLab's Routable concern): a name and a unique full path. */
+const routableFields = {
+  name: String,
+  path: String,
+  fullPath: String,
+  fullPathLower: { type: String, unique: true },
+};
+
 function namespaceSchema(): Schema<NamespaceDoc> {
   return publishingSchema<NamespaceDoc>({
     _id: Number,
     kind: String,
-    name: String,
-    path: String,
-    fullPath: String,
-    fullPathLower: { type: String, unique: true },
+    ...routableFields,
     fullName: String,
     parentId: { type: Number, index: true },
     ancestorIds: { type: [Number], index: true },
@@ -198,10 +203,7 @@ function namespaceSchema(): Schema<NamespaceDoc> {
 function projectSchema(): Schema<ProjectDoc> {
   return publishingSchema<ProjectDoc>({
     _id: Number,
-    name: String,
-    path: String,
-    fullPath: String,
-    fullPathLower: { type: String, unique: true },
+    ...routableFields,
     namespaceId: { type: Number, index: true },
     namespaceKind: String,
     ancestorGroupIds: { type: [Number], index: true },

@@ -124,6 +124,21 @@ export async function startRegistryHarness(
     await projection.handle(gatewayEvent(type, data));
   }
 
+  /** A group or project announced by its identity event, as the gateway would publish it. */
+  async function seedNamespace(
+    kind: 'group' | 'project',
+    fullPath: string,
+    options: { ancestorGroupIds?: number[]; visibility?: Visibility },
+  ) {
+    const id = nextTestId();
+    const ancestorGroupIds = options.ancestorGroupIds ?? [];
+    const visibility = options.visibility ?? 'private';
+    const fields = kind === 'group' ? groupEventFields : projectEventFields;
+    const type = kind === 'group' ? EVENT_TYPES.identity.groupCreated : EVENT_TYPES.identity.projectCreated;
+    await identity(type, fields(id, { fullPath, ancestorGroupIds, visibility }));
+    return { id, fullPath, visibility, ancestorGroupIds };
+  }
+
   const harness: RegistryHarness = {
     runtime,
     models,
@@ -140,32 +155,13 @@ export async function startRegistryHarness(
       });
     },
     async seedGroup(fullPath, options = {}) {
-      const id = nextTestId();
-      const ancestorGroupIds = options.ancestorGroupIds ?? [];
-      const visibility = options.visibility ?? 'private';
-      await identity(
-        EVENT_TYPES.identity.groupCreated,
-        groupEventFields(id, { fullPath, ancestorGroupIds, visibility }),
-      );
-      return testNamespace({ kind: 'group', id, fullPath, path: fullPath, visibility, ancestorGroupIds });
+      const seeded = await seedNamespace('group', fullPath, options);
+      return testNamespace({ kind: 'group', ...seeded, path: fullPath });
     },
     async seedProject(fullPath, options = {}) {
-      const id = nextTestId();
-      const ancestorGroupIds = options.ancestorGroupIds ?? [];
-      const visibility = options.visibility ?? 'private';
-      await identity(
-        EVENT_TYPES.identity.projectCreated,
-        projectEventFields(id, { fullPath, ancestorGroupIds, visibility }),
-      );
-      const ns = testNamespace({
-        kind: 'project',
-        id,
-        fullPath,
-        path: fullPath.split('/').pop(),
-        visibility,
-        ancestorGroupIds,
-      });
-      return { id, fullPath, visibility, ancestorGroupIds, ns };
+      const seeded = await seedNamespace('project', fullPath, options);
+      const ns = testNamespace({ kind: 'project', ...seeded, path: fullPath.split('/').pop() });
+      return { ...seeded, ns };
     },
     async addMember(sourceType, sourceId, userId, accessLevel) {
       await identity(EVENT_TYPES.identity.memberAdded, {
