@@ -1,6 +1,6 @@
 import { DeliverPolicy, type JsMsg } from '@nats-io/jetstream';
-import { EVENT_STREAM, eventEnvelope } from '@gl/contracts';
-import { PoisonMessageError, type Bus } from '@gl/service-kit';
+import { EVENT_STREAM } from '@gl/contracts';
+import { PoisonMessageError, decodeEnvelope, type Bus } from '@gl/service-kit';
 import type { Logger } from 'pino';
 import type { ActivityRecorder } from './activity.consumer';
 
@@ -38,13 +38,7 @@ export async function replayStream(
       : { deliver_policy: DeliverPolicy.StartTime, opt_start_time: from.time.toISOString() },
   );
   const apply = async (msg: JsMsg): Promise<void> => {
-    let decoded: unknown;
-    try {
-      decoded = msg.json();
-    } catch {
-      decoded = undefined;
-    }
-    const parsed = eventEnvelope.safeParse(decoded);
+    const parsed = decodeEnvelope(msg);
     if (!parsed.success) {
       result.skipped += 1;
       logger.warn({ seq: msg.seq, subject: msg.subject }, 'replay skipped an invalid message');

@@ -69,15 +69,20 @@ const counter =
   (outcome) =>
     metrics?.eventsConsumed.inc({ durable, outcome });
 
-/** The message's event, or undefined after terminating a message that is not a valid envelope. */
-function decodeOrTerminate(msg: JsMsg, log: Logger, count: Count): EventEnvelope | undefined {
+/** A stream message as an event envelope, or the reasons it is not one (not JSON, or not the schema). */
+export function decodeEnvelope(msg: JsMsg): z.ZodSafeParseResult<EventEnvelope> {
   let decoded: unknown;
   try {
     decoded = msg.json();
   } catch {
     decoded = undefined;
   }
-  const parsed = eventEnvelope.safeParse(decoded);
+  return eventEnvelope.safeParse(decoded);
+}
+
+/** The message's event, or undefined after terminating a message that is not a valid envelope. */
+function decodeOrTerminate(msg: JsMsg, log: Logger, count: Count): EventEnvelope | undefined {
+  const parsed = decodeEnvelope(msg);
   if (parsed.success) return parsed.data;
   log.error({ subject: msg.subject, seq: msg.seq, issues: parsed.error.issues }, 'terminated invalid event');
   msg.term('invalid envelope');
