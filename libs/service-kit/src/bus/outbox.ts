@@ -6,6 +6,7 @@ import type { Bus } from './bus';
 import { isDuplicateKeyError } from '../mongo/connection';
 import { deadLetterModel, type DeadLetterDoc } from './dead-letters';
 import { createEmbeddedDrain, type FailureSoFar, type Outcome, type RelayPass } from './embedded-drain';
+import { countBacklog } from './outbox-backlog';
 import { createQueueDrain } from './queue-drain';
 import {
   OUTBOX_FIELD,
@@ -119,15 +120,7 @@ export function createOutbox(options: OutboxOptions): Outbox {
   const deadLetters = deadLetterModel(connection);
   if (options.metrics) options.metrics.countDeadLetters = () => deadLetters.countDocuments();
   const models = new Map<string, AnyModel>();
-  if (options.metrics) {
-    // Both parts by index: the queue's state, each registered model's pending flag.
-    options.metrics.countOutboxBacklog = async () => {
-      let backlog = await entries.countDocuments({ state: { $in: ['pending', 'ready'] } });
-      for (const model of models.values())
-        backlog += await model.countDocuments({ [OUTBOX_PENDING_FIELD]: true });
-      return backlog;
-    };
-  }
+  if (options.metrics) options.metrics.countOutboxBacklog = () => countBacklog(entries, models.values());
   const maxAttempts = options.maxAttempts ?? DEFAULT_MAX_ATTEMPTS;
   const retryBaseMs = options.retryBaseMs ?? RETRY_BASE_MS;
   const intervalMs = options.intervalMs ?? SWEEP_INTERVAL_MS;
