@@ -1,5 +1,5 @@
 import type { Model } from 'mongoose';
-import { bulkUpdate } from './bulk-updates';
+import { bulkUpdate } from '@gl/service-kit';
 import type { UserDoc } from './events.models';
 
 /** An author as an activity event names them. */

@@ -22,6 +22,7 @@ export * from './mongo/connection';
 export * from './mongo/counters';
 export * from './mongo/models';
 export * from './mongo/batched-delete';
+export * from './mongo/batched-update';
 export * from './mongo/find-page';
 export * from './mongo/projection';
 export * from './mongo/projection-revisions';

@@ -1,5 +1,4 @@
-import { isDuplicateKeyError } from '@gl/service-kit';
-import { bulkUpdate } from '../bulk-updates';
+import { bulkUpdate, isDuplicateKeyError } from '@gl/service-kit';
 import type { ActivityDoc } from '../events.models';
 import { isSensitive } from '../events.visibility';
 import {

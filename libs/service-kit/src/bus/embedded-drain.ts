@@ -1,3 +1,4 @@
+import { bulkUpdate } from '../mongo/batched-update';
 import { createHash } from 'node:crypto';
 import type { Logger } from 'pino';
 import type { EventEnvelope } from '@gl/contracts';
@@ -168,7 +169,8 @@ export function createEmbeddedDrain(deps: EmbeddedDrainDeps) {
   async function settleDocuments(model: AnyModel, drains: DocumentDrain[]): Promise<void> {
     const published = drains.filter((d) => d.events.length > 0);
     if (published.length > 0) {
-      await model.bulkWrite(
+      await bulkUpdate(
+        model,
         published.map((d) => ({
           updateOne: {
             filter: { _id: d.doc._id },
@@ -179,7 +181,6 @@ export function createEmbeddedDrain(deps: EmbeddedDrainDeps) {
             } as never,
           },
         })),
-        { ordered: false },
       );
     }
     for (const { doc, events, refused } of drains) {
@@ -193,14 +194,14 @@ export function createEmbeddedDrain(deps: EmbeddedDrainDeps) {
     }
     const settled = drains.filter((d) => !d.brokerFailed);
     if (settled.length > 0) {
-      await model.bulkWrite(
+      await bulkUpdate(
+        model,
         settled.map((d) => ({
           updateOne: {
             filter: { _id: d.doc._id, [OUTBOX_FIELD]: { $size: 0 } },
             update: { $unset: { [OUTBOX_FIELD]: 1, [OUTBOX_PENDING_FIELD]: 1, ...FAILURE_FIELDS } },
           },
         })),
-        { ordered: false },
       );
     }
   }

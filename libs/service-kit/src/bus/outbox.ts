@@ -3,6 +3,7 @@ import type { Logger } from 'pino';
 import { eventEnvelope, type EventEnvelope } from '@gl/contracts';
 import type { ServiceMetrics } from '../metrics';
 import type { Bus } from './bus';
+import { bulkUpdate } from '../mongo/batched-update';
 import { isDuplicateKeyError } from '../mongo/connection';
 import { deadLetterModel, type DeadLetterDoc } from './dead-letters';
 import { createEmbeddedDrain, type FailureSoFar, type Outcome, type RelayPass } from './embedded-drain';
@@ -227,7 +228,8 @@ export function createOutbox(options: OutboxOptions): Outbox {
 
   async function recordPublished(envelopes: EventEnvelope[]): Promise<void> {
     const now = new Date();
-    await entries.bulkWrite(
+    await bulkUpdate(
+      entries,
       envelopes.map((envelope) => ({
         updateOne: {
           filter: { _id: envelope.id },
@@ -238,7 +240,6 @@ export function createOutbox(options: OutboxOptions): Outbox {
           upsert: true,
         },
       })),
-      { ordered: false },
     );
   }
 
