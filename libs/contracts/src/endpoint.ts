@@ -46,6 +46,11 @@ export interface EndpointContract {
   outsideApi?: boolean;
 }
 
+/** The path templates an endpoint answers at: its own, and its `alsoAt` path where it has one. */
+export function pathsOf(endpoint: Pick<EndpointContract, 'path' | 'alsoAt'>): string[] {
+  return endpoint.alsoAt ? [endpoint.path, endpoint.alsoAt] : [endpoint.path];
+}
+
 /** An endpoint as a catalogue declares it: the catalogue supplies the owner. */
 export type EndpointDeclaration = Omit<EndpointContract, 'service'>;
 

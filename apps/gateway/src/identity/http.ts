@@ -1,6 +1,6 @@
 import type { NextFunction, Request, RequestHandler, Response, Router } from 'express';
 import { ZodObject, type z } from 'zod';
-import type { EndpointContract, Principal } from '@gl/contracts';
+import { pathsOf, type EndpointContract, type Principal } from '@gl/contracts';
 import {
   ParamError,
   UnauthorizedError,
@@ -83,7 +83,7 @@ export function identityRoutes(router: Router, deps: AuthDeps): Serve {
       ...(contract.method === 'GET' ? [] : [withBody()]),
     ];
     const method = contract.method.toLowerCase() as Lowercase<EndpointContract['method']>;
-    for (const path of [contract.path, ...(contract.alsoAt ? [contract.alsoAt] : [])]) {
+    for (const path of pathsOf(contract)) {
       router[method](expressPath(path), ...guards);
     }
     route(router, contract, handler);

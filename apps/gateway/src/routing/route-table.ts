@@ -1,4 +1,4 @@
-import { ENDPOINTS, type EndpointContract, type ServiceName } from '@gl/contracts';
+import { ENDPOINTS, pathsOf, type EndpointContract, type ServiceName } from '@gl/contracts';
 import { expressPath } from '@gl/service-kit';
 
 export { SERVICES, type ServiceName } from '@gl/contracts';
@@ -40,8 +40,7 @@ function namespaceOf(template: string): RouteSpec['namespace'] {
 
 /** One endpoint's routes: its path, and its `alsoAt` path where it has one. */
 function routesOf(endpoint: EndpointContract & { service: ServiceName }): RouteSpec[] {
-  const templates = [endpoint.path, ...(endpoint.alsoAt ? [endpoint.alsoAt] : [])];
-  return templates.map((template) => ({
+  return pathsOf(endpoint).map((template) => ({
     method: endpoint.method,
     path: expressPath(template),
     service: endpoint.service,

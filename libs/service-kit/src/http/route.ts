@@ -1,5 +1,5 @@
 import type { Request, Response, Router } from 'express';
-import type { EndpointContract, EndpointParams, InternalContext } from '@gl/contracts';
+import { pathsOf, type EndpointContract, type EndpointParams, type InternalContext } from '@gl/contracts';
 import { collectParams } from './body';
 import { parseParams } from './validate';
 
@@ -37,7 +37,7 @@ export function route<E extends EndpointContract>(
   handler: RouteHandler<E>,
 ): void {
   const method = contract.method.toLowerCase() as Lowercase<EndpointContract['method']>;
-  const paths = [contract.path, ...(contract.alsoAt ? [contract.alsoAt] : [])].map(expressPath);
+  const paths = pathsOf(contract).map(expressPath);
   for (const path of paths) {
     router[method](path, async (req: Request, res: Response) => {
       let parsed: EndpointParams<E> | undefined;
