@@ -1,17 +1,16 @@
-import { join, resolve } from 'node:path';
 import { Gitlab } from '@gitbeaker/rest';
 import { boardEntity, boardListEntity, labelEntity } from '@gl/contracts';
-import { startInfra, type InfraHandle } from '@gl/infra';
+import type { InfraHandle } from '@gl/infra';
 import { z } from 'zod';
-import { startStack, type RunningStack } from '@gl/launcher';
+import type { RunningStack } from '@gl/launcher';
 import { unique } from './e2e.helpers';
+import { startOwnStack } from './own-stack';
 
 /**
  * The free tier end to end, on a stack of its own (own infrastructure: two gateways on one FerretDB
  * catalogue would lose each other's updates, and two stacks on one broker would share durables).
  */
 const ROOT_TOKEN = 'glpat-free-tier-root-token-000000000';
-const rootDir = resolve(__dirname, '..');
 
 describe('boards on the free tier with @gitbeaker/rest', () => {
   let infra: InfraHandle;
@@ -26,19 +25,7 @@ describe('boards on the free tier with @gitbeaker/rest', () => {
     });
 
   beforeAll(async () => {
-    const dataDir = join(rootDir, '.data', `free-${process.pid}`);
-    infra = await startInfra({ rootDir, dataDir, fresh: true });
-    stack = await startStack({
-      rootDir,
-      dataDir,
-      mongoUrl: infra.mongoUrl,
-      natsUrl: infra.natsUrl,
-      gatewayPort: 0,
-      rootToken: ROOT_TOKEN,
-      databasePrefix: 'free_',
-      tier: 'free',
-      extraEnv: { LOG_LEVEL: 'warn' },
-    });
+    ({ infra, stack } = await startOwnStack('free', ROOT_TOKEN, { tier: 'free' }));
     free = new Gitlab({ host: stack.gatewayUrl, token: ROOT_TOKEN });
     const path = unique('freeboards');
     groupId = (await free.Groups.create(path, path, { visibility: 'private' })).id;

@@ -1,9 +1,9 @@
-import { join, resolve } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { DOMAIN_EVENT_TYPES, EVENT_TYPES, type EventEnvelope } from '@gl/contracts';
 import { connectBus, createLogger, startConsumer, type Bus, type RunningConsumer } from '@gl/service-kit';
-import { startInfra, type InfraHandle } from '@gl/infra';
-import { startStack, type RunningStack } from '@gl/launcher';
+import type { InfraHandle } from '@gl/infra';
+import type { RunningStack } from '@gl/launcher';
+import { startOwnStack } from './own-stack';
 
 /**
  * Fault tests on a stack of their own (own infrastructure, so crashing the broker disturbs no other
@@ -11,7 +11,6 @@ import { startStack, type RunningStack } from '@gl/launcher';
  * process being killed before it could publish. Bounded: a handful of requests, waits capped at 30 s.
  */
 const ROOT_TOKEN = 'glpat-faults-root-token-0000000000';
-const rootDir = resolve(__dirname, '..');
 
 describe('faults: nothing acknowledged is lost', () => {
   let infra: InfraHandle;
@@ -23,20 +22,10 @@ describe('faults: nothing acknowledged is lost', () => {
   const idsByUser = new Map<string, Set<string>>();
 
   beforeAll(async () => {
-    const dataDir = join(rootDir, '.data', `faults-${process.pid}`);
-    infra = await startInfra({ rootDir, dataDir, fresh: true });
-    if (!infra.faults)
-      throw new Error('fault tests need the local infrastructure (not MONGO_URL/NATS_URL or Docker)');
-    stack = await startStack({
-      rootDir,
-      dataDir,
-      mongoUrl: infra.mongoUrl,
-      natsUrl: infra.natsUrl,
-      gatewayPort: 0,
-      rootToken: ROOT_TOKEN,
-      databasePrefix: 'faults_',
-      extraEnv: { LOG_LEVEL: 'warn' },
-    });
+    ({ infra, stack } = await startOwnStack('faults', ROOT_TOKEN, {}, (started) => {
+      if (!started.faults)
+        throw new Error('fault tests need the local infrastructure (not MONGO_URL/NATS_URL or Docker)');
+    }));
     const logger = createLogger('faults-observer', 'silent');
     bus = await connectBus(infra.natsUrl, 'faults-observer', logger);
     observer = await startConsumer(

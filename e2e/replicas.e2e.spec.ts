@@ -1,8 +1,7 @@
-import { join, resolve } from 'node:path';
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { startInfra, type InfraHandle } from '@gl/infra';
-import { STACK_SERVICES, STACK_WORKERS, startStack, type RunningStack } from '@gl/launcher';
+import type { InfraHandle } from '@gl/infra';
+import { STACK_SERVICES, STACK_WORKERS, type RunningStack } from '@gl/launcher';
 import { eventually } from './e2e.helpers';
+import { startOwnStack } from './own-stack';
 
 /**
  * Two replicas of every service and of the registry worker on a stack of their own (own infrastructure:
@@ -11,7 +10,6 @@ import { eventually } from './e2e.helpers';
  * 500 requests from 8 clients, waits capped at 60 s.
  */
 const ROOT_TOKEN = 'glpat-replicas-root-token-000000000';
-const rootDir = resolve(__dirname, '..');
 const CLIENTS = 8;
 const ISSUES = 200;
 const ALERTS = 50;
@@ -78,22 +76,10 @@ describe('replicas: two of every service under concurrent load', () => {
   };
 
   beforeAll(async () => {
-    const dataDir = join(rootDir, '.data', `replicas-${process.pid}`);
-    mkdirSync(dataDir, { recursive: true });
-    writeFileSync(join(dataDir, 'owner.pid'), `${process.pid}\n`);
-    infra = await startInfra({ rootDir, dataDir, fresh: true });
     const kinds = [...STACK_SERVICES, ...Object.keys(STACK_WORKERS)] as (keyof RunningStack['replicaUrls'])[];
-    stack = await startStack({
-      rootDir,
-      dataDir,
-      mongoUrl: infra.mongoUrl,
-      natsUrl: infra.natsUrl,
-      gatewayPort: 0,
-      rootToken: ROOT_TOKEN,
-      databasePrefix: 'replicas_',
-      extraEnv: { LOG_LEVEL: 'warn' },
+    ({ infra, stack } = await startOwnStack('replicas', ROOT_TOKEN, {
       replicas: Object.fromEntries(kinds.map((kind) => [kind, 2])),
-    });
+    }));
   }, 120_000);
 
   afterAll(async () => {
