@@ -1,3 +1,4 @@
+import type { Scenario, SummaryRow } from './scenario';
 import { percentile, roundTenth } from './stats';
 
 /**
@@ -118,3 +119,46 @@ export async function runAlertsBench(options: AlertsBenchOptions): Promise<Alert
   )) as { event_count: number }[];
   return { newAlerts, grouping, groupedEventCount: grouped[0]?.event_count ?? 0 };
 }
+
+function phaseRows(label: string, phase: Phase, target: number, before: string): SummaryRow[] {
+  return [
+    {
+      path: `alert ingestion through the gateway, ${label}`,
+      measure: 'throughput',
+      value: phase.alertsPerSecond,
+      unit: 'alerts/s',
+      goal: 'min',
+      target,
+      before,
+    },
+    {
+      path: `alert ingestion through the gateway, ${label}`,
+      measure: 'p99',
+      value: phase.p99Ms,
+      unit: 'ms',
+      goal: 'max',
+      target: 250,
+    },
+  ];
+}
+
+export const alertsScenario: Scenario<AlertsBenchResult> = {
+  name: 'alerts',
+  inDefaultRun: true,
+  async run(context) {
+    const result = await runAlertsBench({
+      gatewayUrl: context.stack.gatewayUrl,
+      rootToken: context.stack.rootToken,
+      durationSeconds: context.durationSeconds,
+      connections: context.connections,
+      log: context.log,
+    });
+    return {
+      result,
+      rows: [
+        ...phaseRows('new alerts', result.newAlerts, 400, '32'),
+        ...phaseRows('grouped (one fingerprint)', result.grouping, 800, '9.9'),
+      ],
+    };
+  },
+};

@@ -5,40 +5,36 @@ import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { startInfra } from '@gl/infra';
 import { startStack } from '@gl/launcher';
-import { BARE_SERVER_FLAG, runBareServer, startBareServer } from './bare-server';
-import { measure, stopLoad, type LoadOptions } from './load';
-import { formatRatio, formatTable, ratio, type TargetResult } from './report';
-import { createGroup, signedContextFor } from './setup';
-import { runRegistryBench } from './registry.bench';
-import { runEventsBench } from './events.bench';
-import { runAlertsBench } from './alerts.bench';
-import { runScaleBench } from './scale.bench';
+import { alertsScenario } from './alerts.bench';
+import { BARE_SERVER_FLAG, runBareServer } from './bare-server';
+import { eventsScenario } from './events.bench';
+import { gatewayScenario } from './gateway.bench';
+import { stopLoad } from './load';
+import { registryScenario } from './registry.bench';
+import { scaleScenario } from './scale.bench';
+import { met, type Scenario, type ScenarioContext, type SummaryRow } from './scenario';
+import { formatSummary, summaryMarkdown } from './summary';
 
 /**
- * `npm run bench`: the same small GET measured, in one run, on (a) a bare Express 5 server, (b) the boards
- * service directly with a signed internal context, (c) through the gateway with the root token.
- * Flags: --duration N (seconds per target, default 5), --connections N (default 16), --json.
+ * `npm run bench`: every scenario with targets, in one run on one stack, then one table of the figures next
+ * to their targets (and what they were when the throughput issue was filed). `--scenario NAME` (repeatable)
+ * runs only those. Results go to bench/results/ (`latest.json` + `latest.md` for a full run).
  */
 const USAGE =
-  'usage: npm run bench -- [--duration N] [--connections N] [--json] [--scenario registry [--tags N]] [--scenario events [--events N]] [--scenario alerts] [--scenario scale [--scale F]]';
+  'usage: npm run bench -- [--scenario NAME ...] [--duration N] [--connections N] [--json]\n' +
+  '  scenarios: gateway, alerts, registry [--tags N], events [--events N] [--ingest K], scale [--scale F]\n' +
+  '  (a plain run does gateway, alerts, registry and events at their full sizes; scale only when named)';
 const WARMUP_SECONDS = 1;
 
 interface Args {
   duration: number;
   connections: number;
   json: boolean;
-  scenario: 'gateway' | 'registry' | 'events' | 'alerts' | 'scale';
+  scenarios: string[];
   tags: number;
   events: number;
+  ingest: number;
   scale: number;
-}
-
-const SCENARIOS = ['gateway', 'registry', 'events', 'alerts', 'scale'] as const;
-
-function scenarioOf(raw: string): Args['scenario'] {
-  const found = SCENARIOS.find((s) => s === raw);
-  if (!found) throw new Error(`unknown --scenario ${raw}\n${USAGE}`);
-  return found;
 }
 
 function boundedFraction(raw: string | undefined, name: string): number {
@@ -72,9 +68,10 @@ function readArgs(argv: string[]): Args | null {
       duration: { type: 'string' },
       connections: { type: 'string' },
       json: { type: 'boolean', default: false },
-      scenario: { type: 'string', default: 'gateway' },
+      scenario: { type: 'string', multiple: true },
       tags: { type: 'string' },
       events: { type: 'string' },
+      ingest: { type: 'string' },
       scale: { type: 'string' },
       help: { type: 'boolean', short: 'h', default: false },
     },
@@ -84,11 +81,28 @@ function readArgs(argv: string[]): Args | null {
     duration: boundedInt(values.duration, 'duration', 5, 1, 120),
     connections: boundedInt(values.connections, 'connections', 16, 1, 256),
     json: values.json,
-    scenario: scenarioOf(values.scenario),
+    scenarios: values.scenario ?? [],
     scale: boundedFraction(values.scale, 'scale'),
     tags: boundedInt(values.tags, 'tags', 100_000, 1, 1_000_000),
-    events: boundedInt(values.events, 'events', 5_000, 1, 1_000_000),
+    events: boundedInt(values.events, 'events', 1_000_000, 1, 2_000_000),
+    ingest: boundedInt(values.ingest, 'ingest', 20_000, 1, 200_000),
   };
+}
+
+function scenariosOf(args: Args): Scenario[] {
+  const all: Scenario[] = [
+    gatewayScenario(__filename),
+    alertsScenario,
+    registryScenario(args.tags),
+    eventsScenario({ events: args.events, ingest: args.ingest }),
+    scaleScenario({ scale: args.scale }),
+  ];
+  if (args.scenarios.length === 0) return all.filter((s) => s.inDefaultRun);
+  return args.scenarios.map((name) => {
+    const found = all.find((s) => s.name === name);
+    if (!found) throw new Error(`unknown --scenario ${name}\n${USAGE}`);
+    return found;
+  });
 }
 
 const log = (line: string): void => {
@@ -118,12 +132,6 @@ class Teardown {
   }
 }
 
-async function probe(url: string, headers: Record<string, string>): Promise<string> {
-  const response = await fetch(url, { headers, signal: AbortSignal.timeout(10_000) });
-  const body = (await response.text()).replace(/\s+/g, ' ');
-  return `${response.status} ${body.length > 100 ? `${body.slice(0, 100)}…` : body}`;
-}
-
 function machineFacts(args: Args): Record<string, string | number> {
   const cores = cpus();
   return {
@@ -140,7 +148,19 @@ function machineFacts(args: Args): Record<string, string | number> {
   };
 }
 
+function describeMachine(machine: Record<string, string | number>, args: Args): string {
+  return (
+    `machine: ${machine.cores} cores (${machine.cpu}), Node ${machine.node}, ${machine.platform}, ` +
+    `${machine.memoryGiB} GiB, load ${machine.loadavg1m} before the runs; the full stack (gateway, six ` +
+    `services, cleanup worker, FerretDB, NATS) and the load generator on the same ${machine.cores} cores, ` +
+    `127.0.0.1 only; ${args.connections} concurrent clients, ${WARMUP_SECONDS} s warm-up + ${args.duration} s ` +
+    `per throughput target`
+  );
+}
+
 async function bench(args: Args, teardown: Teardown): Promise<void> {
+  const scenarios = scenariosOf(args);
+  const machine = machineFacts(args);
   const rootDir = resolve(__dirname, '..', '..');
   const dataDir = join(rootDir, '.data', 'bench');
   const databasePrefix = 'bench_';
@@ -163,150 +183,45 @@ async function bench(args: Args, teardown: Teardown): Promise<void> {
   });
   teardown.add('stack', () => stack.stop());
 
-  if (args.scenario === 'events') {
-    const result = await runEventsBench({
-      gatewayUrl: stack.gatewayUrl,
-      rootToken: stack.rootToken,
-      mongoUrl: infra.mongoUrl,
-      natsUrl: infra.natsUrl,
-      database: `${databasePrefix}events`,
-      events: args.events,
-      log,
-    });
-    process.stdout.write(`${JSON.stringify({ machine: machineFacts(args), events: result }, null, 2)}\n`);
-    return;
-  }
-
-  if (args.scenario === 'alerts') {
-    const result = await runAlertsBench({
-      gatewayUrl: stack.gatewayUrl,
-      rootToken: stack.rootToken,
-      durationSeconds: args.duration,
-      connections: args.connections,
-      log,
-    });
-    process.stdout.write(`${JSON.stringify({ machine: machineFacts(args), alerts: result }, null, 2)}\n`);
-    return;
-  }
-
-  if (args.scenario === 'scale') {
-    const result = await runScaleBench({
-      gatewayUrl: stack.gatewayUrl,
-      rootToken: stack.rootToken,
-      mongoUrl: infra.mongoUrl,
-      databasePrefix,
-      scale: args.scale,
-      connections: args.connections,
-      log,
-    });
-    const report = { at: new Date().toISOString(), machine: machineFacts(args), scale: result };
-    const file = join(rootDir, 'bench', 'results', 'scale-latest.json');
-    mkdirSync(join(rootDir, 'bench', 'results'), { recursive: true });
-    writeFileSync(file, `${JSON.stringify(report, null, 2)}\n`);
-    process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
-    log(`wrote ${file}`);
-    return;
-  }
-
-  if (args.scenario === 'registry') {
-    const result = await runRegistryBench({
-      gatewayUrl: stack.gatewayUrl,
-      rootToken: stack.rootToken,
-      mongoUrl: infra.mongoUrl,
-      database: `${databasePrefix}registry`,
-      tags: args.tags,
-      log,
-    });
-    process.stdout.write(`${JSON.stringify({ machine: machineFacts(args), registry: result }, null, 2)}\n`);
-    return;
-  }
-
-  const bare = await startBareServer(__filename);
-  teardown.add('bare Express server', async () => {
-    if (bare.child.exitCode !== null || bare.child.signalCode !== null) return;
-    const exited = new Promise<void>((r) => bare.child.once('exit', () => r()));
-    bare.child.kill('SIGTERM');
-    await exited;
-  });
-
-  const group = await createGroup(stack.gatewayUrl, stack.rootToken);
-  log(`group ${group.path} (id ${group.id}) created with POST /api/v4/groups`);
-
-  // The stack's default external URL; the gateway puts it in every context it signs.
-  const externalUrl = `http://localhost:${new URL(stack.gatewayUrl).port}`;
-  const path = `/api/v4/groups/${group.id}/boards`;
-  const load: LoadOptions = {
-    connections: args.connections,
+  const context: ScenarioContext = {
+    stack,
+    mongoUrl: infra.mongoUrl,
+    natsUrl: infra.natsUrl,
+    databasePrefix,
+    contextSecret,
     durationSeconds: args.duration,
+    connections: args.connections,
     warmupSeconds: WARMUP_SECONDS,
+    log,
+    onTeardown: (name, stop) => teardown.add(name, stop),
   };
-  const targets: {
-    key: TargetResult['key'];
-    label: string;
-    url: string;
-    headers: () => Record<string, string>;
-  }[] = [
-    { key: 'a', label: 'bare Express 5', url: `${bare.url}${path}`, headers: () => ({}) },
-    {
-      key: 'b',
-      label: 'boards service direct',
-      url: `${stack.serviceUrls.boards}${path}`,
-      // Signed just before its run and valid through it, like the gateway's per-request header.
-      headers: () => ({
-        'x-gl-context': signedContextFor(
-          contextSecret,
-          externalUrl,
-          group,
-          (WARMUP_SECONDS + args.duration + 60) * 1_000,
-        ),
-        'x-request-id': 'bench',
-      }),
-    },
-    {
-      key: 'c',
-      label: 'gateway → boards',
-      url: `${stack.gatewayUrl}${path}`,
-      headers: () => ({ 'PRIVATE-TOKEN': stack.rootToken }),
-    },
-  ];
-
-  const results: TargetResult[] = [];
-  for (const target of targets) {
-    const headers = target.headers();
-    const probed = await probe(target.url, headers);
-    log(`(${target.key}) ${target.label}: GET ${target.url} → ${probed}`);
-    const measurement = await measure(target.url, headers, load);
-    log(`(${target.key}) ${Math.round(measurement.requestsPerSecond)} req/s over ${measurement.seconds} s`);
-    results.push({ key: target.key, label: target.label, url: target.url, probe: probed, measurement });
-    await new Promise((r) => setTimeout(r, 500));
+  const report: Record<string, unknown> = { at: new Date().toISOString(), machine };
+  const rows: SummaryRow[] = [];
+  for (const [index, scenario] of scenarios.entries()) {
+    const started = Date.now();
+    log(`scenario ${index + 1}/${scenarios.length}: ${scenario.name}`);
+    const outcome = await scenario.run(context);
+    report[scenario.name] = outcome.result;
+    rows.push(...outcome.rows);
+    log(`scenario ${scenario.name} done in ${((Date.now() - started) / 1_000).toFixed(1)} s`);
   }
+  report.summary = rows.map((row) => ({ ...row, met: met(row) }));
 
-  const [a, b, c] = results.map((r) => r.measurement) as [
-    TargetResult['measurement'],
-    TargetResult['measurement'],
-    TargetResult['measurement'],
-  ];
-  const ratios = [ratio('c/b', 'gateway cost', c, b), ratio('b/a', 'service vs bare Express', b, a)];
-  const machine = machineFacts(args);
+  const table = formatSummary(rows);
+  process.stdout.write(`\n${table}\n\n${describeMachine(machine, args)}\n`);
+  if (args.json) process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
 
-  process.stdout.write(`\n${formatTable(results)}\n\n`);
-  for (const r of ratios) process.stdout.write(`${formatRatio(r)}\n`);
-  for (const r of results) process.stdout.write(`(${r.key}) probe: ${r.probe}\n`);
-  process.stdout.write(
-    `\nmachine: ${machine.cores} cores (${machine.cpu}), Node ${machine.node}, ${machine.platform}, ` +
-      `${machine.memoryGiB} GiB, load ${machine.loadavg1m} before the runs\n` +
-      `load: autocannon in the bench process, ${args.connections} connections, pipelining 1, ` +
-      `${WARMUP_SECONDS} s warm-up + ${args.duration} s per target, 127.0.0.1 only; (a) in its own process, ` +
-      `(b)/(c) the full stack (gateway + six services + FerretDB + NATS) on the same ${machine.cores} cores\n`,
+  const full = args.scenarios.length === 0;
+  const stem = full ? 'latest' : `${scenarios.map((s) => s.name).join('+')}-latest`;
+  const resultsDir = join(rootDir, 'bench', 'results');
+  mkdirSync(resultsDir, { recursive: true });
+  writeFileSync(join(resultsDir, `${stem}.json`), `${JSON.stringify(report, null, 2)}\n`);
+  writeFileSync(
+    join(resultsDir, `${stem}.md`),
+    `# npm run bench${full ? '' : ` -- ${scenarios.map((s) => `--scenario ${s.name}`).join(' ')}`}, ` +
+      `${String(report.at)}\n\n${summaryMarkdown(rows)}\n\n${describeMachine(machine, args)}\n`,
   );
-
-  if (args.json) {
-    const file = join(rootDir, 'bench', 'results', 'latest.json');
-    mkdirSync(join(rootDir, 'bench', 'results'), { recursive: true });
-    const report = { at: new Date().toISOString(), machine, group, results, ratios };
-    writeFileSync(file, `${JSON.stringify(report, null, 2)}\n`);
-    log(`wrote ${file}`);
-  }
+  log(`wrote bench/results/${stem}.json and ${stem}.md`);
 }
 
 async function main(): Promise<void> {

@@ -3,6 +3,7 @@ import mongoose from 'mongoose';
 import { seedActivityLog } from './events.bench';
 import { callGateway, type GatewayReply } from './gateway-api';
 import { seedTags } from './registry.bench';
+import type { Scenario } from './scenario';
 import { percentile, roundTenth } from './stats';
 
 /**
@@ -321,6 +322,40 @@ export async function runScaleBench(options: ScaleBenchOptions): Promise<ScaleBe
       issuesPerSecond,
       target: CREATE_TARGET_PER_SECOND,
       met: issuesPerSecond >= CREATE_TARGET_PER_SECOND,
+    },
+  };
+}
+
+/** Not part of a plain run (it fills a small installation first); its rows are the p99s with a target. */
+export function scaleScenario(sizes: { scale: number }): Scenario<ScaleBenchResult> {
+  return {
+    name: 'scale',
+    inDefaultRun: false,
+    async run(context) {
+      const result = await runScaleBench({
+        gatewayUrl: context.stack.gatewayUrl,
+        rootToken: context.stack.rootToken,
+        mongoUrl: context.mongoUrl,
+        databasePrefix: context.databasePrefix,
+        scale: sizes.scale,
+        connections: context.connections,
+        log: context.log,
+      });
+      const rows = Object.entries(result.latencies).flatMap(([label, latency]) =>
+        latency.targetP99Ms === undefined
+          ? []
+          : [
+              {
+                path: `${label} (scale ${sizes.scale})`,
+                measure: 'p99',
+                value: latency.p99Ms,
+                unit: 'ms',
+                goal: 'max' as const,
+                target: latency.targetP99Ms,
+              },
+            ],
+      );
+      return { result, rows };
     },
   };
 }

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# `npm run bench [-- --duration N --connections N --json]`: builds, then measures the same small GET on a
-# bare Express server, the boards service directly and through the gateway (see bench/src/bench-cli.ts).
+# `npm run bench [-- --scenario NAME ... --duration N --connections N --json]`: builds, then runs every
+# scenario with a target on one stack and prints one table against the targets (see bench/src/bench-cli.ts).
 set -euo pipefail
 
 cd "$(dirname "${BASH_SOURCE[0]}")/../.."
