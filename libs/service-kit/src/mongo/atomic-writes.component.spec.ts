@@ -13,6 +13,8 @@ import { testEnv } from '@gl/testing';
 
 const ROOT = resolve(__dirname, '..', '..', '..', '..');
 const PER_PROCESS = 50;
+/** Statements in one update command: more than FerretDB's 100 SQLite connections (patch 0006). */
+const BIG_COMMAND = 150;
 
 /** One client process: a pool of 8 connections sending `PER_PROCESS` of each write at once. */
 const CHILD = `
@@ -31,6 +33,9 @@ const { MongoClient } = require('mongoose').mongo;
     db.collection('versions').updateOne({ _id: 'doc', version: 0 }, { $set: { version: 1, winner: tag } }))).reduce((s, r) => s + r.modifiedCount, 0);
   out.uniqueWins = (await times(20, (i) =>
     db.collection('keys').insertOne({ _id: tag + i, key: 'same' }).then(() => 1, (e) => { if (e.code !== 11000) throw e; return 0; }))).reduce((s, w) => s + w, 0);
+  // Update commands of many statements on existing documents, two at once per process.
+  const statements = Array.from({ length: ${BIG_COMMAND} }, (_, i) => ({ updateOne: { filter: { _id: i }, update: { $inc: { n: 1 } } } }));
+  out.bigModified = (await times(2, () => db.collection('many').bulkWrite(statements, { ordered: false }))).reduce((s, r) => s + r.modifiedCount, 0);
   await client.close();
   process.stdout.write(JSON.stringify(out));
 })().catch((e) => { process.stderr.write(String(e && e.stack || e)); process.exit(1); });
@@ -38,6 +43,7 @@ const { MongoClient } = require('mongoose').mongo;
 
 interface ChildResult {
   sequence: number[];
+  bigModified: number;
   casWins: number;
   uniqueWins: number;
 }
@@ -74,6 +80,9 @@ describe('single-document writes from two processes with connection pools', () =
     await db.collection('lists').insertOne({ _id: 'push' as never, items: [] });
     await db.collection('versions').insertOne({ _id: 'doc' as never, version: 0 });
     await db.collection('keys').createIndex({ key: 1 }, { unique: true });
+    await db
+      .collection('many')
+      .insertMany(Array.from({ length: BIG_COMMAND }, (_, i) => ({ _id: i as never, n: 0 })));
     results = await Promise.all([runClientProcess(url, dbName, 'a'), runClientProcess(url, dbName, 'b')]);
   }, 90_000);
 
@@ -102,6 +111,12 @@ describe('single-document writes from two processes with connection pools', () =
   it('When both compare-and-set one version, then exactly one attempt wins', async () => {
     expect(results.reduce((sum, r) => sum + r.casWins, 0)).toBe(1);
     expect(await db.collection('versions').findOne({ _id: 'doc' as never })).toMatchObject({ version: 1 });
+  });
+
+  it('When both send update commands of 150 statements on existing documents, then every statement applies', async () => {
+    expect(results.reduce((sum, r) => sum + r.bigModified, 0)).toBe(4 * BIG_COMMAND);
+    const docs = await db.collection<{ n: number }>('many').find().toArray();
+    expect(docs.map((d) => d.n)).toEqual(Array.from({ length: BIG_COMMAND }, () => 4));
   });
 
   it('When both insert the same unique key, then exactly one insert succeeds', async () => {

@@ -1,13 +1,12 @@
 import type { Model } from 'mongoose';
 
 /**
- * Most updates sent in one command. FerretDB v1 (our SQLite build) keeps a database connection for each
- * update statement of a command that changes an existing document until the command ends, out of 100 per
- * database: a command of 100 such updates waits forever for a 101st connection. Smaller commands cost the
- * same per document. Every multi-document update (the outbox relay's, the activity log's) goes through
- * here; a fix in FerretDB itself would make the cap unnecessary.
+ * Most updates sent in one command: one command per thousand documents costs a round trip per thousand
+ * and keeps each command's lock on the local database short (FerretDB applies a command's statements one by
+ * one under its collection lock, tools/ferretdb/patches/0005). Upstream FerretDB v1 held a SQLite
+ * connection per statement until the command ended and hung at 100; patch 0006 closes each as it ends.
  */
-export const UPDATES_PER_COMMAND = 50;
+export const UPDATES_PER_COMMAND = 1_000;
 
 /** Sends updates (upserts included) in commands of at most UPDATES_PER_COMMAND, unordered within each. */
 export async function bulkUpdate<T>(

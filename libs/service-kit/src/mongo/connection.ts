@@ -4,13 +4,13 @@ import mongoose, { type Connection } from 'mongoose';
  * Upstream FerretDB v1 applied an update as read, modify in memory, write back, without isolation, so
  * concurrent updates of one document lost writes; our build locks each collection around read-modify-write
  * commands (tools/ferretdb/patches/0005-atomic-read-modify-write.patch, proven from two processes with
- * pools by atomic-writes.component.spec.ts), which is what makes replicas safe. Each process still keeps
- * one connection there: with pools of 8 in every process of a two-replica stack, FerretDB stopped answering
- * under concurrent writes (every request of e2e/replicas hung for two minutes, once in two runs) — a lock
- * held while waiting for one of its SQLite connections is the likely cause, not yet confirmed. Real MongoDB
- * (docker-compose, production) keeps the driver's pool.
+ * pools by atomic-writes.component.spec.ts), which is what makes pools and replicas safe. Its SQLite store
+ * has 100 connections per database, and an open cursor keeps one: 8 per process keeps every service's
+ * replicas well below that. (Before patch 0006 an update command held a connection per statement until it
+ * ended, and pools of 8 made FerretDB stop answering under concurrent writes.) Real MongoDB keeps the
+ * driver's default pool.
  */
-const FERRETDB_POOL_SIZE = 1;
+const FERRETDB_POOL_SIZE = 8;
 
 export interface MongoConnectOptions {
   /** Called once with what was detected, for the start-up log. */
@@ -37,7 +37,7 @@ export async function connectMongo(
   dbName: string,
   options: MongoConnectOptions = {},
 ): Promise<Connection> {
-  // Start with FerretDB's single connection (fine on both servers), then widen the pool on MongoDB.
+  // Start with FerretDB's pool (fine on both servers), then widen it on MongoDB.
   const first = open(url, dbName, FERRETDB_POOL_SIZE);
   await first.asPromise();
   const info = (await first.db!.admin().command({ buildInfo: 1 })) as {
