@@ -12,7 +12,7 @@ import {
 } from '@gl/contracts';
 import { PoisonMessageError, type ServiceMetrics, type Subscription } from '@gl/service-kit';
 import { deleteTags, type RegistryDeps } from './registry.service';
-import { selectTagsToDelete } from './selection';
+import { planTagsCleanup } from './cleanup-plan';
 
 const JOBS = COMMAND_TYPES.registry;
 const LEGACY_JOBS = LEGACY_COMMAND_TYPES.registry;
@@ -113,8 +113,13 @@ export function cleanupWorker(
     if (!data.success) throw new PoisonMessageError('invalid cleanup job');
     const repository = await repositories.findById(data.data.repositoryId);
     if (!repository) return { matched: 0, kept: 0, deleted: 0, failed: 0 };
-    const snapshot = await tags.snapshot(repository, now());
-    const selection = selectTagsToDelete(snapshot.tags, data.data, snapshot.takenAt, options.maxTagsPerRun);
+    const { snapshot, selection } = await planTagsCleanup(
+      deps,
+      repository,
+      data.data,
+      now(),
+      options.maxTagsPerRun,
+    );
     if (selection.error)
       deps.logger.warn({ jobId: event.id, error: selection.error }, 'cleanup deleted nothing');
     const outcome = await deleteTags(deps, repository, selection.toDelete, snapshot);

@@ -27,6 +27,7 @@ import {
   findTag,
   pageOfProject,
   pageOfProjects,
+  previewTagsCleanup,
   projectReaderOf,
   readableProjectsInGroup,
   repositoryById,
@@ -41,7 +42,10 @@ import {
 export { CLEANUP_RATE_LIMITED } from './repositories.service';
 
 export interface RouterDeps extends RegistryApiDeps {
-  config: Pick<RegistryConfig, 'REGISTRY_HOST' | 'REGISTRY_NOTIFICATION_SECRET'>;
+  config: Pick<
+    RegistryConfig,
+    'REGISTRY_HOST' | 'REGISTRY_NOTIFICATION_SECRET' | 'REGISTRY_CLEANUP_MAX_TAGS'
+  >;
   /**
    * The group list and GET /registry/repositories/:id decide from the identity projection (visibility and
    * memberships of projects the gateway did not resolve): they wait until it has applied the request's
@@ -138,6 +142,11 @@ export function createRegistryRouter(deps: RouterDeps): Router {
     const request = params();
     const rules = cleanupRulesOf(request);
     const repository = await findRepository(deps, projectId, request.repository_id);
+    if (request.dry_run) {
+      const maxPerRun = deps.config.REGISTRY_CLEANUP_MAX_TAGS;
+      sendJson(res, 200, await previewTagsCleanup(deps, repository, level, rules, maxPerRun));
+      return;
+    }
     await requestTagsCleanup(deps, ctx, projectId, repository, level, rules);
     sendJson(res, 202, 202);
   });

@@ -1,6 +1,8 @@
 import {
   ACCESS_LEVELS,
+  BULK_DELETE_DRY_RUN_NAMES,
   COMMAND_TYPES,
+  type BulkDeleteDryRunEntity,
   type BulkDeleteTagsParams,
   type EventEnvelope,
   type InternalContext,
@@ -20,6 +22,7 @@ import {
   type PageRequest,
 } from '@gl/service-kit';
 import { canReadImages, canSee, projectAccessLevel } from './access';
+import { planTagsCleanup } from './cleanup-plan';
 import type { ProjectRefDoc, RepositoryDoc, TagDoc } from './models';
 import type { RepositoryView } from './registry.presenters';
 import { deleteTags, repositoryPath, type RegistryDeps } from './registry.service';
@@ -209,6 +212,28 @@ export async function requestTagsCleanup(
   const taken = await deps.stores.repositories.takeBulkDeleteSlot(repository._id, now, nextSlotAt, [command]);
   if (!taken) throw new HttpError(400, { message: CLEANUP_RATE_LIMITED });
   deps.outbox.kick();
+}
+
+/**
+ * A bulk delete's dry run (not GitLab's): the same permission as the real call, then the worker's own plan
+ * over the tags as they are now, with the same per-run cap. Takes no rate-limit slot and writes nothing.
+ */
+export async function previewTagsCleanup(
+  deps: RegistryDeps,
+  repository: RepositoryDoc,
+  level: number,
+  rules: CleanupRules,
+  maxPerRun: number,
+): Promise<BulkDeleteDryRunEntity> {
+  if (!isMaintainer(level)) throw new ForbiddenError();
+  const { selection } = await planTagsCleanup(deps, repository, rules, new Date(), maxPerRun);
+  const names = selection.toDelete;
+  return {
+    dry_run: true,
+    count: names.length,
+    tags: names.slice(0, BULK_DELETE_DRY_RUN_NAMES),
+    truncated: names.length > BULK_DELETE_DRY_RUN_NAMES,
+  };
 }
 
 /** The repository's tag names in ascending order (GitLab pages tags by name). */

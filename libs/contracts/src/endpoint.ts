@@ -37,13 +37,24 @@ export interface EndpointContract {
   /** Scopes accepted for reads besides api/read_api (GitLab's `allow_access_with_scope`). */
   readScopes?: readonly string[];
   params?: z.ZodObject;
-  response: { status: number; description: string; schema?: z.ZodType; paginated?: boolean };
+  response: EndpointResponse & { paginated?: boolean };
+  /** Other successful answers a parameter asks for (a bulk delete's `dry_run=true` → 200 with its plan). */
+  otherResponses?: readonly EndpointResponse[];
   errors?: readonly number[];
   deprecated?: boolean;
   /** Higher-tier feature (GitLab Premium/Ultimate). */
   higherTier?: boolean;
   /** Served outside /api/v4 (alert notify endpoints). */
   outsideApi?: boolean;
+}
+
+/** A successful answer: its status, what it means, its body (JSON unless `contentType` says otherwise). */
+export interface EndpointResponse {
+  status: number;
+  description: string;
+  schema?: z.ZodType;
+  /** `text/event-stream` for streams; default `application/json`. */
+  contentType?: string;
 }
 
 /** The path templates an endpoint answers at: its own, and its `alsoAt` path where it has one. */

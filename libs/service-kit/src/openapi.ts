@@ -68,15 +68,17 @@ export function buildOpenApiDocument(
         });
       }
     }
-    const responses: Record<string, unknown> = {
-      [endpoint.response.status]: {
-        description: endpoint.response.description,
-        ...(endpoint.response.paginated ? { headers: PAGINATION_HEADERS } : {}),
-        ...(endpoint.response.schema
-          ? { content: { 'application/json': { schema: toSchema(endpoint.response.schema) } } }
+    const responses: Record<string, unknown> = {};
+    for (const response of [...(endpoint.otherResponses ?? []), endpoint.response]) {
+      const contentType = response.contentType ?? 'application/json';
+      responses[response.status] = {
+        description: response.description,
+        ...(response === endpoint.response && endpoint.response.paginated
+          ? { headers: PAGINATION_HEADERS }
           : {}),
-      },
-    };
+        ...(response.schema ? { content: { [contentType]: { schema: toSchema(response.schema) } } } : {}),
+      };
+    }
     for (const status of endpoint.errors ?? [])
       responses[status] = { description: STATUS_TEXT[status] ?? String(status) };
     paths[fullPath] ??= {};

@@ -1,6 +1,11 @@
 import { z } from 'zod';
 import { byOperationId, defineEndpoints } from '../endpoint';
-import { registryRepositoryEntity, registryTagDetailEntity, registryTagEntity } from './entities';
+import {
+  bulkDeleteDryRunEntity,
+  registryRepositoryEntity,
+  registryTagDetailEntity,
+  registryTagEntity,
+} from './entities';
 import {
   bulkDeleteTagsParams,
   getRegistryRepositoryQuery,
@@ -92,6 +97,14 @@ export const REGISTRY_ENDPOINTS = defineEndpoints('registry', [
     lookupFirst: true,
     params: bulkDeleteTagsParams,
     response: { status: 202, description: 'Scheduled', schema: z.literal(202) },
+    otherResponses: [
+      {
+        status: 200,
+        description:
+          'dry_run=true (not in GitLab): the tags the call would delete now, in its order, nothing scheduled',
+        schema: bulkDeleteDryRunEntity,
+      },
+    ],
     errors: [400, 401, 403, 404],
   },
   {

@@ -72,3 +72,18 @@ export const tagsCleanupRequestedData = z.object({
   olderThan: z.string().nullable(),
 });
 export type TagsCleanupRequestedData = z.infer<typeof tagsCleanupRequestedData>;
+
+/** Most tag names a bulk-delete dry run lists; `truncated` says when the run would delete more. */
+export const BULK_DELETE_DRY_RUN_NAMES = 1000;
+
+/**
+ * A bulk tag delete's dry run (`dry_run=true`, not GitLab's): how many tags the real call would delete now
+ * and their names in the order it deletes them (oldest first), at most BULK_DELETE_DRY_RUN_NAMES.
+ */
+export const bulkDeleteDryRunEntity = z.object({
+  dry_run: z.literal(true),
+  count: z.number().int(),
+  tags: z.array(z.string()),
+  truncated: z.boolean(),
+});
+export type BulkDeleteDryRunEntity = z.infer<typeof bulkDeleteDryRunEntity>;

@@ -27,5 +27,10 @@ export const bulkDeleteTagsParams = z.object({
   name_regex_keep: z.string().optional(),
   keep_n: integerParam.optional(),
   older_than: z.string().optional(),
+  /**
+   * Not GitLab's: answer 200 with the tags the call would delete, and schedule nothing (no rate-limit slot,
+   * no job). Validation and permissions are the real call's.
+   */
+  dry_run: booleanParam.optional(),
 });
 export type BulkDeleteTagsParams = z.infer<typeof bulkDeleteTagsParams>;
