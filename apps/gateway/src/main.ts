@@ -8,10 +8,12 @@ import { createServiceProxy } from './routing/proxy';
 import { servicesReady } from './routing/readiness';
 import type { ServiceName } from './routing/route-table';
 import type { Upstreams } from './routing/upstreams';
+import { GATEWAY_MIGRATIONS } from './migrations';
 
 void runService({
   name: 'gateway',
   database: 'gl_gateway',
+  migrations: GATEWAY_MIGRATIONS,
   configSchema: gatewayConfigSchema,
   async createApp(runtime) {
     const { config, logger } = runtime;

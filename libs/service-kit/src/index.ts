@@ -20,6 +20,7 @@ export * from './http/service-app';
 export * from './http/validate';
 export * from './mongo/connection';
 export * from './mongo/counters';
+export * from './mongo/migrations';
 export * from './mongo/models';
 export * from './mongo/batched-delete';
 export * from './mongo/batched-update';

@@ -1,4 +1,5 @@
 import type { Server } from 'node:http';
+import { hostname } from 'node:os';
 import type { AddressInfo } from 'node:net';
 import type { Express } from 'express';
 import type { Connection } from 'mongoose';
@@ -9,6 +10,7 @@ import { createLogger } from './logging';
 import { createMetrics, type ServiceMetrics } from './metrics';
 import { connectMongo, mongoReady } from './mongo/connection';
 import { ensureIndexes } from './mongo/indexes';
+import { runMigrations, type Migration } from './mongo/migrations';
 import { connectBus, type Bus } from './bus/bus';
 import { createOutbox, type Outbox } from './bus/outbox';
 import { startConsumer, type RunningConsumer, type Subscription } from './bus/consumer';
@@ -35,6 +37,8 @@ export interface ServiceDefinition<S extends z.ZodObject> {
   createApp: (
     runtime: ServiceRuntime<BaseServiceConfig & z.infer<S>>,
   ) => Promise<ServiceInstance> | ServiceInstance;
+  /** The database's versioned steps (libs/service-kit/src/mongo/migrations.ts), applied before serving. */
+  migrations?: readonly Migration[];
 }
 
 export interface ServiceInstance {
@@ -95,6 +99,12 @@ export async function runService<S extends z.ZodObject>(
     outbox,
     readiness,
   });
+  if (definition.migrations) {
+    await runMigrations(connection, definition.migrations, {
+      logger,
+      owner: `${definition.name}@${hostname()}:${process.pid}`,
+    });
+  }
   await ensureIndexes(connection, logger);
   const consumers: RunningConsumer[] = [];
   for (const subscription of instance.subscriptions ?? []) {

@@ -1,0 +1,4 @@
+import { declaredIndexesMigration, type Migration } from '@gl/service-kit';
+
+/** gl_events's steps, oldest first; a release that changes indexes or document shapes appends one. */
+export const EVENTS_MIGRATIONS: readonly Migration[] = [declaredIndexesMigration()];
