@@ -101,5 +101,16 @@ export async function makeFresh(kind: FreshKind, c: CellContext, path: string): 
       await pushImage(c.target.project.pathWithNamespace, tag);
       return { tag_name: tag };
     }
+    case 'user':
+    case 'bannedUser': {
+      // Blocking, banning or deleting a user must not touch the world's people.
+      const username = unique('mxmod');
+      const user = await must<{ id: number }>('POST', '/users', {
+        token: root,
+        body: { username, name: username, email: `${username}@example.com`, password: 'Correct-horse-9' },
+      });
+      if (kind === 'bannedUser') await must('POST', `/users/${user.id}/ban`, { token: root });
+      return { id: user.id };
+    }
   }
 }

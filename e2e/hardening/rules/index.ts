@@ -1,4 +1,5 @@
 import { IDENTITY_RULES } from './identity';
+import { IDENTITY_ADMIN_RULES } from './identity-admin';
 import { NOTEABLE_RULES } from './noteables';
 import { NOTE_RULES } from './notes';
 import { OPERATIONS_RULES } from './operations';
@@ -11,6 +12,7 @@ import type { Rules } from './types';
  */
 export const RULES: Rules = {
   ...IDENTITY_RULES,
+  ...IDENTITY_ADMIN_RULES,
   ...NOTEABLE_RULES,
   ...NOTE_RULES,
   ...SERVICE_RULES,

@@ -29,7 +29,9 @@ export type FreshKind =
   | 'list'
   | 'integration'
   | 'repository'
-  | 'tag';
+  | 'tag'
+  | 'user'
+  | 'bannedUser';
 
 /** A list answer must show an item to exactly the callers `sight` lets see it. */
 export interface ListCheck {

@@ -36,6 +36,20 @@ export function insufficientScope(scopes: readonly string[]): HttpError {
   });
 }
 
+/**
+ * GitLab's API guard answers a valid token of a user who may not use the API with
+ * `forbidden!(Gitlab::Auth::UserAccessDeniedReason#rejection_message)` (lib/api/api_guard.rb).
+ */
+export function accessDeniedReason(user: Pick<UserDoc, 'state'>, externalUrl: string): string {
+  if (user.state === 'deactivated') {
+    return (
+      'Your account has been deactivated by your administrator. ' +
+      `Please log back in from a web browser to reactivate your account at ${externalUrl}`
+    );
+  }
+  return 'Your account has been blocked.';
+}
+
 export function toPrincipal(user: UserDoc, scopes: string[], externalUrl: string): Principal {
   return {
     id: user._id,
@@ -69,8 +83,10 @@ export async function authenticate(
     throw invalidToken('Token is expired. You can either do re-authorization or token refresh.');
   }
   const user = await users.cachedById(record.userId);
-  if (!user || user.state !== 'active') throw new UnauthorizedError();
+  if (!user) throw new UnauthorizedError();
+  if (user.state !== 'active') throw new ForbiddenError(accessDeniedReason(user, externalUrl));
   users.recordTokenUse(record);
+  users.recordActivity(user, new Date().toISOString().slice(0, 10));
 
   const sudo = sudoTarget(req);
   if (sudo === null)

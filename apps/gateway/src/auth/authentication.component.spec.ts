@@ -95,9 +95,10 @@ describe('gateway authentication', () => {
       expect((await gw.call(path, { token: blockee.token })).status).toBe(200);
       // Any write through the identity models flushes the token and user lookups at once.
       await gw.models.users.updateOne({ _id: blockee.id }, { $set: { state: 'blocked' } });
+      // lib/api/api_guard.rb: forbidden!(UserAccessDeniedReason#rejection_message).
       const refused = await gw.call(path, { token: blockee.token });
-      expect(refused.status).toBe(401);
-      expect(await json(refused)).toEqual({ message: '401 Unauthorized' });
+      expect(refused.status).toBe(403);
+      expect(await json(refused)).toEqual({ message: '403 Forbidden - Your account has been blocked.' });
     });
 
     it('When the token expires today, then it is already expired (GitLab expires at the start of the day)', async () => {

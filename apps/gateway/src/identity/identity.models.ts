@@ -7,6 +7,29 @@ import { createIdentityCache, invalidateOnWrite, type IdentityCache } from './id
  * namespaces share one id sequence and one path space, as in GitLab), projects, memberships and stars.
  * Read and written only through the stores (identity.stores.ts), which return plain (lean) objects.
  */
+/** GitLab's user states the API can reach (app/models/user.rb `state_machine :state`). */
+export type UserState = 'active' | 'blocked' | 'banned' | 'deactivated';
+
+/** Profile fields PUT /users/:id sets (lib/api/users.rb `optional_attributes`); absent ones render empty. */
+export interface UserProfile {
+  location?: string;
+  publicEmail?: string;
+  skype?: string;
+  linkedin?: string;
+  twitter?: string;
+  discord?: string;
+  websiteUrl?: string;
+  organization?: string;
+  jobTitle?: string;
+  pronouns?: string;
+  note?: string;
+  external?: boolean;
+  privateProfile?: boolean;
+  themeId?: number;
+  colorSchemeId?: number;
+  commitEmail?: string;
+}
+
 export interface UserDoc {
   _id: number;
   username: string;
@@ -16,9 +39,12 @@ export interface UserDoc {
   emailLower: string;
   /** Secondary e-mail addresses; notification_email may be any of these or `email`. */
   emails: string[];
-  state: 'active' | 'blocked';
+  state: UserState;
   isAdmin: boolean;
   bio: string;
+  profile?: UserProfile;
+  /** Day of the last authenticated request, `YYYY-MM-DD` (User#last_activity_on, Users::ActivityService). */
+  lastActivityOn?: string | null;
   namespaceId: number;
   canCreateGroup: boolean;
   projectsLimit: number;
@@ -152,6 +178,8 @@ function userSchema(): Schema<UserDoc> {
     state: String,
     isAdmin: Boolean,
     bio: String,
+    profile: Schema.Types.Mixed,
+    lastActivityOn: String,
     namespaceId: Number,
     canCreateGroup: Boolean,
     projectsLimit: Number,

@@ -9,6 +9,7 @@ import { createProjectsService } from './projects.service';
 import { createStarsRouter } from './stars.router';
 import { createStarsService } from './stars.service';
 import { createUsersRouter } from './users.router';
+import { createUserModerationRouter } from './user-moderation.router';
 import type { IdentityRouterDeps } from './router-deps';
 
 /**
@@ -19,6 +20,7 @@ export function createIdentityRouters(deps: IdentityRouterDeps): Router[] {
   const projects = createProjectsService(deps);
   return [
     createUsersRouter(deps),
+    createUserModerationRouter(deps),
     createGroupsRouter({
       ...deps,
       groups: createGroupsService(deps),

@@ -1,13 +1,20 @@
 import { randomBytes, scrypt } from 'node:crypto';
 import { promisify } from 'node:util';
 import { TEXT_LIMITS, lengthErrors, type EventActor } from '@gl/contracts';
-import { ConflictError, ModelError, type EventOrigin, type PageRequest } from '@gl/service-kit';
+import {
+  ConflictError,
+  ModelError,
+  NotFoundError,
+  type EventOrigin,
+  type PageRequest,
+} from '@gl/service-kit';
 import { generateToken, hashToken } from '../auth/tokens';
 import type { IdentityDeps } from './identity.deps';
 import { EVENT_TYPES, userEvent } from './identity.events';
 import type { NamespaceDoc, TokenDoc, UserDoc } from './identity.models';
 import { nameErrors, namespacePathErrors, ValidationErrors } from './paths';
 import type { UserEmailDoc } from './user-emails.model';
+import { moderate as decide, type Moderation, type ModerationAction } from './user-states';
 import type { UserFilters } from './users.store';
 
 export type { UserFilters } from './users.store';
@@ -227,6 +234,33 @@ export function createUsersService(deps: IdentityDeps) {
     return { total, emails: docs };
   }
 
-  return { create, findById, list, highestRole, createToken, ensureToken, addEmail, listEmails };
+  /**
+   * Block, unblock, ban, unban, deactivate or activate (lib/api/users.rb): the state machine decides, the
+   * write is a compare-and-set on the state it leaves, and `user.updated` carries the new state to every
+   * projection. The gateway's identity cache is flushed by the write, so the user's tokens stop (or work
+   * again) on their next request.
+   */
+  async function moderate(
+    user: UserDoc,
+    action: ModerationAction,
+    callerId: number,
+    origin: EventOrigin,
+    actor: EventActor,
+  ): Promise<Moderation> {
+    const outcome = decide(action, user, callerId);
+    if (outcome.to === undefined) return outcome;
+    const updated: UserDoc = { ...user, state: outcome.to, updatedAt: new Date() };
+    const event = userEvent(origin, EVENT_TYPES.identity.userUpdated, actor, updated);
+    if (!(await users.transitionState(user._id, user.state, outcome.to, updated.updatedAt, [event]))) {
+      // Another request moved the user first: decide again on the state it left.
+      const current = await users.findById(user._id);
+      if (!current) throw new NotFoundError('User');
+      return moderate(current, action, callerId, origin, actor);
+    }
+    deps.outbox.kick();
+    return outcome;
+  }
+
+  return { create, findById, list, highestRole, createToken, ensureToken, addEmail, listEmails, moderate };
 }
 export type UsersService = ReturnType<typeof createUsersService>;

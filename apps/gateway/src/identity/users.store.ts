@@ -1,7 +1,7 @@
 import type { FilterQuery } from 'mongoose';
 import type { EventEnvelope } from '@gl/contracts';
 import { findPage, pushEvents, withEvents, type PageRequest } from '@gl/service-kit';
-import type { IdentityModels, TokenDoc, UserDoc } from './identity.models';
+import type { IdentityModels, TokenDoc, UserDoc, UserState } from './identity.models';
 import { searchPattern, userSearchConditions } from './queries';
 import { insertUnique } from './store-writes';
 import { createUserEmailModel, type UserEmailDoc } from './user-emails.model';
@@ -12,6 +12,9 @@ export interface UserFilters {
   active?: boolean;
   blocked?: boolean;
 }
+
+/** The day this process last wrote each user's last_activity_on; the cached record may be older. */
+const activityWritten = new Map<number, string>();
 
 /** When this process last wrote each token's last_used_at; the cached record may be older. */
 const lastUseWritten = new Map<number, number>();
@@ -122,6 +125,36 @@ export function createUsersStore(models: Pick<IdentityModels, 'users' | 'tokens'
     return findPage(emails, { userId }, { _id: 1 }, page);
   }
 
+  /**
+   * A state change, compare-and-set on the state it leaves, with the event that publishes it; false when
+   * a racing request changed the state first.
+   */
+  async function transitionState(
+    userId: number,
+    from: UserState,
+    to: UserState,
+    updatedAt: Date,
+    events: EventEnvelope[],
+  ): Promise<boolean> {
+    const result = await users.updateOne(
+      { _id: userId, state: from },
+      pushEvents({ $set: { state: to, updatedAt } }, events),
+    );
+    return result.modifiedCount === 1;
+  }
+
+  /**
+   * Users::ActivityService: the day of the user's last API request, written at most once a day per user
+   * and process. Like last_used_at it bypasses the models so that it does not flush the identity cache.
+   */
+  function recordActivity(user: Pick<UserDoc, '_id' | 'lastActivityOn'>, today: string): void {
+    if (user.lastActivityOn === today || activityWritten.get(user._id) === today) return;
+    if (activityWritten.size > 100_000) activityWritten.clear();
+    activityWritten.set(user._id, today);
+    const byId = { _id: user._id } as unknown as Parameters<typeof users.collection.updateOne>[0];
+    void users.collection.updateOne(byId, { $set: { lastActivityOn: today } }).catch(() => undefined);
+  }
+
   /** After a membership write of the user that carried `revision` (identity/revisions.ts). */
   async function raiseAccessRevision(userId: number, revision: number): Promise<void> {
     // No `updatedAt` change: this is bookkeeping, not an edit of the user.
@@ -174,6 +207,8 @@ export function createUsersStore(models: Pick<IdentityModels, 'users' | 'tokens'
     pushEmail,
     listEmails,
     raiseAccessRevision,
+    transitionState,
+    recordActivity,
     tokenByHash,
     tokenExists,
     insertToken,

@@ -23,6 +23,7 @@ import {
   userWithAdminEntity,
   userIdParam,
 } from './users';
+import { USER_ADMIN_ENDPOINTS } from './user-admin.endpoints';
 
 /** The identity catalogue the gateway serves itself, for the OpenAPI document. */
 const accepted = z.object({ message: z.literal('202 Accepted') });
@@ -362,6 +363,7 @@ export const IDENTITY_ENDPOINTS = defineEndpoints('gateway', [
     response: { status: 200, description: 'Starrers', schema: z.array(starrerEntity), paginated: true },
     errors: [401, 404],
   },
+  ...USER_ADMIN_ENDPOINTS,
   ...memberEndpoints('group', 'Group'),
   ...memberEndpoints('project', 'Project'),
 ]);

@@ -1,0 +1,96 @@
+"""Drives the administrators' user endpoints and the identity calls a new user tries first with python-gitlab
+3.12 (Debian's python3-gitlab): moderation (block, ban, deactivate), profile edits, deletion, e-mails,
+personal access tokens, memberships, group and project transfers and feature switches.
+
+Usage: GL_URL=http://127.0.0.1:8080 GL_TOKEN=... python3 python_gitlab_identity_admin.py <scenario>
+Each scenario creates what it needs under names of its own. Prints one JSON object
+{"ok": true, "checked": [<scenario>]}; exits non-zero with the failed assertion otherwise.
+"""
+import json
+import os
+import secrets
+import sys
+import time
+import warnings
+
+import gitlab
+
+warnings.simplefilter("error", UserWarning)
+
+
+class Run:
+    """The root client and a suffix that keeps this run's names apart from every other run's."""
+
+    def __init__(self) -> None:
+        self.url = os.environ["GL_URL"]
+        self.suffix = format(int(time.time() * 1000), "x") + secrets.token_hex(2)
+        self.root = gitlab.Gitlab(self.url, private_token=os.environ["GL_TOKEN"], per_page=2)
+        self.root.auth()
+        self.count = 0
+
+    def name(self, prefix: str) -> str:
+        self.count += 1
+        return f"{prefix}{self.suffix}{self.count}"
+
+    def user(self):
+        """A new user and a python-gitlab client authenticated with their own api token (not yet used)."""
+        username = self.name("pa")
+        user = self.root.users.create(
+            {"username": username, "name": "Py Admin", "email": f"{username}@example.com", "password": "long-enough-pass"}
+        )
+        token = user.personal_access_tokens.create({"name": "py", "scopes": ["api"]})
+        return user, gitlab.Gitlab(self.url, private_token=token.token)
+
+
+def expect_error(call, code: int, message=None):
+    try:
+        call()
+    except gitlab.exceptions.GitlabError as err:
+        assert err.response_code == code, (err.response_code, err.error_message)
+        if message is not None:
+            assert err.error_message == message, err.error_message
+        return
+    raise AssertionError(f"expected {code}")
+
+
+def moderation(run: Run) -> None:
+    user, client = run.user()
+    assert user.block() is True and user.state == "blocked"
+    expect_error(client.auth, 403, "403 Forbidden - Your account has been blocked.")
+    assert user.block() is None  # already blocked: GitLab `break`s, the body is null
+    assert user.unblock() is True
+    client.auth()
+    assert client.user.id == user.id
+    expect_error(user.deactivate, 403)  # the token was just used: active in the past 90 days
+
+    dormant, dormant_client = run.user()
+    assert dormant.deactivate() is True and dormant.state == "deactivated"
+    expect_error(dormant_client.auth, 403)
+    expect_error(dormant.unblock, 403, "403 Forbidden - Deactivated users cannot be unblocked by the API")
+    assert dormant.activate() is True
+    assert dormant.ban() is True and dormant.state == "banned"
+    expect_error(dormant.ban, 403, "You cannot ban banned users.")
+    assert dormant.unban() is True
+    expect_error(dormant.unban, 403, "You cannot unban active users.")
+    expect_error(run.root.users.get(1, lazy=True).block, 403, "403 Forbidden - The API initiating user cannot be blocked by the API")
+
+
+SCENARIOS = {
+    "moderation": moderation,
+}
+
+
+def main() -> None:
+    if len(sys.argv) != 2 or sys.argv[1] not in SCENARIOS:
+        raise ValueError(f"usage: python_gitlab_identity_admin.py <scenario>, one of {sorted(SCENARIOS)}")
+    name = sys.argv[1]
+    SCENARIOS[name](Run())
+    print(json.dumps({"ok": True, "checked": [name]}))
+
+
+if __name__ == "__main__":
+    try:
+        main()
+    except Exception as exc:  # report what failed, in one line, for the jest assertion message
+        print(json.dumps({"ok": False, "error": f"{type(exc).__name__}: {exc!r}"}))
+        sys.exit(1)

@@ -1,0 +1,19 @@
+import type { Rule, Rules } from './types';
+
+/** An `authenticated_as_admin!` endpoint on a user of its own (lib/api/users.rb). */
+function onFreshUser(source: string, fresh: 'user' | 'bannedUser' = 'user'): Rule {
+  return { target: 'none', see: 'signed-in', role: 'admin', fresh, source };
+}
+
+/**
+ * The administrators' user endpoints: moderation, profile edits, deletion, memberships (lib/api/users.rb,
+ * each starting with `authenticated_as_admin!`).
+ */
+export const IDENTITY_ADMIN_RULES: Rules = {
+  blockUser: onFreshUser('lib/api/users.rb `post ":id/block"`: authenticated_as_admin!'),
+  unblockUser: onFreshUser('lib/api/users.rb `post ":id/unblock"`: authenticated_as_admin!'),
+  banUser: onFreshUser('lib/api/users.rb `post ":id/ban"`: authenticated_as_admin!'),
+  unbanUser: onFreshUser('lib/api/users.rb `post ":id/unban"`: authenticated_as_admin!', 'bannedUser'),
+  deactivateUser: onFreshUser('lib/api/users.rb `post ":id/deactivate"`: authenticated_as_admin!'),
+  activateUser: onFreshUser('lib/api/users.rb `post ":id/activate"`: authenticated_as_admin!'),
+};

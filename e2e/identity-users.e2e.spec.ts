@@ -1,0 +1,50 @@
+import { join } from 'node:path';
+import { api, gitlab, runClient, unique } from './e2e.helpers';
+
+/**
+ * The administrators' user endpoints and the user calls a new user of python-gitlab or gitbeaker tries
+ * first, through the whole stack. python-gitlab runs scenarios of clients/python_gitlab_identity_admin.py.
+ */
+const PYTHON = '/usr/bin/python3';
+const CLIENT = join(__dirname, 'clients', 'python_gitlab_identity_admin.py');
+
+function python(scenario: string): void {
+  expect(runClient(PYTHON, [CLIENT, scenario])).toEqual({
+    status: 0,
+    output: { ok: true, checked: [scenario] },
+    stderr: '',
+  });
+}
+
+describe('identity: users with python-gitlab and gitbeaker', () => {
+  const root = gitlab();
+
+  async function newUser(): Promise<{ id: number; token: string }> {
+    const username = unique('gbu');
+    const user = await root.Users.create({
+      username,
+      name: `Gb ${username}`,
+      email: `${username}@example.com`,
+      password: 'correct-horse-battery-staple',
+    });
+    const token = await root.Users.createPersonalAccessToken(user.id, 'e2e', ['api']);
+    return { id: user.id, token: token.token };
+  }
+
+  it('When python-gitlab blocks, bans and deactivates users, then GitLab answers each call and refused tokens stop at once', () => {
+    python('moderation');
+  });
+
+  it('When gitbeaker blocks a user, then their token answers 403 on the next call, and unblock restores it', async () => {
+    const user = await newUser();
+    expect((await gitlab(user.token).Users.showCurrentUser()).id).toBe(user.id);
+    await root.Users.block(user.id);
+    const refused = await api('/user', { token: user.token });
+    expect(refused.status).toBe(403);
+    expect(await refused.json()).toEqual({ message: '403 Forbidden - Your account has been blocked.' });
+    // Forwarded routes refuse it too: the gateway authenticates every request.
+    expect((await api('/events', { token: user.token })).status).toBe(403);
+    await root.Users.unblock(user.id);
+    expect((await gitlab(user.token).Users.showCurrentUser()).id).toBe(user.id);
+  });
+});
