@@ -25,7 +25,12 @@ func main() {
 	dataDir := flag.String("data", "", "directory for SQLite files (created if missing)")
 	parentPid := flag.Int("parent-pid", 0, "exit when this process no longer exists (0 = never)")
 	noPushdown := flag.Bool("disable-pushdown", false, "answer every query in Go, as upstream does for most (for differential tests)")
+	synchronous := flag.String("synchronous", "normal", "SQLite synchronous mode: normal (survives a crash of any process) or full (also an OS crash or power loss, at one fsync per write)")
 	flag.Parse()
+
+	if *synchronous != "normal" && *synchronous != "full" {
+		log.Fatalf("ferretdb-local: -synchronous must be normal or full, not %q", *synchronous)
+	}
 
 	if *dataDir == "" {
 		log.Fatal("ferretdb-local: -data is required")
@@ -44,7 +49,12 @@ func main() {
 	f, err := ferretdb.New(&ferretdb.Config{
 		Listener:  ferretdb.ListenerConfig{TCP: *listen},
 		Handler:   "sqlite",
-		SQLiteURL: "file:" + abs + "/",
+		// In WAL mode, synchronous=normal writes each commit to the WAL without waiting for the disk: a
+		// crash of FerretDB or of any client loses nothing acknowledged, an OS crash or power loss can lose
+		// the last commits, as MongoDB's default write concern can (its journal is flushed every 100 ms).
+		// Upstream's default (full) waits for an fsync on every write: 4.2 ms here, which made every
+		// write path of every service wait in line for the disk (237 commits/s against 44,874 with normal).
+		SQLiteURL: "file:" + abs + "/?_pragma=synchronous(" + *synchronous + ")",
 		// Our patches push filters, sorts and limits into SQLite (tools/ferretdb/patches); dotted paths
 		// are translated as exactly as top-level ones, so they go down too.
 		DisablePushdown:      *noPushdown,
