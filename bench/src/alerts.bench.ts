@@ -1,3 +1,4 @@
+import { formatCpu, type CpuSampler } from './cpu';
 import type { Scenario, SummaryRow } from './scenario';
 import { percentile, roundTenth } from './stats';
 
@@ -13,6 +14,7 @@ export interface AlertsBenchOptions {
   durationSeconds: number;
   connections: number;
   log: (line: string) => void;
+  cpu?: CpuSampler;
 }
 
 interface Phase {
@@ -22,6 +24,8 @@ interface Phase {
   alertsPerSecond: number;
   p50Ms: number;
   p99Ms: number;
+  /** CPU milliseconds per request of each process over the phase. */
+  cpuMsPerRequest?: Record<string, number>;
 }
 
 export interface AlertsBenchResult {
@@ -55,6 +59,7 @@ async function phase(
   const latencies: number[] = [];
   let errors = 0;
   let sent = 0;
+  const cpuBefore = options.cpu?.snapshot();
   const started = performance.now();
   const end = started + options.durationSeconds * 1000;
   const sender = async (): Promise<void> => {
@@ -74,6 +79,9 @@ async function phase(
   };
   await Promise.all(Array.from({ length: options.connections }, sender));
   const seconds = (performance.now() - started) / 1000;
+  const cpuMsPerRequest =
+    cpuBefore && options.cpu ? options.cpu.perRequest(cpuBefore, options.cpu.snapshot(), sent) : undefined;
+  if (cpuMsPerRequest) options.log(`alerts: CPU ms per request: ${formatCpu(cpuMsPerRequest)}`);
   latencies.sort((a, b) => a - b);
   return {
     requests: latencies.length + errors,
@@ -82,6 +90,7 @@ async function phase(
     alertsPerSecond: roundTenth(latencies.length / seconds),
     p50Ms: roundTenth(percentile(latencies, 50)),
     p99Ms: roundTenth(percentile(latencies, 99)),
+    cpuMsPerRequest,
   };
 }
 
@@ -152,6 +161,7 @@ export const alertsScenario: Scenario<AlertsBenchResult> = {
       durationSeconds: context.durationSeconds,
       connections: context.connections,
       log: context.log,
+      cpu: context.cpu,
     });
     return {
       result,

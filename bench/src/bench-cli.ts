@@ -6,6 +6,7 @@ import { parseArgs } from 'node:util';
 import { startInfra } from '@gl/infra';
 import { startStack } from '@gl/launcher';
 import { alertsScenario } from './alerts.bench';
+import { cpuSampler, infrastructurePids } from './cpu';
 import { BARE_SERVER_FLAG, runBareServer } from './bare-server';
 import { eventsScenario } from './events.bench';
 import { gatewayScenario } from './gateway.bench';
@@ -183,6 +184,7 @@ async function bench(args: Args, teardown: Teardown): Promise<void> {
   });
   teardown.add('stack', () => stack.stop());
 
+  const cpu = cpuSampler({ ...infrastructurePids(dataDir), ...stack.pids });
   const context: ScenarioContext = {
     stack,
     mongoUrl: infra.mongoUrl,
@@ -193,6 +195,7 @@ async function bench(args: Args, teardown: Teardown): Promise<void> {
     connections: args.connections,
     warmupSeconds: WARMUP_SECONDS,
     log,
+    cpu,
     onTeardown: (name, stop) => teardown.add(name, stop),
   };
   const report: Record<string, unknown> = { at: new Date().toISOString(), machine };

@@ -1,4 +1,5 @@
 import { startBareServer } from './bare-server';
+import { formatCpu, type CpuSnapshot } from './cpu';
 import { measure, type LoadOptions } from './load';
 import { formatRatio, formatTable, ratio, type Ratio, type TargetResult } from './report';
 import type { Scenario } from './scenario';
@@ -13,6 +14,8 @@ export interface GatewayBenchResult {
   group: BenchGroup;
   results: TargetResult[];
   ratios: Ratio[];
+  /** CPU milliseconds per request of each process, for the service direct (b) and through the gateway (c). */
+  cpuMsPerRequest: Record<string, Record<string, number>>;
 }
 
 async function probe(url: string, headers: Record<string, string>): Promise<string> {
@@ -72,12 +75,24 @@ export function gatewayScenario(benchFile: string): Scenario<GatewayBenchResult>
       ];
 
       const results: TargetResult[] = [];
+      const cpuMsPerRequest: Record<string, Record<string, number>> = {};
       for (const target of targets) {
         const headers = target.headers();
         const probed = await probe(target.url, headers);
         log(`gateway: (${target.key}) ${target.label}: GET ${target.url} → ${probed}`);
-        const measurement = await measure(target.url, headers, load);
+        let from: CpuSnapshot | undefined;
+        let to: CpuSnapshot | undefined;
+        const onMeasured = {
+          start: () => (from = context.cpu.snapshot()),
+          end: () => (to = context.cpu.snapshot()),
+        };
+        const measurement = await measure(target.url, headers, { ...load, onMeasured });
         log(`gateway: (${target.key}) ${Math.round(measurement.requestsPerSecond)} req/s`);
+        if (target.key !== 'a' && from && to) {
+          const used = context.cpu.perRequest(from, to, measurement.completed);
+          cpuMsPerRequest[target.label] = used;
+          log(`gateway: (${target.key}) CPU ms per request: ${formatCpu(used)}`);
+        }
         results.push({ key: target.key, label: target.label, url: target.url, probe: probed, measurement });
         await new Promise((r) => setTimeout(r, 500));
       }
@@ -89,7 +104,7 @@ export function gatewayScenario(benchFile: string): Scenario<GatewayBenchResult>
       const ratios = [ratio('c/b', 'gateway cost', c, b), ratio('b/a', 'service vs bare Express', b, a)];
       log(`gateway:\n${formatTable(results)}\n${ratios.map(formatRatio).join('\n')}`);
       return {
-        result: { group, results, ratios },
+        result: { group, results, ratios, cpuMsPerRequest },
         rows: [
           {
             path: 'GET /groups/:id/boards, boards service direct',

@@ -5,6 +5,8 @@ export interface LoadOptions {
   /** Seconds measured, after `warmupSeconds` of discarded load. */
   durationSeconds: number;
   warmupSeconds: number;
+  /** Called between the warm-up and the measured run, and after it (CPU sampling). */
+  onMeasured?: { start: () => void; end: () => void };
 }
 
 export interface Measurement {
@@ -68,9 +70,11 @@ export async function measure(
 ): Promise<Measurement> {
   if (options.warmupSeconds > 0) await run(url, headers, options.connections, options.warmupSeconds);
   const latencies: number[] = [];
+  options.onMeasured?.start();
   const result = await run(url, headers, options.connections, options.durationSeconds, (ms) => {
     latencies.push(ms);
   });
+  options.onMeasured?.end();
   const sorted = Float64Array.from(latencies).sort();
   const statusCodes = Object.fromEntries(
     Object.entries(result.statusCodeStats).map(([code, stats]) => [code, stats.count]),

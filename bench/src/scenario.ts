@@ -1,4 +1,5 @@
 import type { RunningStack } from '@gl/launcher';
+import type { CpuSampler } from './cpu';
 
 /** What every scenario gets: one stack (gateway, six services, worker) on one fresh infrastructure. */
 export interface ScenarioContext {
@@ -13,6 +14,8 @@ export interface ScenarioContext {
   connections: number;
   warmupSeconds: number;
   log: (line: string) => void;
+  /** CPU time of every process of the stack and infrastructure, for "where the time goes" figures. */
+  cpu: CpuSampler;
   /** Registers a stop step run in reverse order at the end (normal end, error or signal). */
   onTeardown: (name: string, stop: () => Promise<void>) => void;
 }

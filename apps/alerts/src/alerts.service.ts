@@ -31,13 +31,16 @@ export function createAlertsService(store: AlertsStore, outbox: Outbox) {
     origin: EventOrigin,
   ): Promise<Alert | null> {
     for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
-      if (mapped.fingerprint) {
-        const existing = await store.findOpen(integration.projectId, mapped.fingerprint);
+      const { fingerprint, endedAt } = mapped;
+      if (fingerprint && !endedAt) {
+        // The common repeat: the open alert is found and counted in one write.
+        const counted = await store.countOpenEvent(integration.projectId, fingerprint);
+        if (counted) return counted;
+      } else if (fingerprint && endedAt) {
+        const existing = await store.findOpen(integration.projectId, fingerprint);
         if (existing) {
-          const updated = mapped.endedAt
-            ? await resolve(existing, mapped.endedAt, null, origin)
-            : await store.countEvent(existing);
-          if (updated) return updated;
+          const resolved = await resolve(existing, endedAt, null, origin);
+          if (resolved) return resolved;
           continue;
         }
       }

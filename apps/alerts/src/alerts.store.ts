@@ -135,10 +135,13 @@ export function createAlertsStore(model: Model<AlertDoc>, counters: Counters) {
       }
     },
 
-    /** One more event for an alert still open under its fingerprint; null when it no longer is. */
-    countEvent(alert: Alert): Promise<Alert | null> {
+    /**
+     * One more event for the project's unresolved alert with this fingerprint, found and counted in one
+     * keyed write (the unique open key); null when there is none.
+     */
+    countOpenEvent(projectId: number, fingerprint: string): Promise<Alert | null> {
       return update(
-        { _id: alert._id, openKey: openKeyOf(alert._id, alert.fingerprint) },
+        { projectId, openKey: openKeyOf(0, fingerprint) },
         { $inc: { events: 1 }, $set: { updatedAt: new Date() } },
       );
     },
