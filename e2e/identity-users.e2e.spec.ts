@@ -47,4 +47,24 @@ describe('identity: users with python-gitlab and gitbeaker', () => {
     await root.Users.unblock(user.id);
     expect((await gitlab(user.token).Users.showCurrentUser()).id).toBe(user.id);
   });
+
+  it('When python-gitlab edits a profile, lists projects and memberships and deletes users, then each call works as on GitLab', () => {
+    python('profile+delete');
+  });
+
+  it('When gitbeaker edits, lists and removes a user, then PUT answers the admin view and DELETE 204', async () => {
+    const user = await newUser();
+    const edited = await root.Users.edit(user.id, { bio: 'From gitbeaker', organization: 'ACME' });
+    expect(edited).toMatchObject({ bio: 'From gitbeaker', organization: 'ACME', is_admin: false });
+    const project = await gitlab(user.token).Projects.create({ name: unique('gbp') });
+    const projects = await root.Users.allProjects(user.id);
+    expect(projects.map((p) => p.id)).toEqual([project.id]);
+    expect(await root.Users.allMemberships(user.id)).toEqual([
+      expect.objectContaining({ source_id: project.id, source_type: 'Project', access_level: 50 }),
+    ]);
+    await root.Users.remove(user.id);
+    const gone = await api(`/users/${user.id}`);
+    expect(gone.status).toBe(404);
+    expect(await gone.json()).toEqual({ message: '404 User Not Found' });
+  });
 });

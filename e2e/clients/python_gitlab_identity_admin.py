@@ -75,8 +75,37 @@ def moderation(run: Run) -> None:
     expect_error(run.root.users.get(1, lazy=True).block, 403, "403 Forbidden - The API initiating user cannot be blocked by the API")
 
 
+def profile_and_delete(run: Run) -> None:
+    user, client = run.user()
+    user.bio = "Writes python"
+    user.location = "Porto"
+    user.save()  # PUT /users/:id with the changed attributes
+    fresh = run.root.users.get(user.id)
+    assert (fresh.bio, fresh.location) == ("Writes python", "Porto"), (fresh.bio, fresh.location)
+
+    project = client.projects.create({"name": run.name("pyproj")})
+    listed = run.root.users.get(user.id, lazy=True).projects.list(get_all=True)
+    assert [p.id for p in listed] == [project.id], listed
+    group = run.root.groups.create({"name": run.name("pyg"), "path": run.name("pyg")})
+    group.members.create({"user_id": user.id, "access_level": gitlab.const.DEVELOPER_ACCESS})
+    memberships = user.memberships.list(get_all=True)
+    rows = [(m.source_id, m.source_type, m.access_level) for m in memberships]
+    assert rows == [(project.id, "Project", 50), (group.id, "Namespace", 30)], rows
+
+    run.root.users.delete(user.id)  # 204
+    expect_error(lambda: run.root.users.get(user.id), 404, "404 User Not Found")
+    expect_error(lambda: run.root.projects.get(project.id), 404)
+
+    owner, owner_client = run.user()
+    owned = owner_client.groups.create({"name": run.name("solo"), "path": run.name("solo")})
+    expect_error(lambda: run.root.users.delete(owner.id), 409, "User cannot be removed while is the sole-owner of a group")
+    run.root.users.delete(owner.id, hard_delete=True)
+    expect_error(lambda: run.root.groups.get(owned.id), 404)
+
+
 SCENARIOS = {
     "moderation": moderation,
+    "profile+delete": profile_and_delete,
 }
 
 

@@ -16,4 +16,22 @@ export const IDENTITY_ADMIN_RULES: Rules = {
   unbanUser: onFreshUser('lib/api/users.rb `post ":id/unban"`: authenticated_as_admin!', 'bannedUser'),
   deactivateUser: onFreshUser('lib/api/users.rb `post ":id/deactivate"`: authenticated_as_admin!'),
   activateUser: onFreshUser('lib/api/users.rb `post ":id/activate"`: authenticated_as_admin!'),
+  updateUser: {
+    ...onFreshUser('lib/api/users.rb `put ":id"`: authenticated_as_admin!'),
+    body: () => ({ bio: 'matrix' }),
+  },
+  deleteUser: onFreshUser('lib/api/users.rb `delete ":id"`: authenticated_as_admin!'),
+  listUserProjects: {
+    target: 'none',
+    see: 'anyone',
+    params: (c) => ({ user_id: c.world.bystander.id }),
+    source: 'lib/api/projects.rb `get ":user_id/projects"`: find_user, no authenticate!',
+  },
+  listUserMemberships: {
+    target: 'none',
+    see: 'signed-in',
+    role: 'admin',
+    params: (c) => ({ user_id: c.world.bystander.id }),
+    source: 'lib/api/users.rb `get ":user_id/memberships"`: authenticated_as_admin!',
+  },
 };

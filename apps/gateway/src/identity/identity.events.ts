@@ -28,6 +28,19 @@ export function userEvent(
   });
 }
 
+export function userDestroyedEvent(
+  origin: EventOrigin,
+  actor: EventActor,
+  user: UserDoc,
+  hardDelete: boolean,
+): EventEnvelope {
+  return createEvent(origin, {
+    type: EVENT_TYPES.identity.userDestroyed,
+    actor,
+    data: { userId: user._id, username: user.username, hardDelete },
+  });
+}
+
 /** `revision`: see revisions.ts; only on changes that can take access away. */
 export function groupEvent(
   origin: EventOrigin,

@@ -10,6 +10,8 @@ import { createStarsRouter } from './stars.router';
 import { createStarsService } from './stars.service';
 import { createUsersRouter } from './users.router';
 import { createUserModerationRouter } from './user-moderation.router';
+import { createUserAdminRouter } from './user-admin.router';
+import { createUserAdminService } from './user-admin.service';
 import type { IdentityRouterDeps } from './router-deps';
 
 /**
@@ -21,6 +23,7 @@ export function createIdentityRouters(deps: IdentityRouterDeps): Router[] {
   return [
     createUsersRouter(deps),
     createUserModerationRouter(deps),
+    createUserAdminRouter({ ...deps, userAdmin: createUserAdminService(deps), projects }),
     createGroupsRouter({
       ...deps,
       groups: createGroupsService(deps),

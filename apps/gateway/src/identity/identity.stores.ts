@@ -13,7 +13,7 @@ export function createIdentityStores(models: IdentityModels, outbox: Outbox) {
   return {
     /** For lookups that combine several stores' reads and are cached as one (namespaces/resolve.ts). */
     cache: models.cache,
-    users: createUsersStore(models),
+    users: createUsersStore(models, outbox),
     namespaces: createNamespacesStore(models, outbox),
     routes: createRoutesStore(models.routes),
     projects: createProjectsStore(models, outbox),

@@ -27,6 +27,36 @@ export function createMembersStore(models: Pick<IdentityModels, 'members' | 'cac
       .lean();
   }
 
+  /** Every membership of the user, whole documents (for removing them all). */
+  async function allOf(userId: number): Promise<MemberDoc[]> {
+    return members.find({ userId }).lean();
+  }
+
+  /** The user's direct memberships, oldest first (User#members), optionally of one kind. */
+  async function pageOfUser(
+    userId: number,
+    sourceType: SourceType | undefined,
+    request: PageRequest,
+  ): Promise<{ total: number; docs: MemberDoc[] }> {
+    return findPage(members, sourceType ? { userId, sourceType } : { userId }, { _id: 1 }, request);
+  }
+
+  /** Direct Owner memberships of groups held by nobody else (User#solo_owned_groups). */
+  async function soloOwnedGroupIds(userId: number): Promise<number[]> {
+    const owned = await members.find({ userId, sourceType: 'group', accessLevel: { $gte: 50 } }).lean();
+    const solo: number[] = [];
+    for (const membership of owned) {
+      const others = await members.exists({
+        sourceType: 'group',
+        sourceId: membership.sourceId,
+        accessLevel: { $gte: 50 },
+        userId: { $ne: userId },
+      });
+      if (others === null) solo.push(membership.sourceId);
+    }
+    return solo;
+  }
+
   /** The user's memberships of the groups and the project, through the identity cache. */
   async function levelRows(userId: number, groupIds: number[], projectId?: number): Promise<LevelRow[]> {
     const sources: Record<string, unknown>[] = [];
@@ -128,6 +158,9 @@ export function createMembersStore(models: Pick<IdentityModels, 'members' | 'cac
   }
 
   return {
+    allOf,
+    pageOfUser,
+    soloOwnedGroupIds,
     rowsOf,
     levelRows,
     topLevelOf,

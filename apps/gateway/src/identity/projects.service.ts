@@ -198,15 +198,20 @@ export function createProjectsService(deps: IdentityDeps) {
     query: ListProjectsQuery,
     principal: Principal | null,
     page: PageRequest,
-    /** Narrows the list to one group's projects, with those of its subgroups or not. */
-    group?: { id: number; includeSubgroups: boolean },
+    /**
+     * Narrows the list to one group's projects, with those of its subgroups or not, or to one namespace's
+     * (a user's personal projects).
+     */
+    group?: { id: number; includeSubgroups: boolean } | { namespaceId: number },
   ): Promise<{ total: number; projects: ProjectDoc[]; memberships: Memberships | null }> {
     const memberships = principal ? await membershipsOf(stores.members, principal.id) : null;
     const scope: FilterQuery<ProjectDoc> = !group
       ? {}
-      : group.includeSubgroups
-        ? { ancestorGroupIds: group.id }
-        : { namespaceId: group.id };
+      : 'namespaceId' in group
+        ? { namespaceId: group.namespaceId }
+        : group.includeSubgroups
+          ? { ancestorGroupIds: group.id }
+          : { namespaceId: group.id };
     const and: FilterQuery<ProjectDoc>[] = [visibleProjectsFilter(principal, memberships), scope];
     if (principal && memberships) {
       if (query.membership) and.push(authorizedProjectsFilter(memberships));

@@ -30,6 +30,11 @@ export function createProjectsStore(models: Pick<IdentityModels, 'projects' | 'c
     return (await projects.exists({ namespaceId, name, _id: { $ne: exceptId ?? -1 } })) !== null;
   }
 
+  /** The projects directly in a namespace (a user's personal projects). */
+  async function inNamespace(namespaceId: number): Promise<ProjectDoc[]> {
+    return projects.find({ namespaceId }).lean();
+  }
+
   /** Every project inside the group or its subgroups. */
   async function underGroup(groupId: number): Promise<ProjectDoc[]> {
     return projects.find({ ancestorGroupIds: groupId }).lean();
@@ -77,6 +82,7 @@ export function createProjectsStore(models: Pick<IdentityModels, 'projects' | 'c
     findByIdOrPath,
     countIn,
     nameTaken,
+    inNamespace,
     underGroup,
     idsUnderGroup,
     hasUnderGroupIn,

@@ -14,46 +14,55 @@ export function userBasic(externalUrl: string, user: UserView) {
 }
 
 export function userEntity(externalUrl: string, user: UserDoc) {
+  const profile = user.profile ?? {};
   return {
     ...userBasic(externalUrl, user),
     created_at: user.createdAt.toISOString(),
     bio: user.bio,
-    location: '',
-    public_email: '',
-    skype: '',
-    linkedin: '',
-    twitter: '',
-    discord: '',
-    website_url: '',
-    organization: '',
-    job_title: '',
-    pronouns: null,
+    location: profile.location ?? '',
+    public_email: profile.publicEmail ?? '',
+    skype: profile.skype ?? '',
+    linkedin: profile.linkedin ?? '',
+    twitter: profile.twitter ?? '',
+    discord: profile.discord ?? '',
+    website_url: profile.websiteUrl ?? '',
+    organization: profile.organization ?? '',
+    job_title: profile.jobTitle ?? '',
+    pronouns: profile.pronouns ?? null,
     bot: false,
-    work_information: null,
+    work_information: workInformation(profile),
     followers: 0,
     following: 0,
     local_time: null,
   };
 }
 
+/** UserDetail#work_information: "Job title at Organization", either alone, or null. */
+function workInformation(profile: NonNullable<UserDoc['profile']>): string | null {
+  const { jobTitle, organization } = profile;
+  if (jobTitle && organization) return `${jobTitle} at ${organization}`;
+  return jobTitle || organization || null;
+}
+
 export function userPublicEntity(externalUrl: string, user: UserDoc) {
+  const profile = user.profile ?? {};
   return {
     ...userEntity(externalUrl, user),
     last_sign_in_at: null,
     confirmed_at: user.createdAt.toISOString(),
-    last_activity_on: null,
+    last_activity_on: user.lastActivityOn ?? null,
     email: user.email,
-    theme_id: 3,
-    color_scheme_id: 1,
+    theme_id: profile.themeId ?? 3,
+    color_scheme_id: profile.colorSchemeId ?? 1,
     projects_limit: user.projectsLimit,
     current_sign_in_at: null,
     identities: [],
     can_create_group: user.canCreateGroup,
     can_create_project: user.projectsLimit > 0,
     two_factor_enabled: false,
-    external: false,
-    private_profile: false,
-    commit_email: user.email,
+    external: profile.external ?? false,
+    private_profile: profile.privateProfile ?? false,
+    commit_email: profile.commitEmail && profile.commitEmail !== '_private' ? profile.commitEmail : user.email,
   };
 }
 
@@ -61,7 +70,7 @@ export function userWithAdminEntity(externalUrl: string, user: UserDoc) {
   return {
     ...userPublicEntity(externalUrl, user),
     is_admin: user.isAdmin,
-    note: null,
+    note: user.profile?.note ?? null,
     namespace_id: user.namespaceId,
     created_by: null,
   };

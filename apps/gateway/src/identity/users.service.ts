@@ -1,5 +1,3 @@
-import { randomBytes, scrypt } from 'node:crypto';
-import { promisify } from 'node:util';
 import { TEXT_LIMITS, lengthErrors, type EventActor } from '@gl/contracts';
 import {
   ConflictError,
@@ -12,6 +10,7 @@ import { generateToken, hashToken } from '../auth/tokens';
 import type { IdentityDeps } from './identity.deps';
 import { EVENT_TYPES, userEvent } from './identity.events';
 import type { NamespaceDoc, TokenDoc, UserDoc } from './identity.models';
+import { hashPassword } from './passwords';
 import { nameErrors, namespacePathErrors, ValidationErrors } from './paths';
 import type { UserEmailDoc } from './user-emails.model';
 import { moderate as decide, type Moderation, type ModerationAction } from './user-states';
@@ -39,14 +38,6 @@ export interface NewToken {
 }
 
 const EMAIL_FORMAT = /^[^@\s]+@[^@\s]+$/;
-
-const scryptAsync = promisify(scrypt) as (password: string, salt: Buffer, length: number) => Promise<Buffer>;
-
-/** On libuv's thread pool: a synchronous scrypt held the gateway's event loop, every request waiting, for ~50 ms. */
-async function hashPassword(password: string): Promise<string> {
-  const salt = randomBytes(16);
-  return `scrypt$${salt.toString('hex')}$${(await scryptAsync(password, salt, 32)).toString('hex')}`;
-}
 
 /** GitLab's User validations that the API can trip (render_validation_error! → 400 {"message":{...}}). */
 function validateNewUser(input: NewUser): void {

@@ -1,6 +1,6 @@
 import type { FilterQuery } from 'mongoose';
 import type { EventEnvelope } from '@gl/contracts';
-import { findPage, pushEvents, withEvents, type PageRequest } from '@gl/service-kit';
+import { findPage, pushEvents, withEvents, type Outbox, type PageRequest } from '@gl/service-kit';
 import type { IdentityModels, TokenDoc, UserDoc, UserState } from './identity.models';
 import { searchPattern, userSearchConditions } from './queries';
 import { insertUnique } from './store-writes';
@@ -21,7 +21,7 @@ const lastUseWritten = new Map<number, number>();
 const LAST_USE_INTERVAL_MS = 60_000;
 
 /** Users with their personal access tokens and e-mail addresses. */
-export function createUsersStore(models: Pick<IdentityModels, 'users' | 'tokens' | 'cache'>) {
+export function createUsersStore(models: Pick<IdentityModels, 'users' | 'tokens' | 'cache'>, outbox: Outbox) {
   const { users, tokens, cache } = models;
   const emails = createUserEmailModel(users.db);
   // The unique index on addresses must exist before the first insert relies on it.
@@ -155,6 +155,33 @@ export function createUsersStore(models: Pick<IdentityModels, 'users' | 'tokens'
     void users.collection.updateOne(byId, { $set: { lastActivityOn: today } }).catch(() => undefined);
   }
 
+  /** Sets only the given fields, with the event that publishes the change. */
+  async function update(userId: number, changes: Partial<UserDoc>, events: EventEnvelope[]): Promise<void> {
+    await users.updateOne({ _id: userId }, pushEvents({ $set: changes }, events));
+  }
+
+  /** The user document goes with its event (the outbox's delete protocol); false when already gone. */
+  async function remove(userId: number, events: EventEnvelope[]): Promise<boolean> {
+    return outbox.deleteWithEvents(users, userId, events);
+  }
+
+  /** What a deleted user leaves besides memberships: tokens and e-mail addresses. */
+  async function removeCredentialsOf(userId: number): Promise<void> {
+    await emailsReady();
+    await tokens.deleteMany({ userId });
+    await emails.deleteMany({ userId });
+  }
+
+  /** Another user already has the address, as primary or secondary (User.by_any_email). */
+  async function emailTakenByOther(email: string, userId: number): Promise<boolean> {
+    await emailsReady();
+    const emailLower = email.toLowerCase();
+    return (
+      (await users.exists({ emailLower, _id: { $ne: userId } })) !== null ||
+      (await emails.exists({ emailLower, userId: { $ne: userId } })) !== null
+    );
+  }
+
   /** After a membership write of the user that carried `revision` (identity/revisions.ts). */
   async function raiseAccessRevision(userId: number, revision: number): Promise<void> {
     // No `updatedAt` change: this is bookkeeping, not an edit of the user.
@@ -207,6 +234,10 @@ export function createUsersStore(models: Pick<IdentityModels, 'users' | 'tokens'
     pushEmail,
     listEmails,
     raiseAccessRevision,
+    update,
+    remove,
+    removeCredentialsOf,
+    emailTakenByOther,
     transitionState,
     recordActivity,
     tokenByHash,

@@ -49,6 +49,8 @@ export const EVENT_TYPES = {
   identity: {
     userCreated: 'gl.identity.user.created',
     userUpdated: 'gl.identity.user.updated',
+    /** DELETE /users/:id: the user is gone; their contributions go too (`hardDelete`) or pass to the Ghost User. */
+    userDestroyed: 'gl.identity.user.destroyed',
     groupCreated: 'gl.identity.group.created',
     groupUpdated: 'gl.identity.group.updated',
     groupDestroyed: 'gl.identity.group.destroyed',

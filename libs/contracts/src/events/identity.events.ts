@@ -12,6 +12,17 @@ export const userEventData = z.object({
   isAdmin: z.boolean(),
 });
 
+/**
+ * `gl.identity.user.destroyed` (DELETE /users/:id, Users::DestroyService): without `hardDelete` GitLab
+ * moves the user's issues, merge requests, notes and other records to the Ghost User; with it they are
+ * deleted. Memberships and personal projects are removed by their own events first.
+ */
+export const userDestroyedEventData = z.object({
+  userId: z.number().int(),
+  username: z.string(),
+  hardDelete: z.boolean(),
+});
+
 export const groupEventData = z.object({
   groupId: z.number().int(),
   name: z.string(),

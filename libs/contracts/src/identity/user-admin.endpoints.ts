@@ -1,6 +1,16 @@
 import { z } from 'zod';
 import type { EndpointDeclaration } from '../endpoint';
-import { userIdParam } from './users';
+import { paginationQuery } from '../primitives';
+import { listProjectsQuery, projectEntity } from './projects';
+import {
+  deleteUserQuery,
+  listMembershipsQuery,
+  membershipEntity,
+  updateUserBody,
+  userIdParam,
+  userWithAdminEntity,
+} from './users';
+import { stringParam } from './params';
 
 const users = ['users'];
 
@@ -29,4 +39,49 @@ export const USER_ADMIN_ENDPOINTS = [
   moderation('unban', 'Unban a banned user (admin)'),
   moderation('deactivate', 'Deactivate a dormant user (admin)'),
   moderation('activate', 'Activate a deactivated user (admin)'),
+  {
+    method: 'PUT',
+    path: '/users/{id}',
+    operationId: 'updateUser',
+    summary: 'Update a user and their profile (admin)',
+    tags: users,
+    auth: 'token',
+    params: updateUserBody,
+    response: { status: 200, description: 'User', schema: userWithAdminEntity },
+    errors: [400, 401, 403, 404, 409],
+  },
+  {
+    method: 'DELETE',
+    path: '/users/{id}',
+    operationId: 'deleteUser',
+    summary: 'Delete a user, their personal projects and memberships (admin)',
+    tags: users,
+    auth: 'token',
+    params: deleteUserQuery,
+    response: { status: 204, description: 'Deleted' },
+    errors: [401, 403, 404, 409],
+  },
+  {
+    method: 'GET',
+    path: '/users/{user_id}/projects',
+    operationId: 'listUserProjects',
+    summary: "Projects in a user's personal namespace visible to the caller",
+    tags: users,
+    auth: 'optional-token',
+    params: listProjectsQuery.extend({ user_id: stringParam }),
+    response: { status: 200, description: 'Projects', schema: z.array(projectEntity), paginated: true },
+    errors: [401, 404],
+  },
+  {
+    method: 'GET',
+    path: '/users/{user_id}/memberships',
+    operationId: 'listUserMemberships',
+    summary: "A user's direct memberships of groups and projects (admin)",
+    tags: users,
+    auth: 'token',
+    readScopes: ['read_user'],
+    params: listMembershipsQuery.extend(paginationQuery.shape),
+    response: { status: 200, description: 'Memberships', schema: z.array(membershipEntity), paginated: true },
+    errors: [400, 401, 403, 404],
+  },
 ] as const satisfies readonly EndpointDeclaration[];

@@ -137,3 +137,51 @@ export const emailEntity = z.object({
   email: z.string(),
   confirmed_at: z.string().nullable(),
 });
+
+/** PUT /users/:id (lib/api/users.rb: the update params and `optional_attributes`). */
+export const updateUserBody = z.object({
+  id: integerParam,
+  email: stringParam.optional(),
+  password: stringParam.optional(),
+  skip_reconfirmation: booleanParam.optional(),
+  name: stringParam.optional(),
+  username: stringParam.optional(),
+  skype: stringParam.optional(),
+  linkedin: stringParam.optional(),
+  twitter: stringParam.optional(),
+  discord: stringParam.optional(),
+  website_url: stringParam.optional(),
+  organization: stringParam.optional(),
+  projects_limit: integerParam.optional(),
+  bio: stringParam.optional(),
+  location: stringParam.optional(),
+  pronouns: stringParam.optional(),
+  public_email: stringParam.optional(),
+  commit_email: stringParam.optional(),
+  admin: booleanParam.optional(),
+  can_create_group: booleanParam.optional(),
+  external: booleanParam.optional(),
+  theme_id: integerParam.optional(),
+  color_scheme_id: integerParam.optional(),
+  private_profile: booleanParam.optional(),
+  note: stringParam.optional(),
+  job_title: stringParam.optional(),
+});
+export type UpdateUserBody = z.infer<typeof updateUserBody>;
+
+/** DELETE /users/:id. */
+export const deleteUserQuery = userIdParam.extend({ hard_delete: booleanParam.optional() });
+
+/** GET /users/:user_id/memberships (admin). */
+export const listMembershipsQuery = z.object({
+  user_id: integerParam,
+  type: z.enum(['Project', 'Namespace']).optional(),
+});
+
+/** Entities::Membership. */
+export const membershipEntity = z.object({
+  source_id: z.number().int(),
+  source_name: z.string(),
+  source_type: z.enum(['Project', 'Namespace']),
+  access_level: z.number().int(),
+});
