@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { InfraHandle } from '@gl/infra';
 import { STACK_SERVICES, STACK_WORKERS, type RunningStack } from '@gl/launcher';
 import { eventually } from './e2e.helpers';
@@ -15,6 +16,9 @@ const ISSUES = 200;
 const ALERTS = 50;
 const LISTS = 6;
 const MOVES = 48;
+const REGISTRY_SECRET = 'replicas-registry-notification-secret';
+const TAGS_PER_REPOSITORY = 300;
+const KEEP = 10;
 
 /** Runs the tasks with `CLIENTS` of them in flight at a time, as that many clients would. */
 async function concurrently<T>(count: number, task: (i: number) => Promise<T>): Promise<T[]> {
@@ -40,6 +44,41 @@ async function apiRequestsServed(url: string): Promise<number> {
     total += Number(line.slice(line.lastIndexOf(' ') + 1));
   }
   return total;
+}
+
+/** Tags the registry worker reports as deleted by bulk deletes (`registry_cleanup_tags_total`). */
+async function tagsDeletedByWorker(url: string): Promise<number> {
+  const text = await (await fetch(`${url}/metrics`)).text();
+  return text
+    .split('\n')
+    .filter((line) => line.startsWith('registry_cleanup_tags_total{') && line.includes('outcome="deleted"'))
+    .reduce((sum, line) => sum + Number(line.slice(line.lastIndexOf(' ') + 1)), 0);
+}
+
+/** A Docker distribution registry's push notification for one tag. */
+function pushEvent(repository: string, tag: string): Record<string, unknown> {
+  return {
+    id: `${repository}:${tag}`,
+    timestamp: new Date().toISOString(),
+    action: 'push',
+    target: {
+      mediaType: 'application/vnd.docker.distribution.manifest.v2+json',
+      size: 528,
+      length: 528,
+      digest: `sha256:${createHash('sha256').update(`${repository}:${tag}`).digest('hex')}`,
+      repository,
+      url: `http://registry.example.com:5000/v2/${repository}/manifests/${tag}`,
+      tag,
+    },
+    request: {
+      id: `${repository}:${tag}`,
+      addr: '127.0.0.1',
+      host: 'registry.example.com:5000',
+      method: 'PUT',
+    },
+    actor: {},
+    source: { addr: 'registry:5000', instanceID: 'replicas' },
+  };
 }
 
 async function eventsConsumed(url: string): Promise<number> {
@@ -79,6 +118,7 @@ describe('replicas: two of every service under concurrent load', () => {
     const kinds = [...STACK_SERVICES, ...Object.keys(STACK_WORKERS)] as (keyof RunningStack['replicaUrls'])[];
     ({ infra, stack } = await startOwnStack('replicas', ROOT_TOKEN, {
       replicas: Object.fromEntries(kinds.map((kind) => [kind, 2])),
+      extraEnv: { REGISTRY_NOTIFICATION_SECRET: REGISTRY_SECRET },
     }));
   }, 120_000);
 
@@ -249,6 +289,63 @@ describe('replicas: two of every service under concurrent load', () => {
         Array.from({ length: LISTS }, (_, i) => i),
       );
     }, 60_000);
+
+    it('When two bulk tag deletes run on two workers, then every tag beyond keep_n goes exactly once', async () => {
+      const repositories = ['images-a', 'images-b'].map((name) => `${projectPath}/${name}`);
+      for (const repository of repositories) {
+        for (let start = 0; start < TAGS_PER_REPOSITORY; start += 100) {
+          const events = Array.from({ length: 100 }, (_, i) => pushEvent(repository, `v${start + i}`));
+          const response = await fetch(`${stack.gatewayUrl}/api/v4/container_registry_event/events`, {
+            method: 'POST',
+            headers: {
+              'content-type': 'application/vnd.docker.distribution.events.v1+json',
+              authorization: REGISTRY_SECRET,
+            },
+            body: JSON.stringify({ events }),
+          });
+          expect(response.status).toBe(200);
+        }
+      }
+      const listed = await json<{ id: number; path: string }[]>(
+        `/projects/${projectId}/registry/repositories`,
+      );
+      const ids = repositories.map((path) => listed.find((r) => r.path === path)?.id);
+      const deletedBefore = (
+        await Promise.all(stack.replicaUrls['registry-worker'].map(tagsDeletedByWorker))
+      ).reduce((a, b) => a + b, 0);
+
+      const accepted = await Promise.all(
+        ids.map((id) =>
+          api(`/projects/${projectId}/registry/repositories/${id}/tags`, {
+            method: 'DELETE',
+            body: { name_regex_delete: '.*', keep_n: KEEP },
+          }).then((r) => r.status),
+        ),
+      );
+      expect(accepted).toEqual([202, 202]);
+      const left = await eventually(
+        () =>
+          Promise.all(
+            ids.map(
+              async (id) =>
+                (
+                  await json<unknown[]>(
+                    `/projects/${projectId}/registry/repositories/${id}/tags?per_page=100`,
+                  )
+                ).length,
+            ),
+          ),
+        (counts) => counts.every((n) => n === KEEP),
+        60_000,
+        500,
+      );
+      expect(left).toEqual([KEEP, KEEP]);
+      // A job run twice would count its tags twice: the workers together report each deletion once.
+      const deletedAfter = (
+        await Promise.all(stack.replicaUrls['registry-worker'].map(tagsDeletedByWorker))
+      ).reduce((a, b) => a + b, 0);
+      expect(deletedAfter - deletedBefore).toBe(2 * (TAGS_PER_REPOSITORY - KEEP));
+    }, 120_000);
 
     it('When the load is over, then both replicas of every service answered requests and both events replicas consumed', async () => {
       // Reads that reach the two services the load above did not write to.
