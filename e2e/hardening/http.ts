@@ -55,6 +55,12 @@ export async function call(method: string, path: string, options: CallOptions = 
         timeout: options.timeoutMs ?? 20_000,
       },
       (response) => {
+        // A live stream never ends by itself: its status (and headers) are its answer here.
+        if (String(response.headers['content-type'] ?? '').startsWith('text/event-stream')) {
+          resolve({ status: response.statusCode ?? 0, text: '' });
+          request.destroy();
+          return;
+        }
         const chunks: Buffer[] = [];
         response.on('data', (chunk: Buffer) => chunks.push(chunk));
         response.on('end', () =>

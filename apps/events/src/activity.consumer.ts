@@ -100,6 +100,8 @@ export function createActivityRecorder(
   projections: ProjectionVersion = new ProjectionVersion(),
   /** Told each identity revision once its projection write is done (requests wait for them). */
   revisions: Pick<ProjectionRevisions, 'applied'> | null = null,
+  /** Told the timeline streams a batch appended to, once their heads are written (live streams wake). */
+  onAppended: (streams: string[]) => void = () => undefined,
 ): ActivityRecorder {
   const timeline = createTimelineStore(timelines);
   const activityLog = createActivityLogStore(models.activities);
@@ -151,6 +153,7 @@ export function createActivityRecorder(
           begun.push(projectId);
       }),
     );
+    if (byStream.size > 0) onAppended([...byStream.keys()]);
     if (begun.length > 0) {
       await projects.markHasActivity(begun);
       projections.bump();

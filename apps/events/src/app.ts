@@ -11,6 +11,8 @@ import { activityLogSubscription, createActivityRecorder, type ActivityRecorder 
 import { createEventsModels, type EventsModels } from './events.models';
 import { createEventsRouter } from './events.router';
 import { createRetentionJob, type RetentionJob } from './retention.job';
+import { createLiveStreams, type LiveStreams } from './stream/live-streams';
+import type { StreamOptions } from './stream/activity-streams';
 import { createTimelineModels, type TimelineModels } from './timeline/timeline.models';
 
 export const SERVICE_NAME = 'events';
@@ -20,6 +22,8 @@ export interface EventsAppOptions {
   retentionIntervalMs?: number;
   /** Longest wait for the identity projection to apply a request's revisions (default 2 s), then 503. */
   revisionWaitMs?: number;
+  /** Live stream limits (default: EVENTS_STREAM_* settings, else DEFAULT_STREAM_OPTIONS). */
+  stream?: Partial<StreamOptions>;
 }
 
 /**
@@ -34,17 +38,29 @@ export function createEventsApp(
   timelines: TimelineModels;
   recorder: ActivityRecorder;
   retention: RetentionJob;
+  live: LiveStreams;
 } {
   const models = createEventsModels(runtime.connection);
   const timelines = createTimelineModels(runtime.connection);
   const projections = new ProjectionVersion();
   const revisions = createProjectionRevisions(runtime.connection, { maxWaitMs: options.revisionWaitMs });
+  const cache = createAccessCache(models, projections, revisions);
+  const live = createLiveStreams({
+    runtime,
+    models,
+    timelines,
+    cache,
+    version: projections,
+    revisions,
+    options: options.stream,
+  });
   const recorder = createActivityRecorder(
     models,
     timelines,
     createCounters(runtime.connection),
     projections,
     revisions,
+    live.recorded,
   );
   const retention = createRetentionJob(
     models,
@@ -54,9 +70,7 @@ export function createEventsApp(
   );
   const app = createRuntimeHttpApp(runtime, SERVICE_NAME, {
     serves: EVENTS_API_ENDPOINTS,
-    apiRouters: [
-      createEventsRouter(models, timelines, createAccessCache(models, projections, revisions), revisions),
-    ],
+    apiRouters: [createEventsRouter(models, timelines, cache, revisions), live.router],
   });
   return {
     app,
@@ -64,8 +78,12 @@ export function createEventsApp(
     timelines,
     recorder,
     retention,
+    live,
     subscriptions: [activityLogSubscription(recorder)],
     start: () => retention.start(),
-    stop: () => retention.stop(),
+    stop: async () => {
+      live.stop();
+      await retention.stop();
+    },
   };
 }

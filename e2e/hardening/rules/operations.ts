@@ -192,4 +192,23 @@ export const OPERATIONS_RULES: Rules = {
     lists: activity(false),
     source: 'lib/api/events.rb (project events): user_project; Event#visible_to_user? per target',
   },
+  // The live streams are not GitLab's: each answers who may open it as its list does (the events it then
+  // sends are checked one by one, apps/events/src/stream/activity-stream.component.spec.ts).
+  streamCurrentUserEvents: {
+    target: 'none',
+    see: 'signed-in',
+    source: 'as lib/api/events.rb `get /events` (authenticate!); the stream is not in GitLab',
+  },
+  streamUserEvents: {
+    target: 'project',
+    anonymous: 401,
+    see: 'anyone',
+    params: (c) => ({ user_id: c.world.people.owner.id }),
+    source: 'as lib/api/events.rb `get ":id/events"` under /users (a token required here); not in GitLab',
+  },
+  streamProjectEvents: {
+    target: 'project',
+    see: VISIBLE,
+    source: 'as lib/api/events.rb (project events): user_project; the stream is not in GitLab',
+  },
 };

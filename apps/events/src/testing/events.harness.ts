@@ -25,6 +25,10 @@ export interface CallOptions {
 
 export interface EventsHarness {
   runtime: TestRuntime;
+  /** The app's base URL (streams are read with a client of their own). */
+  url: string;
+  /** The signed context header a call with these options sends. */
+  contextHeaders(options?: CallOptions): Record<string, string>;
   instance: ReturnType<typeof createEventsApp>;
   call(path: string, options?: CallOptions): Promise<Reply>;
   /** Polls until `check` passes or the deadline expires (bus delivery is asynchronous). */
@@ -37,16 +41,20 @@ export async function startEventsHarness(options: EventsAppOptions = {}): Promis
   const instance = createEventsApp(runtime, options);
   await instance.models.activities.init();
   const server = await listen(instance.app);
+  const contextHeaders = (options: CallOptions = {}) =>
+    signedContextHeader({
+      principal: options.as === undefined ? ROOT : options.as,
+      namespace: options.ns ?? null,
+      tier: options.tier ?? 'ultimate',
+      ...(options.revision ? { identityRevision: options.revision } : {}),
+    });
   return {
     runtime,
     instance,
+    url: server.url,
+    contextHeaders,
     async call(path, options = {}) {
-      const headers = signedContextHeader({
-        principal: options.as === undefined ? ROOT : options.as,
-        namespace: options.ns ?? null,
-        tier: options.tier ?? 'ultimate',
-        ...(options.revision ? { identityRevision: options.revision } : {}),
-      });
+      const headers = contextHeaders(options);
       const response = await fetch(`${server.url}/api/v4${path}`, { headers });
       const text = await response.text();
       return {

@@ -18,9 +18,11 @@ import {
   type PageWindow,
   type TimelinePage,
 } from './cursors';
+import { endOf, positionAfter, readFrom, type TailRead } from './tail';
 
 export { COUNT_LIMIT, type Order, type PageWindow, type TimelinePage } from './cursors';
 export type { AppendResult } from './buckets';
+export type { TailRead } from './tail';
 
 /** The streams an activity event belongs to: its project's, its author's, and (project events) all. */
 export const streams = {
@@ -77,6 +79,21 @@ export function createTimelineStore(models: TimelineModels) {
     /** Events appended to the stream that not every reader of its project may read; undefined when unknown. */
     async sensitiveCount(stream: string): Promise<number | undefined> {
       return (await readHead(models, stream)).sensitive;
+    },
+
+    /** Live readers: the position after the stream's last event (new events get this one and up). */
+    end(stream: string): Promise<number> {
+      return endOf(models, stream);
+    },
+
+    /** Live readers: up to `max` events from a position on, in the stream's order, and where to go on. */
+    readFrom(stream: string, position: number, max: number): Promise<TailRead> {
+      return readFrom(models, stream, position, max);
+    },
+
+    /** Live readers: the position after an event id (a resumed client's Last-Event-ID). */
+    positionAfter(stream: string, eventId: number): Promise<number> {
+      return positionAfter(models, stream, eventId);
     },
 
     /** Retention: removes the sealed buckets whose newest event is older than the cutoff. */

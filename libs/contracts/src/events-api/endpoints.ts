@@ -1,7 +1,14 @@
 import { z } from 'zod';
 import { byOperationId, defineEndpoints } from '../endpoint';
 import { activityEventEntity } from './entities';
-import { currentUserEventsQuery, projectEventsQuery, userEventsQuery } from './params';
+import {
+  activityStreamQuery,
+  currentUserEventsQuery,
+  projectActivityStreamQuery,
+  projectEventsQuery,
+  userActivityStreamQuery,
+  userEventsQuery,
+} from './params';
 
 const tags = ['events'];
 const list = {
@@ -9,6 +16,19 @@ const list = {
   description: 'Activity events',
   schema: z.array(activityEventEntity),
   paginated: true,
+};
+
+/**
+ * A live stream of the events a list shows (not GitLab's): `text/event-stream`, one message per event (`id:`
+ * its id, `event:` its action_name, `data:` the list's JSON entity, described here), a comment every 15 s;
+ * `Last-Event-ID` (or `last_event_id`) replays what was missed first. 429 past the open streams allowed per
+ * user.
+ */
+const stream = {
+  status: 200,
+  description: 'Server-sent events: each `data:` is one activity event',
+  contentType: 'text/event-stream',
+  schema: activityEventEntity,
 };
 
 /** The activity log (events service). */
@@ -47,6 +67,41 @@ export const EVENTS_API_ENDPOINTS = defineEndpoints('events', [
     params: projectEventsQuery,
     response: list,
     errors: [400, 401, 404],
+  },
+  {
+    method: 'GET',
+    path: '/events/stream',
+    operationId: 'streamCurrentUserEvents',
+    summary: "The caller's events as they are recorded (server-sent events; not in GitLab)",
+    tags,
+    auth: 'token',
+    readScopes: ['read_user'],
+    params: activityStreamQuery,
+    response: stream,
+    errors: [400, 401, 403, 429],
+  },
+  {
+    method: 'GET',
+    path: '/users/{user_id}/events/stream',
+    operationId: 'streamUserEvents',
+    summary: "A user's events the caller may see, as they are recorded (server-sent events; not in GitLab)",
+    tags,
+    auth: 'token',
+    readScopes: ['read_user'],
+    params: userActivityStreamQuery,
+    response: stream,
+    errors: [400, 401, 403, 404, 429],
+  },
+  {
+    method: 'GET',
+    path: '/projects/{id}/events/stream',
+    operationId: 'streamProjectEvents',
+    summary: "A project's visible events as they are recorded (server-sent events; not in GitLab)",
+    tags,
+    auth: 'optional-token',
+    params: projectActivityStreamQuery,
+    response: stream,
+    errors: [400, 401, 404, 429],
   },
 ]);
 

@@ -54,3 +54,18 @@ export type CurrentUserEventsQuery = z.infer<typeof currentUserEventsQuery>;
 export const userEventsQuery = activityEventsQuery.extend({ user_id: z.string().min(1) });
 
 export const projectEventsQuery = activityEventsQuery.extend({ id: z.string().min(1) });
+
+/**
+ * The live activity streams (`…/events/stream`, not GitLab's): the lists' event filters, and where to resume
+ * for clients that cannot send the `Last-Event-ID` header (the header wins when both are given).
+ */
+export const activityStreamQuery = z.object({
+  action: z.enum(ACTIVITY_ACTIONS).optional(),
+  target_type: z.enum(targetTypeValues).optional(),
+  last_event_id: z.coerce.number().int().min(0).optional(),
+});
+export type ActivityStreamQuery = z.infer<typeof activityStreamQuery>;
+
+export const userActivityStreamQuery = activityStreamQuery.extend({ user_id: z.string().min(1) });
+
+export const projectActivityStreamQuery = activityStreamQuery.extend({ id: z.string().min(1) });
