@@ -1,5 +1,11 @@
 import type { Model } from 'mongoose';
-import { ModelError, NotFoundError, isDuplicateKeyError, type Counters } from '@gl/service-kit';
+import {
+  ModelError,
+  NotFoundError,
+  isDuplicateKeyError,
+  totalFromPage,
+  type Counters,
+} from '@gl/service-kit';
 import type { BoardDoc, ListItem } from './boards.models';
 
 const MAX_CAS_ATTEMPTS = 50;
@@ -63,10 +69,9 @@ export function createBoardsStore(boards: Model<BoardDoc>, counters: Counters) {
     skip: number,
     limit: number,
   ): Promise<{ boards: BoardDoc[]; total: number }> {
-    const [docs, total] = await Promise.all([
-      boards.find({ groupId }).sort({ _id: 1 }).skip(skip).limit(limit).lean<BoardDoc[]>(),
-      boards.countDocuments({ groupId }),
-    ]);
+    const docs = await boards.find({ groupId }).sort({ _id: 1 }).skip(skip).limit(limit).lean<BoardDoc[]>();
+    const total =
+      totalFromPage({ skip, perPage: limit }, docs.length) ?? (await boards.countDocuments({ groupId }));
     return { boards: docs, total };
   }
 
