@@ -67,4 +67,26 @@ describe('identity: users with python-gitlab and gitbeaker', () => {
     expect(gone.status).toBe(404);
     expect(await gone.json()).toEqual({ message: '404 User Not Found' });
   });
+
+  it('When python-gitlab manages e-mail addresses and personal access tokens, then each call works as on GitLab', () => {
+    python('emails+tokens');
+  });
+
+  it('When gitbeaker adds an address and reads and revokes its own token, then self answers the request token', async () => {
+    const user = await newUser();
+    const client = gitlab(user.token);
+    const address = `${unique('gbmail')}@example.com`;
+    const email = await client.UserEmails.add(address);
+    expect(await client.UserEmails.show(email.id)).toMatchObject({ email: address, confirmed_at: null });
+    const self = await client.PersonalAccessTokens.show();
+    expect(self).toMatchObject({ user_id: user.id, name: 'e2e', active: true, revoked: false });
+    expect((await client.PersonalAccessTokens.all()).map((t) => t.id)).toEqual([self.id]);
+    await client.PersonalAccessTokens.remove();
+    const refused = await api('/user', { token: user.token });
+    expect(refused.status).toBe(401);
+    expect(await refused.json()).toEqual({
+      error: 'invalid_token',
+      error_description: 'Token was revoked. You have to re-authorize from the user.',
+    });
+  });
 });

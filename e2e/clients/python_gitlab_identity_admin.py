@@ -103,9 +103,34 @@ def profile_and_delete(run: Run) -> None:
     expect_error(lambda: run.root.groups.get(owned.id), 404)
 
 
+def emails_and_tokens(run: Run) -> None:
+    user, client = run.user()
+    client.auth()
+    address = f"{run.name('second')}@example.com"
+    email = client.user.emails.create({"email": address})  # POST /user/emails
+    assert email.email == address and email.confirmed_at is None, email
+    assert client.user.emails.get(email.id).email == address
+    assert address in [e.email for e in client.user.emails.list(get_all=True)]
+    email.delete()  # DELETE /user/emails/:id
+    expect_error(lambda: client.user.emails.get(email.id), 404, "404 Email Not Found")
+
+    admin_added = user.emails.create({"email": f"{run.name('adm')}@example.com"})  # POST /users/:id/emails
+    user.emails.delete(admin_added.id)  # DELETE /users/:id/emails/:email_id
+
+    second = user.personal_access_tokens.create({"name": "second", "scopes": ["read_api"]})
+    mine = client.personal_access_tokens.list(get_all=True)
+    assert sorted(t.name for t in mine) == ["py", "second"], [t.name for t in mine]
+    assert all(t.user_id == user.id for t in mine)
+    listed = run.root.personal_access_tokens.list(user_id=user.id, get_all=True)
+    assert len(listed) == 2, listed
+    client.personal_access_tokens.delete(second.id)  # DELETE /personal_access_tokens/:id
+    expect_error(lambda: gitlab.Gitlab(run.url, private_token=second.token).auth(), 401)
+
+
 SCENARIOS = {
     "moderation": moderation,
     "profile+delete": profile_and_delete,
+    "emails+tokens": emails_and_tokens,
 }
 
 

@@ -1,3 +1,4 @@
+import { unique } from '../../e2e.helpers';
 import type { Rule, Rules } from './types';
 
 /** An `authenticated_as_admin!` endpoint on a user of its own (lib/api/users.rb). */
@@ -33,5 +34,53 @@ export const IDENTITY_ADMIN_RULES: Rules = {
     role: 'admin',
     params: (c) => ({ user_id: c.world.bystander.id }),
     source: 'lib/api/users.rb `get ":user_id/memberships"`: authenticated_as_admin!',
+  },
+  getCurrentUserEmail: {
+    target: 'none',
+    special: 'caller-owned',
+    source: 'lib/api/users.rb `get "emails/:email_id"`: current_user.emails.find_by → not_found!("Email")',
+  },
+  addCurrentUserEmail: {
+    target: 'none',
+    see: 'signed-in',
+    body: () => ({ email: `${unique('mxown')}@example.com` }),
+    source: 'lib/api/users.rb `post "emails"` under `resource :user`: authenticate!',
+  },
+  deleteCurrentUserEmail: {
+    target: 'none',
+    special: 'caller-owned',
+    source: 'lib/api/users.rb `delete "emails/:email_id"`: current_user.emails.find_by → not_found!("Email")',
+  },
+  deleteUserEmail: {
+    target: 'none',
+    special: 'caller-owned',
+    source: 'lib/api/users.rb `delete ":id/emails/:email_id"`: authenticated_as_admin!',
+  },
+  listPersonalAccessTokens: {
+    target: 'none',
+    see: 'signed-in',
+    source: "lib/api/personal_access_tokens.rb `get`: authenticate!; the caller's own tokens",
+  },
+  getCurrentPersonalAccessToken: {
+    target: 'none',
+    see: 'signed-in',
+    source: 'lib/api/personal_access_tokens.rb `get "self"`: authenticate!, the request\'s token',
+  },
+  getPersonalAccessToken: {
+    target: 'none',
+    special: 'caller-owned',
+    source:
+      'lib/api/personal_access_tokens.rb `get ":id"`: read_user_personal_access_tokens, else 404 for admins, ' +
+      '401 for others',
+  },
+  revokePersonalAccessToken: {
+    target: 'none',
+    special: 'caller-owned',
+    source: 'lib/api/personal_access_tokens.rb `delete ":id"`: RevokeService (the token\'s user or an admin)',
+  },
+  revokeCurrentPersonalAccessToken: {
+    target: 'none',
+    special: 'caller-owned',
+    source: 'lib/api/personal_access_tokens.rb `delete "self"`: revokes the request\'s own token',
   },
 };

@@ -80,8 +80,12 @@ export interface Rule {
   body?: (c: CellContext) => unknown;
   lists?: ListCheck[];
   variants?: Variant[];
-  /** Authenticated by something other than a user's token: checked by its own cases, not the matrix. */
-  special?: 'registry-secret' | 'integration-token';
+  /**
+   * Authenticated by something other than a user's token, or addressing the caller's own credential (an
+   * e-mail or token id only its owner has, or the request's own token): checked by its own cases, not the
+   * matrix.
+   */
+  special?: 'registry-secret' | 'integration-token' | 'caller-owned';
   /** The GitLab file(s) the rule comes from. */
   source: string;
 }

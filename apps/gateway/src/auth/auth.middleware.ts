@@ -7,6 +7,8 @@ import { assertScopes, authenticate } from './authenticate';
 declare module 'express-serve-static-core' {
   interface Request {
     principal: Principal | null;
+    /** The personal access token that authenticated the request, when one did. */
+    accessTokenId?: number;
   }
 }
 
@@ -34,6 +36,7 @@ export async function applyAuth(
   }
   assertScopes(result.principal, req.method, options.readScopes);
   req.principal = result.principal;
+  req.accessTokenId = result.tokenId;
   return result.principal;
 }
 

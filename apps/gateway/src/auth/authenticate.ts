@@ -10,6 +10,8 @@ export interface Authenticated {
   principal: Principal;
   /** The token's own user, before any Sudo impersonation. */
   tokenUserId: number;
+  /** The personal access token of the request (GET/DELETE /personal_access_tokens/self). */
+  tokenId: number;
 }
 
 /** Where GitLab looks for a token, in its order: private_token param, PRIVATE-TOKEN header, Bearer, access_token. */
@@ -90,12 +92,20 @@ export async function authenticate(
 
   const sudo = sudoTarget(req);
   if (sudo === null)
-    return { principal: toPrincipal(user, record.scopes, externalUrl), tokenUserId: user._id };
+    return {
+      principal: toPrincipal(user, record.scopes, externalUrl),
+      tokenUserId: user._id,
+      tokenId: record._id,
+    };
   if (!user.isAdmin) throw new ForbiddenError('Must be admin to use sudo');
   if (!record.scopes.includes('sudo')) throw insufficientScope(['sudo']);
   const target = /^\d+$/.test(sudo) ? await users.findById(Number(sudo)) : await users.findByUsername(sudo);
   if (!target) throw new NotFoundError(`User with ID or username '${sudo}'`);
-  return { principal: toPrincipal(target, record.scopes, externalUrl), tokenUserId: user._id };
+  return {
+    principal: toPrincipal(target, record.scopes, externalUrl),
+    tokenUserId: user._id,
+    tokenId: record._id,
+  };
 }
 
 function sudoTarget(req: Request): string | null {

@@ -12,6 +12,7 @@ import { createUsersRouter } from './users.router';
 import { createUserModerationRouter } from './user-moderation.router';
 import { createUserAdminRouter } from './user-admin.router';
 import { createUserAdminService } from './user-admin.service';
+import { createCredentialsRouter } from './credentials.router';
 import type { IdentityRouterDeps } from './router-deps';
 
 /**
@@ -23,6 +24,7 @@ export function createIdentityRouters(deps: IdentityRouterDeps): Router[] {
   return [
     createUsersRouter(deps),
     createUserModerationRouter(deps),
+    createCredentialsRouter(deps),
     createUserAdminRouter({ ...deps, userAdmin: createUserAdminService(deps), projects }),
     createGroupsRouter({
       ...deps,

@@ -137,8 +137,23 @@ export function createUserAdminService(deps: IdentityDeps) {
     if (input.projects_limit !== undefined) changes.projectsLimit = input.projects_limit;
     if (input.password !== undefined) changes.passwordHash = await hashPassword(input.password);
     if (input.email !== undefined && input.skip_reconfirmation === true) {
+      const emailLower = input.email.toLowerCase();
+      // The new primary is claimed among every address (unique), as at creation; the old one stays listed.
+      if (emailLower !== user.emailLower && !(await stores.users.emailTakenByOther(emailLower, user._id))) {
+        const claimed = await stores.users.insertEmail({
+          _id: await deps.counters.next('user_emails'),
+          userId: user._id,
+          email: input.email,
+          emailLower,
+          confirmedAt: new Date(),
+          createdAt: new Date(),
+        });
+        if (!claimed && (await stores.users.emailTakenByOther(emailLower, user._id))) {
+          throw new ConflictError('Email has already been taken');
+        }
+      }
       changes.email = input.email;
-      changes.emailLower = input.email.toLowerCase();
+      changes.emailLower = emailLower;
     }
     if (renamed) {
       await renameNamespace(user, input.username!, origin, actor);

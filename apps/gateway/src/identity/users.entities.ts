@@ -62,7 +62,8 @@ export function userPublicEntity(externalUrl: string, user: UserDoc) {
     two_factor_enabled: false,
     external: profile.external ?? false,
     private_profile: profile.privateProfile ?? false,
-    commit_email: profile.commitEmail && profile.commitEmail !== '_private' ? profile.commitEmail : user.email,
+    commit_email:
+      profile.commitEmail && profile.commitEmail !== '_private' ? profile.commitEmail : user.email,
   };
 }
 

@@ -117,6 +117,48 @@ export function createUsersStore(models: Pick<IdentityModels, 'users' | 'tokens'
     );
   }
 
+  async function findEmail(userId: number, emailId: number): Promise<UserEmailDoc | null> {
+    await emailsReady();
+    return emails.findOne({ _id: emailId, userId }).lean();
+  }
+
+  /** Removes a secondary address and its copy on the user document, with the event, in that order. */
+  async function pullEmail(record: UserEmailDoc, updatedAt: Date, events: EventEnvelope[]): Promise<void> {
+    await emails.deleteOne({ _id: record._id });
+    await users.updateOne(
+      { _id: record.userId },
+      pushEvents({ $pull: { emails: record.email }, $set: { updatedAt } }, events),
+    );
+  }
+
+  async function tokenById(id: number): Promise<TokenDoc | null> {
+    return tokens.findById(id).lean();
+  }
+
+  /** PersonalAccessTokensFinder: one user's tokens or everyone's, narrowed by state; oldest first. */
+  async function listTokens(
+    filter: { userId?: number; revoked?: boolean; state?: 'active' | 'inactive'; search?: string },
+    today: string,
+    page: PageRequest,
+  ): Promise<{ total: number; docs: TokenDoc[] }> {
+    const and: FilterQuery<TokenDoc>[] = [];
+    if (filter.userId !== undefined) and.push({ userId: filter.userId });
+    if (filter.revoked !== undefined) and.push({ revoked: filter.revoked });
+    // Active: not revoked and not expired (a token expires at the start of its expiry day).
+    const active = { revoked: false, $or: [{ expiresAt: null }, { expiresAt: { $gt: today } }] };
+    const inactive = { $or: [{ revoked: true }, { expiresAt: { $lte: today } }] };
+    if (filter.state === 'active') and.push(active);
+    if (filter.state === 'inactive') and.push(inactive);
+    if (filter.search) and.push({ name: searchPattern(filter.search) });
+    return findPage(tokens, and.length > 0 ? { $and: and } : {}, { _id: 1 }, page);
+  }
+
+  /** Revokes a token; false when it already was. The identity cache is flushed by the write. */
+  async function revokeToken(id: number): Promise<boolean> {
+    const result = await tokens.updateOne({ _id: id, revoked: false }, { $set: { revoked: true } });
+    return result.modifiedCount === 1;
+  }
+
   async function listEmails(
     userId: number,
     page: PageRequest,
@@ -233,6 +275,11 @@ export function createUsersStore(models: Pick<IdentityModels, 'users' | 'tokens'
     deleteEmail,
     pushEmail,
     listEmails,
+    findEmail,
+    pullEmail,
+    tokenById,
+    listTokens,
+    revokeToken,
     raiseAccessRevision,
     update,
     remove,

@@ -24,6 +24,7 @@ import {
   userIdParam,
 } from './users';
 import { USER_ADMIN_ENDPOINTS } from './user-admin.endpoints';
+import { CREDENTIALS_ENDPOINTS } from './credentials.endpoints';
 
 /** The identity catalogue the gateway serves itself, for the OpenAPI document. */
 const accepted = z.object({ message: z.literal('202 Accepted') });
@@ -364,6 +365,7 @@ export const IDENTITY_ENDPOINTS = defineEndpoints('gateway', [
     errors: [401, 404],
   },
   ...USER_ADMIN_ENDPOINTS,
+  ...CREDENTIALS_ENDPOINTS,
   ...memberEndpoints('group', 'Group'),
   ...memberEndpoints('project', 'Project'),
 ]);

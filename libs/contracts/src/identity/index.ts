@@ -4,3 +4,4 @@ export * from './groups';
 export * from './projects';
 export * from './members';
 export * from './endpoints';
+export * from './credentials.endpoints';
