@@ -25,6 +25,7 @@ function entryPoints() {
     'tools/openapi': 'tools/openapi/src/openapi-cli.ts',
     'tools/bench': 'bench/src/bench-cli.ts',
     'tools/outbox-dead-letters': 'tools/outbox/src/outbox-dead-letters-cli.ts',
+    'tools/backup': 'tools/backup/src/backup-cli.ts',
   };
   for (const [out, src] of Object.entries(tools)) {
     if (existsSync(join(root, src))) entries[out] = join(root, src);
