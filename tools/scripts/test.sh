@@ -8,6 +8,7 @@ cd "$(dirname "${BASH_SOURCE[0]}")/../.."
 source tools/scripts/lib.sh
 trap on_error ERR
 started=$SECONDS
+record_tree
 
 section dependencies
 ensure_deps
@@ -30,6 +31,9 @@ if [[ -f $results ]]; then
   node -e 'const r=require(process.argv[1]); console.log(`jest: ${r.numPassedTests} passed, ${r.numFailedTests} failed, ${r.numPendingTests} skipped`)' "$(pwd)/$results"
 fi
 if ((status != 0)); then exit "$status"; fi
+
+section "clean tree"
+require_clean_tree
 
 section_done
 printf '\nall passed in %ss\n' "$((SECONDS - started))"

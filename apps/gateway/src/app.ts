@@ -10,6 +10,7 @@ import {
   limitRequestLine,
   parseQueryString,
   rejectMalformedRequests,
+  requestLogOptions,
   routedOperations,
   sendJson,
   type ReadinessCheck,
@@ -58,16 +59,14 @@ export function createGatewayApp(deps: GatewayDeps): Express {
   app.set('query parser', (query: string) => parseQueryString(query));
 
   app.use(
-    pinoHttp({
-      logger: deps.logger,
-      genReqId: (req, res) => {
+    pinoHttp(
+      requestLogOptions(deps.logger, (req, res) => {
         const given = req.headers[REQUEST_ID_HEADER];
         const id = typeof given === 'string' && /^[\w.-]{1,128}$/.test(given) ? given : randomUUID();
         res.setHeader(REQUEST_ID_HEADER, id);
         return id;
-      },
-      autoLogging: { ignore: (req) => req.url === '/metrics' || (req.url ?? '').startsWith('/-/') },
-    }),
+      }),
+    ),
   );
   app.use(httpMetricsMiddleware(deps.metrics));
   app.use((_req, res, next) => {

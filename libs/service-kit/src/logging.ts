@@ -1,10 +1,15 @@
-import pino, { type Logger } from 'pino';
+import pino, { type DestinationStream, type Logger } from 'pino';
 
 export type { Logger } from 'pino';
+export { isErrorAnswer, redactUrl, requestLogOptions } from './request-logging';
 
-/** Structured JSON logs, one logger per process, tagged with the service name. */
-export function createLogger(service: string, level = 'info'): Logger {
-  return pino({
+/**
+ * Structured JSON logs, one logger per process, tagged with the service name. They go to stdout only: in a
+ * container the runtime keeps (and caps) them; `npm start` writes each process's output to a size-capped,
+ * rotated file (tools/infra/src/rotating-log.ts). `destination` is for tests.
+ */
+export function createLogger(service: string, level = 'info', destination?: DestinationStream): Logger {
+  const options = {
     name: service,
     level,
     base: { service },
@@ -15,8 +20,11 @@ export function createLogger(service: string, level = 'info'): Logger {
         'req.headers.authorization',
         'req.headers["x-gl-context"]',
         'req.headers.cookie',
+        'req.headers["job-token"]',
+        'res.headers["set-cookie"]',
       ],
       censor: '[redacted]',
     },
-  });
+  };
+  return destination ? pino(options, destination) : pino(options);
 }

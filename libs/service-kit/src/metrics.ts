@@ -1,5 +1,10 @@
+import { readdir, stat } from 'node:fs/promises';
+import { join } from 'node:path';
 import type { NextFunction, Request, Response } from 'express';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import type { ConsumerWindow, StreamState } from './bus/stream-window';
+
+export { consumersBehindWindow, databaseBytes, watchStorage } from './storage-metrics';
 
 /** Prometheus metrics per process: default runtime metrics plus HTTP request counts and latency. */
 export interface ServiceMetrics {
@@ -21,6 +26,60 @@ export interface ServiceMetrics {
   consumerPending: Gauge<'durable'>;
   /** Per durable, how to ask the broker for that number; each running consumer installs its own. */
   pendingOf: Map<string, () => Promise<number>>;
+  /** The event stream's messages and bytes, and its limits (0: none), as the broker reports them. */
+  streamMessages: Gauge;
+  streamBytes: Gauge;
+  streamMaxAge: Gauge;
+  streamMaxBytes: Gauge;
+  /** Reads the stream's state for these gauges; the runtime installs it. */
+  streamStateOf?: () => Promise<StreamState>;
+  /** Per durable, the age of its oldest unacknowledged message, and whether that is about to leave the stream. */
+  consumerOldestUnacked: Gauge<'durable'>;
+  consumerBehindWindow: Gauge<'durable'>;
+  /** Per durable, how to read where it stands in the stream's window; each running consumer installs its own. */
+  windowOf: Map<string, (stream: StreamState) => Promise<ConsumerWindow>>;
+  /** Every installed consumer's window, read once for the gauges of one scrape and for readiness. */
+  consumerWindows(): Promise<Map<string, ConsumerWindow>>;
+  /** The service database's size (data and indexes); the runtime installs how to read it. */
+  databaseBytes: Gauge;
+  countDatabaseBytes?: () => Promise<number>;
+  /** The size of the folder the process's log is written to (GL_LOG_DIR, set by `npm start`). */
+  logDirectoryBytes: Gauge;
+}
+
+export interface MetricsOptions {
+  /** The log folder to measure; unset (containers log to stdout) leaves log_directory_bytes out. */
+  logDir?: string;
+}
+
+/** Bytes of the files directly in `dir`. */
+async function directoryBytes(dir: string): Promise<number> {
+  const names = await readdir(dir);
+  const sizes = await Promise.all(
+    names.map((name) =>
+      stat(join(dir, name)).then(
+        (s) => (s.isFile() ? s.size : 0),
+        () => 0, // removed by a rotation meanwhile
+      ),
+    ),
+  );
+  return sizes.reduce((sum, size) => sum + size, 0);
+}
+
+/** One scrape collects every gauge at once; readiness probes come every few seconds. */
+const SHARED_READ_MS = 250;
+
+/** A read shared by the calls of the next `ms` (one scrape reads several gauges of the same state). */
+function shared<T>(read: () => Promise<T>, ms: number): () => Promise<T> {
+  let last: { at: number; value: Promise<T> } | undefined;
+  return () => {
+    const now = Date.now();
+    if (!last || now - last.at >= ms) {
+      last = { at: now, value: read() };
+      last.value.catch(() => (last = undefined));
+    }
+    return last.value;
+  };
 }
 
 /** Sets a gauge from a count taken at scrape time; an unreachable database or broker leaves it as it was. */
@@ -29,10 +88,27 @@ async function setFrom(gauge: Gauge, count: (() => Promise<number>) | undefined)
   if (value !== undefined) gauge.set(value);
 }
 
-export function createMetrics(service: string): ServiceMetrics {
+export function createMetrics(
+  service: string,
+  options: MetricsOptions = { logDir: process.env.GL_LOG_DIR || undefined },
+): ServiceMetrics {
   const registry = new Registry();
   registry.setDefaultLabels({ service });
   collectDefaultMetrics({ register: registry });
+  const streamState = shared(async () => {
+    if (!metrics.streamStateOf) throw new Error('no stream state reader installed');
+    return metrics.streamStateOf();
+  }, SHARED_READ_MS);
+  const streamGauge = (name: string, help: string, value: (state: StreamState) => number): Gauge =>
+    new Gauge({
+      name,
+      help,
+      registers: [registry],
+      async collect() {
+        const state = await streamState().catch(() => undefined);
+        if (state) this.set(value(state));
+      },
+    });
   const metrics: ServiceMetrics = {
     registry,
     httpDuration: new Histogram({
@@ -89,6 +165,66 @@ export function createMetrics(service: string): ServiceMetrics {
       },
     }),
     pendingOf: new Map(),
+    streamMessages: streamGauge('stream_messages', 'Messages in the event stream', (s) => s.messages),
+    streamBytes: streamGauge('stream_bytes', 'Bytes the event stream holds', (s) => s.bytes),
+    streamMaxAge: streamGauge(
+      'stream_max_age_seconds',
+      'The event stream keeps messages this long (0: no limit)',
+      (s) => s.maxAgeMs / 1000,
+    ),
+    streamMaxBytes: streamGauge(
+      'stream_max_bytes',
+      'The event stream keeps at most this many bytes, discarding the oldest (0: no limit)',
+      (s) => s.maxBytes,
+    ),
+    consumerOldestUnacked: new Gauge({
+      name: 'consumer_oldest_unacked_age_seconds',
+      help: 'Age of the oldest message a durable consumer has not acknowledged (0: caught up)',
+      labelNames: ['durable'],
+      registers: [registry],
+      async collect() {
+        const windows = await metrics.consumerWindows().catch(() => undefined);
+        for (const [durable, window] of windows ?? []) this.set({ durable }, window.oldestUnackedAgeSeconds);
+      },
+    }),
+    consumerBehindWindow: new Gauge({
+      name: 'consumer_behind_window',
+      help: "1 when a durable consumer's oldest unacknowledged message is about to leave the event stream",
+      labelNames: ['durable'],
+      registers: [registry],
+      async collect() {
+        const windows = await metrics.consumerWindows().catch(() => undefined);
+        for (const [durable, window] of windows ?? []) this.set({ durable }, window.behind ? 1 : 0);
+      },
+    }),
+    windowOf: new Map(),
+    consumerWindows: shared(async () => {
+      const windows = new Map<string, ConsumerWindow>();
+      if (metrics.windowOf.size === 0) return windows;
+      const state = await streamState();
+      for (const [durable, read] of metrics.windowOf) {
+        const window = await read(state).catch(() => undefined);
+        if (window) windows.set(durable, window);
+      }
+      return windows;
+    }, SHARED_READ_MS),
+    databaseBytes: new Gauge({
+      name: 'database_size_bytes',
+      help: "The service database's data and indexes, as the database server reports them",
+      registers: [registry],
+      async collect() {
+        await setFrom(this, metrics.countDatabaseBytes);
+      },
+    }),
+    logDirectoryBytes: new Gauge({
+      name: 'log_directory_bytes',
+      help: 'Bytes in the folder of log files this process writes to (npm start: DATA_DIR/logs)',
+      registers: options.logDir ? [registry] : [],
+      async collect() {
+        const dir = options.logDir;
+        if (dir) await setFrom(this, () => directoryBytes(dir));
+      },
+    }),
   };
   return metrics;
 }

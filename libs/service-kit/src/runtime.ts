@@ -15,6 +15,7 @@ import { connectBus, type Bus } from './bus/bus';
 import { createOutbox, type Outbox } from './bus/outbox';
 import { startConsumer, type RunningConsumer, type Subscription } from './bus/consumer';
 import { watchParent } from './parent-watch';
+import { watchStorage } from './storage-metrics';
 import { answerOversizedRequests } from './http/request-line';
 
 /** What a service's composition root hands to its `createApp`. */
@@ -83,7 +84,9 @@ export async function runService<S extends z.ZodObject>(
   const connection = await connectMongo(config.MONGO_URL, config.MONGO_DB);
   const bus = await connectBus(config.NATS_URL, definition.name, logger, {
     streamReplicas: config.NATS_STREAM_REPLICAS,
+    streamLimits: { maxAgeMs: config.NATS_STREAM_MAX_AGE, maxBytes: config.NATS_STREAM_MAX_BYTES },
   });
+  watchStorage(metrics, connection, bus);
   const outbox = createOutbox({ connection, bus, logger, metrics, maxAttempts: config.OUTBOX_MAX_ATTEMPTS });
   const readiness = async (): Promise<Record<string, boolean>> => ({
     mongo: await mongoReady(connection),

@@ -6,6 +6,13 @@ export type { InfraHandle, StartInfraOptions } from './types';
 export { ensureBinaries } from './binaries';
 export { freePort, waitForTcp } from './net';
 export { startNatsServer, type NatsServerHandle, type NatsServerOptions } from './nats-server';
+export {
+  createRotatingLog,
+  directoryBytes,
+  logLimitsFromEnv,
+  DEFAULT_LOG_LIMITS,
+  type LogLimits,
+} from './rotating-log';
 
 /**
  * MONGO_URL + NATS_URL given → those servers; else a Docker engine → containers; else locally built

@@ -1,8 +1,10 @@
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import * as fs from 'node:fs';
+import type { Socket } from 'node:net';
 import * as path from 'node:path';
 import { ensureBinaries } from './binaries';
 import { freePort, sleep, tryConnect } from './net';
+import { createRotatingLog, logLimitsFromEnv } from './rotating-log';
 import { pidAlive, readCmdline, readPidFile, readPpid, terminatePid } from './proc';
 import type { InfraHandle, StartInfraOptions } from './types';
 
@@ -93,19 +95,18 @@ function spawnChild(
   env: NodeJS.ProcessEnv = process.env,
 ): Child {
   const logFile = path.join(dataDir, 'logs', `${name}.log`);
-  const fd = fs.openSync(logFile, 'a');
-  fs.writeSync(
-    fd,
-    `\n--- ${new Date().toISOString()} started by pid ${process.pid}: ${bin} ${args.join(' ')}\n`,
-  );
-  let proc: ChildProcess;
-  try {
-    proc = spawn(bin, args, { env, stdio: ['ignore', fd, fd] });
-  } finally {
-    fs.closeSync(fd); // the child holds its own copy
-  }
-  // Don't let the servers keep the parent's event loop alive; the 'exit' hook still kills them.
+  // The output goes through this process so that the file rotates by size (the servers keep one file open
+  // forever otherwise); the servers stop with this process anyway (see killOnExit).
+  const out = createRotatingLog(logFile, logLimitsFromEnv());
+  out.write(`\n--- ${new Date().toISOString()} started by pid ${process.pid}: ${bin} ${args.join(' ')}\n`);
+  const proc = spawn(bin, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  proc.stdout?.pipe(out, { end: false });
+  proc.stderr?.pipe(out, { end: false });
+  proc.once('close', () => out.end());
+  // Don't let the servers (or their output pipes) keep the parent's event loop alive; the 'exit' hook
+  // still kills them.
   proc.unref();
+  for (const stream of [proc.stdout, proc.stderr]) (stream as Socket | null)?.unref();
   const child: Child = {
     name,
     proc,

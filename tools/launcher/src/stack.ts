@@ -1,8 +1,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { createWriteStream, existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { freePort } from '@gl/infra';
+import { createRotatingLog, freePort, logLimitsFromEnv } from '@gl/infra';
 import { replicaNames, type ReplicaCounts } from './replicas';
 
 /** The six services behind the gateway, in start order. */
@@ -110,6 +110,7 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
   const log = options.log ?? (() => undefined);
   const logsDir = join(options.dataDir, 'logs');
   mkdirSync(logsDir, { recursive: true });
+  const logLimits = logLimitsFromEnv();
   const secret = options.contextSecret ?? randomBytes(32).toString('hex');
   const prefix = options.databasePrefix ?? 'gl_';
   const children = new Map<string, ChildProcess>();
@@ -122,6 +123,8 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
     NATS_URL: options.natsUrl,
     INTERNAL_CONTEXT_SECRET: secret,
     LOG_LEVEL: process.env.LOG_LEVEL ?? 'info',
+    // Each process reports the folder's size in /metrics (log_directory_bytes).
+    ...(options.output === 'inherit' ? {} : { GL_LOG_DIR: logsDir }),
     ...options.extraEnv,
   };
 
@@ -141,9 +144,11 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
       stdio: options.output === 'inherit' ? 'inherit' : ['ignore', 'pipe', 'pipe'],
     });
     if (options.output !== 'inherit') {
-      const out = createWriteStream(join(logsDir, `${name}.log`), { flags: 'a' });
-      child.stdout?.pipe(out);
-      child.stderr?.pipe(out);
+      // Rotated by size, the folder capped (GL_LOG_FILE_MAX_BYTES, GL_LOG_FILES, GL_LOG_DIR_MAX_BYTES).
+      const out = createRotatingLog(join(logsDir, `${name}.log`), logLimits);
+      child.stdout?.pipe(out, { end: false });
+      child.stderr?.pipe(out, { end: false });
+      child.once('close', () => out.end());
     }
     children.set(name, child);
     return child;

@@ -14,9 +14,7 @@ import { nanos } from '@nats-io/nats-core';
 import { EVENT_STREAM, STREAM_SUBJECTS, type EventEnvelope } from '@gl/contracts';
 import type { Logger } from 'pino';
 import { forgetMaxPayload, trackMaxPayload } from './payload-limit';
-
-/** JetStream drops a re-sent msgID inside this window; the outbox replays within it after broker restarts. */
-export const DUPLICATE_WINDOW_MS = 15 * 60_000;
+import { DEFAULT_STREAM_LIMITS, changedLimits, limitsConfig, type StreamLimits } from './stream-limits';
 
 export interface Bus {
   readonly connection: NatsConnection;
@@ -37,6 +35,13 @@ export interface BusOptions {
    * three-node cluster (NATS_STREAM_REPLICAS), so the stream survives the loss of one node.
    */
   streamReplicas?: number;
+  /**
+   * The stream's maximum age and size (NATS_STREAM_MAX_AGE, NATS_STREAM_MAX_BYTES). Given, they are also
+   * applied to an existing stream whose limits differ (the services, which share one configuration);
+   * without them a missing stream is created with DEFAULT_STREAM_LIMITS and an existing one is left as it
+   * is (tools and tests, which must not change what the deployment set).
+   */
+  streamLimits?: StreamLimits;
 }
 
 /** `nats://a:4222,nats://b:4222`: every server of a cluster, so the client can fail over between them. */
@@ -65,7 +70,8 @@ export async function connectBus(
   trackMaxPayload(connection, connection.info?.max_payload);
   void connection.closed().then(() => forgetMaxPayload(connection));
   const jsm = await jetstreamManager(connection);
-  const ensure = (): Promise<void> => ensureStream(jsm, options.streamReplicas ?? 1);
+  const ensure = (): Promise<void> =>
+    ensureStream(jsm, options.streamReplicas ?? 1, options.streamLimits, logger);
   await ensure();
   const js = jetstream(connection);
   const reconnectListeners: (() => void)[] = [];
@@ -120,30 +126,63 @@ export async function connectBus(
   };
 }
 
-async function ensureStream(jsm: JetStreamManager, replicas: number): Promise<void> {
+async function ensureStream(
+  jsm: JetStreamManager,
+  replicas: number,
+  limits: StreamLimits | undefined,
+  logger: Logger,
+): Promise<void> {
   const config = {
     name: EVENT_STREAM,
     num_replicas: replicas,
     subjects: STREAM_SUBJECTS,
     storage: StorageType.File,
     retention: RetentionPolicy.Limits,
-    duplicate_window: nanos(DUPLICATE_WINDOW_MS),
+    ...limitsConfig(limits ?? DEFAULT_STREAM_LIMITS),
   };
+  let existing;
   try {
-    const existing = await jsm.streams.info(EVENT_STREAM);
-    // A stream made by an older build may lack subjects added since (commands): publishing them would fail.
-    const missing = STREAM_SUBJECTS.filter((s) => !existing.config.subjects.includes(s));
-    if (missing.length > 0) {
-      await jsm.streams.update(EVENT_STREAM, { subjects: [...existing.config.subjects, ...missing] });
-    }
+    existing = await jsm.streams.info(EVENT_STREAM);
   } catch {
     try {
       await jsm.streams.add(config);
     } catch (err) {
       // Another service created it between our info and add.
       await jsm.streams.info(EVENT_STREAM).catch(() => {
-        throw err;
+        throw explainRefusal(err);
       });
     }
+    return;
   }
+  // A stream made by an older build may lack subjects added since (commands): publishing them would fail.
+  const missing = STREAM_SUBJECTS.filter((s) => !existing.config.subjects.includes(s));
+  const changed = limits ? changedLimits(existing.config, limits) : [];
+  if (missing.length === 0 && changed.length === 0) return;
+  if (changed.length > 0) {
+    logger.info(
+      { stream: EVENT_STREAM, changed, maxAgeMs: limits?.maxAgeMs, maxBytes: limits?.maxBytes },
+      'applying the event stream limits',
+    );
+  }
+  await jsm.streams
+    .update(EVENT_STREAM, {
+      ...existing.config,
+      subjects: [...existing.config.subjects, ...missing],
+      ...(limits ? limitsConfig(limits) : {}),
+    })
+    .catch((err: unknown) => {
+      throw explainRefusal(err);
+    });
+}
+
+/** JetStream reserves max_bytes on its disk up front; name the setting when the server has less room. */
+function explainRefusal(err: unknown): unknown {
+  if (err instanceof Error && /insufficient (storage )?resources/i.test(err.message)) {
+    return new Error(
+      `the broker refused the ${EVENT_STREAM} stream's size limit (${err.message}): JetStream reserves ` +
+        'NATS_STREAM_MAX_BYTES on its disk; lower it or give the broker more storage',
+      { cause: err },
+    );
+  }
+  return err;
 }

@@ -4,6 +4,7 @@ import type { Logger } from 'pino';
 import type { z } from 'zod';
 import type { ServiceMetrics } from '../metrics';
 import type { Bus } from './bus';
+import { readConsumerWindow } from './stream-window';
 
 /** Thrown by a handler for a message that can never be processed: the message is terminated, not retried. */
 export class PoisonMessageError extends Error {}
@@ -69,6 +70,44 @@ const counter =
   (outcome) =>
     metrics?.eventsConsumed.inc({ durable, outcome });
 
+/**
+ * Installs how /metrics and readiness read the consumer's place in the stream's window, and logs when it
+ * falls behind (its oldest unacknowledged message is about to be discarded) and when it is back.
+ */
+function watchWindow(
+  bus: Bus,
+  subscription: { durable: string; filterSubjects: string[] },
+  log: Logger,
+  metrics?: ServiceMetrics,
+): () => void {
+  if (!metrics) return () => undefined;
+  const { durable, filterSubjects } = subscription;
+  let behind = false;
+  metrics.windowOf.set(durable, async (stream) => {
+    const window = await readConsumerWindow(bus.jsm, durable, filterSubjects, stream);
+    if (window.behind !== behind) {
+      behind = window.behind;
+      const detail = {
+        oldestUnackedAgeSeconds: Math.round(window.oldestUnackedAgeSeconds),
+        oldestUnackedSeq: window.oldestUnackedSeq,
+        streamMaxAgeSeconds: stream.maxAgeMs / 1000,
+        streamBytes: stream.bytes,
+        streamMaxBytes: stream.maxBytes,
+      };
+      if (behind) {
+        log.error(
+          detail,
+          "consumer is behind the event stream's window: its oldest unacknowledged events are about to be discarded",
+        );
+      } else {
+        log.info(detail, "consumer is back inside the event stream's window");
+      }
+    }
+    return window;
+  });
+  return () => metrics.windowOf.delete(durable);
+}
+
 /** A stream message as an event envelope, or the reasons it is not one (not JSON, or not the schema). */
 export function decodeEnvelope(msg: JsMsg): z.ZodSafeParseResult<EventEnvelope> {
   let decoded: unknown;
@@ -112,6 +151,7 @@ export async function startConsumer(
   const messages: ConsumerMessages = await consumer.consume({ max_messages: 64 });
   const log = logger.child({ durable: subscription.durable });
   const count = counter(subscription.durable, metrics);
+  const unwatch = watchWindow(bus, subscription, log, metrics);
 
   async function handle(msg: JsMsg): Promise<void> {
     const event = decodeOrTerminate(msg, log, count);
@@ -141,6 +181,7 @@ export async function startConsumer(
 
   return {
     async stop() {
+      unwatch();
       await messages.close();
       await loop.catch(() => undefined);
     },
@@ -177,6 +218,7 @@ export async function startBatchConsumer(
   const messages: ConsumerMessages = await consumer.consume({ max_messages: batchSize });
   const log = logger.child({ durable: subscription.durable });
   const count = counter(subscription.durable, metrics);
+  const unwatch = watchWindow(bus, subscription, log, metrics);
 
   const ack = async ({ msg }: Received): Promise<void> => {
     try {
@@ -263,6 +305,7 @@ export async function startBatchConsumer(
 
   return {
     async stop() {
+      unwatch();
       await messages.close();
       ended = true;
       wakeWriter?.();

@@ -1,4 +1,6 @@
 export * from './bus';
+export * from './stream-limits';
+export * from './stream-window';
 export * from './events';
 export * from './origin';
 export * from './excerpt';

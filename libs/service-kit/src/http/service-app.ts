@@ -7,6 +7,8 @@ import type { BaseServiceConfig } from '../config';
 import type { ServiceMetrics } from '../metrics';
 import type { ServiceRuntime } from '../runtime';
 import { httpMetricsMiddleware } from '../metrics';
+import { requestLogOptions } from '../request-logging';
+import { consumersBehindWindow } from '../storage-metrics';
 import { readBody, DEFAULT_BODY_LIMIT } from './body';
 import { errorHandler, notFoundHandler } from './error-handler';
 import { sendJson } from './json';
@@ -67,15 +69,13 @@ export function createServiceHttpApp(options: ServiceHttpOptions): Express {
   app.set('query parser', (query: string) => parseQueryString(query));
 
   app.use(
-    pinoHttp({
-      logger: options.logger,
-      genReqId: (req, res) => {
+    pinoHttp(
+      requestLogOptions(options.logger, (req, res) => {
         const id = (req.headers[REQUEST_ID_HEADER] as string | undefined) ?? randomUUID();
         res.setHeader(REQUEST_ID_HEADER, id);
         return id;
-      },
-      autoLogging: { ignore: (req) => req.url === '/metrics' || (req.url ?? '').startsWith('/-/') },
-    }),
+      }),
+    ),
   );
   app.use(httpMetricsMiddleware(options.metrics));
 
@@ -83,7 +83,14 @@ export function createServiceHttpApp(options: ServiceHttpOptions): Express {
   app.get('/-/readiness', async (_req, res) => {
     const checks = await options.readiness().catch(() => ({ readiness: false }));
     const ready = Object.values(checks).every(Boolean);
-    sendJson(res, ready ? 200 : 503, { status: ready ? 'ok' : 'failed', service: options.name, checks });
+    // Named, not failed: the API still answers, and out of rotation the consumer would not catch up sooner.
+    const behind = await consumersBehindWindow(options.metrics);
+    sendJson(res, ready ? 200 : 503, {
+      status: ready ? 'ok' : 'failed',
+      service: options.name,
+      checks,
+      ...(behind.length > 0 ? { consumers_behind_window: behind } : {}),
+    });
   });
   app.get('/metrics', async (_req, res) => {
     res.setHeader('Content-Type', options.metrics.registry.contentType);
