@@ -1,6 +1,7 @@
 import { DISCUSSIONS_ENDPOINTS } from '@gl/contracts';
 import {
   createCounters,
+  createProjectionRevisions,
   createRuntimeHttpApp,
   type ServiceInstance,
   type ServiceRuntime,
@@ -10,6 +11,11 @@ import { createDiscussionsRouter } from './discussions.router';
 import { createCommitsRouter } from './commits.router';
 import { createNoteablesRouter } from './noteables.router';
 import { createNoteablesService } from './noteables.service';
+import { createNoteablesStore } from './noteables.store';
+import { createIssuableLists } from './issuable-lists';
+import { createIssuablesRouter } from './issuables.router';
+import { createIssuablesScope } from './issuables.scope';
+import { identityProjection } from './identity.projection';
 import { createNotesService } from './notes.service';
 import {
   createIncidentsSubscription,
@@ -28,10 +34,14 @@ export function createDiscussionsApp(runtime: ServiceRuntime): ServiceInstance {
   const deps = { models, counters: createCounters(runtime.connection), outbox: runtime.outbox };
   const notes = createNotesService(deps);
   const noteables = createNoteablesService(deps, notes);
+  const scope = createIssuablesScope(models);
+  const lists = createIssuableLists(createNoteablesStore(deps), scope);
+  const revisions = createProjectionRevisions(runtime.connection);
   const app = createRuntimeHttpApp(runtime, SERVICE_NAME, {
     serves: DISCUSSIONS_ENDPOINTS,
     apiRouters: [
       createDiscussionsRouter(noteables, notes),
+      createIssuablesRouter({ noteables, lists, scope, revisions }),
       createNoteablesRouter(noteables),
       createCommitsRouter(noteables),
     ],
@@ -42,6 +52,7 @@ export function createDiscussionsApp(runtime: ServiceRuntime): ServiceInstance {
       createIncidentsSubscription(noteables),
       createMilestonesSubscription(noteables),
       createUsersSubscription(noteables),
+      identityProjection(models, revisions),
     ],
   };
 }

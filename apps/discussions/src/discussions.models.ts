@@ -1,6 +1,13 @@
 import { Schema, type Connection, type Model } from 'mongoose';
 import type { NoteableTypeName, PositionParam, UserSummary } from '@gl/contracts';
-import { addOutboxFields, defineModel, documentSchema, type Outbox } from '@gl/service-kit';
+import {
+  addOutboxFields,
+  defineModel,
+  documentSchema,
+  membershipSchema,
+  type MembershipDoc,
+  type Outbox,
+} from '@gl/service-kit';
 
 export type NoteableKind = Exclude<NoteableTypeName, 'Commit'>;
 
@@ -40,6 +47,15 @@ export interface NoteableDoc {
   content: string | null;
   visibility: 'private' | 'internal' | 'public' | null;
   confidential: boolean;
+  /** Issues: `YYYY-MM-DD` or null (absent on documents written before it existed). */
+  dueDate?: string | null;
+  /**
+   * Issues: RelativePositioning's place among the issues of `positionScope` (relative-position.ts); null
+   * or absent until it has one.
+   */
+  relativePosition?: number | null;
+  /** Issues: where positions are compared: `g<root group id>`, or `p<project id>` outside groups. */
+  positionScope?: string | null;
 }
 
 export interface NoteDoc {
@@ -113,6 +129,27 @@ export interface UserDoc {
   occurredAt: string;
 }
 
+/**
+ * What discussions knows about projects, from the identity events: which group subtree holds them and who
+ * may read them (issuables.scope.ts), for lists beyond one project. `rootGroupId` is the first ancestor
+ * (null in a user namespace): an indexed field that narrows a subtree before its ancestors are checked.
+ */
+export interface ProjectRefDoc {
+  _id: number;
+  fullPath: string;
+  visibility: 'private' | 'internal' | 'public';
+  ancestorGroupIds: number[];
+  rootGroupId: number | null;
+  destroyed: boolean;
+}
+
+/** A group's place in its tree: memberships of a group reach the projects of its subtree. */
+export interface GroupRefDoc {
+  _id: number;
+  rootGroupId: number;
+  destroyed: boolean;
+}
+
 export interface DiscussionsModels {
   noteables: Model<NoteableDoc>;
   notes: Model<NoteDoc>;
@@ -121,6 +158,9 @@ export interface DiscussionsModels {
   incidents: Model<IncidentLinkDoc>;
   milestones: Model<MilestoneDoc>;
   users: Model<UserDoc>;
+  projects: Model<ProjectRefDoc>;
+  groups: Model<GroupRefDoc>;
+  members: Model<MembershipDoc>;
 }
 
 const mixed = Schema.Types.Mixed;
@@ -155,6 +195,9 @@ export function createDiscussionsModels(connection: Connection, outbox: Outbox):
     content: String,
     visibility: String,
     confidential: Boolean,
+    dueDate: String,
+    relativePosition: Number,
+    positionScope: String,
   });
   noteableSchema.index({ kind: 1, projectId: 1, iid: 1 });
   noteableSchema.index({ kind: 1, groupId: 1, iid: 1 });
@@ -162,6 +205,13 @@ export function createDiscussionsModels(connection: Connection, outbox: Outbox):
   // database sorted every issue of the project for each page (10,000 issues: 350 ms a page, now 15 ms).
   noteableSchema.index({ kind: 1, projectId: 1, _id: -1 });
   noteableSchema.index({ kind: 1, groupId: 1, _id: -1 });
+  // The other orders of issue and merge request lists (issuable-order.ts), each ending in the id that
+  // breaks ties, so every page is read along an index at any scope (projectId, or $in the visible ones).
+  for (const key of ['createdAt', 'updatedAt', 'title', 'dueDate', 'relativePosition', 'mergedAt']) {
+    noteableSchema.index({ kind: 1, projectId: 1, [key]: 1, _id: 1 });
+  }
+  // Neighbours and free places of a position (relative-position.ts).
+  noteableSchema.index({ positionScope: 1, relativePosition: 1 });
   addOutboxFields(noteableSchema);
 
   const noteSchema = documentSchema<NoteDoc>({
@@ -219,6 +269,7 @@ export function createDiscussionsModels(connection: Connection, outbox: Outbox):
     issueIid: Number,
   });
   const milestoneSchema = documentSchema<MilestoneDoc>({ _id: Number, iid: Number, title: String });
+  milestoneSchema.index({ title: 1 });
 
   const userSchema = documentSchema<UserDoc>({
     _id: Number,
@@ -226,6 +277,20 @@ export function createDiscussionsModels(connection: Connection, outbox: Outbox):
     name: String,
     occurredAt: String,
   });
+  userSchema.index({ username: 1 });
+
+  const projectSchema = documentSchema<ProjectRefDoc>({
+    _id: Number,
+    fullPath: String,
+    visibility: String,
+    ancestorGroupIds: [Number],
+    rootGroupId: Number,
+    destroyed: Boolean,
+  });
+  projectSchema.index({ rootGroupId: 1 });
+  projectSchema.index({ visibility: 1 });
+  projectSchema.index({ destroyed: 1 });
+  const groupSchema = documentSchema<GroupRefDoc>({ _id: Number, rootGroupId: Number, destroyed: Boolean });
 
   const models: DiscussionsModels = {
     noteables: defineModel(connection, 'Noteable', noteableSchema, 'noteables'),
@@ -235,6 +300,9 @@ export function createDiscussionsModels(connection: Connection, outbox: Outbox):
     incidents: defineModel(connection, 'IncidentLink', incidentSchema, 'incident_links'),
     milestones: defineModel(connection, 'Milestone', milestoneSchema, 'milestones'),
     users: defineModel(connection, 'User', userSchema, 'users'),
+    projects: defineModel(connection, 'ProjectRef', projectSchema, 'projects'),
+    groups: defineModel(connection, 'GroupRef', groupSchema, 'groups'),
+    members: defineModel(connection, 'Member', membershipSchema(), 'members'),
   };
   outbox.register(models.noteables);
   outbox.register(models.notes);

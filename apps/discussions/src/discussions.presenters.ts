@@ -137,6 +137,8 @@ export function presentIssue(doc: NoteableDoc, ns: NamespaceView, extras: Issuab
     user_notes_count: extras.userNotesCount,
     confidential: doc.confidential,
     discussion_locked: null,
+    due_date: doc.dueDate ?? null,
+    relative_position: doc.relativePosition ?? null,
     web_url: `${ns.webUrl}/-/${incident ? 'issues/incident' : 'issues'}/${doc.iid}`,
     references: references('#', doc.iid!, ns.fullPath),
   };

@@ -107,6 +107,8 @@ export interface IssueInput {
   issue_type?: 'issue' | 'incident';
   /** The caller may set it (`set_confidentiality`); the router drops it otherwise. */
   confidential?: boolean;
+  /** `YYYY-MM-DD`; null removes it. */
+  due_date?: string | null;
 }
 
 export interface MergeRequestInput extends Pick<

@@ -20,7 +20,6 @@ import {
 } from '@gl/service-kit';
 import {
   accessTargetOf,
-  canReadMergeRequests,
   canReadNote,
   canReadNoteable,
   canSetCreatedAt,
@@ -35,7 +34,7 @@ import { readPage, sendPage } from './discussions.http';
 import { parseCreatedAt } from './notes.service';
 import { SERVICE_PRODUCER } from './discussions.origin';
 import type { NoteablesService } from './noteables.service';
-import type { ListVisibility, NoteableListFilter } from './noteables.store';
+import type { ListVisibility } from './noteables.store';
 
 export function pathId(req: Request, name: string): number {
   return parseParams(z.object({ [name]: positiveIdParam }), { [name]: req.params[name] })[name] as number;
@@ -55,15 +54,6 @@ export function listVisibility(req: Request, kind?: 'Snippet'): ListVisibility {
   if (kind === 'Snippet')
     return (doc) => canReadTarget(viewer, { ...accessTargetOf(doc), authorId: undefined });
   return (doc) => canReadNoteable(req.ctx, doc);
-}
-
-/** A project's issues or merge requests, narrowed by the list query's `state` and `iids`. */
-function projectListFilter(
-  kind: 'Issue' | 'MergeRequest',
-  parentId: number,
-  query: { state?: string; iids?: number[] },
-): NoteableListFilter {
-  return { kind, scope: 'projectId', parentId, state: query.state, iids: query.iids };
 }
 
 export function createNoteablesRouter(noteables: NoteablesService): Router {
@@ -111,18 +101,6 @@ export function createNoteablesRouter(noteables: NoteablesService): Router {
     mergeRequest: async (doc: NoteableDoc, req: Request) =>
       presentMergeRequest(doc, req.ctx.namespace!, await extras(doc, req)),
   };
-  /** A page of issues or merge requests, their milestones and note counts read for the page at once. */
-  async function presentPage(
-    docs: NoteableDoc[],
-    req: Request,
-    as: typeof presentIssue | typeof presentMergeRequest,
-  ) {
-    const extrasById = await noteables.pageExtras(docs, (doc) =>
-      canReadNote(req.ctx, accessTargetOf(doc), { internal: true }),
-    );
-    return docs.map((doc) => as(doc, req.ctx.namespace!, extrasById.get(doc._id)!));
-  }
-
   /**
    * IssuableBaseService#filter_params: `confidential` is kept only with `set_confidentiality` — anyone who
    * may create the issue when creating it, `set_issue_metadata` (Reporter and up) afterwards; else ignored.
@@ -132,16 +110,7 @@ export function createNoteablesRouter(noteables: NoteablesService): Router {
     return undefined;
   }
 
-  // Issues
-  route(router, DISCUSSIONS_API.listProjectIssues, async ({ req, res, params }) => {
-    const ns = readableNamespace(req.ctx, 'project');
-    const filter = projectListFilter('Issue', ns.id, params());
-    const list = await readPage(req, (skip, limit) =>
-      noteables.list(filter, skip, limit, listVisibility(req)),
-    );
-    await sendPage(req, res, list, (items) => presentPage(items, req, presentIssue));
-  });
-
+  // Issues (lists: issuables.router.ts)
   route(router, DISCUSSIONS_API.createProjectIssue, async ({ req, res, params }) => {
     const user = commenter(req.ctx, 'project');
     const given = params();
@@ -177,15 +146,7 @@ export function createNoteablesRouter(noteables: NoteablesService): Router {
     sendJson(res, 200, await present.issue(updated, req));
   });
 
-  // Merge requests
-  route(router, DISCUSSIONS_API.listProjectMergeRequests, async ({ req, res, params }) => {
-    const ns = readableNamespace(req.ctx, 'project');
-    if (!canReadMergeRequests(req.ctx)) throw new ForbiddenError();
-    const filter = projectListFilter('MergeRequest', ns.id, params());
-    const list = await readPage(req, (skip, limit) => noteables.list(filter, skip, limit));
-    await sendPage(req, res, list, (items) => presentPage(items, req, presentMergeRequest));
-  });
-
+  // Merge requests (lists: issuables.router.ts)
   route(router, DISCUSSIONS_API.createProjectMergeRequest, async ({ req, res, params }) => {
     readableNamespace(req.ctx, 'project');
     const user = requireRole(req.ctx, ACCESS_LEVELS.developer);

@@ -32,7 +32,14 @@ export type { ListVisibility } from './noteables.store';
 type NoteableChanges = Partial<
   Pick<
     NoteableDoc,
-    'title' | 'description' | 'labels' | 'milestoneId' | 'assigneeIds' | 'mergeCommitSha' | 'confidential'
+    | 'title'
+    | 'description'
+    | 'labels'
+    | 'milestoneId'
+    | 'assigneeIds'
+    | 'mergeCommitSha'
+    | 'confidential'
+    | 'dueDate'
   >
 >;
 
@@ -45,6 +52,7 @@ function changesOf(input: IssueUpdate): NoteableChanges {
     milestoneId: input.milestone_id === undefined ? undefined : input.milestone_id || null,
     assigneeIds: input.assignee_ids,
     confidential: input.confidential,
+    dueDate: input.due_date,
   };
 }
 
@@ -202,6 +210,7 @@ export function createNoteablesService(deps: NotesDeps, notes: NotesService) {
       assigneeIds: input.assignee_ids ?? [],
       issueType: input.issue_type ?? 'issue',
       confidential: input.confidential ?? false,
+      dueDate: input.due_date ?? null,
     });
     if (createdAt) Object.assign(doc, { createdAt, updatedAt: createdAt });
     return insert(origin, doc, EVENTS.issueOpened);
@@ -263,7 +272,7 @@ export function createNoteablesService(deps: NotesDeps, notes: NotesService) {
       origin,
       doc,
       actor,
-      { ...changesOf(input), confidential: undefined },
+      { ...changesOf(input), confidential: undefined, dueDate: undefined },
       input.state_event,
       mrEvents,
     );

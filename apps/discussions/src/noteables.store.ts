@@ -2,6 +2,7 @@ import type { EventEnvelope } from '@gl/contracts';
 import { isDuplicateKeyError, pushEvents, withEvents } from '@gl/service-kit';
 import type { IncidentLinkDoc, MilestoneDoc, NoteableDoc, NoteableKind } from './discussions.models';
 import type { NotesDeps } from './notes.service';
+import { sortSpec, type IssuableOrder } from './issuable-order';
 
 /** Which noteables of a list the caller may read; `all` when they read every one (no per-item check). */
 export type ListVisibility = 'all' | ((doc: NoteableDoc) => boolean);
@@ -107,6 +108,52 @@ export function createNoteablesStore(deps: Pick<NotesDeps, 'models' | 'outbox'>)
       const ids = readable.slice(skip, skip + limit).map((doc) => doc._id);
       const items = ids.length ? await noteables.find({ _id: { $in: ids } }).lean<NoteableDoc[]>() : [];
       return { items: items.sort(newestFirst), total: readable.length };
+    },
+
+    /**
+     * A page of the noteables a finder filter selects (issuables.finder.ts), in a list order
+     * (issuable-order.ts), and how many there are. Items without a value for a nulls-last field are read
+     * after the others, as a second range of the same window, so each part is still read along an index.
+     */
+    async pageWhere(
+      filter: Record<string, unknown>,
+      order: IssuableOrder,
+      skip: number,
+      limit: number,
+    ): Promise<{ items: NoteableDoc[]; total: number }> {
+      const sort = sortSpec(order);
+      if (!order.field || !order.nullsLast) {
+        const [items, total] = await Promise.all([
+          noteables.find(filter).sort(sort).skip(skip).limit(limit).lean<NoteableDoc[]>(),
+          noteables.countDocuments(filter),
+        ]);
+        return { items, total };
+      }
+      const valued = { $and: [filter, { [order.field]: { $ne: null } }] };
+      const blank = { $and: [filter, { [order.field]: null }] };
+      const [withValue, total] = await Promise.all([
+        noteables.countDocuments(valued),
+        noteables.countDocuments(filter),
+      ]);
+      const first =
+        skip < withValue
+          ? await noteables.find(valued).sort(sort).skip(skip).limit(limit).lean<NoteableDoc[]>()
+          : [];
+      const left = limit - first.length;
+      const rest =
+        left > 0
+          ? await noteables
+              .find(blank)
+              .sort({ _id: order.tie })
+              .skip(Math.max(0, skip - withValue))
+              .limit(left)
+              .lean<NoteableDoc[]>()
+          : [];
+      return { items: [...first, ...rest], total };
+    },
+
+    async countWhere(filter: Record<string, unknown>): Promise<number> {
+      return noteables.countDocuments(filter);
     },
 
     async milestone(id: number): Promise<MilestoneDoc | null> {

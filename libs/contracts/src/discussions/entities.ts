@@ -97,6 +97,10 @@ export const issueEntity = z.object({
   user_notes_count: z.number().int(),
   confidential: z.boolean(),
   discussion_locked: z.boolean().nullable(),
+  /** `YYYY-MM-DD` or null. */
+  due_date: z.string().nullable(),
+  /** RelativePositioning: the issue's place on boards of its root group (null before it has one). */
+  relative_position: z.number().int().nullable(),
   web_url: z.string(),
   references,
 });

@@ -1,3 +1,4 @@
 export * from './entities';
 export * from './params';
 export * from './endpoints';
+export * from './list-params';

@@ -9,11 +9,10 @@ import {
   createSnippetBody,
   listCommitsQuery,
   listDiscussionsQuery,
-  listIssuesQuery,
-  listMergeRequestsQuery,
   updateIssueBody,
   updateMergeRequestBody,
 } from './params';
+import { issueListQuery, mergeRequestListQuery } from './list-params';
 
 /** Issues, merge requests, snippets, epics and commits themselves. */
 export const NOTEABLE_ENDPOINTS = defineEndpoints('discussions', [
@@ -24,9 +23,9 @@ export const NOTEABLE_ENDPOINTS = defineEndpoints('discussions', [
     summary: 'Issues of a project',
     tags: ['issues'],
     auth: 'optional-token',
-    params: listIssuesQuery,
+    params: issueListQuery,
     response: { status: 200, description: 'Issues', schema: z.array(issueEntity), paginated: true },
-    errors: [401, 404],
+    errors: [400, 401, 404],
   },
   {
     method: 'POST',
@@ -67,14 +66,14 @@ export const NOTEABLE_ENDPOINTS = defineEndpoints('discussions', [
     summary: 'Merge requests of a project',
     tags: ['merge_requests'],
     auth: 'optional-token',
-    params: listMergeRequestsQuery,
+    params: mergeRequestListQuery,
     response: {
       status: 200,
       description: 'Merge requests',
       schema: z.array(mergeRequestEntity),
       paginated: true,
     },
-    errors: [401, 404],
+    errors: [400, 401, 403, 404],
   },
   {
     method: 'POST',

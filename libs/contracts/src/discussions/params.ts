@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { booleanParam, coerceInteger, integerParam, paginationQuery, stringListParam } from '../primitives';
+import { booleanParam, integerParam, paginationQuery, stringListParam } from '../primitives';
 import { TEXT_LIMITS, modelLimits } from '../limits';
 
 /** Grape coerces scalars to String for `type: String` parameters. */
@@ -93,6 +93,17 @@ export const updateSingleNoteBody = z.object({
   confidential: booleanParam.optional(),
 });
 
+function isCalendarDay(text: string): boolean {
+  const time = Date.parse(`${text}T00:00:00Z`);
+  return !Number.isNaN(time) && new Date(time).toISOString().startsWith(text);
+}
+
+/** A calendar date; Grape's `type: String` with the service's Date parse: an impossible day is invalid. */
+const isoDateParam = z.preprocess(
+  (v) => (typeof v === 'string' && (!/^\d{4}-\d{2}-\d{2}$/.test(v) || !isCalendarDay(v)) ? Number.NaN : v),
+  z.string(),
+);
+
 const nullableId = z.preprocess(
   (value) => (value === '' || value === null ? 0 : value),
   integerParam.refine((v) => v >= 0, 'is invalid'),
@@ -112,29 +123,12 @@ export const createIssueBody = z.object({
   issue_type: z.enum(['issue', 'incident']).optional(),
   created_at: textParam.optional(),
   confidential: booleanParam.optional(),
+  /** `YYYY-MM-DD`; empty or null removes it. */
+  due_date: z.preprocess((v) => (v === '' ? null : v), isoDateParam.nullable()).optional(),
 });
 export const updateIssueBody = createIssueBody.partial().extend({
   state_event: z.enum(['close', 'reopen']).optional(),
 });
-/**
- * GitLab v4's `iids[]` (Array[Integer], CommaSeparatedToIntegerArray): `iids[]=1&iids[]=2` or `iids=1,2`.
- * v4 has no `iid` filter (v3's `iid` on issues and `iid[]` on merge requests are ignored as unknown).
- */
-const iidsParam = z
-  .preprocess((value) => {
-    const list = typeof value === 'string' ? value.split(',').filter(Boolean) : value;
-    if (!Array.isArray(list)) return value;
-    const iids = list.map(coerceInteger);
-    // Grape names the whole parameter ("iids is invalid"), not the element, when one is not an integer.
-    return iids.every((iid) => Number.isInteger(iid)) ? iids : null;
-  }, z.array(z.number().int()))
-  .optional();
-
-export const listIssuesQuery = paginationQuery.extend({
-  state: z.enum(['opened', 'closed', 'all']).optional(),
-  iids: iidsParam,
-});
-
 export const createMergeRequestBody = z.object({
   source_branch: textParam,
   target_branch: textParam,
@@ -151,11 +145,6 @@ export const updateMergeRequestBody = z.object({
   assignee_ids: createIssueBody.shape.assignee_ids,
   state_event: z.enum(['close', 'reopen']).optional(),
 });
-export const listMergeRequestsQuery = paginationQuery.extend({
-  state: z.enum(['opened', 'closed', 'merged', 'all']).optional(),
-  iids: iidsParam,
-});
-
 export const createSnippetBody = z.object({
   title: textParam.pipe(z.string().min(1)).superRefine(snippetLimits.title),
   description: textParam.superRefine(snippetLimits.description).optional(),

@@ -41,6 +41,8 @@ export const DURABLES = {
   discussionsMilestones: 'discussions-milestones',
   /** Discussions' copy of usernames, for "assigned to @user" system notes. */
   discussionsUsers: 'discussions-users',
+  /** Discussions' copy of projects and memberships, for group and instance issue and merge request lists. */
+  discussionsIdentity: 'discussions-identity',
   notificationsIdentity: 'notifications-identity',
   boardsIdentity: 'boards-identity',
 } as const;

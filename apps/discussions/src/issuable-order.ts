@@ -1,0 +1,54 @@
+import type { IssueOrderBy, MergeRequestOrderBy } from '@gl/contracts';
+
+/**
+ * How a list of issues or merge requests is ordered: Issue.sort_by_attribute and Issuable.sort_by_attribute
+ * for `"#{order_by}_#{sort}"` (lib/api/helpers/issues_helpers.rb), always ending in the id, so equal keys
+ * have one order and pages neither repeat nor skip an item.
+ */
+export interface IssuableOrder {
+  /** The stored field ordered on first; null: the id alone. */
+  field: string | null;
+  direction: 1 | -1;
+  /** Items without a value come after the others whatever the direction (Gitlab::Database.nulls_last_order). */
+  nullsLast: boolean;
+  /** Direction of the id that breaks ties. */
+  tie: 1 | -1;
+}
+
+const dir = (sort: 'asc' | 'desc' | undefined): 1 | -1 => (sort === 'asc' ? 1 : -1);
+
+/** GitLab's defaults: order_by=created_at, sort=desc (lib/api/issues.rb, lib/api/merge_requests.rb). */
+export function issuableOrder(
+  orderBy: IssueOrderBy | MergeRequestOrderBy | undefined,
+  sort: 'asc' | 'desc' | undefined,
+): IssuableOrder {
+  const direction = dir(sort);
+  switch (orderBy ?? 'created_at') {
+    case 'created_at':
+      return { field: 'createdAt', direction, nullsLast: false, tie: direction };
+    case 'updated_at':
+      return { field: 'updatedAt', direction, nullsLast: false, tie: direction };
+    case 'merged_at':
+      return { field: 'mergedAt', direction, nullsLast: true, tie: direction };
+    case 'title':
+      // order_title_asc / order_title_desc, then with_order_id_desc.
+      return { field: 'title', direction, nullsLast: false, tie: -1 };
+    case 'due_date':
+      // order_due_date_asc / _desc (nulls last), then with_order_id_desc.
+      return { field: 'dueDate', direction, nullsLast: true, tie: -1 };
+    case 'relative_position':
+      // Issue.order_by_relative_position: relative_position nulls last, then id in the same direction.
+      return { field: 'relativePosition', direction, nullsLast: true, tie: direction };
+    default:
+      // popularity (upvotes), label_priority (the highest label priority), priority (milestone due date, then
+      // label priority) and milestone_due order first on values no issue here has (award emoji, label
+      // priorities and milestone dates live elsewhere): every key is equal and null, so GitLab's final
+      // `id DESC` alone orders them.
+      return { field: null, direction, nullsLast: false, tie: -1 };
+  }
+}
+
+/** The database sort of the items that have a value for the field, then the id. */
+export function sortSpec(order: IssuableOrder): Record<string, 1 | -1> {
+  return order.field ? { [order.field]: order.direction, _id: order.tie } : { _id: order.tie };
+}

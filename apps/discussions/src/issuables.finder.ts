@@ -1,0 +1,304 @@
+import { ACCESS_LEVELS, type IssueListQuery, type MergeRequestListQuery } from '@gl/contracts';
+import type { Visibility } from '@gl/contracts';
+
+/**
+ * IssuesFinder and MergeRequestsFinder (app/finders/issuable_finder.rb and its params) as one pure
+ * function from a list query to a database filter, the same at every scope: a project is the scope of
+ * one readable project, a group the readable projects of its subtree, the instance those the caller
+ * reads. The readable projects and the names the query uses (milestone titles, usernames) are looked up
+ * first (issuables.scope.ts); nothing here reads the database.
+ */
+
+/** A project the caller reads, with their level on it (0 none, 60 admin). */
+export interface ReadableProject {
+  id: number;
+  level: number;
+  visibility: Visibility;
+}
+
+export interface FinderViewer {
+  userId: number | null;
+  isAdmin: boolean;
+}
+
+/** What the query's names resolve to: milestone ids by title, user ids by username (absent = unknown). */
+export interface FinderLookups {
+  milestoneIds: Map<string, number[]>;
+  userIds: Map<string, number>;
+}
+
+export type IssuableKind = 'Issue' | 'MergeRequest';
+type Loose = 'order_by' | 'state' | 'scope';
+/** What the finder reads of an issue list, statistics or merge request list query. */
+export type FinderQuery = Partial<Omit<IssueListQuery, Loose>> &
+  Partial<Omit<MergeRequestListQuery, Loose>> & { state?: string; scope?: string };
+type Query = FinderQuery;
+type Filter = Record<string, unknown>;
+
+/** IssuableFinder::Params FILTER_NONE / FILTER_ANY, compared in lower case as GitLab does. */
+const isNone = (value: string): boolean => ['none', 'no label', 'no+label'].includes(value.toLowerCase());
+const isAny = (value: string): boolean => value.toLowerCase() === 'any';
+
+/** Matches nothing: an unknown milestone title or username selects no issue, as in GitLab. */
+const NOTHING: Filter = { _id: { $in: [] } };
+
+function escapeRegex(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+/**
+ * IssuableFinder#by_label: every label (AND); `None` no label at all, `Any` at least one. Label names
+ * compare as stored (labels are titles, case-sensitive).
+ */
+function labelFilter(labels: string[]): Filter {
+  if (labels.length === 0) return {};
+  if (labels.some(isNone)) return { labels: { $size: 0 } };
+  if (labels.some(isAny)) return { 'labels.0': { $exists: true } };
+  return { labels: { $all: labels } };
+}
+
+/** The milestone filter: a title (or, with the legacy filtering the API uses, a wildcard as title). */
+function milestoneFilter(
+  title: string | undefined,
+  wildcard: string | undefined,
+  lookups: FinderLookups,
+): Filter {
+  const value = wildcard ?? title;
+  if (value === undefined) return {};
+  const lower = value.toLowerCase();
+  if (lower === 'none' || lower === 'no milestone') return { milestoneId: null };
+  if (lower === 'any') return { milestoneId: { $ne: null } };
+  if (lower === 'upcoming' || lower === '#upcoming' || lower === 'started' || lower === '#started') {
+    // Upcoming: the open milestone due next; Started: open milestones whose start date has passed. The
+    // milestone copies discussions keeps carry dates only when the boards service published them.
+    const ids = lookups.milestoneIds.get(lower.startsWith('#') ? lower : `#${lower}`) ?? [];
+    return { milestoneId: { $in: ids } };
+  }
+  return { milestoneId: { $in: lookups.milestoneIds.get(value) ?? [] } };
+}
+
+/** author_id or author_username (the author is stored with the username it had). */
+function authorFilter(id: number | undefined, username: string | undefined): Filter {
+  if (id !== undefined) return { 'author.id': id };
+  return username === undefined ? {} : { 'author.username': username };
+}
+
+/** assignee_id (an id, None or Any) and assignee_username (every name given: AND). */
+function assigneeFilter(
+  field: 'assigneeIds',
+  id: number | 'None' | 'Any' | undefined,
+  usernames: string[] | undefined,
+  lookups: FinderLookups,
+): Filter {
+  if (id === 'None') return { [field]: { $size: 0 } };
+  if (id === 'Any') return { [`${field}.0`]: { $exists: true } };
+  if (id !== undefined) return { [field]: id };
+  if (!usernames || usernames.length === 0) return {};
+  const ids = usernames.map((name) => lookups.userIds.get(name));
+  if (ids.some((known) => known === undefined)) return NOTHING;
+  return { [field]: { $all: ids } };
+}
+
+/**
+ * IssuableFinder#by_search → Issuable.full_search (Gitlab::SQL::Pattern): each word of 3 characters or
+ * more (quoted phrases kept whole) must appear, in any case, in one of the searched columns; a query with
+ * no such word must equal a column (case-insensitively). `in` names the columns (title, description).
+ */
+export function searchFilter(search: string | undefined, within: string | undefined): Filter {
+  if (search === undefined || search.trim() === '') return {};
+  const asked = (within ?? 'title,description').split(',').map((c) => c.trim());
+  const columns = asked.filter((c) => c === 'title' || c === 'description');
+  const fields = columns.length > 0 ? columns : ['title', 'description'];
+  const words = [...search.matchAll(/"([^"]+)"|(\S+)/g)].map((m) => m[1] ?? m[2]!);
+  const long = words.filter((word) => word.length >= 3);
+  if (long.length === 0) {
+    const exact = `^${escapeRegex(search.trim())}$`;
+    return { $or: fields.map((f) => ({ [f]: { $regex: exact, $options: 'i' } })) };
+  }
+  return {
+    $and: long.map((word) => ({
+      $or: fields.map((f) => ({ [f]: { $regex: escapeRegex(word), $options: 'i' } })),
+    })),
+  };
+}
+
+/** IssuableFinder#by_created_at / #by_updated_at: bounds included. */
+function dateRange(field: string, after: Date | undefined, before: Date | undefined): Filter {
+  if (!after && !before) return {};
+  const range: Record<string, Date> = {};
+  if (after) range.$gte = after;
+  if (before) range.$lte = before;
+  return { [field]: range };
+}
+
+function isoDay(date: Date): string {
+  return date.toISOString().slice(0, 10);
+}
+
+function addDays(date: Date, days: number): Date {
+  return new Date(date.getTime() + days * 86_400_000);
+}
+
+/** IssuesFinder#by_due_date (Issue.due_* scopes): dates are calendar days in UTC. */
+export function dueDateFilter(value: string | undefined, now: Date): Filter {
+  if (value === undefined || value === '') return {};
+  const today = isoDay(now);
+  switch (value) {
+    case '0':
+      return { dueDate: null };
+    case 'any':
+      return { dueDate: { $ne: null } };
+    case 'today':
+      return { dueDate: today };
+    case 'tomorrow':
+      return { dueDate: isoDay(addDays(now, 1)) };
+    case 'overdue':
+      return { dueDate: { $lt: today } };
+    case 'week': {
+      // Issue.due_between(Date.current.beginning_of_week, Date.current.end_of_week): Monday to Sunday.
+      const monday = addDays(now, -((now.getUTCDay() + 6) % 7));
+      return { dueDate: { $gte: isoDay(monday), $lte: isoDay(addDays(monday, 6)) } };
+    }
+    case 'month': {
+      const first = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1));
+      const last = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 0));
+      return { dueDate: { $gte: isoDay(first), $lte: isoDay(last) } };
+    }
+    default: {
+      // next_month_and_previous_two_weeks: from two weeks ago to the end of next month.
+      const endOfNextMonth = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 2, 0));
+      return { dueDate: { $gte: isoDay(addDays(now, -14)), $lte: isoDay(endOfNextMonth) } };
+    }
+  }
+}
+
+/**
+ * my_reaction_emoji: issues the caller reacted to with that emoji. Nobody can award emoji here, so
+ * `None` matches every issue and any other value (`Any` included) matches none, as GitLab answers for an
+ * instance without reactions.
+ */
+function reactionFilter(value: string | undefined): Filter {
+  if (value === undefined || isNone(value)) return {};
+  return NOTHING;
+}
+
+/** The negated filters (`not[...]`): IssuableFinder#by_negation on the same names. */
+function negatedFilters(not: Query['not'], lookups: FinderLookups): Filter[] {
+  if (!not) return [];
+  const out: Filter[] = [];
+  if (not.labels && not.labels.length > 0) out.push({ labels: { $nin: not.labels } });
+  if (not.milestone !== undefined || not.milestone_id !== undefined) {
+    const value = not.milestone_id ?? not.milestone!;
+    const lower = value.toLowerCase();
+    if (lower === 'none') out.push({ milestoneId: { $ne: null } });
+    else if (lower === 'any') out.push({ milestoneId: null });
+    else out.push({ milestoneId: { $nin: lookups.milestoneIds.get(value) ?? [] } });
+  }
+  if (not.iids && not.iids.length > 0) out.push({ iid: { $nin: not.iids } });
+  if (not.author_id !== undefined) out.push({ 'author.id': { $ne: not.author_id } });
+  if (not.author_username !== undefined) out.push({ 'author.username': { $ne: not.author_username } });
+  if (not.assignee_id !== undefined) out.push({ assigneeIds: { $ne: not.assignee_id } });
+  for (const name of not.assignee_username ?? []) {
+    const id = lookups.userIds.get(name);
+    if (id !== undefined) out.push({ assigneeIds: { $ne: id } });
+  }
+  // not[my_reaction_emoji]: no reactions exist, so negating one excludes nothing.
+  return out;
+}
+
+/**
+ * Which items of the readable projects the caller may read, as a filter (IssuesFinder
+ * #with_confidentiality_access_check; MergeRequestsFinder through ProjectPolicy read_merge_request):
+ * confidential issues for Reporter and up, the author and the assignees; merge requests of private
+ * projects for Reporter and up, and Guests who wrote them or are assigned.
+ */
+export function readableFilter(kind: IssuableKind, projects: ReadableProject[], viewer: FinderViewer) {
+  if (viewer.isAdmin) return { projectId: { $in: projects.map((p) => p.id) } };
+  if (kind === 'MergeRequest') {
+    // The merge_requests feature of a private project is for Reporter and up (ProjectFeature
+    // PRIVATE_FEATURES_MIN_ACCESS_LEVEL): its Guests find none of them in lists.
+    const open = projects.filter(
+      (p) =>
+        p.level >= ACCESS_LEVELS.reporter ||
+        p.visibility === 'public' ||
+        (p.visibility === 'internal' && viewer.userId !== null),
+    );
+    return { projectId: { $in: open.map((p) => p.id) } };
+  }
+  const everything = projects.filter((p) => p.level >= ACCESS_LEVELS.reporter).map((p) => p.id);
+  const rest = projects.filter((p) => p.level < ACCESS_LEVELS.reporter).map((p) => p.id);
+  const own = viewer.userId === null ? [] : [{ 'author.id': viewer.userId }, { assigneeIds: viewer.userId }];
+  const readable = [{ confidential: { $ne: true } }, ...own];
+  if (rest.length === 0) return { projectId: { $in: everything } };
+  if (everything.length === 0) return { projectId: { $in: rest }, $or: readable };
+  // Both branches name their projects, so the page is still read through the projectId indexes.
+  return {
+    projectId: { $in: [...everything, ...rest] },
+    $or: [{ projectId: { $in: everything } }, { projectId: { $in: rest }, $or: readable }],
+  };
+}
+
+export interface FinderInput {
+  kind: IssuableKind;
+  query: Query;
+  projects: ReadableProject[];
+  viewer: FinderViewer;
+  lookups: FinderLookups;
+  now?: Date;
+}
+
+/** The whole filter of one list, statistics count or page. */
+export function issuableFilter(input: FinderInput, options: { withState: boolean }): Filter {
+  const { kind, query, viewer, lookups } = input;
+  const now = input.now ?? new Date();
+  const parts: Filter[] = [{ kind }, readableFilter(kind, input.projects, viewer)];
+  const scope = (query.scope ?? 'all').replace(/-/g, '_');
+  if (scope !== 'all') {
+    // IssuableFinder#by_scope: the caller's own items (the route refused anonymous callers already).
+    if (viewer.userId === null) parts.push(NOTHING);
+    else if (scope === 'created_by_me') parts.push({ 'author.id': viewer.userId });
+    else if (scope === 'assigned_to_me') parts.push({ assigneeIds: viewer.userId });
+    // reviews_for_me: nobody reviews merge requests here.
+    else parts.push(NOTHING);
+  }
+  if (options.withState && query.state && query.state !== 'all') {
+    // `locked` is a merge request state nothing here enters.
+    parts.push({ state: query.state });
+  }
+  if (query.iids && query.iids.length > 0) parts.push({ iid: { $in: query.iids } });
+  if (query.labels) parts.push(labelFilter(query.labels));
+  parts.push(milestoneFilter(query.milestone, query.milestone_id, lookups));
+  parts.push(authorFilter(query.author_id, query.author_username));
+  parts.push(assigneeFilter('assigneeIds', query.assignee_id, query.assignee_username, lookups));
+  parts.push(searchFilter(query.search, query.in));
+  parts.push(dateRange('createdAt', query.created_after, query.created_before));
+  parts.push(dateRange('updatedAt', query.updated_after, query.updated_before));
+  parts.push(reactionFilter(query.my_reaction_emoji));
+  parts.push(...negatedFilters(query.not, lookups));
+  if (query.confidential !== undefined) {
+    parts.push(query.confidential ? { confidential: true } : { confidential: { $ne: true } });
+  }
+  if (kind === 'Issue') {
+    if (query.closed_by_id !== undefined) parts.push({ 'closedBy.id': query.closed_by_id });
+    parts.push(dueDateFilter(query.due_date, now));
+    if (query.issue_type) parts.push({ issueType: query.issue_type });
+  } else {
+    if (query.source_branch !== undefined) parts.push({ sourceBranch: query.source_branch });
+    if (query.target_branch !== undefined) parts.push({ targetBranch: query.target_branch });
+    // No merge request is a draft here, and none has reviewers.
+    if (query.wip === 'yes' || query.draft === true) parts.push(NOTHING);
+    if (query.reviewer_id !== undefined && query.reviewer_id !== 'None') parts.push(NOTHING);
+    if (query.reviewer_username !== undefined) parts.push(NOTHING);
+  }
+  const nonEmpty = parts.filter((part) => Object.keys(part).length > 0);
+  return { $and: nonEmpty };
+}
+
+/** Names the query refers to, for the lookups: milestone titles and usernames (negated ones too). */
+export function namesOf(query: Query): { milestoneTitles: string[]; usernames: string[] } {
+  const titles = [query.milestone, query.not?.milestone].filter(
+    (t): t is string => t !== undefined && !['none', 'any'].includes(t.toLowerCase()),
+  );
+  const usernames = [...(query.assignee_username ?? []), ...(query.not?.assignee_username ?? [])];
+  return { milestoneTitles: titles, usernames };
+}

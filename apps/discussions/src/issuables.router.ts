@@ -1,0 +1,190 @@
+import { Router, type Request } from 'express';
+import { DISCUSSIONS_API } from '@gl/contracts';
+import {
+  ForbiddenError,
+  ParamError,
+  UnauthorizedError,
+  collectParams,
+  mutuallyExclusive,
+  projectionCaughtUp,
+  route,
+  sendJson,
+  type ProjectionRevisions,
+} from '@gl/service-kit';
+import { accessTargetOf, canReadMergeRequests, canReadNote, readableNamespace } from './discussions.access';
+import { presentIssue, presentMergeRequest, type NamespaceView } from './discussions.presenters';
+import type { NoteableDoc } from './discussions.models';
+import { readPage, sendPage } from './discussions.http';
+import type { IssuableLists } from './issuable-lists';
+import { viewerOfContext, type IssuablesScope, type ScopeProject } from './issuables.scope';
+import type { NoteablesService } from './noteables.service';
+
+/** Grape's `mutually_exclusive` pairs of the list parameters (lib/api/issues.rb, merge_requests.rb). */
+const EXCLUSIVE = [
+  mutuallyExclusive('milestone_id', 'milestone'),
+  mutuallyExclusive('author_id', 'author_username'),
+  mutuallyExclusive('assignee_id', 'assignee_username'),
+  mutuallyExclusive('reviewer_id', 'reviewer_username'),
+];
+
+/** The list's parameters, parsed by its contract, then Grape's group rules (also inside `not`). */
+function listParams<T>(req: Request, params: () => T): T {
+  const parsed = params();
+  const raw = collectParams(req);
+  const not = raw.not && typeof raw.not === 'object' ? (raw.not as Record<string, unknown>) : {};
+  const broken = [...EXCLUSIVE.map((rule) => rule(raw)), ...EXCLUSIVE.map((rule) => rule(not))].filter(
+    (message): message is string => message !== null,
+  );
+  if (broken.length > 0) throw new ParamError(broken);
+  return parsed;
+}
+
+export interface IssuablesRouterDeps {
+  noteables: NoteablesService;
+  lists: IssuableLists;
+  scope: IssuablesScope;
+  /**
+   * Group and instance lists decide from discussions' copy of memberships and visibility: they wait until
+   * it has applied the request's identity revisions, so a removal counts on the next request (else 503).
+   */
+  revisions: Pick<ProjectionRevisions, 'caughtUp'>;
+}
+
+/**
+ * Issue and merge request lists at every scope (lib/api/issues.rb, lib/api/merge_requests.rb) and issue
+ * statistics (lib/api/helpers/issues_helpers.rb `issues_statistics`): one finder, one entity, GitLab's
+ * pagination headers.
+ */
+export function createIssuablesRouter(deps: IssuablesRouterDeps): Router {
+  const { noteables, lists, scope, revisions } = deps;
+  const router = Router();
+
+  /** `authenticate! unless params[:scope] == 'all'`: the instance lists default to created_by_me. */
+  function requireUserUnlessAll(req: Request, scopeParam: string | undefined): void {
+    if (scopeParam !== 'all' && !req.ctx.principal) throw new UnauthorizedError();
+  }
+
+  /** Items of many projects point at their own project; a project list at the resolved one. */
+  function namespaceViews(req: Request, projects: ScopeProject[]): (doc: NoteableDoc) => NamespaceView {
+    const byId = new Map(
+      projects.map((p) => [p.id, { fullPath: p.fullPath, webUrl: `${req.ctx.externalUrl}/${p.fullPath}` }]),
+    );
+    return (doc) => byId.get(doc.projectId!) ?? { fullPath: '', webUrl: req.ctx.externalUrl };
+  }
+
+  async function present(
+    req: Request,
+    docs: NoteableDoc[],
+    as: typeof presentIssue | typeof presentMergeRequest,
+    viewOf: (doc: NoteableDoc) => NamespaceView,
+    levelOf: (doc: NoteableDoc) => number,
+  ) {
+    const extras = await noteables.pageExtras(docs, (doc) =>
+      canReadNote(
+        { ...req.ctx, namespace: req.ctx.namespace && { ...req.ctx.namespace, accessLevel: levelOf(doc) } },
+        accessTargetOf(doc),
+        { internal: true },
+      ),
+    );
+    return docs.map((doc) => as(doc, viewOf(doc), extras.get(doc._id)!));
+  }
+
+  /** Sends one page of a list over these projects. */
+  async function sendList(
+    req: Request,
+    res: Parameters<typeof sendPage>[1],
+    kind: 'Issue' | 'MergeRequest',
+    query: Parameters<IssuableLists['page']>[1],
+    projects: ScopeProject[],
+    ownView?: NamespaceView,
+  ) {
+    const viewer = viewerOfContext(req.ctx);
+    const list = await readPage(req, (skip, limit) =>
+      lists.page(kind, query, projects, viewer, { skip, limit }),
+    );
+    const levels = new Map(projects.map((p) => [p.id, p.level]));
+    const viewOf = ownView ? () => ownView : namespaceViews(req, projects);
+    const as = kind === 'Issue' ? presentIssue : presentMergeRequest;
+    await sendPage(req, res, list, (items) =>
+      present(req, items, as, viewOf, (doc) => levels.get(doc.projectId!) ?? 0),
+    );
+  }
+
+  /** Group routes: the group as the gateway resolved it, then its readable projects. */
+  async function groupProjects(req: Request, res: Parameters<typeof sendPage>[1]) {
+    const group = readableNamespace(req.ctx, 'group');
+    await projectionCaughtUp(revisions, req, res);
+    return scope.ofGroup(req.ctx, group);
+  }
+
+  async function instanceProjects(req: Request, res: Parameters<typeof sendPage>[1]) {
+    await projectionCaughtUp(revisions, req, res);
+    return scope.ofInstance(req.ctx);
+  }
+
+  // Issues
+  route(router, DISCUSSIONS_API.listProjectIssues, async ({ req, res, params }) => {
+    const ns = readableNamespace(req.ctx, 'project');
+    const query = listParams(req, params);
+    await sendList(req, res, 'Issue', query, scope.ofProject(req.ctx, ns), ns);
+  });
+
+  route(router, DISCUSSIONS_API.listGroupIssues, async ({ req, res, params }) => {
+    const query = listParams(req, params);
+    const projects = await groupProjects(req, res);
+    await sendList(req, res, 'Issue', query, projects);
+  });
+
+  route(router, DISCUSSIONS_API.listIssues, async ({ req, res, params }) => {
+    const given = listParams(req, params);
+    const query = { ...given, scope: given.scope ?? 'created_by_me' };
+    requireUserUnlessAll(req, query.scope);
+    await sendList(req, res, 'Issue', query, await instanceProjects(req, res));
+  });
+
+  // Issue statistics
+  route(router, DISCUSSIONS_API.getProjectIssuesStatistics, async ({ req, res, params }) => {
+    const ns = readableNamespace(req.ctx, 'project');
+    const query = listParams(req, params);
+    const body = await lists.statistics(query, scope.ofProject(req.ctx, ns), viewerOfContext(req.ctx));
+    sendJson(res, 200, body);
+  });
+
+  route(router, DISCUSSIONS_API.getGroupIssuesStatistics, async ({ req, res, params }) => {
+    const query = listParams(req, params);
+    const projects = await groupProjects(req, res);
+    sendJson(res, 200, await lists.statistics(query, projects, viewerOfContext(req.ctx)));
+  });
+
+  route(router, DISCUSSIONS_API.getIssuesStatistics, async ({ req, res, params }) => {
+    const given = listParams(req, params);
+    const query = { ...given, scope: given.scope ?? 'created_by_me' };
+    requireUserUnlessAll(req, query.scope);
+    const projects = await instanceProjects(req, res);
+    sendJson(res, 200, await lists.statistics(query, projects, viewerOfContext(req.ctx)));
+  });
+
+  // Merge requests
+  route(router, DISCUSSIONS_API.listProjectMergeRequests, async ({ req, res, params }) => {
+    const ns = readableNamespace(req.ctx, 'project');
+    // `authorize! :read_merge_request, user_project` → 403.
+    if (!canReadMergeRequests(req.ctx)) throw new ForbiddenError();
+    const query = listParams(req, params);
+    await sendList(req, res, 'MergeRequest', query, scope.ofProject(req.ctx, ns), ns);
+  });
+
+  route(router, DISCUSSIONS_API.listGroupMergeRequests, async ({ req, res, params }) => {
+    const query = listParams(req, params);
+    const projects = await groupProjects(req, res);
+    await sendList(req, res, 'MergeRequest', query, projects);
+  });
+
+  route(router, DISCUSSIONS_API.listMergeRequests, async ({ req, res, params }) => {
+    const given = listParams(req, params);
+    const query = { ...given, scope: given.scope ?? 'created_by_me' };
+    requireUserUnlessAll(req, query.scope);
+    await sendList(req, res, 'MergeRequest', query, await instanceProjects(req, res));
+  });
+
+  return router;
+}

@@ -1,0 +1,179 @@
+import { z } from 'zod';
+import { issueEntity, paramError } from '@gl/contracts';
+import { DEVELOPER, GUEST, OWNER, REPORTER, useHarness } from '@gl/testing';
+import { projectNamespace, startDiscussionsHarness } from './testing/discussions.harness';
+
+const issues = z.array(issueEntity);
+
+describe('Project issue lists: filters and order (IssuesFinder)', () => {
+  const h = useHarness(startDiscussionsHarness);
+
+  async function open(ns: ReturnType<typeof projectNamespace>, json: Record<string, unknown>, as = OWNER) {
+    const res = await h.call('POST', `/projects/${ns.id}/issues`, { ns, json, as });
+    expect(res.status).toBe(201);
+    return issueEntity.parse(res.body);
+  }
+
+  async function list(ns: ReturnType<typeof projectNamespace>, query: string, as = OWNER) {
+    const res = await h.call('GET', `/projects/${ns.id}/issues?${query}`, { ns, as });
+    expect(res.status).toBe(200);
+    return issues.parse(res.body);
+  }
+
+  const titles = (items: { title: string }[]) => items.map((i) => i.title);
+
+  it('When ordered by created_at asc, then oldest first; desc (the default) newest first; ties by id', async () => {
+    const ns = projectNamespace();
+    const at = '2026-01-01T00:00:00Z';
+    // The owner may set created_at: three issues created at the same instant, one later.
+    await open(ns, { title: 'a', created_at: at });
+    await open(ns, { title: 'b', created_at: at });
+    await open(ns, { title: 'c', created_at: '2026-02-01T00:00:00Z' });
+    await open(ns, { title: 'd', created_at: at });
+    expect(titles(await list(ns, 'order_by=created_at&sort=asc'))).toEqual(['a', 'b', 'd', 'c']);
+    expect(titles(await list(ns, ''))).toEqual(['c', 'd', 'b', 'a']);
+    expect(titles(await list(ns, 'sort=desc&order_by=created_at'))).toEqual(['c', 'd', 'b', 'a']);
+  });
+
+  it('When ordered by title, then by title both ways, equal titles newest id first', async () => {
+    const ns = projectNamespace();
+    for (const title of ['beta', 'alpha', 'gamma', 'alpha']) await open(ns, { title });
+    const asc = await list(ns, 'order_by=title&sort=asc');
+    expect(titles(asc)).toEqual(['alpha', 'alpha', 'beta', 'gamma']);
+    expect(asc[0]!.iid).toBe(4);
+    expect(titles(await list(ns, 'order_by=title&sort=desc'))).toEqual(['gamma', 'beta', 'alpha', 'alpha']);
+  });
+
+  it('When ordered by due_date, then issues without one come last both ways', async () => {
+    const ns = projectNamespace();
+    await open(ns, { title: 'none' });
+    await open(ns, { title: 'late', due_date: '2026-12-01' });
+    await open(ns, { title: 'early', due_date: '2026-03-01' });
+    expect(titles(await list(ns, 'order_by=due_date&sort=asc'))).toEqual(['early', 'late', 'none']);
+    expect(titles(await list(ns, 'order_by=due_date&sort=desc'))).toEqual(['late', 'early', 'none']);
+    const page2 = await list(ns, 'order_by=due_date&sort=asc&per_page=2&page=2');
+    expect(titles(page2)).toEqual(['none']);
+  });
+
+  it('When order_by or sort is unknown, then 400 "<name> does not have a valid value"', async () => {
+    const ns = projectNamespace();
+    for (const [query, name] of [
+      ['order_by=weightless', 'order_by'],
+      ['sort=up', 'sort'],
+      ['state=locked', 'state'],
+    ] as const) {
+      const res = await h.call('GET', `/projects/${ns.id}/issues?${query}`, { ns });
+      expect(res.status).toBe(400);
+      expect(paramError.parse(res.body)).toEqual({ error: `${name} does not have a valid value` });
+    }
+  });
+
+  it('When labels are given, then issues having all of them; None and Any; not[labels] excludes', async () => {
+    const ns = projectNamespace();
+    await open(ns, { title: 'both', labels: 'Doing,bug' });
+    await open(ns, { title: 'doing', labels: 'Doing' });
+    await open(ns, { title: 'bare' });
+    expect(titles(await list(ns, 'labels=Doing,bug'))).toEqual(['both']);
+    expect(titles(await list(ns, 'labels=Doing&order_by=created_at&sort=asc'))).toEqual(['both', 'doing']);
+    expect(titles(await list(ns, 'labels=None'))).toEqual(['bare']);
+    expect(titles(await list(ns, 'labels=Any&sort=asc'))).toEqual(['both', 'doing']);
+    expect(titles(await list(ns, 'not[labels]=bug&sort=asc'))).toEqual(['doing', 'bare']);
+    expect(titles(await list(ns, 'labels[]=Doing&labels[]=bug'))).toEqual(['both']);
+  });
+
+  it('When filtered by author, assignee, state, search, iids and dates, then only the matches', async () => {
+    const ns = projectNamespace();
+    await open(ns, { title: 'Crash on start', description: 'boom', assignee_ids: [DEVELOPER.id] });
+    await open(ns, { title: 'Slow page', description: 'the crash log' }, DEVELOPER);
+    const closed = await open(ns, { title: 'Old bug', created_at: '2020-01-01T00:00:00Z' });
+    await h.call('PUT', `/projects/${ns.id}/issues/${closed.iid}`, { ns, json: { state_event: 'close' } });
+    expect(titles(await list(ns, `author_id=${DEVELOPER.id}`))).toEqual(['Slow page']);
+    expect(titles(await list(ns, `author_username=${DEVELOPER.username}`))).toEqual(['Slow page']);
+    expect(titles(await list(ns, `not[author_id]=${DEVELOPER.id}&sort=asc`))).toEqual([
+      'Old bug',
+      'Crash on start',
+    ]);
+    expect(titles(await list(ns, `assignee_id=${DEVELOPER.id}`))).toEqual(['Crash on start']);
+    expect(titles(await list(ns, 'assignee_id=None&sort=asc'))).toEqual(['Old bug', 'Slow page']);
+    expect(titles(await list(ns, 'assignee_id=any'))).toEqual(['Crash on start']);
+    expect(titles(await list(ns, 'state=closed'))).toEqual(['Old bug']);
+    expect(titles(await list(ns, 'state=opened&sort=asc'))).toEqual(['Crash on start', 'Slow page']);
+    expect(titles(await list(ns, 'search=crash&sort=asc'))).toEqual(['Crash on start', 'Slow page']);
+    expect(titles(await list(ns, 'search=crash&in=title'))).toEqual(['Crash on start']);
+    expect(titles(await list(ns, 'iids=1,3&sort=asc'))).toEqual(['Old bug', 'Crash on start']);
+    expect(titles(await list(ns, 'created_before=2021-01-01'))).toEqual(['Old bug']);
+    expect(titles(await list(ns, 'created_after=2021-01-01T00:00:00Z&sort=asc'))).toEqual([
+      'Crash on start',
+      'Slow page',
+    ]);
+    expect(titles(await list(ns, 'my_reaction_emoji=thumbsup'))).toEqual([]);
+    expect(await list(ns, 'my_reaction_emoji=None')).toHaveLength(3);
+    const bad = await h.call('GET', `/projects/${ns.id}/issues?created_after=yesterday-ish`, { ns });
+    expect(bad.status).toBe(400);
+    expect(bad.body).toEqual({ error: 'created_after is invalid' });
+  });
+
+  it('When filtered by milestone title, None or Any, then issues of that milestone, none, or any', async () => {
+    const ns = projectNamespace();
+    // Milestone titles come from the boards service's events (discussions' copy).
+    const milestones = h.runtime.connection.collection('milestones');
+    await milestones.insertOne({ _id: 7001 as never, iid: 1, title: 'v1.0' });
+    await open(ns, { title: 'in v1', milestone_id: 7001 });
+    await open(ns, { title: 'loose' });
+    expect(titles(await list(ns, 'milestone=v1.0'))).toEqual(['in v1']);
+    expect(titles(await list(ns, 'milestone=None'))).toEqual(['loose']);
+    expect(titles(await list(ns, 'milestone=Any'))).toEqual(['in v1']);
+    expect(titles(await list(ns, 'milestone_id=None'))).toEqual(['loose']);
+    expect(titles(await list(ns, 'not[milestone]=v1.0'))).toEqual(['loose']);
+    expect(titles(await list(ns, 'milestone=nope'))).toEqual([]);
+    const both = await h.call('GET', `/projects/${ns.id}/issues?milestone=v1.0&milestone_id=Any`, { ns });
+    expect(both.status).toBe(400);
+    expect(both.body).toEqual({ error: 'milestone_id, milestone are mutually exclusive' });
+  });
+
+  it('When a confidential issue is listed, then only Reporters, its author and assignees see it', async () => {
+    const ns = projectNamespace({ visibility: 'public' });
+    await open(ns, { title: 'secret', confidential: true, assignee_ids: [DEVELOPER.id] }, GUEST);
+    await open(ns, { title: 'open' });
+    const seen = async (as: typeof OWNER | null) =>
+      titles(issues.parse((await h.call('GET', `/projects/${ns.id}/issues`, { ns, as })).body));
+    expect(await seen(REPORTER)).toEqual(['open', 'secret']);
+    expect(await seen(GUEST)).toEqual(['open', 'secret']);
+    expect(await seen(null)).toEqual(['open']);
+    const statistics = await h.call('GET', `/projects/${ns.id}/issues_statistics`, { ns, as: null });
+    expect(statistics.body).toEqual({ statistics: { counts: { all: 1, closed: 0, opened: 1 } } });
+    const confidentialOnly = await h.call('GET', `/projects/${ns.id}/issues?confidential=true`, {
+      ns,
+      as: REPORTER,
+    });
+    expect(titles(issues.parse(confidentialOnly.body))).toEqual(['secret']);
+  });
+
+  it('When page is 0 or negative, then the first page; per_page=0 is 400', async () => {
+    const ns = projectNamespace();
+    await open(ns, { title: 'one' });
+    await open(ns, { title: 'two' });
+    const zero = await h.call('GET', `/projects/${ns.id}/issues?page=0&per_page=1`, { ns });
+    expect(zero.status).toBe(200);
+    expect(titles(issues.parse(zero.body))).toEqual(['two']);
+    expect(zero.headers.get('x-page')).toBe('1');
+    expect(zero.headers.get('x-next-page')).toBe('2');
+    const negative = await h.call('GET', `/projects/${ns.id}/issues?page=-3`, { ns });
+    expect(negative.status).toBe(200);
+    const perPage = await h.call('GET', `/projects/${ns.id}/issues?per_page=0`, { ns });
+    expect(perPage.status).toBe(400);
+  });
+
+  it('When a new issue is listed, then it has a relative_position and due_date fields', async () => {
+    const ns = projectNamespace();
+    const issue = await open(ns, { title: 'x', due_date: '2026-05-01' });
+    expect(issue.due_date).toBe('2026-05-01');
+    expect('relative_position' in issue).toBe(true);
+    const bad = await h.call('POST', `/projects/${ns.id}/issues`, {
+      ns,
+      json: { title: 'y', due_date: '2026-02-30' },
+    });
+    expect(bad.status).toBe(400);
+    expect(bad.body).toEqual({ error: 'due_date is invalid' });
+  });
+});
