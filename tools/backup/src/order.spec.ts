@@ -1,0 +1,50 @@
+import { databaseOrder, dumpOrder } from './databases';
+import { subjectMatches } from './stream';
+
+describe('backup order', () => {
+  it('When databases are dumped, then consumers come before producers and the gateway last', () => {
+    const names = [
+      'gl_gateway',
+      'gl_boards',
+      'gl_alerts',
+      'gl_discussions',
+      'gl_events',
+      'gl_registry',
+      'gl_notifications',
+    ];
+    expect(databaseOrder(names, 'gl_')).toEqual([
+      'gl_events',
+      'gl_notifications',
+      'gl_registry',
+      'gl_discussions',
+      'gl_alerts',
+      'gl_boards',
+      'gl_gateway',
+    ]);
+    expect(databaseOrder(['gl_gateway', 'gl_other', 'gl_events'], 'gl_')).toEqual([
+      'gl_events',
+      'gl_other',
+      'gl_gateway',
+    ]);
+  });
+
+  it('When collections are dumped, then ingested and timeline heads come first and counters last', () => {
+    expect(
+      dumpOrder(['counters', 'timeline_buckets', 'activities', 'timeline_heads', 'ingested', 'outbox']),
+    ).toEqual(['ingested', 'timeline_heads', 'activities', 'outbox', 'timeline_buckets', 'counters']);
+  });
+});
+
+describe('subjectMatches', () => {
+  it.each([
+    ['gl.>', 'gl.discussions.issue.opened', true],
+    ['gl.>', 'gl', false],
+    ['gl.identity.*.created', 'gl.identity.user.created', true],
+    ['gl.identity.*.created', 'gl.identity.user.updated', false],
+    ['gl.identity.*.created', 'gl.identity.user.created.x', false],
+    ['cmd.registry.>', 'gl.registry.tags_requested', false],
+    ['gl.alerts.alert.created', 'gl.alerts.alert.created', true],
+  ])('%s matches %s: %s', (filter, subject, expected) => {
+    expect(subjectMatches(filter, subject)).toBe(expected);
+  });
+});
