@@ -89,4 +89,39 @@ describe('identity: users with python-gitlab and gitbeaker', () => {
       error_description: 'Token was revoked. You have to re-authorize from the user.',
     });
   });
+
+  it('When python-gitlab lists descendant groups, skips groups, transfers groups and lists namespaces, then each call works as on GitLab', () => {
+    python('groups');
+  });
+
+  it('When gitbeaker transfers a group and reads descendants and namespaces, then paths follow the move', async () => {
+    const user = await newUser();
+    const client = gitlab(user.token);
+    const source = await client.Groups.create(unique('gbsrc'), unique('gbsrc'));
+    const inner = await client.Groups.create('inner', 'inner', { parentId: source.id });
+    const target = await client.Groups.create(unique('gbdst'), unique('gbdst'));
+    const moved = await client.Groups.transfer(source.id, { groupId: target.id });
+    expect(moved).toMatchObject({
+      id: source.id,
+      parent_id: target.id,
+      full_path: `${target.path}/${source.path}`,
+    });
+    const below = await client.Groups.allDescendantGroups(target.id, {});
+    expect(below.map((g) => g.id).sort()).toEqual([source.id, inner.id].sort());
+    expect((await client.Groups.show(inner.id)).full_path).toBe(`${target.path}/${source.path}/inner`);
+    const namespace = await client.Namespaces.show(target.id);
+    expect(namespace).toMatchObject({
+      kind: 'group',
+      full_path: target.path,
+      members_count_with_descendants: 1,
+    });
+    const refused = await api(`/groups/${target.id}/transfer`, {
+      token: user.token,
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{}',
+    });
+    expect(refused.status).toBe(400);
+    expect(await refused.json()).toEqual({ message: 'Transfer failed: Group is already a root group.' });
+  });
 });

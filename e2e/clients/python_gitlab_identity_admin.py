@@ -127,10 +127,40 @@ def emails_and_tokens(run: Run) -> None:
     expect_error(lambda: gitlab.Gitlab(run.url, private_token=second.token).auth(), 401)
 
 
+def groups(run: Run) -> None:
+    user, client = run.user()
+    top = client.groups.create({"name": run.name("pytop"), "path": run.name("pytop"), "visibility": "public"})
+    child = client.groups.create({"name": "child", "path": "child", "parent_id": top.id})
+    grandchild = client.groups.create({"name": "grand", "path": "grand", "parent_id": child.id})
+    below = top.descendant_groups.list(get_all=True)  # GET /groups/:id/descendant_groups, 2 per page
+    assert sorted(g.id for g in below) == sorted([child.id, grandchild.id]), below
+    skipped = client.groups.list(skip_groups=[top.id, child.id], owned=True, get_all=True)
+    assert [g.id for g in skipped] == [grandchild.id], [g.id for g in skipped]
+
+    target = client.groups.create({"name": run.name("pydest"), "path": run.name("pydest"), "visibility": "private"})
+    child.transfer(target.id)  # POST /groups/:id/transfer
+    moved = client.groups.get(grandchild.id)
+    assert moved.full_path == f"{target.path}/child/grand", moved.full_path
+    assert moved.visibility == "private", moved.visibility
+    child.transfer()  # to the top level
+    assert client.groups.get(child.id).full_path == "child" or client.groups.get(child.id).parent_id is None
+    try:
+        top.transfer()
+        raise AssertionError("expected 400 for a root group")
+    except gitlab.exceptions.GitlabGroupTransferError as err:
+        assert err.response_code == 400 and err.error_message == "Transfer failed: Group is already a root group.", err
+
+    namespaces = client.namespaces.list(get_all=True)
+    assert namespaces[0].kind == "user" and namespaces[0].path == user.username, namespaces[0]
+    assert {top.id, target.id} <= {n.id for n in namespaces}, namespaces
+    assert client.namespaces.get(target.id).members_count_with_descendants == 1
+
+
 SCENARIOS = {
     "moderation": moderation,
     "profile+delete": profile_and_delete,
     "emails+tokens": emails_and_tokens,
+    "groups": groups,
 }
 
 

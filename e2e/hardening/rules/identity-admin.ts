@@ -1,4 +1,5 @@
 import { unique } from '../../e2e.helpers';
+import { VISIBLE } from '../sight';
 import type { Rule, Rules } from './types';
 
 /** An `authenticated_as_admin!` endpoint on a user of its own (lib/api/users.rb). */
@@ -82,5 +83,32 @@ export const IDENTITY_ADMIN_RULES: Rules = {
     target: 'none',
     special: 'caller-owned',
     source: 'lib/api/personal_access_tokens.rb `delete "self"`: revokes the request\'s own token',
+  },
+  listDescendantGroups: {
+    target: 'group',
+    see: VISIBLE,
+    source: 'lib/api/groups.rb `get ":id/descendant_groups"`: find_group! → 404; GroupsFinder for the rest',
+  },
+  transferGroup: {
+    target: 'group',
+    see: VISIBLE,
+    role: 'owner',
+    // Without group_id a root group answers 400 "already a root group": allowed, and nothing moves.
+    body: () => ({}),
+    source: 'lib/api/groups.rb `post ":id/transfer"`: find_group!, authorize! :admin_group (Owner)',
+  },
+  listNamespaces: {
+    target: 'none',
+    see: 'signed-in',
+    source: "lib/api/namespaces.rb `get`: authenticate!; the caller's namespaces",
+  },
+  getNamespace: {
+    target: 'group',
+    anonymous: 401,
+    see: 'guest',
+    params: (c) => ({ id: c.target.group.id }),
+    source:
+      'lib/api/namespaces.rb `get ":id"`: authenticate!, then read_namespace_via_membership (members of the ' +
+      'group or above it, admins), else not_found!("Namespace")',
   },
 };

@@ -20,8 +20,12 @@ export function createGroupsFinder(deps: Pick<IdentityDeps, 'stores'>) {
     page: PageRequest,
     /** Narrows the list to the direct subgroups of this group. */
     parentId?: number,
+    /** Narrows the list to every group below this one (descendant_groups). */
+    ancestorId?: number,
   ): Promise<{ total: number; groups: NamespaceDoc[] }> {
     const and: FilterQuery<NamespaceDoc>[] = [{ kind: 'group' }, parentId === undefined ? {} : { parentId }];
+    if (ancestorId !== undefined) and.push({ ancestorIds: ancestorId });
+    if (query.skip_groups && query.skip_groups.length > 0) and.push({ _id: { $nin: query.skip_groups } });
     if (!principal) {
       and.push({ visibility: 'public' });
     } else {

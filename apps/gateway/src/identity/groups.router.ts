@@ -1,7 +1,9 @@
 import { Router, type Request } from 'express';
 import { z } from 'zod';
 import { IDENTITY_API, booleanParam, listGroupProjectsQuery, listProjectsQuery } from '@gl/contracts';
-import { sendJson, setPaginationHeaders } from '@gl/service-kit';
+import { eventActor, sendJson, setPaginationHeaders } from '@gl/service-kit';
+import { OWNER, requireLevel } from './access';
+import { transferGroup } from './group-transfer';
 import { resolveGroup, type ResolvedNamespace } from '../namespaces/resolve';
 import type { GroupsFinder } from './groups.finder';
 import type { GroupsService } from './groups.service';
@@ -106,6 +108,47 @@ export function createGroupsRouter(
       originOfRequest(req),
     );
     sendJson(res, 200, await detail(req, updated));
+  });
+
+  serve(IDENTITY_API.listDescendantGroups, async ({ req, res, params }) => {
+    const query = params();
+    const { group } = await resolve(req);
+    const page = pageOf(req);
+    const { total, groups: rows } = await groupsFinder.list(
+      query,
+      req.principal,
+      page,
+      undefined,
+      group!._id,
+    );
+    setPaginationHeaders(req, res, page, total);
+    sendJson(
+      res,
+      200,
+      rows.map((g) => groupEntity(externalUrl, g)),
+    );
+  });
+
+  // find_group!(id), authorize! :admin_group, then find_group!(group_id) (404 Group Not Found).
+  serve(IDENTITY_API.transferGroup, async ({ req, res, params }) => {
+    const { group_id } = params();
+    const { group, context } = await resolve(req);
+    const principal = callerOf(req);
+    requireLevel(principal, context.accessLevel, OWNER);
+    const parent =
+      group_id === undefined
+        ? null
+        : (await resolveGroup(stores, String(group_id), req.principal, externalUrl)).group!;
+    const moved = await transferGroup(
+      deps,
+      group!,
+      context.accessLevel,
+      parent,
+      principal,
+      originOfRequest(req),
+      eventActor(principal),
+    );
+    sendJson(res, 201, await detail(req, moved));
   });
 
   serve(IDENTITY_API.deleteGroup, async ({ req, res }) => {

@@ -13,6 +13,7 @@ import { createUserModerationRouter } from './user-moderation.router';
 import { createUserAdminRouter } from './user-admin.router';
 import { createUserAdminService } from './user-admin.service';
 import { createCredentialsRouter } from './credentials.router';
+import { createNamespacesRouter } from './namespaces.router';
 import type { IdentityRouterDeps } from './router-deps';
 
 /**
@@ -25,6 +26,7 @@ export function createIdentityRouters(deps: IdentityRouterDeps): Router[] {
     createUsersRouter(deps),
     createUserModerationRouter(deps),
     createCredentialsRouter(deps),
+    createNamespacesRouter(deps),
     createUserAdminRouter({ ...deps, userAdmin: createUserAdminService(deps), projects }),
     createGroupsRouter({
       ...deps,

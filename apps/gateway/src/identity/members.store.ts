@@ -41,6 +41,15 @@ export function createMembersStore(models: Pick<IdentityModels, 'members' | 'cac
     return findPage(members, sourceType ? { userId, sourceType } : { userId }, { _id: 1 }, request);
   }
 
+  /** How many users are direct members of any of the groups (Namespace#users_with_descendants). */
+  async function distinctUsersIn(groupIds: number[]): Promise<number> {
+    const rows = await members
+      .find({ sourceType: 'group', sourceId: { $in: groupIds } })
+      .select({ userId: 1 })
+      .lean();
+    return new Set(rows.map((r) => r.userId)).size;
+  }
+
   /** Direct Owner memberships of groups held by nobody else (User#solo_owned_groups). */
   async function soloOwnedGroupIds(userId: number): Promise<number[]> {
     const owned = await members.find({ userId, sourceType: 'group', accessLevel: { $gte: 50 } }).lean();
@@ -161,6 +170,7 @@ export function createMembersStore(models: Pick<IdentityModels, 'members' | 'cac
     allOf,
     pageOfUser,
     soloOwnedGroupIds,
+    distinctUsersIn,
     rowsOf,
     levelRows,
     topLevelOf,

@@ -19,6 +19,13 @@ export function createNamespacesStore(models: Pick<IdentityModels, 'namespaces' 
     );
   }
 
+  /** GET /namespaces/:id: a group or a personal namespace, by id or full path (any case). */
+  async function findByIdOrPath(idOrPath: string): Promise<NamespaceDoc | null> {
+    return /^-?\d+$/.test(idOrPath)
+      ? namespaces.findById(Number(idOrPath)).lean()
+      : namespaces.findOne({ fullPathLower: idOrPath.toLowerCase() }).lean();
+  }
+
   async function findById(id: number): Promise<NamespaceDoc | null> {
     return namespaces.findById(id).lean();
   }
@@ -77,6 +84,7 @@ export function createNamespacesStore(models: Pick<IdentityModels, 'namespaces' 
 
   return {
     findGroup,
+    findByIdOrPath,
     findById,
     cachedFullName,
     ownerIdOf,

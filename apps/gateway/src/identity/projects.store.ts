@@ -40,6 +40,10 @@ export function createProjectsStore(models: Pick<IdentityModels, 'projects' | 'c
     return projects.find({ ancestorGroupIds: groupId }).lean();
   }
 
+  async function countUnderGroup(groupId: number): Promise<number> {
+    return projects.countDocuments({ ancestorGroupIds: groupId });
+  }
+
   async function idsUnderGroup(groupId: number): Promise<number[]> {
     return (await projects.find({ ancestorGroupIds: groupId }).select({ _id: 1 }).lean()).map((p) => p._id);
   }
@@ -85,6 +89,7 @@ export function createProjectsStore(models: Pick<IdentityModels, 'projects' | 'c
     inNamespace,
     underGroup,
     idsUnderGroup,
+    countUnderGroup,
     hasUnderGroupIn,
     groupIdsOf,
     newestIn,

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { gravatarUrl } from '@gl/service-kit';
 import type { NamespaceDoc, ProjectDoc, UserDoc } from './identity.models';
 
 /** web_url fields point at the instance's external URL (GITLAB_EXTERNAL_URL), as GitLab renders them. */
@@ -6,13 +6,9 @@ export function userWebUrl(externalUrl: string, user: Pick<UserDoc, 'username'>)
   return `${externalUrl}/${user.username}`;
 }
 
-export function avatarUrl(user: Pick<UserDoc, 'emailLower'>): string {
-  // GitLab falls back to Gravatar for users without an uploaded avatar.
-  return `https://www.gravatar.com/avatar/${user.emailLower ? hashEmail(user.emailLower) : ''}?s=80&d=identicon`;
-}
-
-function hashEmail(email: string): string {
-  return createHash('sha256').update(email).digest('hex');
+/** GitLab falls back to Gravatar for users without an uploaded avatar: one URL everywhere (service kit). */
+export function avatarUrl(user: Pick<UserDoc, 'emailLower'>): string | null {
+  return gravatarUrl(user.emailLower);
 }
 
 export function groupWebUrl(externalUrl: string, group: Pick<NamespaceDoc, 'fullPath'>): string {

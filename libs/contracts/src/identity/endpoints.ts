@@ -25,6 +25,7 @@ import {
 } from './users';
 import { USER_ADMIN_ENDPOINTS } from './user-admin.endpoints';
 import { CREDENTIALS_ENDPOINTS } from './credentials.endpoints';
+import { NAMESPACE_ENDPOINTS } from './namespaces.endpoints';
 
 /** The identity catalogue the gateway serves itself, for the OpenAPI document. */
 const accepted = z.object({ message: z.literal('202 Accepted') });
@@ -366,6 +367,7 @@ export const IDENTITY_ENDPOINTS = defineEndpoints('gateway', [
   },
   ...USER_ADMIN_ENDPOINTS,
   ...CREDENTIALS_ENDPOINTS,
+  ...NAMESPACE_ENDPOINTS,
   ...memberEndpoints('group', 'Group'),
   ...memberEndpoints('project', 'Project'),
 ]);

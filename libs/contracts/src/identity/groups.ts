@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { booleanParam, integerParam, visibility } from '../primitives';
-import { sortParam, stringParam } from './params';
+import { integerListParam, sortParam, stringParam } from './params';
 
 /** POST /groups (lib/api/groups.rb): name and path required; parent_id makes a subgroup. */
 export const createGroupBody = z.object({
@@ -24,6 +24,7 @@ export const GROUP_ORDER_BY = ['name', 'path', 'id'] as const;
 
 /** GET /groups filters; GitLab orders by name ascending, then id. */
 export const listGroupsQuery = z.object({
+  skip_groups: integerListParam.optional(),
   all_available: booleanParam.optional(),
   owned: booleanParam.optional(),
   search: stringParam.optional(),

@@ -5,3 +5,4 @@ export * from './projects';
 export * from './members';
 export * from './endpoints';
 export * from './credentials.endpoints';
+export * from './namespaces.endpoints';

@@ -21,3 +21,21 @@ export const dayParam = z.preprocess(toDay, z.iso.date());
 
 export const ORDER_DIRECTIONS = ['asc', 'desc'] as const;
 export const sortParam = z.enum(ORDER_DIRECTIONS);
+
+/**
+ * Grape `Array[Integer]` with CommaSeparatedToIntegerArray: `skip_groups[]=1&skip_groups[]=2` or
+ * `skip_groups=1,2`.
+ */
+export const integerListParam = z.preprocess((value: unknown): unknown => {
+  const items: unknown[] =
+    typeof value === 'string' ? value.split(',') : Array.isArray(value) ? value : [value];
+  const numbers = items.map((item) =>
+    typeof item === 'number'
+      ? item
+      : typeof item === 'string' && /^\s*-?\d+\s*$/.test(item)
+        ? Number(item)
+        : NaN,
+  );
+  // One bad item makes the whole parameter invalid, as the coercion fails for the parameter.
+  return numbers.every(Number.isInteger) ? numbers : value;
+}, z.array(z.number().int()));

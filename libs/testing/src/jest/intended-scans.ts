@@ -6,6 +6,9 @@ const PROJECT_LIST =
 const GROUP_LIST =
   'GET /groups: the visibility rule spans the collection like GitLab GroupsFinder, and X-Total counts it';
 const USER_LIST = 'GET /users (admin): every user, paged along the _id index; X-Total counts the collection';
+const ADMIN_IDENTITY_LIST =
+  'GET /personal_access_tokens and /namespaces by an admin: every token or namespace, paged along the _id ' +
+  'index like GitLab (PersonalAccessTokensFinder, Namespace.all); X-Total counts the collection';
 const ACTIVITY_VISIBILITY =
   'GET /events and /users/:id/events check each event against the visibility of every project and group; ' +
   'the events service keeps those rows for at most 5 s (access.cache.ts) and reloads them whole';
@@ -26,6 +29,8 @@ export const INTENDED_SCANS: readonly IntendedScan[] = [
   },
   { collection: 'namespaces', filter: '{"$and": [{"kind": string}, ...]}', reason: GROUP_LIST },
   { service: 'gateway', collection: 'users', filter: '{}', reason: USER_LIST },
+  { service: 'gateway', collection: 'personal_access_tokens', filter: '{}', reason: ADMIN_IDENTITY_LIST },
+  { service: 'gateway', collection: 'namespaces', filter: '{}', reason: ADMIN_IDENTITY_LIST },
   { service: 'events', collection: 'projects', filter: '{}', reason: ACTIVITY_VISIBILITY },
   { service: 'events', collection: 'groups', filter: '{}', reason: ACTIVITY_VISIBILITY },
   { collection: 'boards', filter: '{"lists.targetId": int32}', reason: BOARD_TARGETS },
