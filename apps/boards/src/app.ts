@@ -8,6 +8,8 @@ import {
 import { createBoardsModels } from './boards.models';
 import { createBoardsRouter } from './boards.router';
 import { createBoardsService, createBoardsStores, type BoardsService } from './boards.service';
+import { createIterationsRouter } from './iterations.router';
+import { createIterationsService } from './iterations.service';
 import { createLabelsRouter } from './labels.router';
 import { createLabelsService } from './labels.service';
 import { createMilestonesRouter } from './milestones.router';
@@ -29,7 +31,12 @@ export function createBoardsApp(runtime: ServiceRuntime): ServiceInstance & { bo
   const labels = createLabelsService(stores.labels, boards);
   const milestones = createMilestonesService(stores.milestones, runtime.outbox);
   const app = createRuntimeHttpApp(runtime, SERVICE_NAME, {
-    apiRouters: [createLabelsRouter(labels), createMilestonesRouter(milestones), createBoardsRouter(boards)],
+    apiRouters: [
+      createLabelsRouter(labels),
+      createMilestonesRouter(milestones),
+      createIterationsRouter(createIterationsService(stores.iterations)),
+      createBoardsRouter(boards),
+    ],
     serves: BOARDS_ENDPOINTS,
   });
   return { app, boards, subscriptions: [createUsersSubscription(models)] };

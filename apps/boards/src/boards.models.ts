@@ -24,7 +24,55 @@ export interface MilestoneDoc {
   updatedAt: Date;
 }
 
-export type ListKind = 'label' | 'milestone' | 'assignee';
+/**
+ * A group iteration. Its state and its sequence in the cadence are not stored: the state follows from the
+ * dates and today (GitLab stores it and moves it forward daily), the sequence from the cadence's spans.
+ */
+export interface IterationDoc {
+  _id: number;
+  groupId: number;
+  /** The group and its ancestors at creation, root first: finds a group's descendants' iterations. */
+  groupPath: number[];
+  rootGroupId: number;
+  /** The group's full path at creation, for links when the reader's context does not name the group. */
+  groupFullPath: string;
+  iid: number;
+  cadenceId: number;
+  title: string | null;
+  description: string | null;
+  startDate: string;
+  dueDate: string;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+/** What a cadence knows of each of its iterations, to refuse overlapping dates and repeated titles. */
+export interface CadenceSpan {
+  id: number;
+  startDate: string;
+  dueDate: string;
+  title: string | null;
+}
+
+/** An iteration cadence (Iterations::Cadence); internal, as GitLab shows cadences only through GraphQL. */
+export interface CadenceDoc {
+  _id: number;
+  groupId: number;
+  /** Unique: `manual:<groupId>` for the group's default manual cadence. */
+  slot: string;
+  title: string;
+  automatic: boolean;
+  startDate: string;
+  durationInWeeks: number;
+  iterationsInAdvance: number;
+  active: boolean;
+  spans: CadenceSpan[];
+  /** Compare-and-set guard for `spans`. */
+  version: number;
+  createdAt: Date;
+}
+
+export type ListKind = 'label' | 'milestone' | 'iteration' | 'assignee';
 
 /** A movable list; its position is its index in the board's `lists` array. */
 export interface ListItem {
@@ -64,6 +112,8 @@ export interface BoardsModels {
   milestones: Model<MilestoneDoc>;
   boards: Model<BoardDoc>;
   users: Model<UserDoc>;
+  iterations: Model<IterationDoc>;
+  cadences: Model<CadenceDoc>;
 }
 
 export function createBoardsModels(connection: Connection): BoardsModels {
@@ -114,7 +164,46 @@ export function createBoardsModels(connection: Connection): BoardsModels {
 
   const userSchema = documentSchema<UserDoc>({ _id: Number, username: String, name: String, state: String });
 
+  const iterationSchema = documentSchema<IterationDoc>({
+    _id: Number,
+    groupId: Number,
+    groupPath: [Number],
+    rootGroupId: Number,
+    groupFullPath: String,
+    iid: Number,
+    cadenceId: Number,
+    title: { type: String, default: null },
+    description: { type: String, default: null },
+    startDate: String,
+    dueDate: String,
+    createdAt: Date,
+    updatedAt: Date,
+  });
+  iterationSchema.index({ groupId: 1, dueDate: 1 });
+  iterationSchema.index({ rootGroupId: 1 });
+
+  const spanSchema = new Schema<CadenceSpan>(
+    { id: Number, startDate: String, dueDate: String, title: { type: String, default: null } },
+    { _id: false },
+  );
+  const cadenceSchema = documentSchema<CadenceDoc>({
+    _id: Number,
+    groupId: { type: Number, index: true },
+    slot: { type: String, unique: true },
+    title: String,
+    automatic: Boolean,
+    startDate: String,
+    durationInWeeks: Number,
+    iterationsInAdvance: Number,
+    active: Boolean,
+    spans: [spanSchema],
+    version: Number,
+    createdAt: Date,
+  });
+
   return {
+    iterations: defineModel(connection, 'Iteration', iterationSchema, 'iterations'),
+    cadences: defineModel(connection, 'IterationCadence', cadenceSchema, 'iteration_cadences'),
     labels: defineModel(connection, 'Label', labelSchema, 'labels'),
     milestones: defineModel(connection, 'Milestone', milestoneSchema, 'milestones'),
     boards: defineModel(connection, 'Board', boardSchema, 'boards'),

@@ -31,9 +31,6 @@ import { presentBoard, presentList, type PresentContext } from './presenters';
 const boardIdParams = z.object({ board_id: integerParam });
 const listIdParams = z.object({ board_id: integerParam, list_id: integerParam });
 
-/** Board scoping (scoped_issue_board) parameters, refused on the free tier. */
-const SCOPE_PARAMS = ['assignee_id', 'milestone_id', 'labels', 'weight'] as const;
-
 function presentContext(ctx: InternalContext, group: NamespaceContext): PresentContext {
   return { group, externalUrl: ctx.externalUrl };
 }
@@ -103,10 +100,8 @@ export function createBoardsRouter(boards: BoardsService): Router {
     const ns = await writer(ctx, ACCESS_LEVELS.reporter);
     const changes = params();
     const board = await boardOf(req, ns);
-    const given = collectParams(req);
-    const scoped = SCOPE_PARAMS.filter((key) => given[key] !== undefined);
-    if (scoped.length > 0 && !isHigherTier(ctx)) throw new ForbiddenError();
-    const updated = await boards.update(ns, board, changes);
+    // Without scoped_issue_board (free tier) the scope parameters are dropped, not refused.
+    const updated = await boards.update(ns, board, changes, isHigherTier(ctx));
     await sendBoard(ctx, res, 200, updated, ns);
   });
 

@@ -4,6 +4,8 @@ import { ModelError, NotFoundError, type Counters } from '@gl/service-kit';
 import { groupAndAncestors } from './boards.access';
 import type { BoardDoc, BoardsModels, ListItem, ListKind } from './boards.models';
 import { createBoardsStore, type BoardSettings, type BoardsStore } from './boards.store';
+import { createIterationsService } from './iterations.service';
+import { createIterationsStore, type IterationsStore } from './iterations.store';
 import { createLabelsStore, type LabelsStore } from './labels.store';
 import { moveItem, removeItem } from './list-order';
 import { createMilestonesStore, type MilestonesStore } from './milestones.store';
@@ -11,6 +13,12 @@ import type { Referenced } from './presenters';
 import { createUsersStore, type UsersStore } from './users.store';
 
 const DEFAULT_BOARD_NAME = 'Development';
+/** Label::DEFAULT_COLOR: the color of a label a board scope creates by its title. */
+const DEFAULT_LABEL_COLOR = '#6699cc';
+/** Milestone::Predefined::ALL ids (Timebox None 0, Any -1, Upcoming -2, Started -3): stored as they are. */
+const PREDEFINED_MILESTONE_IDS = new Set([0, -1, -2, -3]);
+/** Longest label title (Label validates the title's length). */
+const LABEL_TITLE_LIMIT = 255;
 
 /** What a board update asks for, as the API names it (scoping names labels, not ids). */
 export type BoardChanges = Omit<z.infer<typeof updateBoardBody>, 'board_id'>;
@@ -28,6 +36,7 @@ const TARGET_NAMES: Record<ListTarget, string> = {
 const DUPLICATE_NAMES: Record<ListKind, string> = {
   label: 'Label',
   milestone: 'Milestone',
+  iteration: 'Iteration',
   assignee: 'User',
 };
 
@@ -37,6 +46,7 @@ export interface BoardsStores {
   labels: LabelsStore;
   milestones: MilestonesStore;
   users: UsersStore;
+  iterations: IterationsStore;
 }
 
 export function createBoardsStores(models: BoardsModels, counters: Counters): BoardsStores {
@@ -45,12 +55,14 @@ export function createBoardsStores(models: BoardsModels, counters: Counters): Bo
     labels: createLabelsStore(models.labels, counters),
     milestones: createMilestonesStore(models.milestones, counters),
     users: createUsersStore(models.users),
+    iterations: createIterationsStore(models.iterations, models.cadences, counters),
   };
 }
 
 /** Boards and their lists: GitLab's Boards::* and Boards::Lists::* services over the boards store. */
 export function createBoardsService(stores: BoardsStores) {
   const { boards, labels, milestones, users } = stores;
+  const iterations = createIterationsService(stores.iterations);
 
   /** The board every group has on the free tier, created on first access by any number of callers at once. */
   async function ensureDefaultBoard(groupId: number): Promise<void> {
@@ -76,8 +88,17 @@ export function createBoardsService(stores: BoardsStores) {
     return board;
   }
 
-  /** Boards::UpdateService: scoping refers to the group's (or its ancestors') milestones and labels. */
-  async function update(ns: NamespaceContext, board: BoardDoc, changes: BoardChanges): Promise<BoardDoc> {
+  /**
+   * Boards::UpdateService with EE's filters (ee/app/services/ee/boards/base_service.rb). `scoped` says
+   * whether the group has scoped_issue_board: without it the scope parameters are not permitted and are
+   * dropped (permitted_params), and the rest of the update applies.
+   */
+  async function update(
+    ns: NamespaceContext,
+    board: BoardDoc,
+    changes: BoardChanges,
+    scoped: boolean,
+  ): Promise<BoardDoc> {
     const settings: BoardSettings = {};
     if (changes.name !== undefined) {
       if (changes.name.trim() === '') throw ModelError.fields({ name: ["can't be blank"] });
@@ -85,22 +106,38 @@ export function createBoardsService(stores: BoardsStores) {
     }
     if (changes.hide_backlog_list !== undefined) settings.hideBacklogList = changes.hide_backlog_list;
     if (changes.hide_closed_list !== undefined) settings.hideClosedList = changes.hide_closed_list;
-    if (changes.weight !== undefined) settings.weight = changes.weight;
-    if (changes.milestone_id !== undefined) {
-      const usable = await milestones.existsIn(changes.milestone_id, groupAndAncestors(ns));
-      if (!usable) throw new NotFoundError('Milestone');
-      settings.milestoneId = changes.milestone_id;
-    }
-    if (changes.assignee_id !== undefined) {
-      if (!(await users.exists(changes.assignee_id))) throw new NotFoundError('User');
-      settings.assigneeId = changes.assignee_id;
-    }
-    if (changes.labels !== undefined) {
-      settings.labelIds = await labels.idsByNames(groupAndAncestors(ns), changes.labels);
-    }
+    if (scoped) Object.assign(settings, await scopeSettings(ns, changes));
     const updated = await boards.update(board._id, settings);
     if (!updated) throw new NotFoundError();
     return updated;
+  }
+
+  /** The scope a board update asks for, after filter_assignee, filter_labels and filter_milestone. */
+  async function scopeSettings(ns: NamespaceContext, changes: BoardChanges): Promise<BoardSettings> {
+    const settings: BoardSettings = {};
+    if (changes.weight !== undefined) settings.weight = changes.weight;
+    // filter_assignee: User.find_by(id:) — an unknown id (or none) clears the assignee.
+    if (changes.assignee_id !== undefined) {
+      const id = changes.assignee_id;
+      settings.assigneeId = id !== null && (await users.exists(id)) ? id : null;
+    }
+    // filter_milestone: blank clears, a predefined id is kept as is, one of the group's (or its
+    // ancestors') milestones is set, and any other id is dropped: the board keeps its milestone.
+    if (changes.milestone_id !== undefined) {
+      const id = changes.milestone_id;
+      if (id === null || PREDEFINED_MILESTONE_IDS.has(id)) settings.milestoneId = id;
+      else if (await milestones.existsIn(id, groupAndAncestors(ns))) settings.milestoneId = id;
+    }
+    // filter_labels: titles found among the group's and its ancestors' labels, else created in the group.
+    if (changes.labels !== undefined) {
+      const names = [...new Set(changes.labels.map((name) => name.trim()))].filter(
+        (name) => name !== '' && [...name].length <= LABEL_TITLE_LIMIT,
+      );
+      settings.labelIds = names.length
+        ? await labels.findOrCreateByNames(ns.id, groupAndAncestors(ns), names, DEFAULT_LABEL_COLOR)
+        : [];
+    }
+    return settings;
   }
 
   async function remove(board: BoardDoc): Promise<void> {
@@ -165,7 +202,8 @@ export function createBoardsService(stores: BoardsStores) {
       if (!(await users.exists(id))) throw notFound;
       return { kind: 'assignee', targetId: id };
     }
-    throw notFound;
+    if (!(await iterations.usable(ns, id))) throw notFound;
+    return { kind: 'iteration', targetId: id };
   }
 
   /** Removes the lists of a deleted label (or milestone) from every board, closing the gaps. */
@@ -183,25 +221,29 @@ export function createBoardsService(stores: BoardsStores) {
   async function references(shown: BoardDoc[]): Promise<Referenced> {
     const labelIds = new Set<number>();
     const milestoneIds = new Set<number>();
+    const iterationIds = new Set<number>();
     const userIds = new Set<number>();
     for (const board of shown) {
       board.labelIds.forEach((id) => labelIds.add(id));
-      if (board.milestoneId !== null) milestoneIds.add(board.milestoneId);
+      if (board.milestoneId !== null && board.milestoneId > 0) milestoneIds.add(board.milestoneId);
       if (board.assigneeId !== null) userIds.add(board.assigneeId);
       for (const list of board.lists) {
         if (list.kind === 'label') labelIds.add(list.targetId);
         if (list.kind === 'milestone') milestoneIds.add(list.targetId);
+        if (list.kind === 'iteration') iterationIds.add(list.targetId);
         if (list.kind === 'assignee') userIds.add(list.targetId);
       }
     }
-    const [labelDocs, milestoneDocs, userDocs] = await Promise.all([
+    const [labelDocs, milestoneDocs, iterationDocs, userDocs] = await Promise.all([
       labels.byIds([...labelIds]),
       milestones.byIds([...milestoneIds]),
+      stores.iterations.byIds([...iterationIds]).then(iterations.sequenced),
       users.byIds([...userIds]),
     ]);
     return {
       labels: new Map(labelDocs.map((l) => [l._id, l])),
       milestones: new Map(milestoneDocs.map((m) => [m._id, m])),
+      iterations: new Map(iterationDocs.map((i) => [i._id, i])),
       users: new Map(userDocs.map((u) => [u._id, u])),
     };
   }

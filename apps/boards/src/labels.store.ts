@@ -69,11 +69,56 @@ export function createLabelsStore(labels: Model<LabelDoc>, counters: Counters) {
     return found.map((l) => l._id);
   }
 
+  /**
+   * Labels::AvailableLabelsService#find_or_create_by_titles: each name found among the groups' labels (the
+   * group's own first), else created in the group with `color`; ids in the order given, once each.
+   */
+  async function findOrCreateByNames(
+    groupId: number,
+    groupIds: number[],
+    names: string[],
+    color: string,
+  ): Promise<number[]> {
+    const found = await labels
+      .find({ groupId: { $in: groupIds }, name: { $in: names } })
+      .select({ _id: 1, groupId: 1, name: 1 })
+      .lean<Pick<LabelDoc, '_id' | 'groupId' | 'name'>[]>();
+    const byName = new Map<string, number>();
+    for (const label of found) {
+      if (!byName.has(label.name) || label.groupId === groupId) byName.set(label.name, label._id);
+    }
+    const ids: number[] = [];
+    for (const name of names) {
+      let id = byName.get(name);
+      if (id === undefined) {
+        const created = await create({ groupId, name, color, description: null, priority: null });
+        // Someone else created it meanwhile: theirs is the one.
+        id = created === 'taken' ? (await findByName(groupId, name))?._id : created._id;
+        if (id === undefined) continue;
+        byName.set(name, id);
+      }
+      if (!ids.includes(id)) ids.push(id);
+    }
+    return ids;
+  }
+
   async function byIds(ids: number[]): Promise<LabelDoc[]> {
     return ids.length ? labels.find({ _id: { $in: ids } }).lean<LabelDoc[]>() : [];
   }
 
-  return { findById, findByName, page, nameTaken, create, update, remove, existsIn, idsByNames, byIds };
+  return {
+    findById,
+    findByName,
+    page,
+    nameTaken,
+    create,
+    update,
+    remove,
+    existsIn,
+    idsByNames,
+    findOrCreateByNames,
+    byIds,
+  };
 }
 
 export type LabelsStore = ReturnType<typeof createLabelsStore>;

@@ -1,7 +1,9 @@
 import type { z } from 'zod';
+import { ITERATION_STATES } from '@gl/contracts';
 import type {
   BoardEntity,
   BoardListEntity,
+  IterationEntity,
   LabelEntity,
   MilestoneEntity,
   NamespaceContext,
@@ -10,6 +12,7 @@ import type {
 } from '@gl/contracts';
 import type { BoardDoc, LabelDoc, MilestoneDoc, UserDoc } from './boards.models';
 import { userSummary } from '@gl/service-kit';
+import { iterationState, today, type SequencedIteration } from './iterations.service';
 
 type LabelBasic = z.infer<typeof labelBasicEntity>;
 
@@ -57,6 +60,51 @@ export function presentMilestone(milestone: MilestoneDoc, groupWebUrl: string): 
   };
 }
 
+/**
+ * Milestone::Predefined as a board shows them (SpecialBoardFilter): the Timebox constants the Milestone
+ * class defines, `No Milestone` 0, `Any Milestone` -1, `Upcoming` -2, `Started` -3.
+ */
+export const PREDEFINED_MILESTONES: ReadonlyMap<number, string> = new Map([
+  [0, 'No Milestone'],
+  [-1, 'Any Milestone'],
+  [-2, 'Upcoming'],
+  [-3, 'Started'],
+]);
+
+/**
+ * The web address of the iteration's group: the reader's group or one of its ancestors is named by the
+ * request's context (its current path); a descendant by the path it had when the iteration was made.
+ */
+function iterationGroupPath(iteration: SequencedIteration, group: NamespaceContext): string {
+  const segments = group.fullPath.split('/');
+  const chain = [...group.ancestorGroupIds, group.id];
+  const index = chain.indexOf(iteration.groupId);
+  if (index >= 0 && segments.length === chain.length) return segments.slice(0, index + 1).join('/');
+  return iteration.groupFullPath;
+}
+
+/** API::Entities::Iteration (ee/lib/api/entities/iteration.rb); `state` is the stored enum's number. */
+export function presentIteration(
+  iteration: SequencedIteration,
+  pc: PresentContext,
+  day = today(),
+): IterationEntity {
+  return {
+    id: iteration._id,
+    iid: iteration.iid,
+    sequence: iteration.sequence,
+    group_id: iteration.groupId,
+    title: iteration.title,
+    description: iteration.description,
+    state: ITERATION_STATES[iterationState(iteration, day)],
+    created_at: iteration.createdAt.toISOString(),
+    updated_at: iteration.updatedAt.toISOString(),
+    start_date: iteration.startDate,
+    due_date: iteration.dueDate,
+    web_url: `${pc.externalUrl}/groups/${iterationGroupPath(iteration, pc.group)}/-/iterations/${iteration._id}`,
+  };
+}
+
 export function presentUser(user: UserDoc, externalUrl: string): UserSummary {
   return userSummary({ ...user, id: user._id }, externalUrl);
 }
@@ -65,6 +113,7 @@ export function presentUser(user: UserDoc, externalUrl: string): UserSummary {
 export interface Referenced {
   labels: Map<number, LabelDoc>;
   milestones: Map<number, MilestoneDoc>;
+  iterations: Map<number, SequencedIteration>;
   users: Map<number, UserDoc>;
 }
 
@@ -85,6 +134,10 @@ export function presentList(
     const milestone = refs.milestones.get(item.targetId);
     if (milestone) out.milestone = presentMilestone(milestone, pc.group.webUrl);
   }
+  if (item.kind === 'iteration') {
+    const iteration = refs.iterations.get(item.targetId);
+    if (iteration) out.iteration = presentIteration(iteration, pc);
+  }
   if (item.kind === 'assignee') {
     const user = refs.users.get(item.targetId);
     if (user) out.assignee = presentUser(user, pc.externalUrl);
@@ -92,14 +145,33 @@ export function presentList(
   return out;
 }
 
-/** Board entity; `fullMilestone` on create/update, `{id, title}` on list/get (as the spec's examples). */
+/**
+ * The board's milestone (EE Board#milestone and the board entity): a predefined one as SpecialBoardFilter,
+ * a real one in full on create/update and as `{id, title}` on list/get (as the spec's examples).
+ */
+function presentBoardMilestone(
+  board: BoardDoc,
+  refs: Referenced,
+  pc: PresentContext,
+  fullMilestone: boolean,
+): BoardEntity['milestone'] {
+  if (board.milestoneId === null) return null;
+  const predefined = PREDEFINED_MILESTONES.get(board.milestoneId);
+  if (predefined !== undefined) return { title: predefined };
+  const milestone = refs.milestones.get(board.milestoneId);
+  if (!milestone) return null;
+  return fullMilestone
+    ? presentMilestone(milestone, pc.group.webUrl)
+    : { id: milestone._id, title: milestone.title };
+}
+
+/** Board entity (lib/api/entities/board.rb with ee/lib/ee/api/entities/board.rb). */
 export function presentBoard(
   board: BoardDoc,
   refs: Referenced,
   pc: PresentContext,
   fullMilestone: boolean,
 ): BoardEntity {
-  const milestone = board.milestoneId === null ? undefined : refs.milestones.get(board.milestoneId);
   const assignee = board.assigneeId === null ? undefined : refs.users.get(board.assigneeId);
   return {
     id: board._id,
@@ -109,11 +181,7 @@ export function presentBoard(
     project: null,
     lists: board.lists.map((item, i) => presentList(item, i, refs, pc)),
     group: { id: pc.group.id, name: pc.group.name, web_url: pc.group.webUrl },
-    milestone: milestone
-      ? fullMilestone
-        ? presentMilestone(milestone, pc.group.webUrl)
-        : { id: milestone._id, title: milestone.title }
-      : null,
+    milestone: presentBoardMilestone(board, refs, pc, fullMilestone),
     assignee: assignee ? presentUser(assignee, pc.externalUrl) : null,
     labels: board.labelIds.flatMap((id) => {
       const label = refs.labels.get(id);

@@ -1,4 +1,8 @@
 import { declaredIndexesMigration, type Migration } from '@gl/service-kit';
 
 /** gl_boards's steps, oldest first; a release that changes indexes or document shapes appends one. */
-export const BOARDS_MIGRATIONS: readonly Migration[] = [declaredIndexesMigration()];
+export const BOARDS_MIGRATIONS: readonly Migration[] = [
+  declaredIndexesMigration(),
+  // Iterations and their cadences (GET/POST /groups/:id/iterations, iteration lists).
+  declaredIndexesMigration(2),
+];

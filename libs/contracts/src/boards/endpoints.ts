@@ -7,8 +7,11 @@ import {
   createBoardBody,
   createLabelBody,
   createListBody,
+  createIterationBody,
   createMilestoneBody,
+  iterationEntity,
   labelEntity,
+  listIterationsQuery,
   listLabelsQuery,
   listMilestonesQuery,
   milestoneEntity,
@@ -21,6 +24,7 @@ import {
 const boards = ['boards'];
 const labels = ['labels'];
 const milestones = ['milestones'];
+const iterations = ['iterations'];
 const board = '/groups/{id}/boards/{board_id}';
 const boardIdParams = z.object({ board_id: integerParam });
 const listIdParams = z.object({ board_id: integerParam, list_id: integerParam });
@@ -127,6 +131,32 @@ export const BOARDS_ENDPOINTS = defineEndpoints('boards', [
   },
   {
     method: 'GET',
+    path: '/groups/{id}/iterations',
+    operationId: 'listGroupIterations',
+    summary: 'Iterations of a group (and by default its ancestors)',
+    tags: iterations,
+    auth: 'optional-token',
+    params: listIterationsQuery,
+    response: { status: 200, description: 'Iterations', schema: z.array(iterationEntity), paginated: true },
+    errors: [400, 403, 404],
+    higherTier: true,
+  },
+  {
+    method: 'POST',
+    path: '/groups/{id}/iterations',
+    operationId: 'createGroupIteration',
+    summary:
+      "Create a group iteration (Reporter and up; not in GitLab's REST API, which creates them through " +
+      "GraphQL): in the given cadence, or the group's manual cadence, made on first use",
+    tags: iterations,
+    auth: 'token',
+    params: createIterationBody,
+    response: { status: 201, description: 'Iteration', schema: iterationEntity },
+    errors: [400, 401, 403, 404],
+    higherTier: true,
+  },
+  {
+    method: 'GET',
     path: '/groups/{id}/boards',
     operationId: 'listGroupBoards',
     summary: 'Issue boards of a group',
@@ -208,7 +238,7 @@ export const BOARDS_ENDPOINTS = defineEndpoints('boards', [
     method: 'POST',
     path: `${board}/lists`,
     operationId: 'createGroupBoardList',
-    summary: 'Create a list for a label (or, on higher tiers, a milestone or an assignee)',
+    summary: 'Create a list for a label (or, on higher tiers, a milestone, an iteration or an assignee)',
     tags: boards,
     auth: 'token',
     params: createListBody,

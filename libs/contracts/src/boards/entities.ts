@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import {
   booleanParam,
+  coerceInteger,
   integerParam,
   isoDate,
   isoTimestamp,
@@ -50,11 +51,39 @@ export type MilestoneEntity = z.infer<typeof milestoneEntity>;
 
 export const milestoneShortEntity = z.object({ id: z.number().int(), title: z.string() });
 
+/**
+ * SpecialBoardFilter (lib/api/entities/special_board_filter.rb): a board scoped to a predefined milestone
+ * (Milestone::Predefined — None 0, Any -1, Upcoming -2, Started -3) shows only its title.
+ */
+export const specialBoardFilterEntity = z.object({ title: z.string() });
+
+/** Iteration state as the entity shows it (`state_enum`): 1 upcoming, 2 current, 3 closed. */
+export const ITERATION_STATES = { upcoming: 1, current: 2, closed: 3 } as const;
+
+/** Iteration entity (ee/lib/api/entities/iteration.rb), a group iteration. */
+export const iterationEntity = z.object({
+  id: z.number().int(),
+  iid: z.number().int(),
+  sequence: z.number().int(),
+  group_id: z.number().int(),
+  title: z.string().nullable(),
+  description: z.string().nullable(),
+  state: z.union([z.literal(1), z.literal(2), z.literal(3)]),
+  created_at: isoTimestamp,
+  updated_at: isoTimestamp,
+  start_date: z.string(),
+  due_date: z.string(),
+  web_url: z.string(),
+});
+export type IterationEntity = z.infer<typeof iterationEntity>;
+
 export const boardListEntity = z.object({
   id: z.number().int(),
   label: labelBasicEntity.nullable(),
   position: z.number().int(),
   milestone: milestoneEntity.optional(),
+  /** ee/lib/ee/api/entities/list.rb: `expose :iteration, using: ::API::Entities::Iteration` (iteration lists). */
+  iteration: iterationEntity.optional(),
   assignee: userSummary.optional(),
 });
 export type BoardListEntity = z.infer<typeof boardListEntity>;
@@ -67,7 +96,7 @@ export const boardEntity = z.object({
   project: z.null(),
   lists: z.array(boardListEntity),
   group: groupSummary,
-  milestone: z.union([milestoneEntity, milestoneShortEntity]).nullable(),
+  milestone: z.union([milestoneEntity, milestoneShortEntity, specialBoardFilterEntity]).nullable(),
   assignee: userSummary.nullable(),
   labels: z.array(labelBasicEntity),
   weight: z.number().int().nullable(),
@@ -127,13 +156,24 @@ export const updateMilestoneBody = z.object({
 
 export const createBoardBody = z.object({ name: z.string().min(1) });
 
+/** Grape's Integer with a blank value (`""` or JSON null): nil, which clears a board's scope. */
+const clearableIdParam = z.preprocess(
+  (value) => (value === '' ? null : coerceInteger(value)),
+  z.number().int().nullable(),
+);
+
 export const updateBoardBody = z.object({
   board_id: integerParam,
   name: z.string().optional(),
   hide_backlog_list: booleanParam.optional(),
   hide_closed_list: booleanParam.optional(),
-  assignee_id: integerParam.optional(),
-  milestone_id: integerParam.optional(),
+  /** A user id; an unknown one (or null) clears the scope (EE Boards::BaseService#filter_assignee). */
+  assignee_id: clearableIdParam.optional(),
+  /**
+   * A milestone of the group or its ancestors, or a predefined one (0 None, -1 Any, -2 Upcoming,
+   * -3 Started); null clears; any other id leaves the scope as it was (filter_milestone).
+   */
+  milestone_id: clearableIdParam.optional(),
   labels: stringListParam.optional(),
   weight: z
     .preprocess(
@@ -155,4 +195,46 @@ export const moveListBody = z.object({
   board_id: integerParam,
   list_id: integerParam,
   position: integerParam,
+});
+
+// ---- iterations ----
+
+/** Grape's DateTime: anything DateTime.parse reads (ISO 8601 and dates); else "<name> is invalid". */
+const dateTimeParam = z.preprocess((value) => {
+  if (typeof value !== 'string' || value.trim() === '') return value;
+  const time = Date.parse(value);
+  return Number.isNaN(time) ? value : new Date(time);
+}, z.date());
+
+/** `in` (Array[String], values title and cadence_title): `in[]=title`, or one value, or `title,cadence_title`. */
+const iterationSearchFields = z.preprocess(
+  (value) => (typeof value === 'string' ? value.split(',').map((s) => s.trim()) : value),
+  z.array(z.enum(['title', 'cadence_title'])).min(1),
+);
+
+/** GET /groups/:id/iterations (ee/lib/api/iterations.rb `list_params`). */
+export const listIterationsQuery = paginationQuery.extend({
+  /** `started` is the deprecated name of `current`; `opened` is upcoming and current. Default all. */
+  state: z.enum(['opened', 'upcoming', 'started', 'current', 'closed', 'all']).optional(),
+  search: z.string().optional(),
+  in: iterationSearchFields.optional(),
+  include_ancestors: booleanParam.optional(),
+  include_descendants: booleanParam.optional(),
+  updated_before: dateTimeParam.optional(),
+  updated_after: dateTimeParam.optional(),
+});
+
+/** A YYYY-MM-DD that is a day of the calendar (Grape's Date refuses 2026-02-30: "<name> is invalid"). */
+const calendarDate = isoDate.refine((value) => {
+  const day = new Date(`${value}T00:00:00Z`);
+  return !Number.isNaN(day.getTime()) && day.toISOString().slice(0, 10) === value;
+});
+
+/** POST /groups/:id/iterations: ours (GitLab creates iterations through GraphQL `iterationCreate`). */
+export const createIterationBody = z.object({
+  title: z.string().optional(),
+  description: z.string().optional(),
+  start_date: calendarDate,
+  due_date: calendarDate,
+  iteration_cadence_id: positiveIdParam.optional(),
 });
