@@ -15,6 +15,7 @@ import { createNoteablesStore } from './noteables.store';
 import { createIssuableLists } from './issuable-lists';
 import { createIssuablesRouter } from './issuables.router';
 import { createIssuablesScope } from './issuables.scope';
+import { createIssueReorderRouter } from './issue-reorder.router';
 import { identityProjection } from './identity.projection';
 import { createNotesService } from './notes.service';
 import {
@@ -42,6 +43,7 @@ export function createDiscussionsApp(runtime: ServiceRuntime): ServiceInstance {
     apiRouters: [
       createDiscussionsRouter(noteables, notes),
       createIssuablesRouter({ noteables, lists, scope, revisions }),
+      createIssueReorderRouter(noteables, scope),
       createNoteablesRouter(noteables),
       createCommitsRouter(noteables),
     ],

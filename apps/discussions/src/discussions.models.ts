@@ -150,6 +150,26 @@ export interface GroupRefDoc {
   destroyed: boolean;
 }
 
+/**
+ * A claim on one position of a positioning scope, keyed `<scope>:<position>`: whoever inserts it first
+ * owns the position, so two issues never share one whatever the races (relative-position.ts). `at`: when it
+ * was claimed (a claim whose owner never took the position is stale after a while).
+ */
+export interface PositionClaimDoc {
+  _id: string;
+  scope: string;
+  position: number;
+  issueId: number;
+  at: Date;
+}
+
+/** One writer at a time moves the issues of a positioning scope: a lease by scope, with an expiry. */
+export interface PositionLeaseDoc {
+  _id: string;
+  holder: string;
+  until: Date;
+}
+
 export interface DiscussionsModels {
   noteables: Model<NoteableDoc>;
   notes: Model<NoteDoc>;
@@ -161,6 +181,8 @@ export interface DiscussionsModels {
   projects: Model<ProjectRefDoc>;
   groups: Model<GroupRefDoc>;
   members: Model<MembershipDoc>;
+  positionClaims: Model<PositionClaimDoc>;
+  positionLeases: Model<PositionLeaseDoc>;
 }
 
 const mixed = Schema.Types.Mixed;
@@ -290,6 +312,15 @@ export function createDiscussionsModels(connection: Connection, outbox: Outbox):
   projectSchema.index({ rootGroupId: 1 });
   projectSchema.index({ visibility: 1 });
   projectSchema.index({ destroyed: 1 });
+  const claimSchema = documentSchema<PositionClaimDoc>({
+    _id: String,
+    scope: String,
+    position: Number,
+    issueId: Number,
+    at: Date,
+  });
+  claimSchema.index({ scope: 1, position: 1 });
+  const leaseSchema = documentSchema<PositionLeaseDoc>({ _id: String, holder: String, until: Date });
   const groupSchema = documentSchema<GroupRefDoc>({ _id: Number, rootGroupId: Number, destroyed: Boolean });
 
   const models: DiscussionsModels = {
@@ -303,6 +334,8 @@ export function createDiscussionsModels(connection: Connection, outbox: Outbox):
     projects: defineModel(connection, 'ProjectRef', projectSchema, 'projects'),
     groups: defineModel(connection, 'GroupRef', groupSchema, 'groups'),
     members: defineModel(connection, 'Member', membershipSchema(), 'members'),
+    positionClaims: defineModel(connection, 'PositionClaim', claimSchema, 'position_claims'),
+    positionLeases: defineModel(connection, 'PositionLease', leaseSchema, 'position_leases'),
   };
   outbox.register(models.noteables);
   outbox.register(models.notes);

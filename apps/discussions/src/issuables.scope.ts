@@ -11,6 +11,15 @@ export interface ScopeProject extends ReadableProject {
   fullPath: string;
 }
 
+/**
+ * The positioning scope of a project's issues (Issue.relative_positioning_query_base: the projects of the
+ * root group, so a group board orders issues of all its projects against each other).
+ */
+export function positionScopeOfNamespace(ns: Pick<NamespaceContext, 'id' | 'ancestorGroupIds'>): string {
+  const root = ns.ancestorGroupIds[0];
+  return root === undefined ? `p${ns.id}` : `g${root}`;
+}
+
 export function viewerOfContext(ctx: InternalContext): FinderViewer {
   return { userId: ctx.principal?.id ?? null, isAdmin: ctx.principal?.isAdmin ?? false };
 }
@@ -129,7 +138,14 @@ export function createIssuablesScope(
     return { milestoneIds, userIds: new Map(users.map((u) => [u.username, u._id])) };
   }
 
-  return { ofProject, ofGroup, ofInstance, lookups };
+  /** Where an issue of this project compares positions: its root group, or the project itself. */
+  async function positionScopeOf(projectId: number): Promise<string | null> {
+    const project = await models.projects.findById(projectId).lean<ProjectRefDoc>();
+    if (!project || project.destroyed) return null;
+    return project.rootGroupId === null ? `p${projectId}` : `g${project.rootGroupId}`;
+  }
+
+  return { ofProject, ofGroup, ofInstance, lookups, positionScopeOf };
 }
 
 export type IssuablesScope = ReturnType<typeof createIssuablesScope>;

@@ -33,6 +33,7 @@ import type { NoteableDoc } from './discussions.models';
 import { readPage, sendPage } from './discussions.http';
 import { parseCreatedAt } from './notes.service';
 import { SERVICE_PRODUCER } from './discussions.origin';
+import { positionScopeOfNamespace } from './issuables.scope';
 import type { NoteablesService } from './noteables.service';
 import type { ListVisibility } from './noteables.store';
 
@@ -121,6 +122,7 @@ export function createNoteablesRouter(noteables: NoteablesService): Router {
       userSummaryOf(user),
       { ...given, confidential: confidentialityParam(req, given.confidential, true) },
       createdAt,
+      positionScopeOfNamespace(req.ctx.namespace!),
     );
     sendJson(res, 201, await present.issue(doc, req));
   });

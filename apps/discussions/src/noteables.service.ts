@@ -17,6 +17,8 @@ import {
 import { createNoteablesStore, type ListVisibility, type NoteableListFilter } from './noteables.store';
 import type { NotesDeps, NotesService } from './notes.service';
 import { createDiscussionsProjections } from './projections';
+import { createIssuePositions } from './issue-positions';
+import { createPositionsStore } from './positions.store';
 import { assigneesChangeNote, titleChangeNote } from './system-notes';
 
 const EVENTS = DOMAIN_EVENT_TYPES.discussions;
@@ -61,6 +63,7 @@ export function createNoteablesService(deps: NotesDeps, notes: NotesService) {
   const store = createNoteablesStore(deps);
   const commits = createCommitsService(deps);
   const { branchHead, createCommit } = commits;
+  const positions = createIssuePositions(createPositionsStore(deps.models));
 
   async function insert(
     origin: EventOrigin,
@@ -201,6 +204,8 @@ export function createNoteablesService(deps: NotesDeps, notes: NotesService) {
     author: UserSummary,
     input: IssueInput,
     createdAt: Date | null,
+    /** Where the issue's board position is compared (issue-positions.ts); it goes after the last. */
+    positionScope: string | null = null,
   ): Promise<NoteableDoc> {
     const doc = await draft('Issue', `issues:${projectId}`, author, input.title, {
       projectId,
@@ -213,6 +218,10 @@ export function createNoteablesService(deps: NotesDeps, notes: NotesService) {
       dueDate: input.due_date ?? null,
     });
     if (createdAt) Object.assign(doc, { createdAt, updatedAt: createdAt });
+    if (positionScope) {
+      const position = await positions.claimAtEnd(positionScope, doc._id);
+      Object.assign(doc, { positionScope, relativePosition: position });
+    }
     return insert(origin, doc, EVENTS.issueOpened);
   }
 
@@ -338,6 +347,9 @@ export function createNoteablesService(deps: NotesDeps, notes: NotesService) {
   return {
     ...createIssuableExtras(deps),
     ...createDiscussionsProjections(deps),
+    moveIssueBetween: (scope: string, id: number, afterId: number | null, beforeId: number | null) =>
+      positions.moveBetween(scope, id, afterId, beforeId),
+    findIssueById: (id: number) => store.findById(id),
     findByIid: (kind: NoteableKind, scope: 'projectId' | 'groupId', parentId: number, iid: number) =>
       store.findByIid(kind, scope, parentId, iid),
     list,

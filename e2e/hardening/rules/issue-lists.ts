@@ -38,6 +38,17 @@ export const ISSUE_LIST_RULES: Rules = {
     see: VISIBLE,
     source: 'lib/api/issues.rb `get ":id/issues_statistics"` (projects): user_project → 404',
   },
+  reorderProjectIssue: {
+    target: 'project',
+    see: VISIBLE,
+    role: 'reporter',
+    params: (c) => ({ issue_iid: c.r.issueIid }),
+    // Any global id: a neighbour outside the issue's group is GitLab's 422, still past the checks.
+    body: () => ({ move_after_id: 1 }),
+    source:
+      'lib/api/issues.rb `put ":id/issues/:issue_iid/reorder"`: find_by(iid) → 404, authorize! :update_issue ' +
+      '(ProjectPolicy reporter_access, or the author) → 403; Issues::ReorderService',
+  },
   listMergeRequests: {
     target: 'none',
     see: 'signed-in',

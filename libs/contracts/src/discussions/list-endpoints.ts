@@ -6,6 +6,7 @@ import {
   issueStatisticsQuery,
   issuesStatisticsEntity,
   mergeRequestListQuery,
+  reorderIssueBody,
 } from './list-params';
 
 const issues = { status: 200, description: 'Issues', schema: z.array(issueEntity), paginated: true };
@@ -77,6 +78,17 @@ export const LIST_ENDPOINTS = defineEndpoints('discussions', [
     params: issueStatisticsQuery,
     response: statistics,
     errors: [400, 401, 404],
+  },
+  {
+    method: 'PUT',
+    path: '/projects/{id}/issues/{issue_iid}/reorder',
+    operationId: 'reorderProjectIssue',
+    summary: 'Place an issue between two others (boards)',
+    tags: ['issues'],
+    auth: 'token',
+    params: reorderIssueBody,
+    response: { status: 200, description: 'Issue', schema: issueEntity },
+    errors: [400, 401, 403, 404, 422],
   },
   {
     method: 'GET',
