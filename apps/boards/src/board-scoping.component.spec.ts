@@ -138,16 +138,14 @@ describe('Board scoping', () => {
         ['fresh', '#6699cc'],
       ]);
       expect(scoped.labels.slice(0, 2).map((l) => l.id)).toEqual([inherited.id, own.id]);
-      const groupLabels = z
-        .array(labelEntity)
-        .parse(
-          (
-            await h.call('GET', `/groups/${ns.id}/labels`, {
-              ns,
-              query: { include_ancestor_groups: 'false' },
-            })
-          ).body,
-        );
+      const groupLabels = z.array(labelEntity).parse(
+        (
+          await h.call('GET', `/groups/${ns.id}/labels`, {
+            ns,
+            query: { include_ancestor_groups: 'false' },
+          })
+        ).body,
+      );
       expect(groupLabels.map((l) => l.name).sort()).toEqual(['fresh', 'own']);
       const again = await put(ns, board, { labels: 'fresh' });
       expect(again.labels.map((l) => l.id)).toEqual([scoped.labels[2]!.id]);

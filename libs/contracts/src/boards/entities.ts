@@ -209,7 +209,11 @@ const dateTimeParam = z.preprocess((value) => {
 /** `in` (Array[String], values title and cadence_title): `in[]=title`, or one value, or `title,cadence_title`. */
 const iterationSearchFields = z.preprocess(
   (value) => (typeof value === 'string' ? value.split(',').map((s) => s.trim()) : value),
-  z.array(z.enum(['title', 'cadence_title'])).min(1),
+  z
+    .array(z.string())
+    .refine((fields) => fields.length > 0 && fields.every((f) => f === 'title' || f === 'cadence_title'), {
+      message: 'in does not have a valid value',
+    }),
 );
 
 /** GET /groups/:id/iterations (ee/lib/api/iterations.rb `list_params`). */
@@ -225,16 +229,17 @@ export const listIterationsQuery = paginationQuery.extend({
 });
 
 /** A YYYY-MM-DD that is a day of the calendar (Grape's Date refuses 2026-02-30: "<name> is invalid"). */
-const calendarDate = isoDate.refine((value) => {
-  const day = new Date(`${value}T00:00:00Z`);
-  return !Number.isNaN(day.getTime()) && day.toISOString().slice(0, 10) === value;
-});
+const calendarDate = (name: string) =>
+  isoDate.refine((value) => {
+    const day = new Date(`${value}T00:00:00Z`);
+    return !Number.isNaN(day.getTime()) && day.toISOString().slice(0, 10) === value;
+  }, `${name} is invalid`);
 
 /** POST /groups/:id/iterations: ours (GitLab creates iterations through GraphQL `iterationCreate`). */
 export const createIterationBody = z.object({
   title: z.string().optional(),
   description: z.string().optional(),
-  start_date: calendarDate,
-  due_date: calendarDate,
+  start_date: calendarDate('start_date'),
+  due_date: calendarDate('due_date'),
   iteration_cadence_id: positiveIdParam.optional(),
 });
