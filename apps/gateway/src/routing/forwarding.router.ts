@@ -6,6 +6,7 @@ import { applyAuth } from '../auth/auth.middleware';
 import { resolveGroup, resolveProject, findProject, projectContext } from '../namespaces/resolve';
 import { signedRevision } from '../identity/revisions';
 import { ALERT_NOTIFY_PATTERN, ROUTE_TABLE, type RouteSpec, type ServiceName } from './route-table';
+import { guardStream, streamCredentials } from './stream-guard';
 
 export interface ForwardingDeps {
   stores: IdentityStores;
@@ -66,6 +67,7 @@ function forward(deps: ForwardingDeps, spec: RouteSpec) {
     } else {
       await applyAuth(req, deps, { required: spec.auth === 'required', readScopes: spec.readScopes });
     }
+    const credentials = spec.stream ? streamCredentials(req) : null;
     let namespace: NamespaceContext | null = null;
     let url = withoutCredentialParams(req.originalUrl);
     if (spec.namespace) {
@@ -79,6 +81,7 @@ function forward(deps: ForwardingDeps, spec: RouteSpec) {
     }
     req.url = url;
     req.forwardContext = await sign(deps, req, namespace);
+    if (credentials) guardStream(credentials, req, res, deps.stores.users, deps.externalUrl);
     proxy(req, res, next);
   };
 }

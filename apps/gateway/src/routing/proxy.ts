@@ -70,6 +70,13 @@ export function createServiceProxy(targets: string | readonly string[], logger: 
         proxyReq.setHeader('x-forwarded-host', req.headers.host ?? '');
         proxyReq.setHeader('x-forwarded-proto', req.protocol);
       },
+      proxyRes(proxyRes: IncomingMessage, _req: IncomingMessage, res: ServerResponse) {
+        // A live stream never ends by itself: when the client goes (or the gateway ends it), the service's
+        // end goes too, instead of streaming into a closed response on a socket the agent cannot reuse.
+        if (String(proxyRes.headers['content-type'] ?? '').startsWith('text/event-stream')) {
+          res.on('close', () => proxyRes.destroy());
+        }
+      },
       error(err: Error, req: IncomingMessage, res: ServerResponse | Socket, target?: unknown) {
         logger.warn({ err: err.message, target: String(target), url: req.url }, 'upstream unavailable');
         if (!('setHeader' in res) || res.headersSent) {

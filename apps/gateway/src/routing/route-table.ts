@@ -24,6 +24,8 @@ export interface RouteSpec {
   namespace?: { kind: 'group' | 'project'; param: string };
   /** Scopes accepted for reads besides api/read_api (GitLab's allow_access_with_scope). */
   readScopes?: readonly string[];
+  /** The answer is a live event stream: its credentials are checked again while it is open. */
+  stream?: boolean;
 }
 
 function authPolicy(endpoint: EndpointContract): AuthPolicy {
@@ -47,6 +49,7 @@ function routesOf(endpoint: EndpointContract & { service: ServiceName }): RouteS
     auth: authPolicy(endpoint),
     namespace: namespaceOf(template),
     readScopes: endpoint.readScopes,
+    ...(endpoint.response.contentType === 'text/event-stream' ? { stream: true } : {}),
   }));
 }
 
