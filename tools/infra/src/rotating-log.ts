@@ -14,7 +14,11 @@ export interface LogLimits {
 
 const MiB = 1024 * 1024;
 
-/** 10 MiB × 3 per process; 200 MiB for the folder (a stack of eight replicas per service stays under it). */
+/**
+ * 10 MiB × 3 per process; 200 MiB for the folder. The folder's cap holds only while it is at least one full
+ * file per process (current files are never removed): 20 processes at the defaults, so a stack with more
+ * replicas needs a larger GL_LOG_DIR_MAX_BYTES or a smaller GL_LOG_FILE_MAX_BYTES.
+ */
 export const DEFAULT_LOG_LIMITS: LogLimits = { fileMaxBytes: 10 * MiB, files: 3, dirMaxBytes: 200 * MiB };
 
 /** `GL_LOG_FILE_MAX_BYTES`, `GL_LOG_FILES`, `GL_LOG_DIR_MAX_BYTES`; a value that is not a positive integer is refused. */
