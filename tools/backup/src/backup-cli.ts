@@ -4,13 +4,7 @@ import { connect } from '@nats-io/transport-node';
 import { jetstream, jetstreamManager, type JetStreamManager } from '@nats-io/jetstream';
 import { EVENT_STREAM } from '@gl/contracts';
 import { connectMongo, natsServers } from '@gl/service-kit';
-import {
-  databaseNames,
-  dumpDatabases,
-  nonEmptyDatabases,
-  republishSince,
-  restoreDatabases,
-} from './databases';
+import { databaseNames, dumpDatabases, nonEmptyDatabases, restoreDatabases } from './databases';
 import { FORMAT, readManifest, writeManifest, type Manifest } from './manifest';
 import { createProgress } from './progress';
 import { locateServers, type Servers } from './servers';
@@ -29,9 +23,6 @@ const USAGE = [
   '       backup restore DIR [--replace]',
   'env: MONGO_URL + NATS_URL (else the local infrastructure of DATA_DIR, default .data/dev); NATS_STREAM_REPLICAS',
 ].join('\n');
-
-/** Events published this long before the backup began are published again too (hosts' clocks differ). */
-const CLOCK_MARGIN_MS = 60_000;
 
 const rootDir = resolve(__dirname, '..', '..');
 const out = (line: string): void => {
@@ -94,15 +85,17 @@ async function backup(args: Args, servers: Servers): Promise<void> {
     };
     const mongoServer = info.ferretdbVersion ? `ferretdb ${info.ferretdbVersion}` : `mongodb ${info.version}`;
     const hasStream = await streamExists(s.jsm);
-    // Where the stream and its consumers stood before any database is read: see dumpStream,
-    // consumerPositions and databaseOrder for why.
-    const lastSeq = hasStream ? (await s.jsm.streams.info(EVENT_STREAM)).state.last_seq : 0;
+    // Where the consumers stood before any database is read (consumerPositions says why); the stream's end
+    // is fixed once every collection but the counters has been read (dumpStream, COUNTERS).
     const consumers = hasStream ? await consumerPositions(s.jsm, EVENT_STREAM) : [];
     out(`consumer positions: ${consumers.map((c) => `${c.durable}@${c.ackFloor}`).join(', ') || 'none'}`);
     const names = await databaseNames(s.client, args.prefix);
     if (names.length === 0) throw new Error(`no database named ${args.prefix}* on ${servers.mongoUrl}`);
     out(`databases: ${names.join(', ')}`);
-    const dumped = await dumpDatabases(s.client, names, args.dir, progress);
+    let lastSeq = 0;
+    const dumped = await dumpDatabases(s.client, names, args.dir, progress, async () => {
+      if (hasStream) lastSeq = (await s.jsm.streams.info(EVENT_STREAM)).state.last_seq;
+    });
     let bytes = dumped.bytes;
     let stream: Manifest['stream'] = null;
     if (hasStream) {
@@ -155,16 +148,6 @@ async function restore(args: Args, servers: Servers): Promise<void> {
         ? Number(process.env.NATS_STREAM_REPLICAS)
         : undefined;
       messages = (await restoreStream(s.js, s.jsm, manifest.stream, args.dir, progress, replicas)).messages;
-      const since = new Date(Date.parse(manifest.startedAt) - CLOCK_MARGIN_MS);
-      messages += await republishSince(
-        s.client,
-        manifest.databases,
-        since,
-        async (subject, payload, eventId) => {
-          await s.js.publish(subject, payload, { msgID: eventId, timeout: 30_000 });
-        },
-        progress,
-      );
     }
     out(
       `restore done: ${names.length} databases, ${documents.toLocaleString('en-US')} documents, ` +

@@ -1,33 +1,7 @@
-import { databaseOrder, dumpOrder } from './databases';
+import { dumpOrder } from './databases';
 import { subjectMatches } from './stream';
 
 describe('backup order', () => {
-  it('When databases are dumped, then consumers come before producers and the gateway last', () => {
-    const names = [
-      'gl_gateway',
-      'gl_boards',
-      'gl_alerts',
-      'gl_discussions',
-      'gl_events',
-      'gl_registry',
-      'gl_notifications',
-    ];
-    expect(databaseOrder(names, 'gl_')).toEqual([
-      'gl_events',
-      'gl_notifications',
-      'gl_registry',
-      'gl_discussions',
-      'gl_alerts',
-      'gl_boards',
-      'gl_gateway',
-    ]);
-    expect(databaseOrder(['gl_gateway', 'gl_other', 'gl_events'], 'gl_')).toEqual([
-      'gl_events',
-      'gl_other',
-      'gl_gateway',
-    ]);
-  });
-
   it('When collections are dumped, then ingested and timeline heads come first and counters last', () => {
     expect(
       dumpOrder(['counters', 'timeline_buckets', 'activities', 'timeline_heads', 'ingested', 'outbox']),

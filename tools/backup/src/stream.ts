@@ -43,10 +43,10 @@ export async function consumerPositions(jsm: JetStreamManager, stream: string): 
 }
 
 /**
- * Reads the stream from its first message up to `lastSeq`, the last one stored when the backup began, in
- * order, into the dump. Later messages are left out on purpose: their events are in the producers'
- * outboxes when their documents are in the dump, and restore publishes them again from there
- * (republishSince); an event whose document the dump does not hold must not reach the consumers.
+ * Reads the stream from its first message up to `lastSeq`, the last one stored once every collection but
+ * the counters was read, in order, into the dump. Every event a dumped consumer applied is in it. An event
+ * published later belongs to a document the dump holds with the event still pending in its outbox fields
+ * (the relay clears them only after publishing), so the restored relay publishes it again.
  */
 export async function dumpStream(
   js: JetStreamClient,
