@@ -87,12 +87,23 @@ describe('boards on the free tier with @gitbeaker/rest', () => {
     expect(await milestoneList.json()).toEqual({ error: 'label_id is missing' });
   });
 
-  it('When the board is scoped with a weight, then 403: scoped boards are not on the free tier', async () => {
+  it('When the board is scoped with a weight, then 200 without it: the free tier drops scoping (permitted_params)', async () => {
     const board = await developmentBoard();
     const scoped = await freeApi(`/groups/${groupId}/boards/${board.id}`, {
       method: 'PUT',
-      body: JSON.stringify({ weight: 3 }),
+      body: JSON.stringify({ weight: 3, hide_closed_list: true }),
     });
-    expect(scoped.status).toBe(403);
+    expect(scoped.status).toBe(200);
+    expect(boardEntity.parse(await scoped.json())).toMatchObject({ weight: null, hide_closed_list: true });
+  });
+
+  it('When iterations are listed or created, then 403: iterations are a higher-tier feature', async () => {
+    const listed = await freeApi(`/groups/${groupId}/iterations`);
+    expect(listed.status).toBe(403);
+    const created = await freeApi(`/groups/${groupId}/iterations`, {
+      method: 'POST',
+      body: JSON.stringify({ start_date: '2030-01-01', due_date: '2030-01-14' }),
+    });
+    expect(created.status).toBe(403);
   });
 });

@@ -9,6 +9,14 @@ import type { Rules } from './types';
  * container_repositories.rb, notification_settings.rb, error_tracking/project_settings.rb,
  * app/policies/group_policy.rb, app/policies/project_policy.rb.
  */
+let iterationSlot = 0;
+/** Two days no other iteration created here has: 2100-01-01 onwards, three days apart. */
+function iterationDays(): { start_date: string; due_date: string } {
+  const start = Date.UTC(2100, 0, 1) + iterationSlot++ * 3 * 86_400_000;
+  const date = (time: number) => new Date(time).toISOString().slice(0, 10);
+  return { start_date: date(start), due_date: date(start + 86_400_000) };
+}
+
 export const SERVICE_RULES: Rules = {
   // Boards: `before { authenticate! }`; read_issue_board for whoever reads the group; admin_issue_board and
   // admin_issue_board_list for Reporters (GroupPolicy reporter).
@@ -119,6 +127,21 @@ export const SERVICE_RULES: Rules = {
     role: 'reporter',
     body: () => ({ description: `matrix ${unique('d')}` }),
     source: 'lib/api/group_milestones.rb `put`: authorize! :admin_milestone, user_group',
+  },
+  // Iterations: read_iteration for whoever reads the group (with the feature); our creation call needs
+  // create_iteration, Reporter and up (ee GroupPolicy). Each creation gets days of its own: iterations of
+  // one cadence may not overlap.
+  listGroupIterations: {
+    target: 'group',
+    see: VISIBLE,
+    source: 'ee/lib/api/iterations.rb: authorize! :read_iteration, user_group (can?(:read_group))',
+  },
+  createGroupIteration: {
+    target: 'group',
+    see: VISIBLE,
+    role: 'reporter',
+    body: () => iterationDays(),
+    source: 'ee/app/policies/ee/group_policy.rb: reporter & iterations_available → create_iteration',
   },
   // Container registry: read_container_image (reporter_access, or public_access — the registry is enabled
   // for everyone with access by default), destroy_container_image (developer), admin_container_image
