@@ -94,7 +94,7 @@ describe('Issue positions (RelativePositioning)', () => {
     const laid = memory.sorted();
     expect(laid.map(([id]) => id)).toEqual(order);
     expect(new Set(laid.map(([, p]) => p)).size).toBe(laid.length);
-    // Measured: about 13 position writes per move on average (the move itself and the spreads).
+    // Measured: about 14 position writes per move on average (the move itself and the spreads).
     expect(memory.writes() / 10_000).toBeLessThan(25);
   });
 
