@@ -34,6 +34,8 @@ export const DEFAULT_STREAM_OPTIONS: StreamOptions = {
 export const TOO_MANY_STREAMS = { message: '429 Too Many Requests' };
 
 const AUTHOR_TTL_MS = 60_000;
+/** Events whose JSON is kept for other streams (cleared past this; the timeline is the source either way). */
+const RENDERED_KEPT = 5_000;
 
 export interface StreamRequest {
   /** The timeline stream followed (`project:<id>`, `author:<id>`). */
@@ -71,6 +73,7 @@ export function createActivityStreams(deps: ActivityStreamsDeps) {
   const open = new Set<{ channel: SseChannel; server: Server | undefined }>();
   let anonymous = 0;
   const authors = new Map<number, { user: UserDoc | null; at: number }>();
+  const rendered = new Map<string, string>();
 
   /** Authors of the events to send, from a short-lived copy of the user projection. */
   async function authorsFor(items: ActivityDoc[], externalUrl: string): Promise<Map<number, UserSummary>> {
@@ -100,12 +103,22 @@ export function createActivityStreams(deps: ActivityStreamsDeps) {
     const visible = await request.visibility();
     const sent = items.filter(visible);
     if (sent.length === 0) return !channel.closed;
-    const presented = await authorsFor(sent, externalUrl);
-    for (const item of sent) {
-      const entity = presentActivity(item, presented);
-      if (!channel.send(item._id, item.actionName, JSON.stringify(entity))) return false;
+    return channel.send(await presented(sent, externalUrl));
+  }
+
+  /**
+   * The events as messages, each event's JSON made once for every stream that sends it (a hundred streams
+   * of one project share it); kept briefly, since an author's name may change.
+   */
+  async function presented(items: ActivityDoc[], externalUrl: string) {
+    const key = (item: ActivityDoc) => `${externalUrl} ${item._id}`;
+    const missing = items.filter((item) => !rendered.has(key(item)));
+    if (missing.length > 0) {
+      const byAuthor = await authorsFor(missing, externalUrl);
+      if (rendered.size > RENDERED_KEPT) rendered.clear();
+      for (const item of missing) rendered.set(key(item), JSON.stringify(presentActivity(item, byAuthor)));
     }
-    return true;
+    return items.map((item) => ({ id: item._id, event: item.actionName, data: rendered.get(key(item))! }));
   }
 
   async function takeSlot(principal: Principal | null): Promise<StreamSlot | null> {

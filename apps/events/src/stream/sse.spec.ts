@@ -50,12 +50,12 @@ describe('server-sent events', () => {
     const { res, written, asResponse } = fakeResponse();
     const channel = openSse(asResponse, OPTIONS);
     let sent = 0;
-    while (channel.send(100 + sent, 'opened', 'x'.repeat(100))) sent++;
+    while (channel.send([{ id: 100 + sent, event: 'opened', data: 'x'.repeat(100) }])) sent++;
     expect(sent).toBeGreaterThan(3);
     expect(res.ended).toBe(true);
     expect(channel.closed).toBe(true);
     expect(channel.signal.aborted).toBe(true);
     expect(written.at(-1)).toBe(`event: overflow\ndata: {"last_event_id":${100 + sent}}\n\n`);
-    expect(channel.send(999, 'opened', 'late')).toBe(false);
+    expect(channel.send([{ id: 999, event: 'opened', data: 'late' }])).toBe(false);
   });
 });

@@ -21,8 +21,11 @@ export interface SseChannel {
   readonly closed: boolean;
   /** Aborts when the stream ends, whoever ends it. */
   readonly signal: AbortSignal;
-  /** Queues one message; false when the stream is closed (or just closed because the client fell behind). */
-  send(id: number, event: string, data: string): boolean;
+  /**
+   * Queues messages in one write; false when the stream is closed (or just closed because the client fell
+   * behind).
+   */
+  send(messages: readonly { id: number; event: string; data: string }[]): boolean;
   /** Ends the stream, with a last message first when given. */
   close(last?: { event: string; data: string }): void;
 }
@@ -65,10 +68,11 @@ export function openSse(res: Response, options: SseOptions): SseChannel {
       return closed;
     },
     signal: controller.signal,
-    send(id, event, data) {
+    send(messages) {
       if (closed) return false;
-      res.write(sseMessage(id, event, data));
-      lastId = id;
+      if (messages.length === 0) return true;
+      res.write(messages.map((m) => sseMessage(m.id, m.event, m.data)).join(''));
+      lastId = messages.at(-1)!.id;
       if (res.writableLength > options.bufferLimit) {
         channel.close({ event: 'overflow', data: JSON.stringify({ last_event_id: lastId }) });
         return false;
