@@ -21,8 +21,22 @@ export function watchStorage(metrics: ServiceMetrics, connection: Connection, bu
   metrics.streamStateOf = () => readStreamState(bus.jsm);
 }
 
-/** The durables of this process whose oldest unacknowledged events are about to leave the stream. */
+/** Readiness answers at once: a broker that does not answer is the `nats` check's to report. */
+const WINDOW_READ_TIMEOUT_MS = 1_000;
+
+/**
+ * The durables of this process whose oldest unacknowledged events are about to leave the stream; none when
+ * the broker does not answer within a second.
+ */
 export async function consumersBehindWindow(metrics: ServiceMetrics): Promise<string[]> {
-  const windows = await metrics.consumerWindows().catch(() => undefined);
-  return [...(windows ?? [])].filter(([, window]) => window.behind).map(([durable]) => durable);
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<undefined>((resolve) => {
+    timer = setTimeout(resolve, WINDOW_READ_TIMEOUT_MS, undefined);
+  });
+  try {
+    const windows = await Promise.race([metrics.consumerWindows().catch(() => undefined), timeout]);
+    return [...(windows ?? [])].filter(([, window]) => window.behind).map(([durable]) => durable);
+  } finally {
+    clearTimeout(timer);
+  }
 }
