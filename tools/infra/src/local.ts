@@ -115,7 +115,8 @@ function spawnChild(
     exited: Promise.resolve(),
   };
   child.exited = new Promise<void>((resolve) => {
-    proc.once('exit', (code, sig) => {
+    // 'close', not 'exit': its last output has gone through the pipes into the log by then (logTail).
+    proc.once('close', (code, sig) => {
       child.ended = sig !== null ? `killed by ${sig}` : `exited with code ${String(code)}`;
       resolve();
     });
