@@ -130,6 +130,16 @@ describe('board scoping and iteration lists with real clients', () => {
     expect(await ids({ state: 'closed' })).toEqual([closed.id]);
     expect(await ids({ search: 'sprint 2' })).toEqual([upcoming.id]);
     expect(await ids({ includeAncestors: false, state: 'current' })).toEqual([current.id]);
+    // Descendants and the cadence's title ("<group name> Iterations"), by raw query: gitbeaker has no option.
+    const wide = await api(
+      `/groups/${groupId}/iterations?include_descendants=true&search=${groupPath}%20iterations&in[]=cadence_title`,
+    );
+    expect(
+      z
+        .array(iterationEntity)
+        .parse(await wide.json())
+        .map((i) => i.id),
+    ).toEqual([closed.id, current.id, upcoming.id]);
 
     const board = boardEntity.parse(await root.GroupIssueBoards.create(groupId, 'Iterations'));
     // gitbeaker types createList's options as label, assignee or milestone, and sends iteration_id as well.
