@@ -13,6 +13,7 @@ import { gatewayScenario } from './gateway.bench';
 import { stopLoad } from './load';
 import { registryScenario } from './registry.bench';
 import { scaleScenario } from './scale.bench';
+import { streamScenario } from './stream.bench';
 import { met, type Scenario, type ScenarioContext, type SummaryRow } from './scenario';
 import { formatSummary, summaryMarkdown } from './summary';
 
@@ -97,6 +98,7 @@ function scenariosOf(args: Args): Scenario[] {
     registryScenario(args.tags),
     eventsScenario({ events: args.events, ingest: args.ingest }),
     scaleScenario({ scale: args.scale }),
+    streamScenario,
   ];
   if (args.scenarios.length === 0) return all.filter((s) => s.inDefaultRun);
   return args.scenarios.map((name) => {
