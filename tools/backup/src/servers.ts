@@ -74,6 +74,14 @@ export async function locateServers(
     return { ...running, source: `the running local infrastructure of ${dataDir}`, stop: async () => {} };
   log(`no running infrastructure for ${dataDir}: starting it for this run`);
   const infra = await startInfra({ rootDir, dataDir, log });
+  if (infra.source !== 'local') {
+    // With a Docker engine `npm start` runs throw-away containers: a fresh pair holds nothing to back up,
+    // and a restore into one would vanish when this command ends.
+    await infra.stop();
+    throw new Error(
+      `no local infrastructure in ${dataDir} (a Docker engine is present): set MONGO_URL and NATS_URL to the servers to use`,
+    );
+  }
   return {
     mongoUrl: infra.mongoUrl,
     natsUrl: infra.natsUrl,
