@@ -39,6 +39,8 @@ export interface IterationDoc {
   iid: number;
   cadenceId: number;
   title: string | null;
+  /** `title === null`, for the order: GitLab's lists put untitled iterations last among equal due dates. */
+  untitled: boolean;
   description: string | null;
   startDate: string;
   dueDate: string;
@@ -173,6 +175,7 @@ export function createBoardsModels(connection: Connection): BoardsModels {
     iid: Number,
     cadenceId: Number,
     title: { type: String, default: null },
+    untitled: Boolean,
     description: { type: String, default: null },
     startDate: String,
     dueDate: String,

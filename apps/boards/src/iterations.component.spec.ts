@@ -251,6 +251,17 @@ describe('Group iterations', () => {
       expect(withDescendants.items.map((i) => i.id).sort()).toEqual([inherited.id, own.id].sort());
     });
 
+    it('When due dates are equal, then titles order them and untitled iterations come last', async () => {
+      const parent = groupNamespace();
+      const ns = groupNamespace({ ancestorGroupIds: [parent.id] });
+      const untitled = await create(ns, { start_date: day(1), due_date: day(3) });
+      const b = await create(parent, { title: 'b', start_date: day(2), due_date: day(3) });
+      const a = await create(parent, { title: 'a', start_date: day(5), due_date: day(6) });
+      const a2 = await create(ns, { title: 'a', start_date: day(4), due_date: day(6) });
+      const { items } = await list(ns);
+      expect(items.map((i) => i.id)).toEqual([b.id, untitled.id, a.id, a2.id]);
+    });
+
     it('When paginated, then per_page pages come with X-Total and Link', async () => {
       const ns = groupNamespace();
       for (let i = 0; i < 3; i++) await create(ns, { start_date: day(i * 2 + 1), due_date: day(i * 2 + 2) });

@@ -161,6 +161,7 @@ export function createIterationsService(store: IterationsStore) {
       iid,
       cadenceId: cadence._id,
       title,
+      untitled: title === null,
       description: params.description ?? null,
       startDate,
       dueDate,

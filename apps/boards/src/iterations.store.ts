@@ -39,7 +39,10 @@ export function createIterationsStore(
     return { rootGroupId, $or: [own, { groupPath: groupId }] };
   }
 
-  /** IterationsFinder#order: due date, then title, then id. */
+  /**
+   * IterationsFinder#order: due date, then title, then id. PostgreSQL sorts a missing title after the
+   * others, MongoDB before them: `untitled` puts them back after.
+   */
   async function page(
     scope: IterationScope,
     conditions: IterationConditions,
@@ -57,7 +60,7 @@ export function createIterationsStore(
     }
     if (conditions.updatedBefore) and.push({ updatedAt: { $lte: conditions.updatedBefore } });
     if (conditions.updatedAfter) and.push({ updatedAt: { $gte: conditions.updatedAfter } });
-    return findPage(iterations, { $and: and }, { dueDate: 1, title: 1, _id: 1 }, page);
+    return findPage(iterations, { $and: and }, { dueDate: 1, untitled: 1, title: 1, _id: 1 }, page);
   }
 
   /** An iteration of one of these groups (any state), for board lists. */
