@@ -167,7 +167,7 @@ print(json.dumps({"ok": True, "checked": ["python-gitlab"]}))
     expect(((await all.json()) as Issue[]).map((i) => i.title).sort()).toEqual(['first', 'third']);
     const mrs = await api('/merge_requests', { token: null });
     expect(mrs.status).toBe(401);
-    const bad = await api(`/groups/${groupId}/issues?order_by=weight`);
+    const bad = await api(`/groups/${groupId}/issues?order_by=size`);
     expect([bad.status, await bad.json()]).toEqual([400, { error: 'order_by does not have a valid value' }]);
     const pageZero = await api(`/projects/${appId}/issues?page=0&per_page=1`);
     expect(pageZero.status).toBe(200);

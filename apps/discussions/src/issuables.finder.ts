@@ -282,6 +282,8 @@ export function issuableFilter(input: FinderInput, options: { withState: boolean
     if (query.closed_by_id !== undefined) parts.push({ 'closedBy.id': query.closed_by_id });
     parts.push(dueDateFilter(query.due_date, now));
     if (query.issue_type) parts.push({ issueType: query.issue_type });
+    // Issues here carry no weight: `None` is every issue, any weight (or `Any`) none.
+    if (query.weight !== undefined && query.weight !== 'None') parts.push(NOTHING);
   } else {
     if (query.source_branch !== undefined) parts.push({ sourceBranch: query.source_branch });
     if (query.target_branch !== undefined) parts.push({ targetBranch: query.target_branch });
@@ -289,6 +291,9 @@ export function issuableFilter(input: FinderInput, options: { withState: boolean
     if (query.wip === 'yes' || query.draft === true) parts.push(NOTHING);
     if (query.reviewer_id !== undefined && query.reviewer_id !== 'None') parts.push(NOTHING);
     if (query.reviewer_username !== undefined) parts.push(NOTHING);
+    // Nor deployments, nor approvals: those filters select nothing (`approved_by_ids=None` everything).
+    if (query.environment !== undefined || query.deployed_before || query.deployed_after) parts.push(NOTHING);
+    if (query.approved_by_ids !== undefined && !isNone(query.approved_by_ids)) parts.push(NOTHING);
   }
   const nonEmpty = parts.filter((part) => Object.keys(part).length > 0);
   return { $and: nonEmpty };

@@ -5,6 +5,7 @@ import {
   ParamError,
   UnauthorizedError,
   collectParams,
+  isHigherTier,
   mutuallyExclusive,
   projectionCaughtUp,
   route,
@@ -28,8 +29,12 @@ const EXCLUSIVE = [
 ];
 
 /** The list's parameters, parsed by its contract, then Grape's group rules (also inside `not`). */
-function listParams<T>(req: Request, params: () => T): T {
+function listParams<T extends object>(req: Request, params: () => T): T {
   const parsed = params();
+  // `weight` is a sort option of the tiers that have weights only.
+  if ('order_by' in parsed && parsed.order_by === 'weight' && !isHigherTier(req.ctx)) {
+    throw new ParamError(['order_by does not have a valid value']);
+  }
   const raw = collectParams(req);
   const not = raw.not && typeof raw.not === 'object' ? (raw.not as Record<string, unknown>) : {};
   const broken = [...EXCLUSIVE.map((rule) => rule(raw)), ...EXCLUSIVE.map((rule) => rule(not))].filter(

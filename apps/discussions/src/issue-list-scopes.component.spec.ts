@@ -142,7 +142,7 @@ describe('Issue and merge request lists of a group and of the instance', () => {
     const hidden = await h.call('GET', `/groups/${s.id}/issues`, { ns: s, as: STRANGER, level: 0 });
     expect(hidden.status).toBe(404);
     expect(hidden.body).toEqual({ message: '404 Group Not Found' });
-    const bad = await h.call('GET', `/groups/${s.id}/issues?order_by=weight`, { ns: s, level: 50 });
+    const bad = await h.call('GET', `/groups/${s.id}/issues?order_by=size`, { ns: s, level: 50 });
     expect(bad.status).toBe(400);
     expect(bad.body).toEqual({ error: 'order_by does not have a valid value' });
   });

@@ -68,6 +68,19 @@ describe('Project issue lists: filters and order (IssuesFinder)', () => {
     }
   });
 
+  it('When ordered by weight, then only on the tiers that have weights (no issue weighs: by id)', async () => {
+    const ns = projectNamespace();
+    await open(ns, { title: 'a' });
+    await open(ns, { title: 'b' });
+    const paid = await h.call('GET', `/projects/${ns.id}/issues?order_by=weight&sort=asc`, { ns });
+    expect(titles(issues.parse(paid.body))).toEqual(['b', 'a']);
+    const free = await h.call('GET', `/projects/${ns.id}/issues?order_by=weight`, { ns, tier: 'free' });
+    expect(free.status).toBe(400);
+    expect(free.body).toEqual({ error: 'order_by does not have a valid value' });
+    expect(titles(await list(ns, 'weight=None&sort=asc'))).toEqual(['a', 'b']);
+    expect(titles(await list(ns, 'weight=3'))).toEqual([]);
+  });
+
   it('When labels are given, then issues having all of them; None and Any; not[labels] excludes', async () => {
     const ns = projectNamespace();
     await open(ns, { title: 'both', labels: 'Doing,bug' });
@@ -175,5 +188,38 @@ describe('Project issue lists: filters and order (IssuesFinder)', () => {
     });
     expect(bad.status).toBe(400);
     expect(bad.body).toEqual({ error: 'due_date is invalid' });
+  });
+
+  it('When list parameters are odd, then 200 or a 400 naming them, never a 5xx', async () => {
+    const ns = projectNamespace();
+    await open(ns, { title: 'one' });
+    const odd = [
+      'page=99999999999999999999',
+      'search=(((%5B*',
+      'search=ab',
+      'labels[x]=y',
+      'not=abc',
+      'order_by[]=title',
+      'assignee_id=abc',
+      'in=zzz&search=one',
+      'iids[]=abc',
+      'milestone_id=foo',
+      'my_reaction_emoji=Any',
+      'due_date=overdue',
+      'issue_type=incident',
+      'scope=reviews_for_me',
+      'not[iids]=1,x',
+      'created_before=2026-13-45',
+    ];
+    for (const query of odd) {
+      const res = await h.call('GET', `/projects/${ns.id}/issues?${query}`, { ns });
+      expect([query, res.status < 500]).toEqual([query, true]);
+    }
+    for (const path of ['merge_requests', 'issues_statistics']) {
+      for (const query of odd) {
+        const res = await h.call('GET', `/projects/${ns.id}/${path}?${query}`, { ns });
+        expect([path, query, res.status < 500]).toEqual([path, query, true]);
+      }
+    }
   });
 });

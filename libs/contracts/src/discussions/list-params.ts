@@ -93,6 +93,8 @@ const issueFilterFields = {
   scope: z.enum(ISSUABLE_SCOPES).optional(),
   my_reaction_emoji: textParam.optional(),
   confidential: booleanParam.optional(),
+  /** Higher tiers (ee issues_helpers `issues_stats_params_ee`): a weight, `None` or `Any`. */
+  weight: userIdOrWildcard.optional(),
 };
 
 /** Offset pagination as Kaminari reads it: a page of 0 or less is the first page. */
@@ -113,7 +115,9 @@ export const ISSUE_ORDER_BY = [
   'title',
   'updated_at',
 ] as const;
-export type IssueOrderBy = (typeof ISSUE_ORDER_BY)[number];
+/** ee/lib/ee/api/helpers/issues_helpers.rb adds `weight` (answered on the tiers that have weights). */
+export const ISSUE_ORDER_BY_WITH_WEIGHT = [...ISSUE_ORDER_BY, 'weight'] as const;
+export type IssueOrderBy = (typeof ISSUE_ORDER_BY_WITH_WEIGHT)[number];
 
 /** lib/api/merge_requests.rb `order_by` values. */
 export const MERGE_REQUEST_ORDER_BY = [
@@ -148,7 +152,7 @@ export const issueListQuery = z.object({
   with_labels_details: booleanParam.optional(),
   state: z.enum(['opened', 'closed', 'all']).optional(),
   closed_by_id: integerParam.optional(),
-  order_by: z.enum(ISSUE_ORDER_BY).optional(),
+  order_by: z.enum(ISSUE_ORDER_BY_WITH_WEIGHT).optional(),
   sort: z.enum(['asc', 'desc']).optional(),
   due_date: z.enum(DUE_DATE_FILTERS).optional(),
   issue_type: z.enum(ISSUE_TYPES).optional(),
@@ -189,6 +193,10 @@ export const mergeRequestListQuery = z.object({
   my_reaction_emoji: textParam.optional(),
   source_branch: textParam.optional(),
   target_branch: textParam.optional(),
+  environment: textParam.optional(),
+  deployed_before: dateTimeParam.optional(),
+  deployed_after: dateTimeParam.optional(),
+  approved_by_ids: textParam.optional(),
   wip: z.enum(['yes', 'no']).optional(),
   draft: booleanParam.optional(),
   state: z.enum(['opened', 'closed', 'locked', 'merged', 'all']).optional(),
