@@ -55,6 +55,22 @@ describe('Project issue lists: filters and order (IssuesFinder)', () => {
     expect(titles(page2)).toEqual(['none']);
   });
 
+  it('When pages are walked oldest or first position first while issues are added, then none repeats or is skipped', async () => {
+    const ns = projectNamespace({ ancestorGroupIds: [] });
+    const at = '2026-03-01T00:00:00Z';
+    for (let n = 0; n < 25; n++) await open(ns, { title: `i${n}`, created_at: n % 3 ? at : undefined });
+    for (const order of ['order_by=relative_position&sort=asc', 'order_by=created_at&sort=asc']) {
+      const seen: string[] = [];
+      for (let page = 1; page <= 4; page++) {
+        seen.push(...titles(await list(ns, `${order}&per_page=10&page=${page}`)));
+        await open(ns, { title: `new ${order} ${page}` });
+      }
+      const old = seen.filter((t) => !t.startsWith('new'));
+      expect(new Set(seen).size).toBe(seen.length);
+      expect(old).toHaveLength(25);
+    }
+  });
+
   it('When order_by or sort is unknown, then 400 "<name> does not have a valid value"', async () => {
     const ns = projectNamespace();
     for (const [query, name] of [
