@@ -239,6 +239,19 @@ describe('live activity streams (…/events/stream)', () => {
     expect(titles(client)).toEqual(['mine']);
   });
 
+  it('When /events/stream?scope=all is opened, then the events of the caller’s projects they may read', async () => {
+    const client = await stream(`/events/stream?scope=all`, { as: GUEST });
+    await record(
+      issue(OPEN, 'not-a-member'),
+      issue(HIDDEN, 'hidden'),
+      issue(PRIVATE, 'member-plain'),
+      issue(PRIVATE, 'member-secret', BOB, true),
+      issue(PRIVATE, 'member-2'),
+    );
+    await client.waitFor(2);
+    expect(titles(client)).toEqual(['member-plain', 'member-2']);
+  });
+
   it('When a user opens more streams than allowed, then 429, and a closed stream frees its place', async () => {
     const a = await stream(`/events/stream`, { as: SLOW });
     const b = await stream(`/events/stream`, { as: SLOW });

@@ -14,7 +14,7 @@ import { canSeeProject } from '../events.visibility';
 import { streams } from '../timeline/timeline.store';
 import type { UsersStore } from '../users.store';
 import type { ActivityStreams } from './activity-streams';
-import { liveVisibility } from './stream-access';
+import { liveAuthorizedProjects, liveVisibility } from './stream-access';
 
 export interface StreamRouterDeps {
   streams: ActivityStreams;
@@ -45,10 +45,18 @@ export function createStreamRouter(deps: StreamRouterDeps): Router {
     const principal = requireUser(req.ctx);
     const query = params();
     await caughtUp(req, res);
+    const all = query.scope === 'all';
+    const check = all
+      ? liveAuthorizedProjects(deps.cache, deps.version, req.ctx, principal, activityFilter(query))
+      : visibility(req.ctx, query);
     await deps.streams.serve(
       req,
       res,
-      { stream: streams.author(principal.id), principal, visibility: visibility(req.ctx, query) },
+      {
+        stream: all ? streams.allProjects : streams.author(principal.id),
+        principal,
+        visibility: check,
+      },
       query.last_event_id,
     );
   });

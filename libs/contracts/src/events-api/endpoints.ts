@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { byOperationId, defineEndpoints } from '../endpoint';
 import { activityEventEntity } from './entities';
 import {
-  activityStreamQuery,
+  currentUserActivityStreamQuery,
   currentUserEventsQuery,
   projectActivityStreamQuery,
   projectEventsQuery,
@@ -72,11 +72,13 @@ export const EVENTS_API_ENDPOINTS = defineEndpoints('events', [
     method: 'GET',
     path: '/events/stream',
     operationId: 'streamCurrentUserEvents',
-    summary: "The caller's events as they are recorded (server-sent events; not in GitLab)",
+    summary:
+      "The caller's events as they are recorded; scope=all: those of every project the caller is a member " +
+      'of (server-sent events; not in GitLab)',
     tags,
     auth: 'token',
     readScopes: ['read_user'],
-    params: activityStreamQuery,
+    params: currentUserActivityStreamQuery,
     response: stream,
     errors: [400, 401, 403, 429],
   },

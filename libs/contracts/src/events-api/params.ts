@@ -66,6 +66,9 @@ export const activityStreamQuery = z.object({
 });
 export type ActivityStreamQuery = z.infer<typeof activityStreamQuery>;
 
+/** /events/stream: `scope=all` follows the events of every project the caller is a member of, as the list. */
+export const currentUserActivityStreamQuery = activityStreamQuery.extend({ scope: z.string().optional() });
+
 export const userActivityStreamQuery = activityStreamQuery.extend({ user_id: z.string().min(1) });
 
 export const projectActivityStreamQuery = activityStreamQuery.extend({ id: z.string().min(1) });
