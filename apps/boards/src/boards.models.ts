@@ -184,6 +184,7 @@ export function createBoardsModels(connection: Connection): BoardsModels {
   });
   iterationSchema.index({ groupId: 1, dueDate: 1 });
   iterationSchema.index({ rootGroupId: 1 });
+  iterationSchema.index({ cadenceId: 1, startDate: 1 });
 
   const spanSchema = new Schema<CadenceSpan>(
     { id: Number, startDate: String, dueDate: String, title: { type: String, default: null } },

@@ -68,13 +68,18 @@ function yearsFromNow(years: number, now = new Date()): string {
  * with Iteration's validations (ee/app/models/iteration.rb and the Timebox concern).
  */
 export function createIterationsService(store: IterationsStore) {
-  /** Each iteration's sequence: its rank by start date among its cadence's iterations. */
+  /**
+   * Each iteration's sequence: its rank by start date among its cadence's iterations (Iterations::Cadence
+   * #update_iteration_sequences numbers them so after every change).
+   */
   async function sequenced(docs: IterationDoc[]): Promise<SequencedIteration[]> {
-    const cadences = await store.cadencesByIds([...new Set(docs.map((d) => d.cadenceId))]);
-    const spans = new Map(cadences.map((c) => [c._id, c.spans]));
+    if (docs.length === 0) return [];
+    const latest = docs.reduce((max, d) => (d.startDate > max ? d.startDate : max), docs[0]!.startDate);
+    const earlier = await store.startsBefore([...new Set(docs.map((d) => d.cadenceId))], latest);
     return docs.map((doc) => ({
       ...doc,
-      sequence: 1 + (spans.get(doc.cadenceId) ?? []).filter((s) => s.startDate < doc.startDate).length,
+      sequence:
+        1 + earlier.filter((e) => e.cadenceId === doc.cadenceId && e.startDate < doc.startDate).length,
     }));
   }
 

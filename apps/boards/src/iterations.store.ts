@@ -72,8 +72,20 @@ export function createIterationsStore(
     return ids.length ? iterations.find({ _id: { $in: ids } }).lean<IterationDoc[]>() : [];
   }
 
-  async function cadencesByIds(ids: number[]): Promise<CadenceDoc[]> {
-    return ids.length ? cadences.find({ _id: { $in: ids } }).lean<CadenceDoc[]>() : [];
+  /**
+   * The start dates of the cadences' iterations that start before `before`: what the sequences of a page
+   * need. Read from the iterations (small documents, by index), not from the cadence's spans: decoding a
+   * cadence of 200 spans for every page cost more than the page itself.
+   */
+  async function startsBefore(
+    cadenceIds: number[],
+    before: string,
+  ): Promise<Pick<IterationDoc, 'cadenceId' | 'startDate'>[]> {
+    if (cadenceIds.length === 0) return [];
+    return iterations
+      .find({ cadenceId: { $in: cadenceIds }, startDate: { $lt: before } })
+      .select({ _id: 0, cadenceId: 1, startDate: 1 })
+      .lean<Pick<IterationDoc, 'cadenceId' | 'startDate'>[]>();
   }
 
   /** The cadences the iterations in scope belong to. */
@@ -176,7 +188,7 @@ export function createIterationsStore(
     page,
     findIn,
     byIds,
-    cadencesByIds,
+    startsBefore,
     cadenceIdsIn,
     cadenceIdsMatching,
     findCadence,
