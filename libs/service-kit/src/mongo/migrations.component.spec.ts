@@ -1,8 +1,8 @@
-import type { Connection } from 'mongoose';
+import { Schema, type Connection } from 'mongoose';
 import { createTestDatabase, testEnv, type TestDatabase } from '@gl/testing';
 import { createLogger } from '../logging';
 import { connectMongo } from './connection';
-import { MIGRATIONS_COLLECTION, runMigrations, type Migration } from './migrations';
+import { MIGRATIONS_COLLECTION, declaredIndexesMigration, runMigrations, type Migration } from './migrations';
 
 const logger = createLogger('migrations-test', 'silent');
 
@@ -126,5 +126,23 @@ describe('runMigrations', () => {
       /expected 1/,
     );
     expect(runs).toEqual([0, 0]);
+  });
+
+  it('When step 1 runs, then every declared index exists, built by mongoose or, where autoIndex is off, by the step', async () => {
+    const built = new Schema({ key: String }, { versionKey: false });
+    built.index({ key: 1 }, { unique: true });
+    const manual = new Schema({ at: Date }, { versionKey: false, autoIndex: false });
+    manual.index({ at: 1 });
+    db.connection.model('Built', built, 'built');
+    db.connection.model('Manual', manual, 'manual');
+    expect(await runMigrations(db.connection, [declaredIndexesMigration()], { logger })).toEqual({
+      applied: [1],
+    });
+    const names = async (collection: string): Promise<string[]> =>
+      (await db.connection.collection(collection).listIndexes().toArray())
+        .map((i) => String((i as { name: unknown }).name))
+        .sort();
+    expect(await names('built')).toEqual(['_id_', 'key_1']);
+    expect(await names('manual')).toEqual(['_id_', 'at_1']);
   });
 });

@@ -183,16 +183,23 @@ export async function runMigrations(
 }
 
 /**
- * Version 1 of every service: the indexes its models declare, created and recorded as a step. Mongoose
- * also builds them when a model is compiled and runService waits for that (ensureIndexes); recording
- * them here gives later steps a known starting point to drop or replace an index from.
+ * Version 1 of every service: the indexes its models declare, created and recorded as a step, giving later
+ * steps a known starting point to drop or replace an index from. Mongoose starts building them when a model
+ * compiles (autoIndex, on in connectMongo); the step waits for that build rather than sending a second,
+ * concurrent build of the same indexes (after which one end-to-end run's scan report showed an outbox query
+ * reading its whole table; the cause is not confirmed), and builds them itself only where autoIndex is off.
  */
 export function declaredIndexesMigration(version = 1): Migration {
   return {
     version,
     name: 'create the indexes the models declare',
     async up(connection) {
-      for (const model of Object.values(connection.models)) await model.createIndexes();
+      const connectionAutoIndex = (connection.config as { autoIndex?: boolean }).autoIndex;
+      for (const model of Object.values(connection.models)) {
+        await model.init();
+        const autoIndex = model.schema.get('autoIndex') ?? connectionAutoIndex ?? true;
+        if (!autoIndex) await model.createIndexes();
+      }
     },
   };
 }
