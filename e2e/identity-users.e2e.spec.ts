@@ -124,4 +124,36 @@ describe('identity: users with python-gitlab and gitbeaker', () => {
     expect(refused.status).toBe(400);
     expect(await refused.json()).toEqual({ message: 'Transfer failed: Group is already a root group.' });
   });
+
+  it('When python-gitlab switches project features off, transfers a project and lists its groups, then each call works as on GitLab', () => {
+    python('projects');
+  });
+
+  it('When gitbeaker edits feature levels and transfers a project, then the project shows them and its groups follow', async () => {
+    const user = await newUser();
+    const client = gitlab(user.token);
+    const project = await client.Projects.create({ name: unique('gbfeat') });
+    const edited = await client.Projects.edit(project.id, {
+      issuesAccessLevel: 'disabled',
+      wikiAccessLevel: 'disabled',
+    });
+    expect(edited).toMatchObject({
+      issues_enabled: false,
+      issues_access_level: 'disabled',
+      wiki_enabled: false,
+    });
+    const path = unique('gbpg');
+    const group = await client.Groups.create(path, path);
+    const moved = await client.Projects.transfer(project.id, group.id);
+    expect(moved).toMatchObject({
+      id: project.id,
+      path_with_namespace: `${path}/${project.path}`,
+    });
+    const groups = await client.Projects.allGroups(project.id);
+    expect(groups.map((g) => g.id)).toEqual([group.id]);
+  });
+
+  it('When python-gitlab saves a group label, then the deprecated PUT /groups/:id/labels with its name updates it', () => {
+    python('group label save');
+  });
 });

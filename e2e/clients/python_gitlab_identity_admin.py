@@ -156,11 +156,53 @@ def groups(run: Run) -> None:
     assert client.namespaces.get(target.id).members_count_with_descendants == 1
 
 
+def projects(run: Run) -> None:
+    user, client = run.user()
+    project = client.projects.create({"name": run.name("pyfeat")})
+    project.issues_enabled = False
+    project.snippets_enabled = False
+    project.merge_requests_access_level = "private"
+    project.save()  # PUT /projects/:id with the switches
+    fresh = client.projects.get(project.id)
+    assert (fresh.issues_enabled, fresh.issues_access_level) == (False, "disabled"), fresh.issues_access_level
+    assert fresh.snippets_enabled is False and fresh.merge_requests_access_level == "private"
+
+    top = client.groups.create({"name": run.name("pypg"), "path": run.name("pypg"), "visibility": "private"})
+    sub = client.groups.create({"name": "sub", "path": "sub", "parent_id": top.id})
+    project.transfer(sub.full_path)  # PUT /projects/:id/transfer
+    moved = client.projects.get(project.id)
+    assert moved.path_with_namespace == f"{sub.full_path}/{project.path}", moved.path_with_namespace
+    assert moved.visibility == "private"
+    groups = [g.id for g in moved.groups.list(get_all=True)]  # GET /projects/:id/groups
+    assert groups == [sub.id, top.id], groups
+    try:
+        project.transfer(sub.id)
+        raise AssertionError("expected 400 for the same namespace")
+    except gitlab.exceptions.GitlabTransferProjectError as err:
+        assert err.response_code == 400, err.response_code
+        assert err.error_message == 'Failed to transfer project {:new_namespace=>["Project is already in this namespace."]}', err.error_message
+
+
+def group_label_save(run: Run) -> None:
+    group = run.root.groups.create({"name": run.name("pylab"), "path": run.name("pylab")})
+    label = group.labels.create({"name": "triage", "color": "#112233"})
+    label.color = "#445566"
+    label.description = "Needs a look"
+    label.save()  # PUT /groups/:id/labels with the label's name in the body
+    again = [item for item in group.labels.list(get_all=True) if item.name == "triage"][0]
+    assert (again.color, again.description) == ("#445566", "Needs a look"), (again.color, again.description)
+    label.new_name = "triaged"
+    label.save()
+    assert [item.name for item in group.labels.list(get_all=True)] == ["triaged"]
+
+
 SCENARIOS = {
     "moderation": moderation,
     "profile+delete": profile_and_delete,
     "emails+tokens": emails_and_tokens,
     "groups": groups,
+    "projects": projects,
+    "group label save": group_label_save,
 }
 
 

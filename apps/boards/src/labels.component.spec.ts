@@ -199,4 +199,66 @@ describe('Group labels API', () => {
     const again = await h.call('DELETE', `/groups/${ns.id}/labels/${created.id}`, { ns });
     expect(again.status).toBe(404);
   });
+
+  describe('PUT /groups/:id/labels (deprecated form, python-gitlab GroupLabel#save)', () => {
+    it('When the label is named in the body, then it is updated like PUT .../labels/:label_id', async () => {
+      const ns = groupNamespace();
+      const created = labelEntity.parse(
+        (await h.call('POST', `/groups/${ns.id}/labels`, { ns, json: { name: 'old', color: '#000000' } }))
+          .body,
+      );
+      const byName = await h.call('PUT', `/groups/${ns.id}/labels`, {
+        ns,
+        as: REPORTER,
+        json: { name: 'old', new_name: 'renamed', color: '#00ff00' },
+      });
+      expect(byName.status).toBe(200);
+      expect(labelEntity.parse(byName.body)).toMatchObject({
+        id: created.id,
+        name: 'renamed',
+        color: '#00ff00',
+      });
+      const byId = await h.call('PUT', `/groups/${ns.id}/labels`, {
+        ns,
+        json: { label_id: created.id, description: 'by id' },
+      });
+      expect(labelEntity.parse(byId.body)).toMatchObject({ name: 'renamed', description: 'by id' });
+    });
+
+    it("When neither or both of label_id and name are given, then Grape's exactly_one_of 400; unknown 404; guest 403", async () => {
+      const ns = groupNamespace();
+      await h.call('POST', `/groups/${ns.id}/labels`, { ns, json: { name: 'l', color: '#000000' } });
+      expect(
+        await h.call('PUT', `/groups/${ns.id}/labels`, { ns, json: { color: '#111111' } }),
+      ).toMatchObject({
+        status: 400,
+        body: { error: 'label_id, name are missing, exactly one parameter must be provided' },
+      });
+      expect(
+        await h.call('PUT', `/groups/${ns.id}/labels`, {
+          ns,
+          json: { name: 'l', label_id: 1, color: '#111111' },
+        }),
+      ).toMatchObject({ status: 400, body: { error: 'label_id, name are mutually exclusive' } });
+      expect(await h.call('PUT', `/groups/${ns.id}/labels`, { ns, json: { name: 'l' } })).toMatchObject({
+        status: 400,
+        body: {
+          error:
+            'new_name, color, description, priority are missing, at least one parameter must be provided',
+        },
+      });
+      expect(
+        await h.call('PUT', `/groups/${ns.id}/labels`, { ns, json: { name: 'nope', color: '#111111' } }),
+      ).toMatchObject({ status: 404, body: { message: '404 Label Not Found' } });
+      expect(
+        (
+          await h.call('PUT', `/groups/${ns.id}/labels`, {
+            ns,
+            as: GUEST,
+            json: { name: 'l', color: '#111111' },
+          })
+        ).status,
+      ).toBe(403);
+    });
+  });
 });

@@ -5,6 +5,7 @@ import {
   atLeastOneOf,
   collectParams,
   readPageRequest,
+  requireExactlyOne,
   route,
   sendJson,
   sendNoContent,
@@ -44,6 +45,19 @@ export function createLabelsRouter(labels: LabelsService): Router {
     const broken = atLeastOneOf('new_name', 'color', 'description', 'priority')(collectParams(req));
     if (broken) throw new ParamError([broken]);
     const updated = await labels.update(ns.id, changes);
+    sendJson(res, 200, presentLabel(updated));
+  });
+
+  // lib/api/group_labels.rb's deprecated `put` (helpers/labels_helpers.rb update_label): exactly one of
+  // label_id and name picks the label, then the same update.
+  route(router, BOARDS_API.updateGroupLabelByName, async ({ req, res, ctx, params }) => {
+    const { ns } = groupWriter(ctx, ACCESS_LEVELS.reporter);
+    const raw = collectParams(req);
+    const broken = atLeastOneOf('new_name', 'color', 'description', 'priority')(raw);
+    if (broken) throw new ParamError([broken]);
+    const { label_id, name, ...changes } = params();
+    requireExactlyOne(raw, ['label_id', 'name']);
+    const updated = await labels.update(ns.id, { ...changes, label_id: String(label_id ?? name) });
     sendJson(res, 200, presentLabel(updated));
   });
 

@@ -111,4 +111,27 @@ export const IDENTITY_ADMIN_RULES: Rules = {
       'lib/api/namespaces.rb `get ":id"`: authenticate!, then read_namespace_via_membership (members of the ' +
       'group or above it, admins), else not_found!("Namespace")',
   },
+  listProjectGroups: {
+    target: 'project',
+    see: VISIBLE,
+    source: 'lib/api/projects.rb `get ":id/groups"`: user_project → 404; Projects::GroupsFinder',
+  },
+  transferProject: {
+    target: 'project',
+    see: VISIBLE,
+    role: 'owner',
+    // Into the namespace it is already in: 400 for whoever may transfer, and nothing moves.
+    body: (c) => ({ namespace: String(c.target.group.id) }),
+    source:
+      'lib/api/projects.rb `put ":id/transfer"`: authorize! :change_namespace (ProjectPolicy owner_access) ' +
+      'before find_namespace!',
+  },
+  // Boards' deprecated label update, next to the identity rules for the calls a new client tries first.
+  updateGroupLabelByName: {
+    target: 'group',
+    see: VISIBLE,
+    role: 'reporter',
+    body: (c) => ({ label_id: c.r.labelId, description: `matrix ${unique('d')}` }),
+    source: 'lib/api/group_labels.rb deprecated `put` (update_label): authorize! :admin_label, user_group',
+  },
 };

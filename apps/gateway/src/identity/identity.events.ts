@@ -1,6 +1,7 @@
 import { EVENT_TYPES, type EventActor, type EventEnvelope } from '@gl/contracts';
 import { createEvent, type EventOrigin } from '@gl/service-kit';
 import type { MemberDoc, NamespaceDoc, ProjectDoc, UserDoc } from './identity.models';
+import { featureLevels } from './project-features';
 
 /** Builds the identity events other services project from (user summaries, visibility, memberships). */
 export function actorOf(user: Pick<UserDoc, '_id' | 'username' | 'name'> | null): EventActor {
@@ -87,6 +88,7 @@ export function projectEvent(
       ancestorGroupIds: project.ancestorGroupIds,
       visibility: project.visibility,
       ...(revision === undefined ? {} : { revision }),
+      features: featureLevels(project),
     },
   });
 }

@@ -1,4 +1,5 @@
 import { Schema, type Connection, type Model, type SchemaDefinition } from 'mongoose';
+import type { FeatureAccessLevel, ProjectFeature } from '@gl/contracts';
 import { addOutboxFields, type AnyModel } from '@gl/service-kit';
 import { createIdentityCache, invalidateOnWrite, type IdentityCache } from './identity.cache';
 
@@ -100,6 +101,8 @@ export interface ProjectDoc {
   visibility: 'private' | 'internal' | 'public';
   description: string;
   defaultBranch: string;
+  /** Feature access levels set on the project; absent ones have their defaults (project-features.ts). */
+  features?: Partial<Record<ProjectFeature, FeatureAccessLevel>>;
   creatorId: number;
   starCount: number;
   createdAt: Date;
@@ -238,6 +241,7 @@ function projectSchema(): Schema<ProjectDoc> {
     visibility: { type: String, index: true },
     description: String,
     defaultBranch: String,
+    features: Schema.Types.Mixed,
     creatorId: Number,
     starCount: Number,
     lastActivityAt: Date,

@@ -1,11 +1,12 @@
 import { Router } from 'express';
 import type { FilterQuery } from 'mongoose';
 import { IDENTITY_API, type Principal } from '@gl/contracts';
-import { NotFoundError, sendJson, setPaginationHeaders } from '@gl/service-kit';
+import { sendJson, setPaginationHeaders } from '@gl/service-kit';
 import { OWNER } from './access';
 import { callerOf, identityRoutes, pageOf } from './http';
 import type { NamespaceDoc } from './identity.models';
-import { membershipLevel, membershipsOf } from './memberships';
+import { membershipsOf } from './memberships';
+import { findReadableNamespace } from './namespace-access';
 import { namespaceBasic } from './projects.entities';
 import { searchPattern } from './queries';
 import type { IdentityRouterDeps } from './router-deps';
@@ -70,15 +71,7 @@ export function createNamespacesRouter(deps: IdentityRouterDeps): Router {
   // above it, or an administrator; anyone else the same 404 as an unknown namespace.
   serve(IDENTITY_API.getNamespace, async ({ req, res }) => {
     const principal = callerOf(req);
-    const namespace = await stores.namespaces.findByIdOrPath(String(req.params.id));
-    if (!namespace) throw new NotFoundError('Namespace');
-    const level =
-      namespace.kind === 'group'
-        ? await membershipLevel(stores.members, principal.id, [...namespace.ancestorIds, namespace._id])
-        : 0;
-    const readable =
-      principal.isAdmin || (namespace.kind === 'user' ? namespace.ownerId === principal.id : level > 0);
-    if (!readable) throw new NotFoundError('Namespace');
+    const { namespace, level } = await findReadableNamespace(stores, String(req.params.id), principal);
     sendJson(res, 200, await present(namespace, principal, level));
   });
 

@@ -55,6 +55,10 @@ describe('identity: projects and stars', () => {
         namespaceId: project.namespace.id,
         ancestorGroupIds: [],
         visibility: 'private',
+        features: expect.objectContaining({
+          issues: 'enabled',
+          security_and_compliance: 'private',
+        }) as unknown,
       });
     });
 
@@ -315,7 +319,13 @@ describe('identity: projects and stars', () => {
       const res = await api('PUT', `/projects/${project.id}`, { token: alice.token, body: {} });
       expect(res.body).toEqual({
         error:
-          'name, default_branch, path, description, visibility are missing, at least one parameter must be provided',
+          'analytics_access_level, builds_access_level, container_registry_access_level, default_branch, ' +
+          'description, environments_access_level, feature_flags_access_level, forking_access_level, ' +
+          'infrastructure_access_level, issues_access_level, merge_requests_access_level, name, ' +
+          'pages_access_level, monitor_access_level, path, releases_access_level, repository_access_level, ' +
+          'security_and_compliance_access_level, snippets_access_level, visibility, wiki_access_level, ' +
+          'issues_enabled, jobs_enabled, merge_requests_enabled, wiki_enabled, snippets_enabled, ' +
+          'container_registry_enabled are missing, at least one parameter must be provided',
       });
     });
 

@@ -1,5 +1,6 @@
 import type { NamespaceDoc, ProjectDoc, UserDoc } from './identity.models';
 import { userBasic } from './users.entities';
+import { featureFields } from './project-features';
 import { avatarUrl, groupWebUrl, projectWebUrl, userWebUrl } from './urls';
 
 /**
@@ -93,30 +94,9 @@ export function projectEntity(externalUrl: string, view: ProjectView, access?: P
     visibility: project.visibility,
     ...(project.namespaceKind === 'user' && owner ? { owner: userBasic(externalUrl, owner) } : {}),
     resolve_outdated_diff_discussions: false,
-    container_registry_enabled: true,
-    container_registry_access_level: 'enabled',
-    issues_enabled: true,
-    merge_requests_enabled: true,
-    wiki_enabled: true,
-    jobs_enabled: true,
-    snippets_enabled: true,
+    ...featureFields(project),
     service_desk_enabled: false,
     can_create_merge_request_in: true,
-    issues_access_level: 'enabled',
-    repository_access_level: 'enabled',
-    merge_requests_access_level: 'enabled',
-    forking_access_level: 'enabled',
-    wiki_access_level: 'enabled',
-    builds_access_level: 'enabled',
-    snippets_access_level: 'enabled',
-    pages_access_level: project.visibility === 'public' ? 'enabled' : 'private',
-    analytics_access_level: 'enabled',
-    security_and_compliance_access_level: 'private',
-    releases_access_level: 'enabled',
-    environments_access_level: 'enabled',
-    feature_flags_access_level: 'enabled',
-    infrastructure_access_level: 'enabled',
-    monitor_access_level: 'enabled',
     emails_disabled: false,
     emails_enabled: true,
     shared_runners_enabled: true,

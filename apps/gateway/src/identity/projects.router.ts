@@ -1,6 +1,10 @@
 import { Router, type Request } from 'express';
 import { IDENTITY_API, UPDATE_PROJECT_ATTRIBUTES, createProjectBody, updateProjectBody } from '@gl/contracts';
-import { atLeastOneOf, sendJson, setPaginationHeaders } from '@gl/service-kit';
+import { atLeastOneOf, eventActor, sendJson, setPaginationHeaders } from '@gl/service-kit';
+import { findReadableNamespace } from './namespace-access';
+import { projectGroups } from './project-groups';
+import { requireChangeNamespace, transferProject } from './project-transfer';
+import { groupWebUrl } from './urls';
 import { resolveProject, type ResolvedNamespace } from '../namespaces/resolve';
 import { callerOf, identityRoutes, originOfRequest, pageOf, paramsWithRules } from './http';
 import type { IdentityRouterDeps } from './router-deps';
@@ -54,6 +58,45 @@ export function createProjectsRouter(deps: IdentityRouterDeps & { projects: Proj
       originOfRequest(req),
     );
     sendJson(res, 200, await presentProject(stores, externalUrl, updated, null));
+  });
+
+  // Projects::GroupsFinder: the project's group and the groups above it that the caller sees, newest first.
+  serve(IDENTITY_API.listProjectGroups, async ({ req, res, params }) => {
+    const query = params();
+    const { project } = await resolve(req);
+    const page = pageOf(req);
+    const { total, groups } = await projectGroups(stores, project!, req.principal, query, page);
+    setPaginationHeaders(req, res, page, total);
+    sendJson(
+      res,
+      200,
+      groups.map((group) => ({
+        id: group._id,
+        web_url: groupWebUrl(externalUrl, group),
+        name: group.name,
+        avatar_url: null,
+        full_name: group.fullName,
+        full_path: group.fullPath,
+      })),
+    );
+  });
+
+  // authorize! :change_namespace comes before the namespace is looked up.
+  serve(IDENTITY_API.transferProject, async ({ req, res, params }) => {
+    const { namespace: target } = params();
+    const { project, context } = await resolve(req);
+    const principal = callerOf(req);
+    requireChangeNamespace(principal, context.accessLevel);
+    const { namespace } = await findReadableNamespace(stores, target, principal);
+    const moved = await transferProject(
+      deps,
+      project!,
+      namespace,
+      principal,
+      originOfRequest(req),
+      eventActor(principal),
+    );
+    sendJson(res, 200, await presentProject(stores, externalUrl, moved, principal));
   });
 
   // Removal is asynchronous in GitLab: 202 with a JSON body (gitbeaker rejects an empty 202).

@@ -1,10 +1,17 @@
 import type { FilterQuery } from 'mongoose';
-import type { CreateProjectBody, ListProjectsQuery, Principal, UpdateProjectBody } from '@gl/contracts';
+import type {
+  CreateProjectBody,
+  ListProjectsQuery,
+  Principal,
+  ProjectFeatureParams,
+  UpdateProjectBody,
+} from '@gl/contracts';
 import { TEXT_LIMITS, lengthErrors } from '@gl/contracts';
 import { HttpError, ModelError, eventActor, type EventOrigin, type PageRequest } from '@gl/service-kit';
 import { CREATE_PROJECT_LEVEL, MAINTAINER, OWNER, moreVisible, requireLevel } from './access';
 import { destroyProject } from './cascade';
 import type { IdentityDeps } from './identity.deps';
+import { requestedFeatures } from './project-features';
 import { EVENT_TYPES, projectEvent } from './identity.events';
 import type { NamespaceDoc, ProjectDoc } from './identity.models';
 import { insertCreatorMember } from './member-writes';
@@ -51,6 +58,15 @@ function limitReachedMessage(limit: number): string {
 }
 
 /** Projects: creation in a personal or group namespace, listing with GitLab's filters, updates, removal. */
+/** The project's stored feature levels with the request's applied (ProjectFeature is saved with it). */
+function featureChanges(
+  project: Pick<ProjectDoc, 'features'>,
+  input: ProjectFeatureParams,
+): { features?: ProjectDoc['features'] } {
+  const requested = requestedFeatures(input);
+  return requested ? { features: { ...project.features, ...requested } } : {};
+}
+
 export function createProjectsService(deps: IdentityDeps) {
   const { stores, counters } = deps;
 
@@ -141,6 +157,7 @@ export function createProjectsService(deps: IdentityDeps) {
       visibility,
       description: input.description ?? '',
       defaultBranch: input.default_branch || DEFAULT_BRANCH,
+      ...featureChanges({}, input),
       creatorId: principal.id,
       starCount: 0,
       createdAt: now,
@@ -281,6 +298,7 @@ export function createProjectsService(deps: IdentityDeps) {
       visibility,
       description: input.description ?? project.description,
       defaultBranch: input.default_branch || project.defaultBranch,
+      ...featureChanges(project, input),
       updatedAt: new Date(),
     };
     const updated: ProjectDoc = { ...project, ...changes };

@@ -18,6 +18,7 @@ import {
   moveListBody,
   updateBoardBody,
   updateLabelBody,
+  updateLabelByNameBody,
   updateMilestoneBody,
 } from './entities';
 
@@ -73,6 +74,18 @@ export const BOARDS_ENDPOINTS = defineEndpoints('boards', [
     params: updateLabelBody,
     response: { status: 200, description: 'Label', schema: labelEntity },
     errors: [400, 401, 403, 404, 409],
+  },
+  {
+    method: 'PUT',
+    path: '/groups/{id}/labels',
+    operationId: 'updateGroupLabelByName',
+    summary: 'Update a group label named in the body (deprecated form)',
+    tags: labels,
+    auth: 'token',
+    params: updateLabelByNameBody,
+    response: { status: 200, description: 'Label', schema: labelEntity },
+    errors: [400, 401, 403, 404, 409],
+    deprecated: true,
   },
   {
     method: 'DELETE',

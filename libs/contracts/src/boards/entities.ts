@@ -127,6 +127,15 @@ export const updateLabelBody = z.object({
   priority: integerParam.optional(),
 });
 
+/**
+ * The deprecated PUT /groups/:id/labels (lib/api/group_labels.rb, deprecated in 12.4, which python-gitlab's
+ * GroupLabel#save still uses): the label by `label_id` or by its current `name`, exactly one of them.
+ */
+export const updateLabelByNameBody = updateLabelBody.omit({ label_id: true }).extend({
+  label_id: integerParam.optional(),
+  name: z.string().optional(),
+});
+
 export const milestoneState = z.enum(['active', 'closed']);
 
 export const listMilestonesQuery = paginationQuery.extend({

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { visibility } from '../primitives';
+import { featureAccessLevel } from '../identity/project-features';
 
 /** Payloads (`data`) of identity events, published by the gateway's identity catalogue. */
 export const userEventData = z.object({
@@ -50,6 +51,12 @@ export const projectEventData = z.object({
   visibility,
   /** See groupEventData. */
   revision: z.number().int().optional(),
+  /**
+   * Every feature's access level (app/models/project_feature.rb: `disabled`, `private` for members,
+   * `enabled`, `public` for pages), so services answer a disabled feature as GitLab does (issues, merge
+   * requests, snippets, container registry…). Absent in events of older builds: all `enabled`.
+   */
+  features: z.record(z.string(), featureAccessLevel).optional(),
 });
 
 export const memberEventData = z.object({

@@ -26,6 +26,7 @@ import {
 import { USER_ADMIN_ENDPOINTS } from './user-admin.endpoints';
 import { CREDENTIALS_ENDPOINTS } from './credentials.endpoints';
 import { NAMESPACE_ENDPOINTS } from './namespaces.endpoints';
+import { PROJECT_GROUP_ENDPOINTS } from './project-groups.endpoints';
 
 /** The identity catalogue the gateway serves itself, for the OpenAPI document. */
 const accepted = z.object({ message: z.literal('202 Accepted') });
@@ -368,6 +369,7 @@ export const IDENTITY_ENDPOINTS = defineEndpoints('gateway', [
   ...USER_ADMIN_ENDPOINTS,
   ...CREDENTIALS_ENDPOINTS,
   ...NAMESPACE_ENDPOINTS,
+  ...PROJECT_GROUP_ENDPOINTS,
   ...memberEndpoints('group', 'Group'),
   ...memberEndpoints('project', 'Project'),
 ]);

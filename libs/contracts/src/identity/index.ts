@@ -6,3 +6,5 @@ export * from './members';
 export * from './endpoints';
 export * from './credentials.endpoints';
 export * from './namespaces.endpoints';
+export * from './project-features';
+export * from './project-groups.endpoints';

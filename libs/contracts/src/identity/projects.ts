@@ -1,36 +1,68 @@
 import { z } from 'zod';
+import { projectFeatureParams } from './project-features';
 import { booleanParam, integerParam, visibility } from '../primitives';
 import { userSummary } from '../shared';
 import { sortParam, stringParam } from './params';
 
 /** POST /projects: `at_least_one_of :name, :path`; namespace_id defaults to the caller's own namespace. */
-export const createProjectBody = z.object({
-  name: stringParam.optional(),
-  path: stringParam.optional(),
-  namespace_id: integerParam.optional(),
-  description: stringParam.optional(),
-  visibility: visibility.optional(),
-  default_branch: stringParam.optional(),
-  initialize_with_readme: booleanParam.optional(),
-});
+export const createProjectBody = z
+  .object({
+    name: stringParam.optional(),
+    path: stringParam.optional(),
+    namespace_id: integerParam.optional(),
+    description: stringParam.optional(),
+    visibility: visibility.optional(),
+    default_branch: stringParam.optional(),
+    initialize_with_readme: booleanParam.optional(),
+  })
+  .extend(projectFeatureParams.shape);
 export type CreateProjectBody = z.infer<typeof createProjectBody>;
 
 /** PUT /projects/:id; at least one attribute must be given. */
-export const updateProjectBody = z.object({
-  name: stringParam.optional(),
-  path: stringParam.optional(),
-  description: stringParam.optional(),
-  visibility: visibility.optional(),
-  default_branch: stringParam.optional(),
-});
+export const updateProjectBody = z
+  .object({
+    name: stringParam.optional(),
+    path: stringParam.optional(),
+    description: stringParam.optional(),
+    visibility: visibility.optional(),
+    default_branch: stringParam.optional(),
+  })
+  .extend(projectFeatureParams.shape);
 export type UpdateProjectBody = z.infer<typeof updateProjectBody>;
+/**
+ * The attributes of `at_least_one_of` on PUT /projects/:id, in the order of GitLab's
+ * ProjectsHelpers.update_params_at_least_one_of (lib/api/helpers/projects_helpers.rb), which its error
+ * message lists: the access levels and attributes alphabetically, the deprecated switches last.
+ */
 export const UPDATE_PROJECT_ATTRIBUTES = [
-  'name',
+  'analytics_access_level',
+  'builds_access_level',
+  'container_registry_access_level',
   'default_branch',
-  'path',
   'description',
+  'environments_access_level',
+  'feature_flags_access_level',
+  'forking_access_level',
+  'infrastructure_access_level',
+  'issues_access_level',
+  'merge_requests_access_level',
+  'name',
+  'pages_access_level',
+  'monitor_access_level',
+  'path',
+  'releases_access_level',
+  'repository_access_level',
+  'security_and_compliance_access_level',
+  'snippets_access_level',
   'visibility',
-] as const;
+  'wiki_access_level',
+  'issues_enabled',
+  'jobs_enabled',
+  'merge_requests_enabled',
+  'wiki_enabled',
+  'snippets_enabled',
+  'container_registry_enabled',
+] as const satisfies readonly (keyof UpdateProjectBody)[];
 
 export const PROJECT_ORDER_BY = [
   'id',
