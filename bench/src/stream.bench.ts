@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { request, type ClientRequest } from 'node:http';
 import { DOMAIN_EVENT_TYPES, type EventEnvelope } from '@gl/contracts';
 import { connectBus, createLogger } from '@gl/service-kit';
+import { formatCpu, type CpuSampler } from './cpu';
 import type { Scenario } from './scenario';
 import { percentile, roundTenth } from './stats';
 
@@ -26,6 +27,8 @@ export interface StreamBenchOptions {
   streams?: number;
   rate?: number;
   seconds?: number;
+  /** When given: each process's CPU per published event, from the first publish to the last delivery. */
+  cpu?: CpuSampler;
 }
 
 export interface StreamBenchResult {
@@ -39,6 +42,8 @@ export interface StreamBenchResult {
   p50Ms: number;
   p99Ms: number;
   maxMs: number;
+  /** CPU ms per published event by process (delivery to every stream included). */
+  cpuMsPerEvent?: Record<string, number>;
 }
 
 async function api<T>(options: StreamBenchOptions, method: string, path: string, body?: unknown): Promise<T> {
@@ -143,6 +148,7 @@ export async function runStreamBench(options: StreamBenchOptions): Promise<Strea
   log(`stream: ${followers.length} streams open; publishing ${total} events at ${rate}/s`);
 
   const bus = await connectBus(options.natsUrl, 'bench-stream', createLogger('bench-stream', 'silent'));
+  const cpuFrom = options.cpu?.snapshot();
   const published = new Array<number>(total);
   const pending: Promise<void>[] = [];
   const started = performance.now();
@@ -166,6 +172,8 @@ export async function runStreamBench(options: StreamBenchOptions): Promise<Strea
   const delivered = () => followers.reduce((n, f) => n + f.arrivals.size, 0);
   const deadline = Date.now() + 60_000;
   while (delivered() < expected && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+  const cpuMsPerEvent =
+    options.cpu && cpuFrom ? options.cpu.perRequest(cpuFrom, options.cpu.snapshot(), total) : undefined;
   for (const f of followers) f.req.destroy();
 
   const latencies: number[] = [];
@@ -186,8 +194,10 @@ export async function runStreamBench(options: StreamBenchOptions): Promise<Strea
     p50Ms: roundTenth(percentile(latencies, 50)),
     p99Ms: roundTenth(percentile(latencies, 99)),
     maxMs: roundTenth(latencies.at(-1) ?? 0),
+    ...(cpuMsPerEvent ? { cpuMsPerEvent } : {}),
   };
-  log(`stream: ${JSON.stringify(result)}`);
+  log(`stream: ${JSON.stringify({ ...result, cpuMsPerEvent: undefined })}`);
+  if (cpuMsPerEvent) log(`stream: CPU ms per event: ${formatCpu(cpuMsPerEvent)}`);
   return result;
 }
 
@@ -215,6 +225,7 @@ export const streamScenario: Scenario<StreamBenchResult> = {
       rootToken: context.stack.rootToken,
       natsUrl: context.natsUrl,
       log: context.log,
+      cpu: context.cpu,
       ...sizes,
     });
     const path = `activity stream, ${result.streams} streams, ${sizes.rate!.toLocaleString('en-US')} events/s`;

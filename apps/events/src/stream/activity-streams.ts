@@ -7,7 +7,7 @@ import type { ActivityDoc, UserDoc } from '../events.models';
 import { authorsOf, presentActivity } from '../events.presenter';
 import type { TimelineStore } from '../timeline/timeline.store';
 import type { UsersStore } from '../users.store';
-import { openSse, type SseChannel } from './sse';
+import { openSse, sseMessage, type SseChannel } from './sse';
 import type { StreamSlot, StreamSlots } from './stream-slots';
 import type { StreamTails } from './stream-tails';
 
@@ -73,7 +73,8 @@ export function createActivityStreams(deps: ActivityStreamsDeps) {
   const open = new Set<{ channel: SseChannel; server: Server | undefined }>();
   let anonymous = 0;
   const authors = new Map<number, { user: UserDoc | null; at: number }>();
-  const rendered = new Map<string, string>();
+  /** Formatted messages by external URL (the same for every caller of one deployment) and event id. */
+  const rendered = new Map<string, Map<number, string>>();
 
   /** Authors of the events to send, from a short-lived copy of the user projection. */
   async function authorsFor(items: ActivityDoc[], externalUrl: string): Promise<Map<number, UserSummary>> {
@@ -107,18 +108,25 @@ export function createActivityStreams(deps: ActivityStreamsDeps) {
   }
 
   /**
-   * The events as messages, each event's JSON made once for every stream that sends it (a hundred streams
-   * of one project share it); kept briefly, since an author's name may change.
+   * The events as formatted messages, each made once for every stream that sends it (a hundred streams of
+   * one project share it: this was most of the cost of a delivery); kept briefly, since an author's name
+   * may change.
    */
   async function presented(items: ActivityDoc[], externalUrl: string) {
-    const key = (item: ActivityDoc) => `${externalUrl} ${item._id}`;
-    const missing = items.filter((item) => !rendered.has(key(item)));
+    let byId = rendered.get(externalUrl);
+    if (!byId || byId.size > RENDERED_KEPT) {
+      byId = new Map();
+      rendered.set(externalUrl, byId);
+    }
+    const missing = items.filter((item) => !byId.has(item._id));
     if (missing.length > 0) {
       const byAuthor = await authorsFor(missing, externalUrl);
-      if (rendered.size > RENDERED_KEPT) rendered.clear();
-      for (const item of missing) rendered.set(key(item), JSON.stringify(presentActivity(item, byAuthor)));
+      for (const item of missing) {
+        const data = JSON.stringify(presentActivity(item, byAuthor));
+        byId.set(item._id, sseMessage(item._id, item.actionName, data));
+      }
     }
-    return items.map((item) => ({ id: item._id, event: item.actionName, data: rendered.get(key(item))! }));
+    return items.map((item) => ({ id: item._id, text: byId.get(item._id)! }));
   }
 
   async function takeSlot(principal: Principal | null): Promise<StreamSlot | null> {

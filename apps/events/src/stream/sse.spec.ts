@@ -1,6 +1,8 @@
 import type { Response } from 'express';
 import { openSse, sseMessage } from './sse';
 
+const message = (id: number, data: string) => ({ id, text: sseMessage(id, 'opened', data) });
+
 /** Just enough of a Response: headers, writes, and how many bytes wait for the client. */
 function fakeResponse() {
   const written: string[] = [];
@@ -50,12 +52,12 @@ describe('server-sent events', () => {
     const { res, written, asResponse } = fakeResponse();
     const channel = openSse(asResponse, OPTIONS);
     let sent = 0;
-    while (channel.send([{ id: 100 + sent, event: 'opened', data: 'x'.repeat(100) }])) sent++;
+    while (channel.send([message(100 + sent, 'x'.repeat(100))])) sent++;
     expect(sent).toBeGreaterThan(3);
     expect(res.ended).toBe(true);
     expect(channel.closed).toBe(true);
     expect(channel.signal.aborted).toBe(true);
     expect(written.at(-1)).toBe(`event: overflow\ndata: {"last_event_id":${100 + sent}}\n\n`);
-    expect(channel.send([{ id: 999, event: 'opened', data: 'late' }])).toBe(false);
+    expect(channel.send([message(999, 'late')])).toBe(false);
   });
 });

@@ -22,10 +22,10 @@ export interface SseChannel {
   /** Aborts when the stream ends, whoever ends it. */
   readonly signal: AbortSignal;
   /**
-   * Queues messages in one write; false when the stream is closed (or just closed because the client fell
-   * behind).
+   * Queues messages (each already formatted by sseMessage) in one write; false when the stream is closed (or
+   * just closed because the client fell behind).
    */
-  send(messages: readonly { id: number; event: string; data: string }[]): boolean;
+  send(messages: readonly { id: number; text: string }[]): boolean;
   /** Ends the stream, with a last message first when given. */
   close(last?: { event: string; data: string }): void;
 }
@@ -71,7 +71,7 @@ export function openSse(res: Response, options: SseOptions): SseChannel {
     send(messages) {
       if (closed) return false;
       if (messages.length === 0) return true;
-      res.write(messages.map((m) => sseMessage(m.id, m.event, m.data)).join(''));
+      res.write(messages.length === 1 ? messages[0]!.text : messages.map((m) => m.text).join(''));
       lastId = messages.at(-1)!.id;
       if (res.writableLength > options.bufferLimit) {
         channel.close({ event: 'overflow', data: JSON.stringify({ last_event_id: lastId }) });
