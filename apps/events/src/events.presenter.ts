@@ -27,17 +27,24 @@ export function authorsOf(
   return byId;
 }
 
-/** GitLab's Entities::Event: `author`/`author_username` only when the author is known, `note` on comments, `push_data` on pushes. */
+/**
+ * GitLab's Entities::Event: `author` only when the author is known, `note` on comments, `push_data`
+ * on pushes; `author_username` always (`event.author&.username`: null for an unknown author). `title`
+ * and `data` are the events table's legacy columns, which GitLab's API (and doc/api/events.md's
+ * examples) still show and which are null for every event GitLab writes today.
+ */
 export function presentActivity(doc: ActivityDoc, authors: Map<number, UserSummary>): ActivityEventEntity {
   const author = authors.get(doc.authorId);
   const entity: ActivityEventEntity = {
     id: doc._id,
+    title: null,
     project_id: doc.projectId,
     action_name: doc.actionName,
     target_id: doc.targetId,
     target_iid: doc.targetIid,
     target_type: doc.targetType,
     author_id: doc.authorId,
+    data: null,
     target_title: doc.targetTitle,
     created_at: doc.createdAt.toISOString(),
   } as ActivityEventEntity;
@@ -71,6 +78,6 @@ export function presentActivity(doc: ActivityDoc, authors: Map<number, UserSumma
       ref_count: null,
     };
   }
-  if (author) entity.author_username = author.username;
+  entity.author_username = author?.username ?? null;
   return entity;
 }

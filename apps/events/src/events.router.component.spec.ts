@@ -114,12 +114,14 @@ describe('activity events API', () => {
       const [, push, note, closed] = events.parse(res.body);
       expect(closed).toEqual({
         id: expect.any(Number) as number,
+        title: null,
         project_id: INTERNAL,
         action_name: 'closed',
         target_id: 103,
         target_iid: 3,
         target_type: 'Issue',
         author_id: ALICE.id,
+        data: null,
         target_title: 'a-internal',
         created_at: '2026-01-03T12:00:00.000Z',
         author: {

@@ -33,12 +33,16 @@ export type PushDataEntity = z.infer<typeof pushDataEntity>;
 /** One activity event (spec "Activity event"; GitLab's Entities::Event). */
 export const activityEventEntity = z.object({
   id: z.number().int(),
+  /** Legacy column, null on every event (GitLab still exposes it). */
+  title: z.null(),
   project_id: z.number().int().nullable(),
   action_name: z.string(),
   target_id: z.number().int().nullable(),
   target_iid: z.number().int().nullable(),
   target_type: z.string().nullable(),
   author_id: z.number().int(),
+  /** Legacy serialized payload column, null on every event (GitLab still exposes it). */
+  data: z.null(),
   target_title: z.string().nullable(),
   created_at: z.string(),
   author: userSummary.optional(),
@@ -46,6 +50,6 @@ export const activityEventEntity = z.object({
   push_data: pushDataEntity.optional(),
   imported: z.boolean(),
   imported_from: z.string(),
-  author_username: z.string().optional(),
+  author_username: z.string().nullable(),
 });
 export type ActivityEventEntity = z.infer<typeof activityEventEntity>;
