@@ -1,5 +1,5 @@
 import { ACCESS_LEVELS, type InternalContext, type NamespaceContext, type Visibility } from '@gl/contracts';
-import { ForbiddenError, accessLevelOf, requireNamespace, requireUser, todayUtc } from '@gl/service-kit';
+import { ForbiddenError, NotFoundError, accessLevelOf, requireNamespace, todayUtc } from '@gl/service-kit';
 import type { ProjectRefDoc } from './models';
 import type { ProjectsStore } from './projects.store';
 
@@ -40,11 +40,18 @@ export function projectRead(ctx: InternalContext): { projectId: number; fullPath
   return { projectId: ns.id, fullPath: ns.fullPath, level };
 }
 
-/** The group registry list: a signed-in caller who may read the group's images (401, then 403). */
+/**
+ * The group registry list (no `authenticate!` in lib/api/group_container_repositories.rb): anyone who may
+ * read the group's images; an anonymous caller reads a public group's (whose projects are then filtered
+ * to the public ones). Signed-in callers who may not read them: 403.
+ */
 export function groupRead(ctx: InternalContext): { ns: NamespaceContext; level: number } {
-  requireUser(ctx);
   const ns = requireNamespace(ctx, 'group');
   const level = accessLevelOf(ctx);
-  if (!canReadImages(ns.visibility, level, ctx)) throw new ForbiddenError();
+  if (!canReadImages(ns.visibility, level, ctx)) {
+    // Only a public group is visible to anonymous callers, and its images are readable: find_group!'s 404.
+    if (ctx.principal === null) throw new NotFoundError('Group');
+    throw new ForbiddenError();
+  }
   return { ns, level };
 }

@@ -27,6 +27,8 @@ export interface RepositoryView {
   canAdmin: boolean;
   tagsCount?: number;
   tagNames?: string[];
+  /** Asked for with `size=true`; null when the registry has not told every tag's size. */
+  size?: number | null;
 }
 
 /** Entities::ContainerRegistry::Repository. */
@@ -50,5 +52,6 @@ export function presentRepository(
   }
   if (view.tagsCount !== undefined) entity.tags_count = view.tagsCount;
   if (view.tagNames) entity.tags = view.tagNames.map((name) => presentTag(path, urls.host, name));
+  if (view.size !== undefined) entity.size = view.size;
   return entity;
 }

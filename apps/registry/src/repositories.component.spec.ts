@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { ACCESS_LEVELS, registryRepositoryEntity } from '@gl/contracts';
-import { HOST, startRegistryHarness, type SeededProject } from './testing/registry.harness';
+import { HOST, digestOf, startRegistryHarness, type SeededProject } from './testing/registry.harness';
 import { ROOT as ADMIN, DEVELOPER, GUEST, MAINTAINER, REPORTER, STRANGER, useHarness } from '@gl/testing';
 
 const list = z.array(registryRepositoryEntity);
@@ -170,9 +170,38 @@ describe('registry repositories', () => {
       expect(
         (await h.call('GET', `/groups/${priv.id}/registry/repositories`, { ns: priv, as: GUEST })).status,
       ).toBe(403);
+      // The gateway's find_group! answers 404 first; the service says the same without it.
       expect(
-        (await h.call('GET', `/groups/${priv.id}/registry/repositories`, { ns: priv, as: null })).status,
-      ).toBe(401);
+        (await h.call('GET', `/groups/${priv.id}/registry/repositories`, { ns: priv, as: null })).body,
+      ).toEqual({ message: '404 Group Not Found' });
+    });
+
+    it('When anonymous lists a public group, then 200 with its public projects’ repositories, paginated', async () => {
+      const group = await h.seedGroup('anongroup', { visibility: 'public' });
+      const seed = (path: string, visibility: 'public' | 'internal' | 'private') =>
+        h.seedProject(`anongroup/${path}`, { ancestorGroupIds: [group.id], visibility });
+      const [open, inner, closed] = await Promise.all([
+        seed('open', 'public'),
+        seed('inner', 'internal'),
+        seed('closed', 'private'),
+      ]);
+      const r1 = await h.pushTag(open.fullPath, 'v1');
+      const r2 = await h.pushTag(`${open.fullPath}/web`, 'v1');
+      await h.pushTag(inner.fullPath, 'v1');
+      await h.pushTag(closed.fullPath, 'v1');
+      const path = `/groups/${group.id}/registry/repositories`;
+      const all = await h.call('GET', path, { ns: group, as: null });
+      expect(all.status).toBe(200);
+      expect(list.parse(all.body).map((r) => r.id)).toEqual([r1, r2]);
+      expect(all.body).toEqual([
+        expect.not.objectContaining({ delete_api_path: expect.anything() as unknown }),
+        expect.not.objectContaining({ delete_api_path: expect.anything() as unknown }),
+      ]);
+      const page = await h.call('GET', `${path}?per_page=1&page=2`, { ns: group, as: null });
+      expect(list.parse(page.body).map((r) => r.id)).toEqual([r2]);
+      expect(page.headers.get('x-total')).toBe('2');
+      expect(page.headers.get('x-page')).toBe('2');
+      expect(page.headers.get('link')).toContain('rel="first"');
     });
   });
 
@@ -188,6 +217,35 @@ describe('registry repositories', () => {
         tags_count: 2,
         tags: [{ name: 'a' }, { name: 'b' }],
       });
+    });
+
+    it('When size=true, then the bytes of its manifests, each once; absent unless asked', async () => {
+      const q = await h.seedProject('size-group/sized', { visibility: 'public' });
+      // Two tags of one manifest and a third of another: 528 bytes each (the harness's pushed manifest).
+      const id = await h.pushTag(q.fullPath, 'latest', digestOf('one'));
+      await h.pushTag(q.fullPath, 'v1', digestOf('one'));
+      await h.pushTag(q.fullPath, 'v2', digestOf('two'));
+      const sized = await h.call('GET', `/registry/repositories/${id}?size=true`, { as: STRANGER });
+      expect(registryRepositoryEntity.parse(sized.body).size).toBe(1056);
+      const plain = await h.call('GET', `/registry/repositories/${id}?size=false`, { as: STRANGER });
+      expect(plain.body).not.toHaveProperty('size');
+      expect((await h.call('GET', `/registry/repositories/${id}`, { as: STRANGER })).body).not.toHaveProperty(
+        'size',
+      );
+    });
+
+    it('When a tag’s size is unknown, then size is null; a repository without tags is 0', async () => {
+      const q = await h.seedProject('size-group/unknown', { visibility: 'public' });
+      const id = await h.pushTag(q.fullPath, 'v1');
+      await h.models.tags.updateOne({ repositoryId: id, name: 'v1' }, { $set: { totalSize: null } });
+      const reply = await h.call('GET', `/registry/repositories/${id}?size=true`, { as: STRANGER });
+      expect(reply.body).toHaveProperty('size', null);
+      await h.models.tags.deleteMany({ repositoryId: id });
+      const empty = await h.call('GET', `/registry/repositories/${id}?size=true`, { as: STRANGER });
+      expect(empty.body).toHaveProperty('size', 0);
+      expect((await h.call('GET', `/registry/repositories/${id}?size=maybe`, { as: STRANGER })).status).toBe(
+        400,
+      );
     });
 
     it('When anonymous, then 401', async () => {

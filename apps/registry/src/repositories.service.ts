@@ -47,6 +47,8 @@ export interface RegistryApiDeps extends RegistryDeps {
 export interface TagOptions {
   tags?: boolean;
   tags_count?: boolean;
+  /** GET /registry/repositories/:id only (lib/api/container_repositories.rb). */
+  size?: boolean;
 }
 
 const isMaintainer = (level: number): boolean => level >= ACCESS_LEVELS.maintainer;
@@ -92,6 +94,7 @@ export async function repositoryViews(
       };
       if (options.tags_count) view.tagsCount = await tags.count(repository._id);
       if (options.tags) view.tagNames = await tags.names(repository);
+      if (options.size) view.size = await tags.sizeOf(repository._id);
       return view;
     }),
   );

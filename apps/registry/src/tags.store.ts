@@ -39,6 +39,26 @@ export function createTagsStore(tags: Model<TagDoc>, repositories: Model<Reposit
     return tags.countDocuments({ repositoryId });
   }
 
+  /**
+   * The repository's size in bytes (GitLab's ContainerRepository#size, which asks the registry): each
+   * manifest's layers once, however many tags name it; null while any tag's size is unknown. Layers
+   * shared by different manifests count once per manifest, since the registry's notifications and
+   * manifests give a size per manifest, not per blob.
+   */
+  async function sizeOf(repositoryId: number): Promise<number | null> {
+    const docs = await tags
+      .find({ repositoryId }, { name: 1, digest: 1, totalSize: 1, _id: 0 })
+      .lean<Pick<TagDoc, 'name' | 'digest' | 'totalSize'>[]>();
+    const bytes = new Map<string, number>();
+    for (const doc of docs) {
+      if (doc.totalSize === null || doc.totalSize === undefined) return null;
+      bytes.set(doc.digest ?? `tag:${doc.name}`, doc.totalSize);
+    }
+    let total = 0;
+    for (const size of bytes.values()) total += size;
+    return total;
+  }
+
   async function find(repositoryId: number, name: string): Promise<TagDoc | null> {
     return tags.findOne({ _id: tagId(repositoryId, name) }).lean<TagDoc>();
   }
@@ -149,6 +169,19 @@ export function createTagsStore(tags: Model<TagDoc>, repositories: Model<Reposit
     }
   }
 
-  return { names, count, find, record, forget, digestsOf, withDigests, snapshot, remove, removeAll, touch };
+  return {
+    names,
+    count,
+    sizeOf,
+    find,
+    record,
+    forget,
+    digestsOf,
+    withDigests,
+    snapshot,
+    remove,
+    removeAll,
+    touch,
+  };
 }
 export type TagsStore = ReturnType<typeof createTagsStore>;

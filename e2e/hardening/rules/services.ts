@@ -159,7 +159,8 @@ export const SERVICE_RULES: Rules = {
     source:
       'lib/api/group_container_repositories.rb: authorize! :read_container_image, user_group (Reporter and ' +
       'up on a private group → 403 below); on internal and public groups ContainerRepositoriesFinder lists ' +
-      "the repositories of the group's projects whose images the caller may read",
+      "the repositories of the group's projects whose images the caller may read; no authenticate!, so " +
+      "anonymous callers read a public group's list (its public projects)",
   },
   getRegistryRepository: {
     target: 'project',

@@ -41,7 +41,9 @@ export const REGISTRY_ENDPOINTS = defineEndpoints('registry', [
     operationId: 'listGroupRegistryRepositories',
     summary: 'Container repositories of the projects of a group and its subgroups',
     tags,
-    auth: 'token',
+    // lib/api/group_container_repositories.rb has no `authenticate!`: anonymous callers see a public
+    // group's list (its public projects' repositories).
+    auth: 'optional-token',
     params: listRegistryRepositoriesQuery,
     response: {
       status: 200,

@@ -21,7 +21,7 @@ export type RegistryTagDetailEntity = z.infer<typeof registryTagDetailEntity>;
 
 export const registryRepositoryStatus = z.enum(['delete_scheduled', 'delete_failed', 'delete_ongoing']);
 
-/** Repository (Entities::ContainerRegistry::Repository); `tags`/`tags_count` only when asked for. */
+/** Repository (Entities::ContainerRegistry::Repository); `tags`/`tags_count`/`size` only when asked for. */
 export const registryRepositoryEntity = z.object({
   id: z.number().int(),
   name: z.string(),
@@ -34,6 +34,8 @@ export const registryRepositoryEntity = z.object({
   delete_api_path: z.string().optional(),
   tags_count: z.number().int().optional(),
   tags: z.array(registryTagEntity).optional(),
+  /** Bytes (`size=true` on GET /registry/repositories/:id); null when the registry does not say. */
+  size: z.number().int().nullable().optional(),
 });
 export type RegistryRepositoryEntity = z.infer<typeof registryRepositoryEntity>;
 
