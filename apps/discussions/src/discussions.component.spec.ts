@@ -75,10 +75,26 @@ describe('Discussions API', () => {
         (await h.call('GET', `${n.prefix}/discussions/${thread.id}`, { ns: n.ns })).body,
       );
       expect(read.notes.map((x) => x.body)).toEqual(['Q', 'A']);
-      const notes = z
-        .array(noteEntity)
-        .parse((await h.call('GET', `${n.prefix}/discussions/${thread.id}/notes`, { ns: n.ns })).body);
+      const notesUrl = `${n.prefix}/discussions/${thread.id}/notes`;
+      const all = await h.call('GET', notesUrl, { ns: n.ns });
+      const notes = z.array(noteEntity).parse(all.body);
       expect(notes.map((x) => x.body)).toEqual(['Q', 'A']);
+      expect([all.headers.get('x-total'), all.headers.get('x-page'), all.headers.get('x-per-page')]).toEqual([
+        '2',
+        '1',
+        '20',
+      ]);
+      const second = await h.call('GET', `${notesUrl}?per_page=1&page=2`, { ns: n.ns });
+      expect(
+        z
+          .array(noteEntity)
+          .parse(second.body)
+          .map((x) => x.body),
+      ).toEqual(['A']);
+      expect(second.headers.get('x-total-pages')).toBe('2');
+      expect(second.headers.get('x-prev-page')).toBe('1');
+      expect(second.headers.get('link')).toContain('rel="first"');
+      expect((await h.call('GET', `${notesUrl}?per_page=0`, { ns: n.ns })).status).toBe(400);
       const one = await h.call('GET', `${n.prefix}/discussions/${thread.id}/notes/${notes[1]!.id}`, {
         ns: n.ns,
       });

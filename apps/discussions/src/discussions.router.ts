@@ -241,11 +241,16 @@ export function createDiscussionsRouter(noteables: NoteablesService, notes: Note
       sendJson(res, 201, presentDiscussion([created]));
     });
 
-    route(router, DISCUSSIONS_API[`list${type}DiscussionNotes`], async ({ req, res, ctx }) => {
+    route(router, DISCUSSIONS_API[`list${type}DiscussionNotes`], async ({ req, res, ctx, params }) => {
       requireUser(ctx);
-      const { thread } = await threadOf(req, type);
-      if (thread.length === 0) throw new NotFoundError('Notes');
-      sendJson(res, 200, thread.map(presentNote));
+      params();
+      // The thread's readable notes, oldest first, a page of them with the usual headers (X-Total, Link).
+      const list = await readPage(req, async (skip, limit) => {
+        const { thread } = await threadOf(req, type);
+        if (thread.length === 0) throw new NotFoundError('Notes');
+        return { items: thread.slice(skip, skip + limit), total: thread.length };
+      });
+      await sendPage(req, res, list, (items) => items.map(presentNote));
     });
 
     route(router, DISCUSSIONS_API[`add${type}DiscussionNote`], async ({ req, res, ctx, params }) => {
