@@ -103,6 +103,38 @@ describe('HTTP alert integrations', () => {
     expect((await h.call('POST', base(ns.id), { ns, json, tier: 'premium' })).status).toBe(201);
   });
 
+  it('When several HTTP endpoints are listed, then oldest first, a page at a time with pagination headers', async () => {
+    const ns = projectNamespace();
+    const ids: number[] = [];
+    for (const name of ['a', 'b', 'c']) {
+      const created = await h.call('POST', base(ns.id), {
+        ns,
+        json: { name, active: true },
+        tier: 'premium',
+      });
+      ids.push(httpIntegrationEntity.parse(created.body).id);
+    }
+    const all = await h.call('GET', base(ns.id), { ns });
+    expect(list.parse(all.body).map((i) => i.id)).toEqual(ids);
+    expect([all.headers.get('x-total'), all.headers.get('x-page'), all.headers.get('x-per-page')]).toEqual([
+      '3',
+      '1',
+      '20',
+    ]);
+    const second = await h.call('GET', `${base(ns.id)}?per_page=2&page=2`, { ns });
+    expect(list.parse(second.body).map((i) => i.id)).toEqual([ids[2]]);
+    expect(second.headers.get('x-total-pages')).toBe('2');
+    expect(second.headers.get('x-next-page')).toBe('');
+    expect(second.headers.get('link')).toContain('rel="prev"');
+    expect((await h.call('GET', `${base(ns.id)}?per_page=0`, { ns })).body).toEqual({
+      error: 'per_page does not have a valid value',
+    });
+    const other = projectNamespace();
+    const empty = await h.call('GET', base(other.id), { ns: other });
+    expect(empty.body).toEqual([]);
+    expect(empty.headers.get('x-total')).toBe('0');
+  });
+
   it('When two HTTP endpoints are created at once on free, then only one succeeds', async () => {
     const ns = projectNamespace();
     const replies = await Promise.all(

@@ -10,10 +10,12 @@ import {
   ModelError,
   isHigherTier,
   parseParams,
+  readPageRequest,
   requestOrigin,
   route,
   sendJson,
   sendNoContent,
+  setPaginationHeaders,
 } from '@gl/service-kit';
 import { mapGenericPayload } from './alert-payload';
 import { projectWith } from './alerts.access';
@@ -39,13 +41,17 @@ export function createIntegrationsRouter(
   const prometheus = (ctx: InternalContext, ns: NamespaceContext, { integration, token }: WithToken) =>
     presentPrometheus(integration, ctx.externalUrl, ns.fullPath, token);
 
-  route(router, ALERTS_API.listAlertHttpIntegrations, async ({ res, ctx }) => {
+  route(router, ALERTS_API.listAlertHttpIntegrations, async ({ req, res, ctx, params }) => {
     const ns = projectWith(ctx, ACCESS_LEVELS.maintainer);
-    const list = await integrations.listHttp(ns.id);
+    // GitLab's pagination messages (per_page=0: "does not have a valid value") before the contract's.
+    const page = readPageRequest(req.query);
+    params();
+    const { items, total } = await integrations.pageOfHttp(ns.id, page);
+    setPaginationHeaders(req, res, page, total);
     sendJson(
       res,
       200,
-      list.map((integration) => present(ctx, ns, { integration })),
+      items.map((integration) => present(ctx, ns, { integration })),
     );
   });
 

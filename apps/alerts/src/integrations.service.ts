@@ -5,7 +5,7 @@ import type {
   prometheusIntegrationBody,
   updateHttpIntegrationBody,
 } from '@gl/contracts';
-import { ForbiddenError, ModelError, NotFoundError } from '@gl/service-kit';
+import { ForbiddenError, ModelError, NotFoundError, type PageRequest } from '@gl/service-kit';
 import type { z } from 'zod';
 import { newToken } from './integration-token';
 import type { Integration, IntegrationChanges, IntegrationsStore } from './integrations.store';
@@ -32,8 +32,11 @@ export function createIntegrationsService(integrations: IntegrationsStore, opsge
     return integration;
   }
 
-  function listHttp(projectId: number): Promise<Integration[]> {
-    return integrations.listHttp(projectId);
+  function pageOfHttp(
+    projectId: number,
+    page: PageRequest,
+  ): Promise<{ items: Integration[]; total: number }> {
+    return integrations.pageOfHttp(projectId, page.skip, page.perPage);
   }
 
   async function createHttp(
@@ -143,7 +146,7 @@ export function createIntegrationsService(integrations: IntegrationsStore, opsge
 
   return {
     findHttp,
-    listHttp,
+    pageOfHttp,
     createHttp,
     updateHttp,
     resetToken,

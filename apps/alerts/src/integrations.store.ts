@@ -25,9 +25,18 @@ export function createIntegrationsStore(model: Model<IntegrationDoc>, counters: 
     decode(await model.findOne(filter).lean<IntegrationDoc>());
 
   return {
-    async listHttp(projectId: number): Promise<Integration[]> {
-      const docs = await model.find({ projectId, type: 'http' }).sort({ _id: 1 }).lean<IntegrationDoc[]>();
-      return docs.map((doc) => decode(doc)!);
+    /** One page of the project's HTTP integrations, oldest first, and how many it has. */
+    async pageOfHttp(
+      projectId: number,
+      skip: number,
+      limit: number,
+    ): Promise<{ items: Integration[]; total: number }> {
+      const filter = { projectId, type: 'http' as const };
+      const [docs, total] = await Promise.all([
+        model.find(filter).sort({ _id: 1 }).skip(skip).limit(limit).lean<IntegrationDoc[]>(),
+        model.countDocuments(filter),
+      ]);
+      return { items: docs.map((doc) => decode(doc)!), total };
     },
 
     findHttp(projectId: number, id: number): Promise<Integration | null> {

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { byOperationId, defineEndpoints } from '../endpoint';
+import { paginationQuery } from '../primitives';
 import {
   alertEntity,
   errorTrackingSettingsEntity,
@@ -30,10 +31,17 @@ export const ALERTS_ENDPOINTS = defineEndpoints('alerts', [
     method: 'GET',
     path: `${base}/http_integrations`,
     operationId: 'listAlertHttpIntegrations',
-    summary: 'HTTP alert integrations of a project (Maintainer+)',
+    summary: 'HTTP alert integrations of a project (Maintainer+), oldest first',
     tags: integrations,
     auth: 'token',
-    response: { status: 200, description: 'Integrations', schema: z.array(httpIntegrationEntity) },
+    // GitLab lists these in GraphQL only; here a REST array, paginated like every other one.
+    params: paginationQuery,
+    response: {
+      status: 200,
+      description: 'Integrations',
+      schema: z.array(httpIntegrationEntity),
+      paginated: true,
+    },
     errors: [401, 403, 404],
   },
   {
