@@ -181,6 +181,9 @@ describe('container registry end to end (docker-registry + skopeo)', () => {
       created_at: '2021-06-01T12:00:00.000Z',
       total_size: v2.layerSize,
     });
+    // The three images are one identical layer under three configs: the repository's size counts it once.
+    const sized = await (await api(`/registry/repositories/${repo.id}?size=true`)).json();
+    expect(registryRepositoryEntity.parse(sized).size).toBe(v1.layerSize);
 
     // Bulk delete through the worker process: keep the newest matching one (v2, by image creation time).
     const bulk = await api(`${base}/tags`, {

@@ -64,9 +64,20 @@ export interface TagDoc {
   /** Image creation time (config `created`), else the push time. */
   createdAt: Date | null;
   totalSize: number | null;
+  /**
+   * The manifest's layers (digest and size) when the registry's manifest was read; absent when only the
+   * notification was seen. The repository's size counts each layer once (ContainerRepository#size).
+   */
+  layers?: TagLayer[] | null;
   pushedAt: Date;
   /** When this service last wrote the tag (bulk deletes never remove tags written after their snapshot). */
   writtenAt?: Date;
+}
+
+/** One layer blob of a tag's manifest. */
+export interface TagLayer {
+  digest: string;
+  size: number;
 }
 
 /** One cleanup job (keyed by its event id): who runs it, until when, and whether it is finished. */
@@ -131,6 +142,7 @@ export function registryModels(connection: Connection, outbox?: Outbox): Registr
     revision: { type: String, default: null },
     createdAt: { type: Date, default: null },
     totalSize: { type: Number, default: null },
+    layers: { type: Schema.Types.Mixed, default: undefined },
     pushedAt: Date,
     writtenAt: Date,
   });

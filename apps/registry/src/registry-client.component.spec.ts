@@ -1,11 +1,12 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createRegistryClient } from './registry-client';
-import { useHarness } from '@gl/testing';
+import { STRANGER, useHarness } from '@gl/testing';
 import { digestOf, startRegistryHarness } from './testing/registry.harness';
 import { deleteTags } from './registry.service';
 
 const CONFIG_DIGEST = `sha256:${'c'.repeat(64)}`;
+const BASE_LAYER = `sha256:${'b'.repeat(64)}`;
 
 /** A minimal distribution API: one manifest per digest, its config blob, and manifest deletes. */
 function fakeRegistry(): Promise<{
@@ -32,7 +33,11 @@ function fakeRegistry(): Promise<{
         JSON.stringify({
           schemaVersion: 2,
           config: { digest: CONFIG_DIGEST },
-          layers: [{ size: 100 }, { size: 23 }],
+          // A base layer every image shares, and one of the image's own.
+          layers: [
+            { digest: BASE_LAYER, size: 100 },
+            { digest: digestOf(`layer:${reference}`), size: 23 },
+          ],
         }),
       );
       return;
@@ -82,6 +87,10 @@ describe('registry API client and registry-side deletes', () => {
       revision: 'c'.repeat(64),
       createdAt: new Date('2019-01-06T16:49:51.272Z'),
       totalSize: 123,
+      layers: [
+        { digest: BASE_LAYER, size: 100 },
+        { digest: digestOf('layer:sha256:abc'), size: 23 },
+      ],
     });
     expect(await client.tagDetails('g/p', 'missing')).toBeNull();
   });
@@ -97,6 +106,16 @@ describe('registry API client and registry-side deletes', () => {
       created_at: '2019-01-06T16:49:51.272Z',
       total_size: 123,
     });
+  });
+
+  it('When size=true, then each layer blob counts once, however many images share it', async () => {
+    const p = await h.seedProject('client-group/sized', { visibility: 'public' });
+    const id = await h.pushTag(p.fullPath, 'v1', digestOf('sized-v1'));
+    await h.pushTag(p.fullPath, 'v2', digestOf('sized-v2'));
+    await h.pushTag(p.fullPath, 'again', digestOf('sized-v2'));
+    const reply = await h.call('GET', `/registry/repositories/${id}?size=true`, { as: STRANGER });
+    // The shared base (100) once and each image's own layer (23): not 3 × 123.
+    expect(reply.body).toMatchObject({ id, size: 146 });
   });
 
   it('When a tag is deleted, then its manifest is deleted on the registry by digest', async () => {

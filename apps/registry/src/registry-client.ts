@@ -12,6 +12,8 @@ export interface RegistryTagDetails {
   revision: string | null;
   createdAt: Date | null;
   totalSize: number | null;
+  /** Layers with a digest and a size; null when the manifest lists none or leaves one out. */
+  layers: { digest: string; size: number }[] | null;
 }
 
 export interface RegistryClient {
@@ -22,7 +24,16 @@ export interface RegistryClient {
 
 interface Manifest {
   config?: { digest?: string };
-  layers?: { size?: number }[];
+  layers?: { digest?: string; size?: number }[];
+}
+
+function layersOf(manifest: Manifest): RegistryTagDetails['layers'] {
+  const layers: { digest: string; size: number }[] = [];
+  for (const layer of manifest.layers ?? []) {
+    if (typeof layer.digest !== 'string' || typeof layer.size !== 'number') return null;
+    layers.push({ digest: layer.digest, size: layer.size });
+  }
+  return layers.length > 0 ? layers : null;
 }
 
 export function createRegistryClient(baseUrl: string): RegistryClient {
@@ -53,6 +64,7 @@ export function createRegistryClient(baseUrl: string): RegistryClient {
         revision: configDigest ? configDigest.replace(/^sha256:/, '') : null,
         createdAt,
         totalSize: manifest.layers ? manifest.layers.reduce((sum, l) => sum + (l.size ?? 0), 0) : null,
+        layers: layersOf(manifest),
       };
     },
     async deleteManifest(repository, digest) {

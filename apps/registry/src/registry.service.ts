@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
 import type { RegistryNotificationEvent } from '@gl/contracts';
-import type { ProjectRefDoc, RepositoryDoc } from './models';
+import type { ProjectRefDoc, RepositoryDoc, TagLayer } from './models';
 import type { RegistryClient } from './registry-client';
 import type { RegistryStores } from './stores';
 import type { TagSnapshot } from './tags.store';
@@ -61,6 +61,7 @@ export async function applyNotification(deps: RegistryDeps, event: RegistryNotif
       revision: null as string | null,
       createdAt: Number.isNaN(pushedAt.getTime()) ? new Date() : pushedAt,
       totalSize: target.size ?? target.length ?? null,
+      layers: null as TagLayer[] | null,
     };
     if (deps.client) {
       const fetched = await deps.client

@@ -7,7 +7,7 @@ import { createTagNameCache } from './tag-names.cache';
 const tagId = (repositoryId: number, name: string): string => `${repositoryId}:${name}`;
 
 export type TagDigest = Pick<TagDoc, 'name' | 'digest'>;
-export type TagDetails = Pick<TagDoc, 'digest' | 'revision' | 'createdAt' | 'totalSize'>;
+export type TagDetails = Pick<TagDoc, 'digest' | 'revision' | 'createdAt' | 'totalSize' | 'layers'>;
 
 /** The repository's tags as a job loaded them, and when: tags written later are never deleted in bulk. */
 export interface TagSnapshot {
@@ -40,19 +40,24 @@ export function createTagsStore(tags: Model<TagDoc>, repositories: Model<Reposit
   }
 
   /**
-   * The repository's size in bytes (GitLab's ContainerRepository#size, which asks the registry): each
-   * manifest's layers once, however many tags name it; null while any tag's size is unknown. Layers
-   * shared by different manifests count once per manifest, since the registry's notifications and
-   * manifests give a size per manifest, not per blob.
+   * The repository's size in bytes (GitLab's ContainerRepository#size, the registry's deduplicated size):
+   * every layer blob once, however many tags and manifests share it. A tag whose manifest was never read
+   * (only its notification was seen) counts with its own total, once per manifest; null while any tag's
+   * size is unknown.
    */
   async function sizeOf(repositoryId: number): Promise<number | null> {
     const docs = await tags
-      .find({ repositoryId }, { name: 1, digest: 1, totalSize: 1, _id: 0 })
-      .lean<Pick<TagDoc, 'name' | 'digest' | 'totalSize'>[]>();
+      .find({ repositoryId }, { name: 1, digest: 1, totalSize: 1, layers: 1, _id: 0 })
+      .lean<Pick<TagDoc, 'name' | 'digest' | 'totalSize' | 'layers'>[]>();
     const bytes = new Map<string, number>();
     for (const doc of docs) {
-      if (doc.totalSize === null || doc.totalSize === undefined) return null;
-      bytes.set(doc.digest ?? `tag:${doc.name}`, doc.totalSize);
+      if (doc.layers && doc.layers.length > 0) {
+        for (const layer of doc.layers) bytes.set(`layer:${layer.digest}`, layer.size);
+      } else if (doc.totalSize === null || doc.totalSize === undefined) {
+        return null;
+      } else {
+        bytes.set(`manifest:${doc.digest ?? `tag:${doc.name}`}`, doc.totalSize);
+      }
     }
     let total = 0;
     for (const size of bytes.values()) total += size;
