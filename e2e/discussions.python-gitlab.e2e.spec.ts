@@ -40,6 +40,10 @@ describe('discussions with python-gitlab', () => {
       'When python-gitlab pages through five threads 2 per page, then it follows Link rel="next" to all, in order',
       'pagination',
     ],
+    [
+      "When python-gitlab lists a project's events, then each carries title and data (None) and author_username",
+      'events',
+    ],
   ])('%s', (_title, scenario) => {
     expect(runClient(PYTHON, [CLIENT, scenario])).toEqual({
       status: 0,

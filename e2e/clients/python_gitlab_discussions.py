@@ -183,6 +183,25 @@ def pagination(run: Run) -> None:
     assert pages.total == 5 and pages.total_pages == 3, (pages.total, pages.total_pages)
 
 
+def events(run: Run) -> None:
+    """The project's activity (written by the events service from the bus, so polled for): python-gitlab's
+    ProjectEvent objects carry Entities::Event's legacy title and data as None, and author_username."""
+    project = run.project()
+    issue = project.issues.create({"title": "Eventful"})
+    issue.notes.create({"body": "noted"})
+    deadline = time.time() + 20
+    listed = []
+    while time.time() < deadline:
+        listed = project.events.list(get_all=True)
+        if {e.action_name for e in listed} >= {"opened", "commented on"}:
+            break
+        time.sleep(0.25)
+    assert {e.action_name for e in listed} >= {"opened", "commented on"}, [e.attributes for e in listed]
+    for event in listed:
+        assert event.title is None and event.data is None, event.attributes
+        assert event.author_username == run.root.user.username, event.attributes
+
+
 SCENARIOS = {
     "issues": issues,
     "issue notes": issue_notes,
@@ -192,6 +211,7 @@ SCENARIOS = {
     "resolve": resolve,
     "commit discussions": commit_discussions,
     "pagination": pagination,
+    "events": events,
 }
 
 
