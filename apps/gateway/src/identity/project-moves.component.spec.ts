@@ -32,6 +32,10 @@ describe('identity: project features, GET /projects/:id/groups, PUT /projects/:i
       });
       const shown = asRecord((await api('GET', `/projects/${project.id}`, { token: owner.token })).body);
       expect(shown).toMatchObject({ issues_enabled: false, merge_requests_access_level: 'private' });
+      // Entities::Project leaves out what belongs to a disabled feature.
+      expect(shown).not.toHaveProperty('open_issues_count');
+      expect(shown._links).not.toHaveProperty('issues');
+      expect(shown._links).toHaveProperty('merge_requests');
       const events = (await published(EVENT_TYPES.identity.projectUpdated)).filter(
         (e) => e.data.projectId === project.id,
       );

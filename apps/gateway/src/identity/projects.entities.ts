@@ -1,6 +1,6 @@
 import type { NamespaceDoc, ProjectDoc, UserDoc } from './identity.models';
 import { userBasic } from './users.entities';
-import { featureFields } from './project-features';
+import { featureFields, featureLevels } from './project-features';
 import { avatarUrl, groupWebUrl, projectWebUrl, userWebUrl } from './urls';
 
 /**
@@ -75,13 +75,15 @@ function accessEntry(level: number) {
 export function projectEntity(externalUrl: string, view: ProjectView, access?: ProjectAccess) {
   const { project, owner } = view;
   const api = `${externalUrl}/api/v4/projects/${project._id}`;
+  const features = featureLevels(project);
   return {
     ...basicProjectEntity(externalUrl, view),
     container_registry_image_prefix: `${host(externalUrl)}/${project.fullPath.toLowerCase()}`,
     _links: {
       self: api,
-      issues: `${api}/issues`,
-      merge_requests: `${api}/merge_requests`,
+      // Entities::Project exposes these links, and open_issues_count, only while the feature is on.
+      ...(features.issues !== 'disabled' ? { issues: `${api}/issues` } : {}),
+      ...(features.merge_requests !== 'disabled' ? { merge_requests: `${api}/merge_requests` } : {}),
       repo_branches: `${api}/repository/branches`,
       labels: `${api}/labels`,
       events: `${api}/events`,
@@ -103,7 +105,7 @@ export function projectEntity(externalUrl: string, view: ProjectView, access?: P
     lfs_enabled: true,
     creator_id: project.creatorId,
     import_status: 'none',
-    open_issues_count: 0,
+    ...(features.issues !== 'disabled' ? { open_issues_count: 0 } : {}),
     description_html: project.description,
     updated_at: project.updatedAt.toISOString(),
     ci_config_path: null,

@@ -136,7 +136,8 @@ export const projectEntity = basicProjectEntity.extend({
   creator_id: z.number().int(),
   empty_repo: z.boolean(),
   archived: z.boolean(),
-  open_issues_count: z.number().int(),
+  /** Left out while issues are disabled. */
+  open_issues_count: z.number().int().optional(),
   updated_at: z.string(),
   issues_enabled: z.boolean(),
   merge_requests_enabled: z.boolean(),
