@@ -107,6 +107,8 @@ describe('Group milestones API', () => {
     expect(await list({ title: 'alpha' })).toEqual(['alpha']);
     expect(await list({ search: 'AMM' })).toEqual(['gamma']);
     expect(await list({ 'iids[]': '1' })).toEqual(['alpha']);
+    // The comma form, as for issues (Grape's CommaSeparatedToIntegerArray).
+    expect(await list({ iids: '1,3' })).toEqual(['gamma', 'alpha']);
     const page = await h.call('GET', `/groups/${ns.id}/milestones`, {
       ns,
       query: { per_page: '1', page: '2' },

@@ -41,6 +41,14 @@ export const stringListParam = z.preprocess(
   z.array(z.string()),
 );
 
+/** `iids[]=1&iids[]=2` or `iids=1,2` (CommaSeparatedToIntegerArray); one non-integer → "iids is invalid". */
+export const iidsListParam = z.preprocess((value) => {
+  const list = typeof value === 'string' ? value.split(',').filter(Boolean) : value;
+  if (!Array.isArray(list)) return value;
+  const iids = list.map(coerceInteger);
+  return iids.every((iid) => Number.isInteger(iid)) ? iids : null;
+}, z.array(z.number().int()));
+
 export const isoTimestamp = z.string().describe('ISO 8601 UTC timestamp with milliseconds');
 export const isoDate = z
   .string()

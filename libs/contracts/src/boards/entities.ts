@@ -2,6 +2,7 @@ import { z } from 'zod';
 import {
   booleanParam,
   coerceInteger,
+  iidsListParam,
   integerParam,
   isoDate,
   isoTimestamp,
@@ -142,9 +143,7 @@ export const listMilestonesQuery = paginationQuery.extend({
   state: milestoneState.optional(),
   title: z.string().optional(),
   search: z.string().optional(),
-  iids: z
-    .preprocess((v) => (Array.isArray(v) || v === undefined ? v : [v]), z.array(integerParam))
-    .optional(),
+  iids: iidsListParam.optional(),
 });
 
 export const createMilestoneBody = z.object({

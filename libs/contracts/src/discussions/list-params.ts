@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { booleanParam, coerceInteger, integerParam, stringListParam } from '../primitives';
+import { booleanParam, coerceInteger, iidsListParam, integerParam, stringListParam } from '../primitives';
 
 /**
  * The list filters of issues and merge requests, as lib/api/issues.rb (`issues_stats_params`,
@@ -19,14 +19,6 @@ const dateTimeParam = z.preprocess((value) => {
   const time = Date.parse(value);
   return Number.isNaN(time) ? value : new Date(time);
 }, z.date());
-
-/** `iids[]=1&iids[]=2` or `iids=1,2` (CommaSeparatedToIntegerArray); one non-integer → "iids is invalid". */
-export const iidsListParam = z.preprocess((value) => {
-  const list = typeof value === 'string' ? value.split(',').filter(Boolean) : value;
-  if (!Array.isArray(list)) return value;
-  const iids = list.map(coerceInteger);
-  return iids.every((iid) => Number.isInteger(iid)) ? iids : null;
-}, z.array(z.number().int()));
 
 /**
  * `assignee_id` (`integer_none_any: true`): a user id, or `None` / `Any` in any case
