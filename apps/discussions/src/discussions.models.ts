@@ -56,6 +56,9 @@ export interface NoteableDoc {
   relativePosition?: number | null;
   /** Issues: where positions are compared: `g<root group id>`, or `p<project id>` outside groups. */
   positionScope?: string | null;
+  /** `labels` again as `{<labelKey>: true}` and their number, for the list filters (labelFields). */
+  labelSet?: Record<string, true>;
+  labelCount?: number;
 }
 
 export interface NoteDoc {
@@ -220,6 +223,8 @@ export function createDiscussionsModels(connection: Connection, outbox: Outbox):
     dueDate: String,
     relativePosition: Number,
     positionScope: String,
+    labelSet: mixed,
+    labelCount: Number,
   });
   noteableSchema.index({ kind: 1, projectId: 1, iid: 1 });
   noteableSchema.index({ kind: 1, groupId: 1, iid: 1 });
@@ -232,6 +237,8 @@ export function createDiscussionsModels(connection: Connection, outbox: Outbox):
   for (const key of ['createdAt', 'updatedAt', 'title', 'dueDate', 'relativePosition', 'mergedAt']) {
     noteableSchema.index({ kind: 1, projectId: 1, [key]: 1, _id: 1 });
   }
+  // Documents written before labelCount existed, for the step that fills it (migrations/).
+  noteableSchema.index({ labelCount: 1 });
   // Neighbours and free places of a position (relative-position.ts).
   noteableSchema.index({ positionScope: 1, relativePosition: 1 });
   addOutboxFields(noteableSchema);

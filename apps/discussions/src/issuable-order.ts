@@ -15,6 +15,17 @@ export interface IssuableOrder {
   tie: 1 | -1;
 }
 
+/**
+ * "Has a value" for each nulls-last field as a range the database answers by index (`$ne: null` is left
+ * to a scan of every candidate on the local FerretDB): positions are int4, due dates `YYYY-MM-DD` strings
+ * (every string is ≥ ''), merge times dates.
+ */
+export const HAS_VALUE: Record<string, Record<string, unknown>> = {
+  relativePosition: { $gte: -2_147_483_648 },
+  dueDate: { $gte: '' },
+  mergedAt: { $gte: new Date(0) },
+};
+
 const dir = (sort: 'asc' | 'desc' | undefined): 1 | -1 => (sort === 'asc' ? 1 : -1);
 
 /** GitLab's defaults: order_by=created_at, sort=desc (lib/api/issues.rb, lib/api/merge_requests.rb). */

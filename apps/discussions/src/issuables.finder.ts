@@ -1,5 +1,6 @@
 import { ACCESS_LEVELS, type IssueListQuery, type MergeRequestListQuery } from '@gl/contracts';
 import type { Visibility } from '@gl/contracts';
+import { labelKey } from './noteable-documents';
 
 /**
  * IssuesFinder and MergeRequestsFinder (app/finders/issuable_finder.rb and its params) as one pure
@@ -48,13 +49,14 @@ function escapeRegex(text: string): string {
 
 /**
  * IssuableFinder#by_label: every label (AND); `None` no label at all, `Any` at least one. Label names
- * compare as stored (labels are titles, case-sensitive).
+ * compare as stored (labels are titles, case-sensitive). Read from `labelSet` and `labelCount`
+ * (noteable-documents.ts `labelFields`), which the database answers without reading each document.
  */
 function labelFilter(labels: string[]): Filter {
   if (labels.length === 0) return {};
-  if (labels.some(isNone)) return { labels: { $size: 0 } };
-  if (labels.some(isAny)) return { 'labels.0': { $exists: true } };
-  return { labels: { $all: labels } };
+  if (labels.some(isNone)) return { labelCount: 0 };
+  if (labels.some(isAny)) return { labelCount: { $gte: 1 } };
+  return Object.fromEntries(labels.map((label) => [`labelSet.${labelKey(label)}`, true]));
 }
 
 /** The milestone filter: a title (or, with the legacy filtering the API uses, a wildcard as title). */
@@ -67,7 +69,7 @@ function milestoneFilter(
   if (value === undefined) return {};
   const lower = value.toLowerCase();
   if (lower === 'none' || lower === 'no milestone') return { milestoneId: null };
-  if (lower === 'any') return { milestoneId: { $ne: null } };
+  if (lower === 'any') return { milestoneId: { $gte: 1 } };
   if (lower === 'upcoming' || lower === '#upcoming' || lower === 'started' || lower === '#started') {
     // Upcoming: the open milestone due next; Started: open milestones whose start date has passed. The
     // milestone copies discussions keeps carry dates only when the boards service published them.
@@ -147,7 +149,7 @@ export function dueDateFilter(value: string | undefined, now: Date): Filter {
     case '0':
       return { dueDate: null };
     case 'any':
-      return { dueDate: { $ne: null } };
+      return { dueDate: { $gte: '' } };
     case 'today':
       return { dueDate: today };
     case 'tomorrow':
@@ -186,11 +188,11 @@ function reactionFilter(value: string | undefined): Filter {
 function negatedFilters(not: Query['not'], lookups: FinderLookups): Filter[] {
   if (!not) return [];
   const out: Filter[] = [];
-  if (not.labels && not.labels.length > 0) out.push({ labels: { $nin: not.labels } });
+  for (const label of not?.labels ?? []) out.push({ [`labelSet.${labelKey(label)}`]: null });
   if (not.milestone !== undefined || not.milestone_id !== undefined) {
     const value = not.milestone_id ?? not.milestone!;
     const lower = value.toLowerCase();
-    if (lower === 'none') out.push({ milestoneId: { $ne: null } });
+    if (lower === 'none') out.push({ milestoneId: { $gte: 1 } });
     else if (lower === 'any') out.push({ milestoneId: null });
     else out.push({ milestoneId: { $nin: lookups.milestoneIds.get(value) ?? [] } });
   }
@@ -228,8 +230,11 @@ export function readableFilter(kind: IssuableKind, projects: ReadableProject[], 
   const everything = projects.filter((p) => p.level >= ACCESS_LEVELS.reporter).map((p) => p.id);
   const rest = projects.filter((p) => p.level < ACCESS_LEVELS.reporter).map((p) => p.id);
   const own = viewer.userId === null ? [] : [{ 'author.id': viewer.userId }, { assigneeIds: viewer.userId }];
-  const readable = [{ confidential: { $ne: true } }, ...own];
+  // `$in` rather than `$ne: true`: the database answers it by index (older issues lack the field).
+  const readable = [{ confidential: { $in: [false, null] } }, ...own];
   if (rest.length === 0) return { projectId: { $in: everything } };
+  // Anonymous callers read only what is not confidential: one condition, no $or.
+  if (everything.length === 0 && own.length === 0) return { projectId: { $in: rest }, ...readable[0] };
   if (everything.length === 0) return { projectId: { $in: rest }, $or: readable };
   // Both branches name their projects, so the page is still read through the projectId indexes.
   return {
@@ -276,7 +281,7 @@ export function issuableFilter(input: FinderInput, options: { withState: boolean
   parts.push(reactionFilter(query.my_reaction_emoji));
   parts.push(...negatedFilters(query.not, lookups));
   if (query.confidential !== undefined) {
-    parts.push(query.confidential ? { confidential: true } : { confidential: { $ne: true } });
+    parts.push({ confidential: query.confidential ? true : { $in: [false, null] } });
   }
   if (kind === 'Issue') {
     if (query.closed_by_id !== undefined) parts.push({ 'closedBy.id': query.closed_by_id });

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { issueEntity, paramError } from '@gl/contracts';
 import { DEVELOPER, GUEST, OWNER, REPORTER, useHarness } from '@gl/testing';
+import { labelFieldsMigration } from './migrations/label-fields';
 import { projectNamespace, startDiscussionsHarness } from './testing/discussions.harness';
 
 const issues = z.array(issueEntity);
@@ -95,6 +96,18 @@ describe('Project issue lists: filters and order (IssuesFinder)', () => {
     expect(free.body).toEqual({ error: 'order_by does not have a valid value' });
     expect(titles(await list(ns, 'weight=None&sort=asc'))).toEqual(['a', 'b']);
     expect(titles(await list(ns, 'weight=3'))).toEqual([]);
+  });
+
+  it('When issues were stored before labelSet existed, then the migration step makes label filters find them', async () => {
+    const ns = projectNamespace();
+    const issue = await open(ns, { title: 'old', labels: 'Legacy' });
+    const noteables = h.runtime.connection.collection('noteables');
+    await noteables.updateOne({ _id: issue.id as never }, { $unset: { labelSet: '', labelCount: '' } });
+    expect(titles(await list(ns, 'labels=Legacy'))).toEqual([]);
+    await labelFieldsMigration(2).up(h.runtime.connection, h.runtime.logger);
+    await labelFieldsMigration(2).up(h.runtime.connection, h.runtime.logger);
+    expect(titles(await list(ns, 'labels=Legacy'))).toEqual(['old']);
+    expect(titles(await list(ns, 'labels=None'))).toEqual([]);
   });
 
   it('When labels are given, then issues having all of them; None and Any; not[labels] excludes', async () => {

@@ -2,7 +2,8 @@ import type { EventEnvelope } from '@gl/contracts';
 import { isDuplicateKeyError, pushEvents, withEvents } from '@gl/service-kit';
 import type { IncidentLinkDoc, MilestoneDoc, NoteableDoc, NoteableKind } from './discussions.models';
 import type { NotesDeps } from './notes.service';
-import { sortSpec, type IssuableOrder } from './issuable-order';
+import { labelFields } from './noteable-documents';
+import { HAS_VALUE, sortSpec, type IssuableOrder } from './issuable-order';
 
 /** Which noteables of a list the caller may read; `all` when they read every one (no per-item check). */
 export type ListVisibility = 'all' | ((doc: NoteableDoc) => boolean);
@@ -19,6 +20,8 @@ export interface NoteableListFilter {
 /** The fields the read rule looks at: what a list reads of every candidate before it reads the page. */
 const AUDIENCE_FIELDS = { _id: 1, kind: 1, confidential: 1, visibility: 1, author: 1, assigneeIds: 1 };
 
+const withLabelFields = (doc: NoteableDoc): NoteableDoc => ({ ...doc, ...labelFields(doc.labels) });
+
 const newestFirst = (a: NoteableDoc, b: NoteableDoc): number => b._id - a._id;
 
 /**
@@ -32,14 +35,14 @@ export function createNoteablesStore(deps: Pick<NotesDeps, 'models' | 'outbox'>)
   return {
     /** Inserts a noteable with the events it carries, then wakes the outbox relay. */
     async insert(doc: NoteableDoc, events: EventEnvelope[]): Promise<void> {
-      await noteables.create(withEvents(doc, events));
+      await noteables.create(withEvents(withLabelFields(doc), events));
       outbox.kick();
     },
 
     /** As insert, for a noteable whose id may already be taken (a redelivered event): false then. */
     async insertOnce(doc: NoteableDoc, events: EventEnvelope[]): Promise<boolean> {
       try {
-        await noteables.create(withEvents(doc, events));
+        await noteables.create(withEvents(withLabelFields(doc), events));
       } catch (err) {
         if (!isDuplicateKeyError(err)) throw err;
         return false;
@@ -49,7 +52,8 @@ export function createNoteablesStore(deps: Pick<NotesDeps, 'models' | 'outbox'>)
     },
 
     async update(id: number, set: Record<string, unknown>, events: EventEnvelope[]): Promise<void> {
-      await noteables.updateOne({ _id: id }, pushEvents({ $set: set }, events));
+      const labels = Array.isArray(set.labels) ? labelFields(set.labels as string[]) : {};
+      await noteables.updateOne({ _id: id }, pushEvents({ $set: { ...set, ...labels } }, events));
       if (events.length > 0) outbox.kick();
     },
 
@@ -129,7 +133,7 @@ export function createNoteablesStore(deps: Pick<NotesDeps, 'models' | 'outbox'>)
         ]);
         return { items, total };
       }
-      const valued = { $and: [filter, { [order.field]: { $ne: null } }] };
+      const valued = { $and: [filter, { [order.field]: HAS_VALUE[order.field] ?? { $ne: null } }] };
       const blank = { $and: [filter, { [order.field]: null }] };
       const [withValue, total] = await Promise.all([
         noteables.countDocuments(valued),

@@ -1,4 +1,8 @@
 import { declaredIndexesMigration, type Migration } from '@gl/service-kit';
+import { labelFieldsMigration } from './label-fields';
 
 /** gl_discussions's steps, oldest first; a release that changes indexes or document shapes appends one. */
-export const DISCUSSIONS_MIGRATIONS: readonly Migration[] = [declaredIndexesMigration()];
+export const DISCUSSIONS_MIGRATIONS: readonly Migration[] = [
+  declaredIndexesMigration(),
+  labelFieldsMigration(2),
+];
