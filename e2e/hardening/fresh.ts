@@ -43,6 +43,20 @@ export async function makeFresh(kind: FreshKind, c: CellContext, path: string): 
         throw new Error(`member add → ${added.status} ${added.text}`);
       return { user_id: userId };
     }
+    case 'issue': {
+      const issue = await must<{ iid: number }>('POST', `${p}/issues`, {
+        token: owner,
+        body: { title: unique('mx-gone-') },
+      });
+      return { issue_iid: issue.iid };
+    }
+    case 'snippet': {
+      const snippet = await must<{ id: number }>('POST', `${p}/snippets`, {
+        token: owner,
+        body: { title: unique('mx-gone-'), file_name: 'gone.txt', content: 'x', visibility: c.visibility },
+      });
+      return { snippet_id: snippet.id };
+    }
     case 'mergeRequest': {
       const branch = unique('mx-merge-');
       await must('POST', `${p}/repository/commits`, { token: owner, body: commitBody(branch, 'main') });

@@ -35,6 +35,7 @@ import { parseCreatedAt } from './notes.service';
 import { SERVICE_PRODUCER } from './discussions.origin';
 import { positionScopeOfNamespace } from './issuables.scope';
 import type { NoteablesService } from './noteables.service';
+import { routeIssueRelations } from './issue-relations.router';
 import type { ListVisibility } from './noteables.store';
 
 export function pathId(req: Request, name: string): number {
@@ -279,6 +280,9 @@ export function createNoteablesRouter(noteables: NoteablesService): Router {
     if (!epic || !canReadNoteable(req.ctx, epic)) throw new ForbiddenError();
     sendJson(res, 200, presentEpic(epic, ns));
   });
+
+  // Participants, closing and related merge requests, deletion (issue-relations.router.ts).
+  routeIssueRelations(router, noteables);
 
   return router;
 }

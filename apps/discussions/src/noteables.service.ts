@@ -5,6 +5,7 @@ import { actorOf } from './discussions.access';
 import { createCommitsService } from './commits.service';
 import { createIncidentsService } from './incidents.service';
 import { createIssuableExtras } from './issuable-extras';
+import { createIssueRelations } from './issue-relations';
 import {
   blankNoteable,
   placeholderSha,
@@ -346,6 +347,7 @@ export function createNoteablesService(deps: NotesDeps, notes: NotesService) {
 
   return {
     ...createIssuableExtras(deps),
+    ...createIssueRelations(deps),
     ...createDiscussionsProjections(deps),
     moveIssueBetween: (scope: string, id: number, afterId: number | null, beforeId: number | null) =>
       positions.moveBetween(scope, id, afterId, beforeId),

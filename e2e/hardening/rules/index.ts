@@ -1,5 +1,6 @@
 import { IDENTITY_RULES } from './identity';
 import { IDENTITY_ADMIN_RULES } from './identity-admin';
+import { ISSUE_EXTRA_RULES } from './issue-extras';
 import { ISSUE_LIST_RULES } from './issue-lists';
 import { NOTEABLE_RULES } from './noteables';
 import { NOTE_RULES } from './notes';
@@ -15,6 +16,7 @@ export const RULES: Rules = {
   ...IDENTITY_RULES,
   ...IDENTITY_ADMIN_RULES,
   ...NOTEABLE_RULES,
+  ...ISSUE_EXTRA_RULES,
   ...ISSUE_LIST_RULES,
   ...NOTE_RULES,
   ...SERVICE_RULES,

@@ -13,6 +13,7 @@ import {
   updateMergeRequestBody,
 } from './params';
 import { issueListQuery, mergeRequestListQuery } from './list-params';
+import { ISSUE_EXTRA_ENDPOINTS } from './issue-extra-endpoints';
 
 /** Issues, merge requests, snippets, epics and commits themselves. */
 export const NOTEABLE_ENDPOINTS = defineEndpoints('discussions', [
@@ -220,4 +221,5 @@ export const NOTEABLE_ENDPOINTS = defineEndpoints('discussions', [
     response: { status: 200, description: 'Commit', schema: commitEntity },
     errors: [401, 404],
   },
+  ...ISSUE_EXTRA_ENDPOINTS,
 ]);

@@ -1,0 +1,38 @@
+import { VISIBLE } from '../sight';
+import type { Rules } from './types';
+
+/**
+ * What lib/api/issues.rb answers about one issue besides the issue: participants, the merge requests that
+ * close or mention it, its deletion. Sources: lib/api/issues.rb, app/policies/project_policy.rb.
+ */
+export const ISSUE_EXTRA_RULES: Rules = {
+  listProjectIssueParticipants: {
+    target: 'project',
+    see: VISIBLE,
+    source:
+      'lib/api/issues.rb `get ":id/issues/:issue_iid/participants"`: find_project_issue (IssuesFinder) → 404',
+  },
+  listProjectIssueClosedBy: {
+    target: 'project',
+    see: VISIBLE,
+    source:
+      'lib/api/issues.rb `get ":id/issues/:issue_iid/closed_by"`: find_project_issue → 404; merge requests ' +
+      'the caller may not read are left out of the list (ReferencedMergeRequestsService)',
+  },
+  listProjectIssueRelatedMergeRequests: {
+    target: 'project',
+    see: VISIBLE,
+    source:
+      'lib/api/issues.rb `get ":id/issues/:issue_iid/related_merge_requests"`: find_project_issue → 404; ' +
+      'unreadable merge requests are left out',
+  },
+  deleteProjectIssue: {
+    target: 'project',
+    see: VISIBLE,
+    role: 'owner',
+    fresh: 'issue',
+    source:
+      'lib/api/issues.rb `delete ":id/issues/:issue_iid"`: find_project_issue, then authorize!(:destroy_issue) ' +
+      '→ 403 (ProjectPolicy: owner_access, admins)',
+  },
+};
