@@ -56,6 +56,8 @@ export interface NoteableDoc {
   relativePosition?: number | null;
   /** Issues: where positions are compared: `g<root group id>`, or `p<project id>` outside groups. */
   positionScope?: string | null;
+  /** Issues and merge requests: null until someone locks or unlocks the discussion (Entities::Issue shows null). */
+  discussionLocked?: boolean | null;
   /** `labels` again as `{<labelKey>: true}` and their number, for the list filters (labelFields). */
   labelSet?: Record<string, true>;
   labelCount?: number;
@@ -221,6 +223,7 @@ export function createDiscussionsModels(connection: Connection, outbox: Outbox):
     visibility: String,
     confidential: Boolean,
     dueDate: String,
+    discussionLocked: Boolean,
     relativePosition: Number,
     positionScope: String,
     labelSet: mixed,

@@ -136,7 +136,7 @@ export function presentIssue(doc: NoteableDoc, ns: NamespaceView, extras: Issuab
     issue_type: incident ? 'incident' : 'issue',
     user_notes_count: extras.userNotesCount,
     confidential: doc.confidential,
-    discussion_locked: null,
+    discussion_locked: doc.discussionLocked ?? null,
     due_date: doc.dueDate ?? null,
     relative_position: doc.relativePosition ?? null,
     web_url: `${ns.webUrl}/-/${incident ? 'issues/incident' : 'issues'}/${doc.iid}`,

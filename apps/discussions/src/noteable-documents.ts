@@ -139,4 +139,8 @@ export interface MergeRequestInput extends Pick<
 
 export interface IssueUpdate extends Partial<IssueInput> {
   state_event?: 'close' | 'reopen';
+  /** The caller may lock discussions (`admin_issue`); the router drops it otherwise. */
+  discussion_locked?: boolean;
+  /** `set_issue_updated_at` (Owner, admins): the update's time instead of now. */
+  updated_at?: Date | null;
 }

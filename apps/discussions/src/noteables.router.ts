@@ -1,11 +1,13 @@
 import { Router, type Request } from 'express';
 import { z } from 'zod';
-import { ACCESS_LEVELS, DISCUSSIONS_API, positiveIdParam } from '@gl/contracts';
+import { ACCESS_LEVELS, DISCUSSIONS_API, ISSUE_UPDATE_AT_LEAST_ONE_OF, positiveIdParam } from '@gl/contracts';
 import {
   ForbiddenError,
   HttpError,
   NotFoundError,
+  ParamError,
   accessLevelOf,
+  atLeastOneOf,
   canReadTarget,
   collectParams,
   isHigherTier,
@@ -56,6 +58,22 @@ export function listVisibility(req: Request, kind?: 'Snippet'): ListVisibility {
   if (kind === 'Snippet')
     return (doc) => canReadTarget(viewer, { ...accessTargetOf(doc), authorId: undefined });
   return (doc) => canReadNoteable(req.ctx, doc);
+}
+
+/**
+ * IssuableBaseService#process_label_ids: `labels` replaces the issue's labels, then `add_labels` are added
+ * and `remove_labels` taken away; undefined when none of the three is given (the labels stay).
+ */
+export function labelsAfter(
+  current: string[],
+  labels: string[] | undefined,
+  add: string[] | undefined,
+  remove: string[] | undefined,
+): string[] | undefined {
+  if (labels === undefined && add === undefined && remove === undefined) return undefined;
+  const next = [...(labels ?? current)];
+  for (const name of add ?? []) if (!next.includes(name)) next.push(name);
+  return next.filter((name) => !(remove ?? []).includes(name));
 }
 
 export function createNoteablesRouter(noteables: NoteablesService): Router {
@@ -134,16 +152,28 @@ export function createNoteablesRouter(noteables: NoteablesService): Router {
 
   route(router, DISCUSSIONS_API.updateProjectIssue, async ({ req, res, params }) => {
     const user = requireUser(req.ctx);
+    const given = params();
+    const missing = atLeastOneOf(...ISSUE_UPDATE_AT_LEAST_ONE_OF)(collectParams(req));
+    if (missing) throw new ParamError([missing]);
     const issue = await issueOr404(req);
     requireUpdate(req, issue, ACCESS_LEVELS.reporter);
-    const given = params();
+    const { add_labels: add, remove_labels: remove, assignee_id: assigneeId, ...rest } = given;
     const updated = await noteables.updateIssue(
       requestOrigin(SERVICE_PRODUCER, req.ctx),
       issue,
       userSummaryOf(user),
       {
-        ...given,
+        ...rest,
+        labels: labelsAfter(issue.labels, given.labels, add, remove),
+        // The single-assignee form counts only without assignee_ids (IssuableBaseService#filter_assignees).
+        assignee_ids:
+          given.assignee_ids ?? (assigneeId === undefined ? undefined : assigneeId === 0 ? [] : [assigneeId]),
         confidential: confidentialityParam(req, given.confidential, false),
+        // `discussion_locked` needs admin_issue (Reporter and up); IssuableBaseService drops it otherwise.
+        discussion_locked:
+          accessLevelOf(req.ctx) >= ACCESS_LEVELS.reporter ? given.discussion_locked : undefined,
+        // lib/api/issues.rb: `updated_at` only with set_issue_updated_at (Owner, admins).
+        updated_at: canSetCreatedAt(req.ctx) ? parseCreatedAt(given.updated_at) : null,
       },
     );
     sendJson(res, 200, await present.issue(updated, req));

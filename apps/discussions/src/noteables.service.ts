@@ -43,6 +43,8 @@ type NoteableChanges = Partial<
     | 'mergeCommitSha'
     | 'confidential'
     | 'dueDate'
+    | 'discussionLocked'
+    | 'issueType'
   >
 >;
 
@@ -56,6 +58,8 @@ function changesOf(input: IssueUpdate): NoteableChanges {
     assigneeIds: input.assignee_ids,
     confidential: input.confidential,
     dueDate: input.due_date,
+    discussionLocked: input.discussion_locked,
+    issueType: input.issue_type,
   };
 }
 
@@ -140,8 +144,10 @@ export function createNoteablesService(deps: NotesDeps, notes: NotesService) {
     changes: NoteableChanges,
     stateEvent: 'close' | 'reopen' | 'merge' | undefined,
     eventTypes: { close: string; reopen: string; merge?: string },
+    /** When the update happened: now, unless an Owner or admin says otherwise (`updated_at`). */
+    at: Date | null = null,
   ): Promise<NoteableDoc> {
-    const now = new Date();
+    const now = at ?? new Date();
     const set: Record<string, unknown> = { updatedAt: now };
     const systemNotes: string[] = [];
     for (const [key, value] of Object.entries(changes)) {
@@ -166,6 +172,14 @@ export function createNoteablesService(deps: NotesDeps, notes: NotesService) {
       systemNotes.push(
         changes.confidential ? 'made the issue confidential' : 'made the issue visible to everyone',
       );
+    }
+    if (
+      changes.discussionLocked !== undefined &&
+      changes.discussionLocked !== (doc.discussionLocked ?? false)
+    ) {
+      // SystemNoteService#discussion_lock.
+      const what = doc.kind === 'MergeRequest' ? 'merge request' : 'issue';
+      systemNotes.push(`${changes.discussionLocked ? 'locked' : 'unlocked'} the discussion in this ${what}`);
     }
     let eventType: string | null = null;
     if (stateEvent === 'close' && doc.state === 'opened') {
@@ -227,10 +241,15 @@ export function createNoteablesService(deps: NotesDeps, notes: NotesService) {
   }
 
   function updateIssue(origin: EventOrigin, doc: NoteableDoc, actor: UserSummary, input: IssueUpdate) {
-    return update(origin, doc, actor, changesOf(input), input.state_event, {
-      close: EVENTS.issueClosed,
-      reopen: EVENTS.issueReopened,
-    });
+    return update(
+      origin,
+      doc,
+      actor,
+      changesOf(input),
+      input.state_event,
+      { close: EVENTS.issueClosed, reopen: EVENTS.issueReopened },
+      input.updated_at ?? null,
+    );
   }
 
   async function createMergeRequest(

@@ -126,8 +126,38 @@ export const createIssueBody = z.object({
   /** `YYYY-MM-DD`; empty or null removes it. */
   due_date: z.preprocess((v) => (v === '' ? null : v), isoDateParam.nullable()).optional(),
 });
+/** ISO 8601 date-time (Grape's `type: DateTime`): what does not parse is "<name> is invalid". */
+const dateTimeParam = z.preprocess(
+  (v) => (typeof v === 'string' && Number.isNaN(Date.parse(v)) ? Number.NaN : v),
+  z.string(),
+);
+
+/** lib/api/helpers/issues_helpers.rb: a PUT names at least one of these (Grape's at_least_one_of). */
+export const ISSUE_UPDATE_AT_LEAST_ONE_OF = [
+  'assignee_id',
+  'assignee_ids',
+  'confidential',
+  'created_at',
+  'description',
+  'discussion_locked',
+  'due_date',
+  'labels',
+  'add_labels',
+  'remove_labels',
+  'milestone_id',
+  'state_event',
+  'title',
+  'issue_type',
+] as const;
+
 export const updateIssueBody = createIssueBody.partial().extend({
   state_event: z.enum(['close', 'reopen']).optional(),
+  /** The single-assignee form clients still send; 0 removes the assignees. */
+  assignee_id: nullableId.optional(),
+  add_labels: stringListParam.optional(),
+  remove_labels: stringListParam.optional(),
+  discussion_locked: booleanParam.optional(),
+  updated_at: dateTimeParam.optional(),
 });
 export const createMergeRequestBody = z.object({
   source_branch: textParam,
