@@ -5,6 +5,12 @@ import {
   type ServiceInstance,
   type ServiceRuntime,
 } from '@gl/service-kit';
+import {
+  createBoardDefinitions,
+  createBoardDefinitionsModel,
+  publishingBoards,
+  publishingLabels,
+} from './board-definitions';
 import { createBoardsModels } from './boards.models';
 import { createBoardsRouter } from './boards.router';
 import { createBoardsService, createBoardsStores, type BoardsService } from './boards.service';
@@ -25,10 +31,13 @@ export const SERVICE_NAME = 'boards';
 export function createBoardsApp(runtime: ServiceRuntime): ServiceInstance & { boards: BoardsService } {
   const models = createBoardsModels(runtime.connection);
   runtime.outbox.register(models.milestones);
+  const definitionsModel = createBoardDefinitionsModel(runtime.connection);
+  runtime.outbox.register(definitionsModel);
+  const definitions = createBoardDefinitions(models, definitionsModel, runtime.outbox);
   const counters = createCounters(runtime.connection);
   const stores = createBoardsStores(models, counters);
-  const boards = createBoardsService(stores);
-  const labels = createLabelsService(stores.labels, boards);
+  const boards = publishingBoards(createBoardsService(stores), definitions);
+  const labels = publishingLabels(createLabelsService(stores.labels, boards), definitions);
   const milestones = createMilestonesService(stores.milestones, runtime.outbox);
   const app = createRuntimeHttpApp(runtime, SERVICE_NAME, {
     apiRouters: [

@@ -17,6 +17,9 @@ import { createIssuablesRouter } from './issuables.router';
 import { createIssuablesScope } from './issuables.scope';
 import { createIssueReorderRouter } from './issue-reorder.router';
 import { identityProjection } from './identity.projection';
+import { boardsProjection, createBoardCopies, createBoardCopiesModel } from './board-projection';
+import { createBoardColumnsRouter } from './board-columns.router';
+import { createPositionsStore } from './positions.store';
 import { createNotesService } from './notes.service';
 import {
   createIncidentsSubscription,
@@ -36,14 +39,25 @@ export function createDiscussionsApp(runtime: ServiceRuntime): ServiceInstance {
   const notes = createNotesService(deps);
   const noteables = createNoteablesService(deps, notes);
   const scope = createIssuablesScope(models);
-  const lists = createIssuableLists(createNoteablesStore(deps), scope);
+  const store = createNoteablesStore(deps);
+  const lists = createIssuableLists(store, scope);
   const revisions = createProjectionRevisions(runtime.connection);
+  const boards = createBoardCopies(createBoardCopiesModel(runtime.connection));
+  const positions = createPositionsStore(models);
   const app = createRuntimeHttpApp(runtime, SERVICE_NAME, {
     serves: DISCUSSIONS_ENDPOINTS,
     apiRouters: [
       createDiscussionsRouter(noteables, notes),
       createIssuablesRouter({ noteables, lists, scope, revisions }),
       createIssueReorderRouter(noteables, scope),
+      createBoardColumnsRouter({
+        boards,
+        noteables,
+        store,
+        scope,
+        revisions,
+        withLease: (key, work) => positions.withLease(key, work),
+      }),
       createNoteablesRouter(noteables),
       createCommitsRouter(noteables),
     ],
@@ -55,6 +69,7 @@ export function createDiscussionsApp(runtime: ServiceRuntime): ServiceInstance {
       createMilestonesSubscription(noteables),
       createUsersSubscription(noteables),
       identityProjection(models, revisions),
+      boardsProjection(boards),
     ],
   };
 }

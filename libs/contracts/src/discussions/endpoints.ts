@@ -2,8 +2,14 @@ import { byOperationId } from '../endpoint';
 import { NOTEABLE_ENDPOINTS } from './noteable-endpoints';
 import { THREAD_ENDPOINTS } from './thread-endpoints';
 import { LIST_ENDPOINTS } from './list-endpoints';
+import { BOARD_COLUMN_ENDPOINTS } from './board-column-endpoints';
 
-export const DISCUSSIONS_ENDPOINTS = [...NOTEABLE_ENDPOINTS, ...LIST_ENDPOINTS, ...THREAD_ENDPOINTS];
+export const DISCUSSIONS_ENDPOINTS = [
+  ...NOTEABLE_ENDPOINTS,
+  ...LIST_ENDPOINTS,
+  ...THREAD_ENDPOINTS,
+  ...BOARD_COLUMN_ENDPOINTS,
+];
 
 /** The catalogue by operation id, for handler registration: `DISCUSSIONS_API.<operationId>`. */
 export const DISCUSSIONS_API = byOperationId(DISCUSSIONS_ENDPOINTS);

@@ -2,3 +2,4 @@ export * from './entities';
 export * from './params';
 export * from './endpoints';
 export * from './list-params';
+export * from './board-column-endpoints';

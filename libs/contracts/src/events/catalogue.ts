@@ -39,6 +39,8 @@ export const DURABLES = {
   discussionsIncidents: 'discussions-incidents',
   /** Discussions' copy of group milestone titles, for "changed milestone to %title" system notes. */
   discussionsMilestones: 'discussions-milestones',
+  /** Discussions' copy of board definitions, for the issues of a board list and moves between lists. */
+  discussionsBoards: 'discussions-boards',
   /** Discussions' copy of usernames, for "assigned to @user" system notes. */
   discussionsUsers: 'discussions-users',
   /** Discussions' copy of projects and memberships, for group and instance issue and merge request lists. */

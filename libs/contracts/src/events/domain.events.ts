@@ -33,6 +33,8 @@ export const DOMAIN_EVENT_TYPES = {
     milestoneClosed: 'gl.boards.milestone.closed',
     /** A closed milestone activated again (GitLab's `reopened` activity). */
     milestoneReopened: 'gl.boards.milestone.reopened',
+    /** A board's definition (scope and lists) as it now is, or its deletion: see boardDefinedData. */
+    boardDefined: 'gl.boards.board.defined',
   },
   discussions: {
     issueOpened: 'gl.discussions.issue.opened',
@@ -148,3 +150,36 @@ export const incidentOpenedData = z.object({
   issueIid: z.number().int(),
 });
 export type IncidentOpenedData = z.infer<typeof incidentOpenedData>;
+
+/**
+ * `gl.boards.board.defined`: the whole definition of one board after a change to it (created, scope
+ * updated, lists added, moved or removed, a label renamed or deleted), or `deleted: true`. A state-carrying
+ * event: consumers keep the one with the highest `revision` (per board, increasing by one with each
+ * publication), so redeliveries and reordering change nothing. Labels are carried with their titles,
+ * which is what issues store. Bounded by the size of a board: ids and label titles only.
+ */
+export const boardDefinedData = z.object({
+  boardId: z.number().int(),
+  groupId: z.number().int(),
+  revision: z.number().int(),
+  deleted: z.boolean(),
+  /** Board scope (EE Boards::BaseService filters): a milestone id, or GitLab's predefined 0 None, -1 Any, -2 Upcoming, -3 Started. */
+  milestoneId: z.number().int().nullable(),
+  assigneeId: z.number().int().nullable(),
+  /** Scope labels (every one required), as titles. */
+  labels: z.array(z.string().max(EVENT_TEXT_LIMITS.title)),
+  /** Scope weight: null or -1 any, -2 none, else that weight. */
+  weight: z.number().int().nullable(),
+  /** The movable lists in board order. `labelTitle` for label lists. */
+  lists: z.array(
+    z.object({
+      id: z.number().int(),
+      kind: z.enum(['label', 'milestone', 'iteration', 'assignee']),
+      targetId: z.number().int(),
+      labelTitle: z.string().max(EVENT_TEXT_LIMITS.title).nullable(),
+    }),
+  ),
+  hideBacklogList: z.boolean(),
+  hideClosedList: z.boolean(),
+});
+export type BoardDefinedData = z.infer<typeof boardDefinedData>;

@@ -1,0 +1,70 @@
+import { z } from 'zod';
+import {
+  DOMAIN_EVENT_TYPES,
+  boardDefinedData,
+  boardEntity,
+  boardListEntity,
+  labelEntity,
+  type BoardDefinedData,
+} from '@gl/contracts';
+import { outboxEvents, useHarness } from '@gl/testing';
+import { groupNamespace, startBoardsHarness } from './testing/boards.harness';
+
+describe('Board definitions published for other services (gl.boards.board.defined)', () => {
+  const h = useHarness(startBoardsHarness);
+
+  /** The board's published definitions, oldest first. */
+  async function definitions(boardId: number): Promise<BoardDefinedData[]> {
+    const events = await outboxEvents(h.runtime.connection, ['board_definitions']);
+    return events
+      .filter((e) => e.type === DOMAIN_EVENT_TYPES.boards.boardDefined)
+      .map((e) => boardDefinedData.parse(e.data))
+      .filter((d) => d.boardId === boardId)
+      .sort((a, b) => a.revision - b.revision);
+  }
+
+  it('When a board, its scope and its lists change, then each change publishes the whole definition with the next revision', async () => {
+    const ns = groupNamespace();
+    const board = boardEntity.parse(
+      (await h.call('POST', `/groups/${ns.id}/boards`, { ns, json: { name: 'B' } })).body,
+    );
+    const label = async (name: string) =>
+      labelEntity.parse(
+        (await h.call('POST', `/groups/${ns.id}/labels`, { ns, json: { name, color: '#0000FF' } })).body,
+      );
+    const doing = await label('Doing');
+    const review = await label('Review');
+    const base = `/groups/${ns.id}/boards/${board.id}`;
+    const first = boardListEntity.parse(
+      (await h.call('POST', `${base}/lists`, { ns, json: { label_id: doing.id } })).body,
+    );
+    await h.call('POST', `${base}/lists`, { ns, json: { label_id: review.id } });
+    expect((await h.call('PUT', base, { ns, json: { labels: 'Team', weight: 3 } })).status).toBe(200);
+    await h.call('PUT', `${base}/lists/${first.id}`, { ns, json: { position: 1 } });
+    await h.call('PUT', `/groups/${ns.id}/labels/${review.id}`, { ns, json: { new_name: 'In review' } });
+
+    const published = await definitions(board.id);
+    expect(published.map((d) => d.revision)).toEqual([1, 2, 3, 4, 5, 6]);
+    const last = published[published.length - 1]!;
+    expect(last).toMatchObject({
+      groupId: ns.id,
+      deleted: false,
+      labels: ['Team'],
+      weight: 3,
+    });
+    expect(last.lists.map((l) => l.labelTitle)).toEqual(['In review', 'Doing']);
+
+    await h.call('DELETE', `/groups/${ns.id}/labels/${doing.id}`, { ns });
+    expect((await definitions(board.id)).at(-1)!.lists.map((l) => l.labelTitle)).toEqual(['In review']);
+    expect((await h.call('DELETE', base, { ns })).status).toBe(204);
+    expect((await definitions(board.id)).at(-1)).toMatchObject({ deleted: true, revision: 8 });
+  });
+
+  it('When the free tier shows a group its board, then that board is published once', async () => {
+    const ns = groupNamespace();
+    const shown = await h.call('GET', `/groups/${ns.id}/boards`, { ns, tier: 'free' });
+    await h.call('GET', `/groups/${ns.id}/boards`, { ns, tier: 'free' });
+    const [board] = z.array(boardEntity).parse(shown.body);
+    expect((await definitions(board!.id)).map((d) => d.revision)).toEqual([1]);
+  });
+});

@@ -1,0 +1,293 @@
+import { z } from 'zod';
+import {
+  DOMAIN_EVENT_TYPES,
+  DURABLES,
+  EVENT_TYPES,
+  issueEntity,
+  type BoardDefinedData,
+  type NamespaceContext,
+} from '@gl/contracts';
+import {
+  GUEST,
+  OWNER,
+  REPORTER,
+  STRANGER,
+  gatewayEvent,
+  groupEventFields,
+  projectEventFields,
+  useHarness,
+} from '@gl/testing';
+import { groupNamespace, projectNamespace, startDiscussionsHarness } from './testing/discussions.harness';
+
+const ID = EVENT_TYPES.identity;
+const issues = z.array(issueEntity);
+let counter = 0;
+const unique = (): string => `${Date.now().toString(36)}${counter++}`;
+
+describe('Board lists: GET /groups/:id/boards/:board_id/lists/:list_id/issues and PUT .../issues/:issue_id/move', () => {
+  const h = useHarness(startDiscussionsHarness);
+
+  async function deliver(durable: string, type: string, data: Record<string, unknown>) {
+    const subscription = h.instance.subscriptions!.find((s) => s.durable === durable)!;
+    await subscription.handle(gatewayEvent(type, data));
+  }
+
+  let boardIds = 50_000;
+
+  /** A board as the boards service publishes it. */
+  async function defineBoard(groupId: number, fields: Partial<BoardDefinedData> = {}, revision = 1) {
+    const data: BoardDefinedData = {
+      boardId: boardIds++,
+      groupId,
+      revision,
+      deleted: false,
+      milestoneId: null,
+      assigneeId: null,
+      labels: [],
+      weight: null,
+      lists: [],
+      hideBacklogList: false,
+      hideClosedList: false,
+      ...fields,
+    };
+    await deliver(DURABLES.discussionsBoards, DOMAIN_EVENT_TYPES.boards.boardDefined, data);
+    return data;
+  }
+
+  /** A private group with one project; OWNER owns the group, GUEST is its Guest, REPORTER its Reporter. */
+  async function world() {
+    const g = groupNamespace({ visibility: 'private' });
+    await deliver(
+      DURABLES.discussionsIdentity,
+      ID.groupCreated,
+      groupEventFields(g.id, { visibility: 'private', ancestorGroupIds: [] }),
+    );
+    const p = projectNamespace({
+      visibility: 'private',
+      ancestorGroupIds: [g.id],
+      fullPath: `g/${unique()}`,
+    });
+    await deliver(
+      DURABLES.discussionsIdentity,
+      ID.projectCreated,
+      projectEventFields(p.id, { visibility: 'private', ancestorGroupIds: [g.id], fullPath: p.fullPath }),
+    );
+    for (const [user, accessLevel] of [
+      [OWNER, 50],
+      [GUEST, 10],
+      [REPORTER, 20],
+    ] as const) {
+      await deliver(DURABLES.discussionsIdentity, ID.memberAdded, {
+        sourceType: 'group',
+        sourceId: g.id,
+        userId: user.id,
+        accessLevel,
+        expiresAt: null,
+      });
+    }
+    const doing = `Doing${unique()}`;
+    const review = `Review${unique()}`;
+    const board = await defineBoard(g.id, {
+      lists: [
+        { id: 1, kind: 'label', targetId: 11, labelTitle: doing },
+        { id: 2, kind: 'label', targetId: 12, labelTitle: review },
+      ],
+    });
+    const open = async (title: string, extra: Record<string, unknown> = {}) => {
+      const res = await h.call('POST', `/projects/${p.id}/issues`, {
+        ns: p,
+        level: 50,
+        json: { title, ...extra },
+      });
+      expect(res.status).toBe(201);
+      return issueEntity.parse(res.body);
+    };
+    return { g, p, board, doing, review, open };
+  }
+
+  const column = async (
+    g: NamespaceContext,
+    boardId: number,
+    list: string | number,
+    query = '',
+    as = OWNER,
+  ) => {
+    const res = await h.call('GET', `/groups/${g.id}/boards/${boardId}/lists/${list}/issues${query}`, {
+      ns: g,
+      as,
+      level: as === OWNER ? 50 : as === GUEST ? 10 : as === REPORTER ? 20 : 0,
+    });
+    return res;
+  };
+  const titlesOf = async (g: NamespaceContext, boardId: number, list: string | number) => {
+    const res = await column(g, boardId, list, '?per_page=100');
+    expect(res.status).toBe(200);
+    return issues.parse(res.body).map((i) => i.title);
+  };
+
+  const move = (g: NamespaceContext, boardId: number, issueId: number, json: unknown, as = OWNER) =>
+    h.call('PUT', `/groups/${g.id}/boards/${boardId}/issues/${issueId}/move`, {
+      ns: g,
+      as,
+      level: as === OWNER ? 50 : as === GUEST ? 10 : as === REPORTER ? 20 : 0,
+      json,
+    });
+
+  it('When a board list is read, then the open issues of its label, the backlog the rest, closed the closed; by position, paginated', async () => {
+    const { g, p, board, doing, review, open } = await world();
+    await open('a', { labels: doing });
+    await open('b');
+    await open('c', { labels: `${doing},other` });
+    await open('d', { labels: review });
+    const e = await open('e', { labels: doing });
+    await h.call('PUT', `/projects/${p.id}/issues/${e.iid}`, {
+      ns: p,
+      level: 50,
+      json: { state_event: 'close' },
+    });
+    expect(await titlesOf(g, board.boardId, 1)).toEqual(['a', 'c']);
+    expect(await titlesOf(g, board.boardId, 2)).toEqual(['d']);
+    expect(await titlesOf(g, board.boardId, 'backlog')).toEqual(['b']);
+    expect(await titlesOf(g, board.boardId, 'closed')).toEqual(['e']);
+
+    const first = await column(g, board.boardId, 1, '?per_page=1');
+    expect(first.status).toBe(200);
+    expect(issues.parse(first.body).map((i) => i.title)).toEqual(['a']);
+    expect(first.headers.get('x-total')).toBe('2');
+    expect(first.headers.get('x-next-page')).toBe('2');
+    const second = await column(g, board.boardId, 1, '?per_page=1&page=2');
+    expect(issues.parse(second.body).map((i) => i.title)).toEqual(['c']);
+  });
+
+  it('When the board is scoped, then every list holds only issues of its scope', async () => {
+    const { g, doing, open } = await world();
+    const team = `Team${unique()}`;
+    const scoped = await defineBoard(g.id, {
+      labels: [team],
+      assigneeId: OWNER.id,
+      lists: [{ id: 3, kind: 'label', targetId: 11, labelTitle: doing }],
+    });
+    await open('in scope', { labels: `${team},${doing}`, assignee_ids: [OWNER.id] });
+    await open('no team', { labels: doing, assignee_ids: [OWNER.id] });
+    await open('not assigned', { labels: `${team},${doing}` });
+    await open('backlog in scope', { labels: team, assignee_ids: [OWNER.id] });
+    expect(await titlesOf(g, scoped.boardId, 3)).toEqual(['in scope']);
+    expect(await titlesOf(g, scoped.boardId, 'backlog')).toEqual(['backlog in scope']);
+  });
+
+  it('When the caller or the path is wrong, then 401, 404 Group, Board and List, and 400 for a bad list id', async () => {
+    const { g, board } = await world();
+    const other = groupNamespace({ visibility: 'private' });
+    const foreign = await defineBoard(other.id);
+    expect((await column(g, board.boardId, 1, '', null as never)).status).toBe(401);
+    const stranger = await column(g, board.boardId, 1, '', STRANGER);
+    expect(stranger.status).toBe(404);
+    expect(stranger.body).toEqual({ message: '404 Group Not Found' });
+    for (const id of [foreign.boardId, 999_999]) {
+      const res = await column(g, id, 1);
+      expect(res.status).toBe(404);
+      expect(res.body).toEqual({ message: '404 Board Not Found' });
+    }
+    const list = await column(g, board.boardId, 77);
+    expect(list.status).toBe(404);
+    expect(list.body).toEqual({ message: '404 List Not Found' });
+    const bad = await column(g, board.boardId, 'nope');
+    expect(bad.status).toBe(400);
+    expect(bad.body).toEqual({ error: 'list_id is invalid' });
+    // A deleted board is gone; an older definition delivered late does not bring it back.
+    await defineBoard(g.id, { boardId: board.boardId, deleted: true }, 3);
+    await defineBoard(g.id, { boardId: board.boardId }, 2);
+    expect((await column(g, board.boardId, 1)).status).toBe(404);
+  });
+
+  it('When a card moves, then its labels and state change as the lists say, with the close and reopen events and notes, and it is placed', async () => {
+    const { g, p, board, doing, review, open } = await world();
+    const one = await open('one', { labels: doing });
+    const two = await open('two', { labels: doing });
+    const card = await open('card', { labels: 'keep' });
+
+    const toDoing = await move(g, board.boardId, card.id, {
+      from_list_id: 'backlog',
+      to_list_id: 1,
+      move_after_id: one.id,
+      move_before_id: two.id,
+    });
+    expect(toDoing.status).toBe(200);
+    expect(issueEntity.parse(toDoing.body).labels.sort()).toEqual([doing, 'keep'].sort());
+    expect(await titlesOf(g, board.boardId, 1)).toEqual(['one', 'card', 'two']);
+
+    const toReview = await move(g, board.boardId, card.id, { from_list_id: 1, to_list_id: 2 });
+    expect(issueEntity.parse(toReview.body).labels.sort()).toEqual(['keep', review].sort());
+
+    const closed = await move(g, board.boardId, card.id, { from_list_id: 2, to_list_id: 'closed' });
+    expect(closed.status).toBe(200);
+    const closedIssue = issueEntity.parse(closed.body);
+    expect(closedIssue.state).toBe('closed');
+    expect(closedIssue.labels).toEqual(['keep']);
+    expect(await titlesOf(g, board.boardId, 'closed')).toEqual(['card']);
+
+    const reopened = await move(g, board.boardId, card.id, { from_list_id: 'closed', to_list_id: 1 });
+    expect(issueEntity.parse(reopened.body).state).toBe('opened');
+    expect(await titlesOf(g, board.boardId, 1)).toContain('card');
+
+    const events = (await h.pendingEvents()).filter((e) => e.data.targetId === card.id).map((e) => e.type);
+    expect(events).toEqual([
+      DOMAIN_EVENT_TYPES.discussions.issueOpened,
+      DOMAIN_EVENT_TYPES.discussions.issueClosed,
+      DOMAIN_EVENT_TYPES.discussions.issueReopened,
+    ]);
+    const notes = await h.call('GET', `/projects/${p.id}/issues/${card.iid}/notes?sort=asc`, {
+      ns: p,
+      level: 50,
+    });
+    expect(
+      (notes.body as { body: string; system: boolean }[]).filter((n) => n.system).map((n) => n.body),
+    ).toEqual(['closed', 'reopened']);
+  });
+
+  it('When a move is not allowed, then 401, 403 for a Guest, 404 for an unknown or foreign issue, 409 when it left the list, 400 without lists', async () => {
+    const { g, board, doing, open } = await world();
+    const card = await open('card', { labels: doing });
+    const body = { from_list_id: 1, to_list_id: 2 };
+    expect((await move(g, board.boardId, card.id, body, null as never)).status).toBe(401);
+    const guest = await move(g, board.boardId, card.id, body, GUEST);
+    expect(guest.status).toBe(403);
+    expect(guest.body).toEqual({ message: '403 Forbidden' });
+    const elsewhere = await world();
+    const foreign = await elsewhere.open('foreign', { labels: doing });
+    for (const id of [foreign.id, 9_999_999]) {
+      const res = await move(g, board.boardId, id, body);
+      expect(res.status).toBe(404);
+      expect(res.body).toEqual({ message: '404 Issue Not Found' });
+    }
+    const stale = await move(g, board.boardId, card.id, { from_list_id: 2, to_list_id: 1 });
+    expect(stale.status).toBe(409);
+    expect(stale.body).toEqual({ message: 'Issue is not in the list it is moved from' });
+    const missing = await move(g, board.boardId, card.id, { from_list_id: 1 });
+    expect(missing.status).toBe(400);
+    expect(missing.body).toEqual({ error: 'to_list_id is invalid' });
+    const unknownList = await move(g, board.boardId, card.id, { from_list_id: 1, to_list_id: 99 });
+    expect(unknownList.status).toBe(404);
+    expect(unknownList.body).toEqual({ message: '404 List Not Found' });
+    // A Reporter moves it.
+    expect((await move(g, board.boardId, card.id, body, REPORTER)).status).toBe(200);
+  });
+
+  it('When two clients move one card at once, then it ends in exactly one list', async () => {
+    const { g, board, doing, open } = await world();
+    for (let round = 0; round < 3; round++) {
+      const card = await open(`card ${round}`, { labels: doing });
+      const [a, b] = await Promise.all([
+        move(g, board.boardId, card.id, { from_list_id: 1, to_list_id: 2 }),
+        move(g, board.boardId, card.id, { from_list_id: 1, to_list_id: 'closed' }),
+      ]);
+      expect([a.status, b.status].sort()).toEqual([200, 409]);
+      const lists = await Promise.all(
+        [1, 2, 'backlog', 'closed'].map(async (list) =>
+          (await titlesOf(g, board.boardId, list)).includes(card.title),
+        ),
+      );
+      expect(lists.filter(Boolean)).toHaveLength(1);
+    }
+  });
+});
