@@ -18,6 +18,8 @@ export interface Thread {
 export interface Resources {
   sha: string;
   issueIid: number;
+  /** The issue's global id (board card moves address issues by id). */
+  issueId: number;
   mergeRequestIid: number;
   snippetId: number;
   privateSnippetId: number;
@@ -147,7 +149,7 @@ export async function createResources(ctx: ResourceContext): Promise<Resources> 
     body: commitBody('main'),
   });
   await must('POST', `${p}/repository/commits`, { token, body: commitBody('feature', 'main') });
-  const issue = await must<{ iid: number }>('POST', `${p}/issues`, {
+  const issue = await must<{ id: number; iid: number }>('POST', `${p}/issues`, {
     token,
     body: { title: 'Matrix issue' },
   });
@@ -236,6 +238,7 @@ export async function createResources(ctx: ResourceContext): Promise<Resources> 
   return {
     sha: commit.id,
     issueIid: issue.iid,
+    issueId: issue.id,
     mergeRequestIid: mr.iid,
     snippetId: ordinarySnippet.id,
     privateSnippetId: privateSnippet.id,

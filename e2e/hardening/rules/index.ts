@@ -1,3 +1,4 @@
+import { BOARD_COLUMN_RULES } from './board-columns';
 import { IDENTITY_RULES } from './identity';
 import { IDENTITY_ADMIN_RULES } from './identity-admin';
 import { ISSUE_EXTRA_RULES } from './issue-extras';
@@ -6,6 +7,7 @@ import { NOTEABLE_RULES } from './noteables';
 import { NOTE_RULES } from './notes';
 import { OPERATIONS_RULES } from './operations';
 import { SERVICE_RULES } from './services';
+import { SNIPPET_RULES } from './snippets';
 import type { Rules } from './types';
 
 /**
@@ -17,7 +19,9 @@ export const RULES: Rules = {
   ...IDENTITY_ADMIN_RULES,
   ...NOTEABLE_RULES,
   ...ISSUE_EXTRA_RULES,
+  ...SNIPPET_RULES,
   ...ISSUE_LIST_RULES,
+  ...BOARD_COLUMN_RULES,
   ...NOTE_RULES,
   ...SERVICE_RULES,
   ...OPERATIONS_RULES,
