@@ -38,6 +38,7 @@ import { SERVICE_PRODUCER } from './discussions.origin';
 import { positionScopeOfNamespace } from './issuables.scope';
 import type { NoteablesService } from './noteables.service';
 import { routeIssueRelations } from './issue-relations.router';
+import { routeProjectSnippets } from './snippets.router';
 import type { ListVisibility } from './noteables.store';
 
 export function pathId(req: Request, name: string): number {
@@ -313,6 +314,8 @@ export function createNoteablesRouter(noteables: NoteablesService): Router {
 
   // Participants, closing and related merge requests, deletion (issue-relations.router.ts).
   routeIssueRelations(router, noteables);
+  // PUT, raw and DELETE of project snippets (snippets.router.ts).
+  routeProjectSnippets(router, noteables);
 
   return router;
 }

@@ -6,6 +6,7 @@ import { createCommitsService } from './commits.service';
 import { createIncidentsService } from './incidents.service';
 import { createIssuableExtras } from './issuable-extras';
 import { createIssueRelations } from './issue-relations';
+import { createSnippetEdits } from './snippets';
 import {
   blankNoteable,
   placeholderSha,
@@ -367,6 +368,7 @@ export function createNoteablesService(deps: NotesDeps, notes: NotesService) {
   return {
     ...createIssuableExtras(deps),
     ...createIssueRelations(deps),
+    ...createSnippetEdits(deps),
     ...createDiscussionsProjections(deps),
     moveIssueBetween: (scope: string, id: number, afterId: number | null, beforeId: number | null) =>
       positions.moveBetween(scope, id, afterId, beforeId),

@@ -7,6 +7,7 @@ import { NOTEABLE_RULES } from './noteables';
 import { NOTE_RULES } from './notes';
 import { OPERATIONS_RULES } from './operations';
 import { SERVICE_RULES } from './services';
+import { SNIPPET_RULES } from './snippets';
 import type { Rules } from './types';
 
 /**
@@ -18,6 +19,7 @@ export const RULES: Rules = {
   ...IDENTITY_ADMIN_RULES,
   ...NOTEABLE_RULES,
   ...ISSUE_EXTRA_RULES,
+  ...SNIPPET_RULES,
   ...ISSUE_LIST_RULES,
   ...BOARD_COLUMN_RULES,
   ...NOTE_RULES,

@@ -14,6 +14,7 @@ import {
 } from './params';
 import { issueListQuery, mergeRequestListQuery } from './list-params';
 import { ISSUE_EXTRA_ENDPOINTS } from './issue-extra-endpoints';
+import { SNIPPET_ENDPOINTS } from './snippet-endpoints';
 
 /** Issues, merge requests, snippets, epics and commits themselves. */
 export const NOTEABLE_ENDPOINTS = defineEndpoints('discussions', [
@@ -222,4 +223,5 @@ export const NOTEABLE_ENDPOINTS = defineEndpoints('discussions', [
     errors: [401, 404],
   },
   ...ISSUE_EXTRA_ENDPOINTS,
+  ...SNIPPET_ENDPOINTS,
 ]);

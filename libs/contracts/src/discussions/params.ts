@@ -184,6 +184,40 @@ export const createSnippetBody = z.object({
   files: z.array(z.object({ file_path: textParam, content: textParam })).optional(),
 });
 
+/** Grape's `allow_blank: false`: an empty or blank string is "<name> is empty". */
+const notBlank = (name: string) =>
+  textParam.superRefine((value, ctx) => {
+    if (value.trim() === '') ctx.addIssue({ code: 'custom', message: `${name} is empty` });
+  });
+
+/** lib/api/helpers/snippets_helpers.rb update_file_params: what a PUT does to the snippet's files. */
+export const snippetFileActionParam = z.object({
+  action: z.enum(['create', 'update', 'delete', 'move']),
+  file_path: textParam.optional(),
+  previous_path: textParam.optional(),
+  content: textParam.optional(),
+});
+
+/** lib/api/project_snippets.rb `put`: at least one of these (minimum_update_params). */
+export const SNIPPET_UPDATE_AT_LEAST_ONE_OF = [
+  'content',
+  'description',
+  'files',
+  'file_name',
+  'title',
+  'visibility',
+] as const;
+
+export const updateSnippetBody = z.object({
+  title: notBlank('title').superRefine(snippetLimits.title).optional(),
+  description: textParam.superRefine(snippetLimits.description).optional(),
+  file_name: textParam.superRefine(snippetLimits.fileName).optional(),
+  content: notBlank('content').superRefine(snippetLimits.content).optional(),
+  visibility: z.enum(['private', 'internal', 'public']).optional(),
+  files: z.array(snippetFileActionParam).optional(),
+});
+export type SnippetFileAction = z.infer<typeof snippetFileActionParam>;
+
 export const createEpicBody = z.object({
   title: issuableTitle.pipe(z.string().min(1)),
   description: issuableDescription.optional(),
