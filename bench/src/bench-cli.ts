@@ -13,6 +13,7 @@ import { gatewayScenario } from './gateway.bench';
 import { stopLoad } from './load';
 import { registryScenario } from './registry.bench';
 import { scaleScenario } from './scale.bench';
+import { columnsScenario } from './columns.bench';
 import { streamScenario } from './stream.bench';
 import { met, type Scenario, type ScenarioContext, type SummaryRow } from './scenario';
 import { formatSummary, summaryMarkdown } from './summary';
@@ -24,7 +25,8 @@ import { formatSummary, summaryMarkdown } from './summary';
  */
 const USAGE =
   'usage: npm run bench -- [--scenario NAME ...] [--duration N] [--connections N] [--json]\n' +
-  '  scenarios: gateway, alerts, registry [--tags N], events [--events N] [--ingest K], scale [--scale F]\n' +
+  '  scenarios: gateway, alerts, registry [--tags N], events [--events N] [--ingest K], scale [--scale F],\n' +
+  '  columns [--scale F] (100,000 issues × F in one group, a board column read through the gateway)\n' +
   '  (a plain run does gateway, alerts, registry and events at their full sizes; scale only when named)';
 const WARMUP_SECONDS = 1;
 
@@ -98,6 +100,7 @@ function scenariosOf(args: Args): Scenario[] {
     registryScenario(args.tags),
     eventsScenario({ events: args.events, ingest: args.ingest }),
     scaleScenario({ scale: args.scale }),
+    columnsScenario({ scale: args.scale }),
     streamScenario,
   ];
   if (args.scenarios.length === 0) return all.filter((s) => s.inDefaultRun);

@@ -1,0 +1,212 @@
+import mongoose from 'mongoose';
+import { callGateway, type GatewayReply } from './gateway-api';
+import type { Scenario } from './scenario';
+import { percentile, roundTenth } from './stats';
+
+/**
+ * `npm run bench -- --scenario columns [--scale F]`: one group with 100,000 issues (× F) seeded straight
+ * into the discussions database, a fifth of them in the board's label list, the rest in its backlog; then
+ * the first page of the label list, of the backlog and a deep page of the list, each read 200 times one
+ * after another through the gateway (p50/p99; target p99 < 50 ms). The seeded issues are copies of two
+ * issues made through the API (one with the list's label), so they have every field the service writes.
+ */
+const FULL_ISSUES = 100_000;
+const SAMPLES = 200;
+const TARGET_P99_MS = 50;
+const BATCH = 5_000;
+
+interface Latency {
+  requests: number;
+  p50Ms: number;
+  p99Ms: number;
+}
+
+export interface ColumnsBenchResult {
+  issues: number;
+  listIssues: number;
+  latencies: Record<string, Latency>;
+}
+
+async function must(reply: Promise<GatewayReply>, status: number, what: string): Promise<GatewayReply> {
+  const r = await reply;
+  if (r.status !== status)
+    throw new Error(`${what} answered ${r.status}: ${JSON.stringify(r.json).slice(0, 300)}`);
+  return r;
+}
+
+async function timeSequential(request: () => Promise<GatewayReply>): Promise<Latency> {
+  const samples: number[] = [];
+  for (let i = 0; i < SAMPLES; i++) {
+    const t0 = performance.now();
+    const reply = await request();
+    samples.push(performance.now() - t0);
+    if (reply.status !== 200) throw new Error(`column page answered ${reply.status}`);
+  }
+  samples.sort((a, b) => a - b);
+  return {
+    requests: samples.length,
+    p50Ms: roundTenth(percentile(samples, 50)),
+    p99Ms: roundTenth(percentile(samples, 99)),
+  };
+}
+
+async function until(check: () => Promise<boolean>, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (await check()) return;
+    await new Promise((r) => setTimeout(r, 500));
+  }
+  throw new Error('columns: the board or the group did not reach discussions in time');
+}
+
+/** Copies of the two templates: every fifth issue in the list; positions 513 apart in creation order. */
+async function seedIssues(
+  connection: mongoose.Connection,
+  templates: { listed: Record<string, unknown>; backlog: Record<string, unknown> },
+  count: number,
+): Promise<void> {
+  const noteables = connection.collection('noteables');
+  const firstId = 50_000_000 + Math.floor(Math.random() * 1_000_000) * 1_000;
+  const startIid = 1_000_000;
+  for (let start = 0; start < count; start += BATCH) {
+    const docs = [];
+    for (let i = start; i < Math.min(count, start + BATCH); i++) {
+      const template = i % 5 === 0 ? templates.listed : templates.backlog;
+      docs.push({
+        ...template,
+        _id: firstId + i,
+        iid: startIid + i,
+        title: `Column issue ${i}`,
+        relativePosition: -1_000_000_000 + i * 513,
+        createdAt: new Date(Date.now() - (count - i) * 1_000),
+        updatedAt: new Date(),
+        _outbox: [],
+        _outboxPending: false,
+      });
+    }
+    await noteables.insertMany(docs as never[], { ordered: false });
+  }
+}
+
+export async function runColumnsBench(options: {
+  gatewayUrl: string;
+  rootToken: string;
+  mongoUrl: string;
+  databasePrefix: string;
+  scale: number;
+  log: (line: string) => void;
+}): Promise<ColumnsBenchResult> {
+  const call = (method: string, path: string, body?: Record<string, unknown>) =>
+    callGateway(options.gatewayUrl, options.rootToken, method, path, body);
+  const count = Math.max(10, Math.round(FULL_ISSUES * options.scale));
+  const suffix = Date.now().toString(36);
+  const group = await must(
+    call('POST', '/groups', { name: `cols-${suffix}`, path: `cols-${suffix}` }),
+    201,
+    'POST /groups',
+  );
+  const groupId = (group.json as { id: number }).id;
+  const project = await must(
+    call('POST', '/projects', { name: 'board', namespace_id: groupId }),
+    201,
+    'POST /projects',
+  );
+  const projectId = (project.json as { id: number }).id;
+  // The free tier shows every group one board; higher tiers create them.
+  const shown = await must(call('GET', `/groups/${groupId}/boards`), 200, 'GET boards');
+  const boardId =
+    (shown.json as { id: number }[])[0]?.id ??
+    (
+      (await must(call('POST', `/groups/${groupId}/boards`, { name: 'B' }), 201, 'POST board')).json as {
+        id: number;
+      }
+    ).id;
+  const labelName = `Doing-${suffix}`;
+  const label = await must(
+    call('POST', `/groups/${groupId}/labels`, { name: labelName, color: '#0000FF' }),
+    201,
+    'POST label',
+  );
+  const list = await must(
+    call('POST', `/groups/${groupId}/boards/${boardId}/lists`, {
+      label_id: (label.json as { id: number }).id,
+    }),
+    201,
+    'POST list',
+  );
+  const listId = (list.json as { id: number }).id;
+  const listed = await must(
+    call('POST', `/projects/${projectId}/issues`, { title: 'listed', labels: labelName }),
+    201,
+    'POST issue',
+  );
+  const backlog = await must(
+    call('POST', `/projects/${projectId}/issues`, { title: 'backlog' }),
+    201,
+    'POST issue',
+  );
+  const column = (ref: number | string, page = 1) =>
+    call('GET', `/groups/${groupId}/boards/${boardId}/lists/${ref}/issues?per_page=20&page=${page}`);
+  await until(async () => {
+    const r = await column(listId);
+    return r.status === 200 && (r.json as unknown[]).length === 1;
+  }, 60_000);
+
+  const connection = await mongoose
+    .createConnection(options.mongoUrl, { dbName: `${options.databasePrefix}discussions` })
+    .asPromise();
+  try {
+    const noteables = connection.collection('noteables');
+    const [listedDoc, backlogDoc] = await Promise.all([
+      noteables.findOne({ _id: (listed.json as { id: number }).id as never }),
+      noteables.findOne({ _id: (backlog.json as { id: number }).id as never }),
+    ]);
+    options.log(`columns: seeding ${count} issues into one project of the group`);
+    const t0 = performance.now();
+    await seedIssues(connection, { listed: listedDoc!, backlog: backlogDoc! }, count);
+    options.log(`columns: seeded in ${((performance.now() - t0) / 1_000).toFixed(1)} s`);
+  } finally {
+    await connection.close();
+  }
+
+  const listIssues = Math.ceil(count / 5) + 1;
+  const deepPage = Math.max(1, Math.floor(listIssues / 20 / 2));
+  const latencies: Record<string, Latency> = {};
+  // One warm-up read of each, so the first sample is not the cache filling.
+  await column(listId);
+  await column('backlog');
+  latencies['GET label list page 1'] = await timeSequential(() => column(listId));
+  latencies['GET backlog page 1'] = await timeSequential(() => column('backlog'));
+  latencies[`GET label list page ${deepPage}`] = await timeSequential(() => column(listId, deepPage));
+  for (const [label, latency] of Object.entries(latencies)) {
+    options.log(`columns: ${label}: p50 ${latency.p50Ms} ms, p99 ${latency.p99Ms} ms`);
+  }
+  return { issues: count, listIssues, latencies };
+}
+
+/** Not part of a plain run (it seeds 100,000 issues first). */
+export function columnsScenario(sizes: { scale: number }): Scenario<ColumnsBenchResult> {
+  return {
+    name: 'columns',
+    inDefaultRun: false,
+    async run(context) {
+      const result = await runColumnsBench({
+        gatewayUrl: context.stack.gatewayUrl,
+        rootToken: context.stack.rootToken,
+        mongoUrl: context.mongoUrl,
+        databasePrefix: context.databasePrefix,
+        scale: sizes.scale,
+        log: context.log,
+      });
+      const rows = Object.entries(result.latencies).map(([label, latency]) => ({
+        path: `board column: ${label} (${result.issues} issues)`,
+        measure: 'p99',
+        value: latency.p99Ms,
+        unit: 'ms',
+        goal: 'max' as const,
+        target: TARGET_P99_MS,
+      }));
+      return { result, rows };
+    },
+  };
+}
