@@ -1,6 +1,6 @@
 """Drives the noteables of the discussions service with python-gitlab 3.12 (Debian's python3-gitlab): an
 issue's participants, closed_by and related_merge_requests, its edit with discussion_locked, labels and
-updated_at, and its deletion; project snippets edited, read raw and deleted.
+updated_at, and its deletion; a project snippet edited, read raw and deleted.
 
 Usage: GL_URL=http://127.0.0.1:8080 GL_TOKEN=... python3 python_gitlab_noteables.py <scenario>
 Prints one JSON object {"ok": true, "checked": [<scenario>]}; exits non-zero with the failed assertion otherwise.
@@ -74,10 +74,31 @@ def issue_delete(run: Run) -> None:
         raise AssertionError("the deleted issue is still there")
 
 
+def snippet(run: Run) -> None:
+    project = run.project()
+    created = project.snippets.create(
+        {"title": "Notes", "file_name": "a.txt", "content": "one", "visibility": "private"}
+    )
+    created.title = "Renamed"
+    created.content = "two"
+    created.save()
+    again = project.snippets.get(created.id)
+    assert again.title == "Renamed", again.title
+    assert again.content() == b"two", again.content()
+    again.delete()
+    try:
+        project.snippets.get(created.id)
+    except gitlab.exceptions.GitlabGetError as err:
+        assert err.response_code == 404, err.response_code
+    else:
+        raise AssertionError("the deleted snippet is still there")
+
+
 SCENARIOS = {
     "issue relations": issue_relations,
     "issue edit": issue_edit,
     "issue delete": issue_delete,
+    "snippet": snippet,
 }
 
 
