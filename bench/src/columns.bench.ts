@@ -25,6 +25,8 @@ export interface ColumnsBenchResult {
   issues: number;
   listIssues: number;
   latencies: Record<string, Latency>;
+  /** The group issue list with the list's label and order, measured the same way (no target). */
+  reference: Latency;
 }
 
 async function must(reply: Promise<GatewayReply>, status: number, what: string): Promise<GatewayReply> {
@@ -178,10 +180,20 @@ export async function runColumnsBench(options: {
   latencies['GET label list page 1'] = await timeSequential(() => column(listId));
   latencies['GET backlog page 1'] = await timeSequential(() => column('backlog'));
   latencies[`GET label list page ${deepPage}`] = await timeSequential(() => column(listId, deepPage));
+  // For comparison, not held to the target: the group issue list with the same criterion and order.
+  const reference = await timeSequential(() =>
+    call(
+      'GET',
+      `/groups/${groupId}/issues?labels=${labelName}&state=opened&order_by=relative_position&sort=asc&per_page=20`,
+    ),
+  );
+  options.log(
+    `columns: reference GET group issue list (same label): p50 ${reference.p50Ms} ms, p99 ${reference.p99Ms} ms`,
+  );
   for (const [label, latency] of Object.entries(latencies)) {
     options.log(`columns: ${label}: p50 ${latency.p50Ms} ms, p99 ${latency.p99Ms} ms`);
   }
-  return { issues: count, listIssues, latencies };
+  return { issues: count, listIssues, latencies, reference };
 }
 
 /** Not part of a plain run (it seeds 100,000 issues first). */

@@ -95,7 +95,8 @@ export function createBoardColumnsRouter(deps: BoardColumnsDeps): Router {
     const viewer = viewerOfContext(req.ctx);
     const lookups = await scope.lookups(namesOf(query));
     const finder = issuableFilter({ kind: 'Issue', query, projects, viewer, lookups }, { withState: true });
-    const filter = { $and: [finder, ...extra] };
+    // One flat $and, as the finder builds it: the local database answers it by SQL only when flat.
+    const filter = { $and: [...(finder.$and as object[]), ...extra] };
     const list = await readPage(req, (skip, limit) => store.pageWhere(filter, ORDER, skip, limit));
     await sendPage(req, res, list, (items) => present(req, items, projects));
   });
