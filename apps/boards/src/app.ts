@@ -48,5 +48,24 @@ export function createBoardsApp(runtime: ServiceRuntime): ServiceInstance & { bo
     ],
     serves: BOARDS_ENDPOINTS,
   });
-  return { app, boards, subscriptions: [createUsersSubscription(models)] };
+  let stopped = false;
+  let backfilling: Promise<unknown> = Promise.resolve();
+  return {
+    app,
+    boards,
+    subscriptions: [createUsersSubscription(models)],
+    // Boards made before their definitions were published get theirs once, in the background.
+    start: () => {
+      backfilling = definitions
+        .backfill(() => stopped)
+        .then(
+          (count) => count > 0 && runtime.logger.info({ count }, 'board definitions published'),
+          (err: unknown) => runtime.logger.error({ err }, 'board definitions: backfill failed'),
+        );
+    },
+    stop: async () => {
+      stopped = true;
+      await backfilling;
+    },
+  };
 }

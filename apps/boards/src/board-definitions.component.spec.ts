@@ -8,6 +8,8 @@ import {
   type BoardDefinedData,
 } from '@gl/contracts';
 import { outboxEvents, useHarness } from '@gl/testing';
+import { createBoardDefinitions, createBoardDefinitionsModel } from './board-definitions';
+import { createBoardsModels } from './boards.models';
 import { groupNamespace, startBoardsHarness } from './testing/boards.harness';
 
 describe('Board definitions published for other services (gl.boards.board.defined)', () => {
@@ -66,5 +68,35 @@ describe('Board definitions published for other services (gl.boards.board.define
     await h.call('GET', `/groups/${ns.id}/boards`, { ns, tier: 'free' });
     const [board] = z.array(boardEntity).parse(shown.body);
     expect((await definitions(board!.id)).map((d) => d.revision)).toEqual([1]);
+  });
+  it('When boards older than their definitions exist, then the start-up backfill publishes each once', async () => {
+    const models = createBoardsModels(h.runtime.connection);
+    const ns = groupNamespace();
+    const old = 900_000 + Math.floor(Math.random() * 90_000);
+    await models.boards.create({
+      _id: old,
+      groupId: ns.id,
+      slot: `board:${old}`,
+      name: 'Old',
+      hideBacklogList: false,
+      hideClosedList: false,
+      milestoneId: null,
+      assigneeId: null,
+      labelIds: [],
+      weight: null,
+      lists: [{ id: old, kind: 'milestone', targetId: 5 }],
+      version: 0,
+      createdAt: new Date(),
+    });
+    const definitionsModel = createBoardDefinitionsModel(h.runtime.connection);
+    const definitionsOf = createBoardDefinitions(models, definitionsModel, { kick: () => undefined });
+    expect(await definitionsOf.backfill(() => false)).toBeGreaterThanOrEqual(1);
+    expect(await definitionsOf.backfill(() => false)).toBe(0);
+    const [published] = await definitions(old);
+    expect(published).toMatchObject({
+      revision: 1,
+      groupId: ns.id,
+      lists: [{ kind: 'milestone', targetId: 5 }],
+    });
   });
 });

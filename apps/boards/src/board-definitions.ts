@@ -148,7 +148,38 @@ export function createBoardDefinitions(
     await publish(boardId, groupId);
   }
 
-  return { publish, publishIfNew, boardsUsing };
+  /**
+   * Publishes every board that has no definition yet (boards made before definitions were published), in
+   * id order, a page at a time; `stopped` ends it early. Replicas doing it at once only publish some
+   * board twice, which the consumers' revisions absorb.
+   */
+  async function backfill(stopped: () => boolean): Promise<number> {
+    let published = 0;
+    let after = 0;
+    while (!stopped()) {
+      const page = await models.boards
+        .find({ _id: { $gt: after } })
+        .sort({ _id: 1 })
+        .limit(100)
+        .select({ _id: 1, groupId: 1 })
+        .lean<Pick<BoardDoc, '_id' | 'groupId'>[]>();
+      if (page.length === 0) break;
+      const known = await definitions
+        .find({ _id: { $in: page.map((b) => b._id) } })
+        .select({ _id: 1 })
+        .lean<Pick<BoardDefinitionDoc, '_id'>[]>();
+      const done = new Set(known.map((d) => d._id));
+      for (const board of page) {
+        if (done.has(board._id) || stopped()) continue;
+        await publish(board._id, board.groupId);
+        published++;
+      }
+      after = page[page.length - 1]!._id;
+    }
+    return published;
+  }
+
+  return { publish, publishIfNew, boardsUsing, backfill };
 }
 
 export type BoardDefinitions = ReturnType<typeof createBoardDefinitions>;
