@@ -57,6 +57,13 @@ export async function makeFresh(kind: FreshKind, c: CellContext, path: string): 
       });
       return { snippet_id: snippet.id };
     }
+    case 'epic': {
+      const epic = await must<{ iid: number }>('POST', `${g}/epics`, {
+        token: owner,
+        body: { title: unique('mx-gone-') },
+      });
+      return { epic_iid: epic.iid };
+    }
     case 'mergeRequest': {
       const branch = unique('mx-merge-');
       await must('POST', `${p}/repository/commits`, { token: owner, body: commitBody(branch, 'main') });

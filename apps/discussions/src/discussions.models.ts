@@ -58,6 +58,11 @@ export interface NoteableDoc {
   positionScope?: string | null;
   /** Issues and merge requests: null until someone locks or unlocks the discussion (Entities::Issue shows null). */
   discussionLocked?: boolean | null;
+  /** Epics: the fixed dates (`YYYY-MM-DD`) and whether they are the epic's dates (absent: not fixed). */
+  startDateFixed?: string | null;
+  startDateIsFixed?: boolean;
+  dueDateFixed?: string | null;
+  dueDateIsFixed?: boolean;
   /** `labels` again as `{<labelKey>: true}` and their number, for the list filters (labelFields). */
   labelSet?: Record<string, true>;
   labelCount?: number;
@@ -224,6 +229,10 @@ export function createDiscussionsModels(connection: Connection, outbox: Outbox):
     confidential: Boolean,
     dueDate: String,
     discussionLocked: Boolean,
+    startDateFixed: String,
+    startDateIsFixed: Boolean,
+    dueDateFixed: String,
+    dueDateIsFixed: Boolean,
     relativePosition: Number,
     positionScope: String,
     labelSet: mixed,

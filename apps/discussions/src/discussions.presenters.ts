@@ -195,6 +195,9 @@ export function presentSnippet(doc: NoteableDoc, ns: NamespaceView): SnippetEnti
 }
 
 export function presentEpic(doc: NoteableDoc, ns: NamespaceView): EpicEntity {
+  // Epics::UpdateDatesService: a fixed date when the epic says so; no milestones lend theirs here.
+  const startDate = doc.startDateIsFixed ? (doc.startDateFixed ?? null) : null;
+  const dueDate = doc.dueDateIsFixed ? (doc.dueDateFixed ?? null) : null;
   return {
     id: doc._id,
     iid: doc.iid!,
@@ -205,6 +208,13 @@ export function presentEpic(doc: NoteableDoc, ns: NamespaceView): EpicEntity {
     author: doc.author,
     labels: doc.labels,
     confidential: doc.confidential,
+    start_date: startDate,
+    start_date_is_fixed: doc.startDateIsFixed ?? false,
+    start_date_fixed: doc.startDateFixed ?? null,
+    due_date: dueDate,
+    due_date_is_fixed: doc.dueDateIsFixed ?? false,
+    due_date_fixed: doc.dueDateFixed ?? null,
+    end_date: dueDate,
     created_at: isoNow(doc.createdAt),
     updated_at: isoNow(doc.updatedAt),
     closed_at: iso(doc.closedAt),

@@ -1,7 +1,7 @@
 import { discussionEntity, issueEntity, paramError } from '@gl/contracts';
 import { z } from 'zod';
 import { GUEST, MAINTAINER, OWNER, REPORTER, useHarness } from '@gl/testing';
-import { labelsAfter } from './noteables.router';
+import { labelsAfter } from './label-changes';
 import { projectNamespace, startDiscussionsHarness } from './testing/discussions.harness';
 
 describe('PUT /projects/:id/issues/:issue_iid with the fields clients send', () => {

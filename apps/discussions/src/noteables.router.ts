@@ -39,6 +39,8 @@ import { positionScopeOfNamespace } from './issuables.scope';
 import type { NoteablesService } from './noteables.service';
 import { routeIssueRelations } from './issue-relations.router';
 import { routeProjectSnippets } from './snippets.router';
+import { routeGroupEpics } from './epics.router';
+import { labelsAfter } from './label-changes';
 import type { ListVisibility } from './noteables.store';
 
 export function pathId(req: Request, name: string): number {
@@ -59,22 +61,6 @@ export function listVisibility(req: Request, kind?: 'Snippet'): ListVisibility {
   if (kind === 'Snippet')
     return (doc) => canReadTarget(viewer, { ...accessTargetOf(doc), authorId: undefined });
   return (doc) => canReadNoteable(req.ctx, doc);
-}
-
-/**
- * IssuableBaseService#process_label_ids: `labels` replaces the issue's labels, then `add_labels` are added
- * and `remove_labels` taken away; undefined when none of the three is given (the labels stay).
- */
-export function labelsAfter(
-  current: string[],
-  labels: string[] | undefined,
-  add: string[] | undefined,
-  remove: string[] | undefined,
-): string[] | undefined {
-  if (labels === undefined && add === undefined && remove === undefined) return undefined;
-  const next = [...(labels ?? current)];
-  for (const name of add ?? []) if (!next.includes(name)) next.push(name);
-  return next.filter((name) => !(remove ?? []).includes(name));
 }
 
 export function createNoteablesRouter(noteables: NoteablesService): Router {
@@ -316,6 +302,8 @@ export function createNoteablesRouter(noteables: NoteablesService): Router {
   routeIssueRelations(router, noteables);
   // PUT, raw and DELETE of project snippets (snippets.router.ts).
   routeProjectSnippets(router, noteables);
+  // PUT and DELETE of epics (epics.router.ts).
+  routeGroupEpics(router, noteables);
 
   return router;
 }

@@ -33,7 +33,7 @@ function milestoneReference(milestone: { iid: number | null; title: string }): s
 export type { ListVisibility } from './noteables.store';
 
 /** The fields an update of an issue or merge request may change. */
-type NoteableChanges = Partial<
+export type NoteableChanges = Partial<
   Pick<
     NoteableDoc,
     | 'title'
@@ -46,6 +46,10 @@ type NoteableChanges = Partial<
     | 'dueDate'
     | 'discussionLocked'
     | 'issueType'
+    | 'startDateFixed'
+    | 'startDateIsFixed'
+    | 'dueDateFixed'
+    | 'dueDateIsFixed'
   >
 >;
 
@@ -144,7 +148,8 @@ export function createNoteablesService(deps: NotesDeps, notes: NotesService) {
     actor: UserSummary,
     changes: NoteableChanges,
     stateEvent: 'close' | 'reopen' | 'merge' | undefined,
-    eventTypes: { close: string; reopen: string; merge?: string },
+    /** Null for kinds whose state changes publish no domain event (epics). */
+    eventTypes: { close: string; reopen: string; merge?: string } | null,
     /** When the update happened: now, unless an Owner or admin says otherwise (`updated_at`). */
     at: Date | null = null,
   ): Promise<NoteableDoc> {
@@ -170,8 +175,9 @@ export function createNoteablesService(deps: NotesDeps, notes: NotesService) {
     }
     if (changes.confidential !== undefined && changes.confidential !== (doc.confidential ?? false)) {
       // SystemNoteService#change_issue_confidentiality.
+      const what = doc.kind === 'Epic' ? 'epic' : 'issue';
       systemNotes.push(
-        changes.confidential ? 'made the issue confidential' : 'made the issue visible to everyone',
+        changes.confidential ? `made the ${what} confidential` : `made the ${what} visible to everyone`,
       );
     }
     if (
@@ -186,15 +192,15 @@ export function createNoteablesService(deps: NotesDeps, notes: NotesService) {
     if (stateEvent === 'close' && doc.state === 'opened') {
       Object.assign(set, { state: 'closed', closedAt: now, closedBy: actor });
       systemNotes.push('closed');
-      eventType = eventTypes.close;
+      eventType = eventTypes?.close ?? null;
     } else if (stateEvent === 'reopen' && doc.state === 'closed') {
       Object.assign(set, { state: 'opened', closedAt: null, closedBy: null });
       systemNotes.push('reopened');
-      eventType = eventTypes.reopen;
-    } else if (stateEvent === 'merge' && doc.state === 'opened' && eventTypes.merge) {
+      eventType = eventTypes?.reopen ?? null;
+    } else if (stateEvent === 'merge' && doc.state === 'opened' && eventTypes?.merge) {
       Object.assign(set, { state: 'merged', mergedAt: now, mergedBy: actor });
       systemNotes.push('merged');
-      eventType = eventTypes.merge;
+      eventType = eventTypes.merge ?? null;
     }
     const updated = { ...doc, ...set };
     const events = eventType
@@ -365,8 +371,27 @@ export function createNoteablesService(deps: NotesDeps, notes: NotesService) {
     return insert(origin, doc, EVENTS.epicOpened);
   }
 
+  /** Epics::UpdateService: fields, fixed dates, close and reopen (no domain event names epic state). */
+  function updateEpic(
+    origin: EventOrigin,
+    doc: NoteableDoc,
+    actor: UserSummary,
+    changes: NoteableChanges,
+    stateEvent: 'close' | 'reopen' | undefined,
+  ) {
+    return update(origin, doc, actor, changes, stateEvent, null);
+  }
+
+  /** Epics::DestroyService: the epic and its notes go. */
+  async function destroyEpic(doc: NoteableDoc): Promise<void> {
+    await deps.models.notes.deleteMany({ noteableType: 'Epic', noteableId: doc._id });
+    await deps.models.noteables.deleteOne({ _id: doc._id, kind: 'Epic' });
+  }
+
   return {
     ...createIssuableExtras(deps),
+    updateEpic,
+    destroyEpic,
     ...createIssueRelations(deps),
     ...createSnippetEdits(deps),
     ...createDiscussionsProjections(deps),

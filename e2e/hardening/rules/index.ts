@@ -8,6 +8,7 @@ import { NOTE_RULES } from './notes';
 import { OPERATIONS_RULES } from './operations';
 import { SERVICE_RULES } from './services';
 import { SNIPPET_RULES } from './snippets';
+import { EPIC_RULES } from './epics';
 import type { Rules } from './types';
 
 /**
@@ -20,6 +21,7 @@ export const RULES: Rules = {
   ...NOTEABLE_RULES,
   ...ISSUE_EXTRA_RULES,
   ...SNIPPET_RULES,
+  ...EPIC_RULES,
   ...ISSUE_LIST_RULES,
   ...BOARD_COLUMN_RULES,
   ...NOTE_RULES,

@@ -25,6 +25,7 @@ export type FreshKind =
   | 'issue'
   | 'mergeRequest'
   | 'snippet'
+  | 'epic'
   | 'thread'
   | 'label'
   | 'board'

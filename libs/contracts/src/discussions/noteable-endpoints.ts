@@ -15,6 +15,7 @@ import {
 import { issueListQuery, mergeRequestListQuery } from './list-params';
 import { ISSUE_EXTRA_ENDPOINTS } from './issue-extra-endpoints';
 import { SNIPPET_ENDPOINTS } from './snippet-endpoints';
+import { EPIC_ENDPOINTS } from './epic-endpoints';
 
 /** Issues, merge requests, snippets, epics and commits themselves. */
 export const NOTEABLE_ENDPOINTS = defineEndpoints('discussions', [
@@ -224,4 +225,5 @@ export const NOTEABLE_ENDPOINTS = defineEndpoints('discussions', [
   },
   ...ISSUE_EXTRA_ENDPOINTS,
   ...SNIPPET_ENDPOINTS,
+  ...EPIC_ENDPOINTS,
 ]);

@@ -225,6 +225,55 @@ export const createEpicBody = z.object({
   confidential: booleanParam.optional(),
 });
 
+/**
+ * A date given as `YYYY-MM-DD` or an ISO 8601 date-time: the date as written is kept (Ruby's Date.parse);
+ * empty or null clears it; anything else is "<name> is invalid".
+ */
+export const dateOrDateTimeParam = z.preprocess((v) => {
+  if (v === '' || v === null) return null;
+  if (typeof v !== 'string') return v;
+  const day = /^(\d{4}-\d{2}-\d{2})(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)?$/.exec(
+    v.trim(),
+  );
+  return day && isCalendarDay(day[1]!) ? day[1] : Number.NaN;
+}, z.string().nullable());
+
+/** ee/lib/api/epics.rb `put`: at least one of these. */
+export const EPIC_UPDATE_AT_LEAST_ONE_OF = [
+  'add_labels',
+  'confidential',
+  'description',
+  'due_date_fixed',
+  'due_date_is_fixed',
+  'labels',
+  'parent_id',
+  'remove_labels',
+  'start_date_fixed',
+  'start_date_is_fixed',
+  'state_event',
+  'title',
+  'color',
+] as const;
+
+export const updateEpicBody = z.object({
+  title: issuableTitle.pipe(z.string().min(1)).optional(),
+  description: issuableDescription.optional(),
+  labels: stringListParam.optional(),
+  add_labels: stringListParam.optional(),
+  remove_labels: stringListParam.optional(),
+  confidential: booleanParam.optional(),
+  state_event: z.enum(['reopen', 'close']).optional(),
+  start_date_fixed: dateOrDateTimeParam.optional(),
+  /** The deprecated name of start_date_fixed (python-gitlab sends it). */
+  start_date: dateOrDateTimeParam.optional(),
+  start_date_is_fixed: booleanParam.optional(),
+  due_date_fixed: dateOrDateTimeParam.optional(),
+  /** The deprecated name of due_date_fixed. */
+  end_date: dateOrDateTimeParam.optional(),
+  due_date_is_fixed: booleanParam.optional(),
+});
+export type EpicUpdate = z.infer<typeof updateEpicBody>;
+
 export const commitActionParam = z.object({
   action: z.enum(['create', 'delete', 'move', 'update', 'chmod']),
   file_path: textParam,
