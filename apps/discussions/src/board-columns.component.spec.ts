@@ -265,7 +265,7 @@ describe('Board lists: GET /groups/:id/boards/:board_id/lists/:list_id/issues an
     expect(stale.body).toEqual({ message: 'Issue is not in the list it is moved from' });
     const missing = await move(g, board.boardId, card.id, { from_list_id: 1 });
     expect(missing.status).toBe(400);
-    expect(missing.body).toEqual({ error: 'to_list_id is invalid' });
+    expect(missing.body).toEqual({ error: 'to_list_id is missing' });
     const unknownList = await move(g, board.boardId, card.id, { from_list_id: 1, to_list_id: 99 });
     expect(unknownList.status).toBe(404);
     expect(unknownList.body).toEqual({ message: '404 List Not Found' });

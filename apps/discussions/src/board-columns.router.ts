@@ -4,6 +4,8 @@ import {
   ForbiddenError,
   HttpError,
   NotFoundError,
+  ParamError,
+  collectParams,
   projectionCaughtUp,
   requestOrigin,
   requireUser,
@@ -126,6 +128,10 @@ export function createBoardColumnsRouter(deps: BoardColumnsDeps): Router {
 
   route(router, DISCUSSIONS_API.moveGroupBoardIssue, async ({ req, res, params }) => {
     const user = requireUser(req.ctx);
+    // Grape's `requires`: an absent list is "missing" (the union schema alone would call it invalid).
+    const raw = collectParams(req);
+    const absent = ['from_list_id', 'to_list_id'].filter((key) => raw[key] === undefined || raw[key] === '');
+    if (absent.length > 0) throw new ParamError(absent.map((key) => `${key} is missing`));
     const given = params();
     const { board, projects } = await boardOf(req, res, given.board_id);
     const from = listOf(board, given.from_list_id);
