@@ -1,6 +1,6 @@
 """Drives the noteables of the discussions service with python-gitlab 3.12 (Debian's python3-gitlab): an
 issue's participants, closed_by and related_merge_requests, its edit with discussion_locked, labels and
-updated_at, and its deletion; a project snippet edited, read raw and deleted.
+updated_at, and its deletion; a project snippet edited, read raw and deleted; an epic's dates.
 
 Usage: GL_URL=http://127.0.0.1:8080 GL_TOKEN=... python3 python_gitlab_noteables.py <scenario>
 Prints one JSON object {"ok": true, "checked": [<scenario>]}; exits non-zero with the failed assertion otherwise.
@@ -94,11 +94,27 @@ def snippet(run: Run) -> None:
         raise AssertionError("the deleted snippet is still there")
 
 
+def epic(run: Run) -> None:
+    group = run.root.groups.create(
+        {"name": f"pye{run.suffix}", "path": f"pye{run.suffix}", "visibility": "private"}
+    )
+    created = group.epics.create({"title": "Epic"})
+    created.title = "Renamed"
+    created.start_date = "2024-01-02"
+    created.end_date = "2024-02-03"
+    created.save()
+    again = group.epics.get(created.iid)
+    assert again.title == "Renamed", again.title
+    assert (again.start_date, again.end_date) == ("2024-01-02", "2024-02-03"), again.attributes
+    again.delete()
+
+
 SCENARIOS = {
     "issue relations": issue_relations,
     "issue edit": issue_edit,
     "issue delete": issue_delete,
     "snippet": snippet,
+    "epic": epic,
 }
 
 
