@@ -55,6 +55,21 @@ export const isoDate = z
   .regex(/^\d{4}-\d{2}-\d{2}$/)
   .describe('YYYY-MM-DD');
 
+/**
+ * A date given as `YYYY-MM-DD` or an ISO 8601 date-time: the date as written is kept (Rails casts a
+ * date-time to its date for a date column); empty or null clears it; anything else, or an impossible day,
+ * is "<name> is invalid".
+ */
+export const dateOrDateTimeParam = z.preprocess((v) => {
+  if (v === '' || v === null) return null;
+  if (typeof v !== 'string') return v;
+  const day = /^(\d{4}-\d{2}-\d{2})(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)?$/.exec(
+    v.trim(),
+  )?.[1];
+  const time = day ? Date.parse(`${day}T00:00:00Z`) : Number.NaN;
+  return day && !Number.isNaN(time) && new Date(time).toISOString().startsWith(day) ? day : Number.NaN;
+}, z.string().nullable());
+
 export const ACCESS_LEVELS = {
   none: 0,
   guest: 10,

@@ -4,6 +4,7 @@ import {
   coerceInteger,
   iidsListParam,
   integerParam,
+  dateOrDateTimeParam,
   isoDate,
   isoTimestamp,
   paginationQuery,
@@ -149,16 +150,17 @@ export const listMilestonesQuery = paginationQuery.extend({
 export const createMilestoneBody = z.object({
   title: z.string().min(1),
   description: z.string().optional(),
-  due_date: isoDate.optional(),
-  start_date: isoDate.optional(),
+  // Dates or ISO date-times; the date is kept (lib/api/milestone_responses.rb: a date column).
+  due_date: dateOrDateTimeParam.optional(),
+  start_date: dateOrDateTimeParam.optional(),
 });
 
 export const updateMilestoneBody = z.object({
   milestone_id: positiveIdParam,
   title: z.string().min(1).optional(),
   description: z.string().optional(),
-  due_date: isoDate.nullable().optional(),
-  start_date: isoDate.nullable().optional(),
+  due_date: dateOrDateTimeParam.optional(),
+  start_date: dateOrDateTimeParam.optional(),
   state_event: z.enum(['close', 'activate']).optional(),
 });
 

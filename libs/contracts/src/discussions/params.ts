@@ -1,5 +1,11 @@
 import { z } from 'zod';
-import { booleanParam, integerParam, paginationQuery, stringListParam } from '../primitives';
+import {
+  booleanParam,
+  dateOrDateTimeParam,
+  integerParam,
+  paginationQuery,
+  stringListParam,
+} from '../primitives';
 import { TEXT_LIMITS, modelLimits } from '../limits';
 
 /** Grape coerces scalars to String for `type: String` parameters. */
@@ -224,19 +230,6 @@ export const createEpicBody = z.object({
   labels: stringListParam.optional(),
   confidential: booleanParam.optional(),
 });
-
-/**
- * A date given as `YYYY-MM-DD` or an ISO 8601 date-time: the date as written is kept (Ruby's Date.parse);
- * empty or null clears it; anything else is "<name> is invalid".
- */
-export const dateOrDateTimeParam = z.preprocess((v) => {
-  if (v === '' || v === null) return null;
-  if (typeof v !== 'string') return v;
-  const day = /^(\d{4}-\d{2}-\d{2})(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)?$/.exec(
-    v.trim(),
-  );
-  return day && isCalendarDay(day[1]!) ? day[1] : Number.NaN;
-}, z.string().nullable());
 
 /** ee/lib/api/epics.rb `put`: at least one of these. */
 export const EPIC_UPDATE_AT_LEAST_ONE_OF = [
