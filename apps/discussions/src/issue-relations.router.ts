@@ -68,6 +68,24 @@ export function routeIssueRelations(router: Router, noteables: NoteablesService)
     await sendPage(req, res, await readPage(req, pageOf(users)), (items) => items);
   });
 
+  /**
+   * lib/api/merge_requests.rb `participants`: find_merge_request_with_access (MergeRequestsFinder → 404,
+   * then `authorize! :read_merge_request` → 403).
+   */
+  route(router, DISCUSSIONS_API.listProjectMergeRequestParticipants, async ({ req, res, params }) => {
+    params();
+    const ns = readableNamespace(req.ctx, 'project');
+    const iid = parseParams(z.object({ merge_request_iid: positiveIdParam }), {
+      merge_request_iid: req.params.merge_request_iid,
+    }).merge_request_iid;
+    const mr = await noteables.findByIid('MergeRequest', 'projectId', ns.id, iid);
+    if (!mr) throw new NotFoundError();
+    if (!canReadNoteable(req.ctx, mr)) throw new ForbiddenError();
+    const base = req.ctx.externalUrl.replace(/\/+$/, '');
+    const users = await noteables.participants(mr, readsNote(req, mr), (name) => `${base}/${name}`);
+    await sendPage(req, res, await readPage(req, pageOf(users)), (items) => items);
+  });
+
   route(router, DISCUSSIONS_API.listProjectIssueClosedBy, async ({ req, res, params }) => {
     params();
     const issue = await issueOr404(req);

@@ -40,7 +40,7 @@ export function createIssueRelations(deps: Pick<NotesDeps, 'models'>) {
 
   async function notesOf(issue: NoteableDoc): Promise<NoteDoc[]> {
     return notes
-      .find({ noteableType: 'Issue', noteableId: issue._id })
+      .find({ noteableType: issue.kind, noteableId: issue._id })
       .sort({ createdAt: 1, _id: 1 })
       .lean<NoteDoc[]>();
   }

@@ -1,9 +1,9 @@
-import { VISIBLE } from '../sight';
+import { REPORTER_IF_PRIVATE, VISIBLE } from '../sight';
 import type { Rules } from './types';
 
 /**
  * What lib/api/issues.rb answers about one issue besides the issue: participants, the merge requests that
- * close or mention it, its deletion. Sources: lib/api/issues.rb, app/policies/project_policy.rb.
+ * close or mention it, its deletion; a merge request's participants. Sources: lib/api/issues.rb, app/policies/project_policy.rb.
  */
 export const ISSUE_EXTRA_RULES: Rules = {
   listProjectIssueParticipants: {
@@ -25,6 +25,14 @@ export const ISSUE_EXTRA_RULES: Rules = {
     source:
       'lib/api/issues.rb `get ":id/issues/:issue_iid/related_merge_requests"`: find_project_issue → 404; ' +
       'unreadable merge requests are left out',
+  },
+  listProjectMergeRequestParticipants: {
+    target: 'project',
+    see: VISIBLE,
+    need: REPORTER_IF_PRIVATE,
+    source:
+      'lib/api/merge_requests.rb `get ":id/merge_requests/:merge_request_iid/participants"`: ' +
+      'find_merge_request_with_access → authorize! :read_merge_request → 403',
   },
   deleteProjectIssue: {
     target: 'project',

@@ -16,6 +16,7 @@ import { issueListQuery, mergeRequestListQuery } from './list-params';
 import { ISSUE_EXTRA_ENDPOINTS } from './issue-extra-endpoints';
 import { SNIPPET_ENDPOINTS } from './snippet-endpoints';
 import { EPIC_ENDPOINTS } from './epic-endpoints';
+import { MERGE_REQUEST_EXTRA_ENDPOINTS } from './merge-request-extra-endpoints';
 
 /** Issues, merge requests, snippets, epics and commits themselves. */
 export const NOTEABLE_ENDPOINTS = defineEndpoints('discussions', [
@@ -226,4 +227,5 @@ export const NOTEABLE_ENDPOINTS = defineEndpoints('discussions', [
   ...ISSUE_EXTRA_ENDPOINTS,
   ...SNIPPET_ENDPOINTS,
   ...EPIC_ENDPOINTS,
+  ...MERGE_REQUEST_EXTRA_ENDPOINTS,
 ]);

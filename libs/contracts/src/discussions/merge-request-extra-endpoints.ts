@@ -1,0 +1,19 @@
+import { z } from 'zod';
+import { defineEndpoints } from '../endpoint';
+import { paginationQuery } from '../primitives';
+import { userSummary } from '../shared';
+
+/** lib/api/merge_requests.rb beyond the merge request itself. */
+export const MERGE_REQUEST_EXTRA_ENDPOINTS = defineEndpoints('discussions', [
+  {
+    method: 'GET',
+    path: '/projects/{id}/merge_requests/{merge_request_iid}/participants',
+    operationId: 'listProjectMergeRequestParticipants',
+    summary: 'Users taking part in a merge request',
+    tags: ['merge_requests'],
+    auth: 'optional-token',
+    params: paginationQuery,
+    response: { status: 200, description: 'Users', schema: z.array(userSummary), paginated: true },
+    errors: [401, 403, 404],
+  },
+]);
