@@ -2,6 +2,7 @@ import { Router, type Request } from 'express';
 import { DISCUSSIONS_API } from '@gl/contracts';
 import {
   ForbiddenError,
+  NotFoundError,
   ParamError,
   UnauthorizedError,
   collectParams,
@@ -19,6 +20,7 @@ import { readPage, sendPage } from './discussions.http';
 import type { IssuableLists } from './issuable-lists';
 import { viewerOfContext, type IssuablesScope, type ScopeProject } from './issuables.scope';
 import type { NoteablesService } from './noteables.service';
+import { pathIdOf } from './path-ids';
 
 /** Grape's `mutually_exclusive` pairs of the list parameters (lib/api/issues.rb, merge_requests.rb). */
 const EXCLUSIVE = [
@@ -189,6 +191,32 @@ export function createIssuablesRouter(deps: IssuablesRouterDeps): Router {
     const query = { ...given, scope: given.scope ?? 'created_by_me' };
     requireUserUnlessAll(req, query.scope);
     await sendList(req, res, 'MergeRequest', query, await instanceProjects(req, res));
+  });
+
+  /**
+   * milestone_issuables_for: the group's milestone (`parent.milestones.find` → "404 Not found"), then the
+   * finder over the group and its subgroups with its title; merge requests only for who reads them.
+   */
+  async function milestoneList(
+    req: Request,
+    res: Parameters<typeof sendPage>[1],
+    kind: 'Issue' | 'MergeRequest',
+  ) {
+    const projects = await groupProjects(req, res);
+    const milestone = await noteables.milestone(pathIdOf(req, 'milestone_id'));
+    if (!milestone) throw new NotFoundError();
+    const query = { milestone: milestone.title } as Parameters<IssuableLists['page']>[1];
+    await sendList(req, res, kind, query, projects);
+  }
+
+  route(router, DISCUSSIONS_API.listGroupMilestoneIssues, async ({ req, res, params }) => {
+    params();
+    await milestoneList(req, res, 'Issue');
+  });
+
+  route(router, DISCUSSIONS_API.listGroupMilestoneMergeRequests, async ({ req, res, params }) => {
+    params();
+    await milestoneList(req, res, 'MergeRequest');
   });
 
   return router;

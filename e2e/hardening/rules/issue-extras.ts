@@ -3,7 +3,7 @@ import type { Rules } from './types';
 
 /**
  * What lib/api/issues.rb answers about one issue besides the issue: participants, the merge requests that
- * close or mention it, its deletion; a merge request's participants. Sources: lib/api/issues.rb, app/policies/project_policy.rb.
+ * close or mention it, its deletion; a merge request's participants; a group milestone's issues and merge requests. Sources: lib/api/issues.rb, app/policies/project_policy.rb.
  */
 export const ISSUE_EXTRA_RULES: Rules = {
   listProjectIssueParticipants: {
@@ -33,6 +33,20 @@ export const ISSUE_EXTRA_RULES: Rules = {
     source:
       'lib/api/merge_requests.rb `get ":id/merge_requests/:merge_request_iid/participants"`: ' +
       'find_merge_request_with_access → authorize! :read_merge_request → 403',
+  },
+  listGroupMilestoneIssues: {
+    target: 'group',
+    see: VISIBLE,
+    source:
+      'lib/api/group_milestones.rb `get ":id/milestones/:milestone_id/issues"`: user_group (find_group! → 404), ' +
+      'milestone_issuables_for (IssuesFinder over the readable projects)',
+  },
+  listGroupMilestoneMergeRequests: {
+    target: 'group',
+    see: VISIBLE,
+    source:
+      'lib/api/group_milestones.rb `get ":id/milestones/:milestone_id/merge_requests"`: user_group → 404, ' +
+      'MergeRequestsFinder over the projects whose merge requests the caller reads',
   },
   deleteProjectIssue: {
     target: 'project',

@@ -17,6 +17,7 @@ import { ISSUE_EXTRA_ENDPOINTS } from './issue-extra-endpoints';
 import { SNIPPET_ENDPOINTS } from './snippet-endpoints';
 import { EPIC_ENDPOINTS } from './epic-endpoints';
 import { MERGE_REQUEST_EXTRA_ENDPOINTS } from './merge-request-extra-endpoints';
+import { MILESTONE_ISSUABLE_ENDPOINTS } from './milestone-issuable-endpoints';
 
 /** Issues, merge requests, snippets, epics and commits themselves. */
 export const NOTEABLE_ENDPOINTS = defineEndpoints('discussions', [
@@ -228,4 +229,5 @@ export const NOTEABLE_ENDPOINTS = defineEndpoints('discussions', [
   ...SNIPPET_ENDPOINTS,
   ...EPIC_ENDPOINTS,
   ...MERGE_REQUEST_EXTRA_ENDPOINTS,
+  ...MILESTONE_ISSUABLE_ENDPOINTS,
 ]);

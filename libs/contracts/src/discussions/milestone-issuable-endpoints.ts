@@ -1,0 +1,38 @@
+import { z } from 'zod';
+import { defineEndpoints } from '../endpoint';
+import { paginationQuery } from '../primitives';
+import { issueEntity, mergeRequestEntity } from './entities';
+
+/**
+ * The issues and merge requests of a group milestone (lib/api/group_milestones.rb, milestone_responses.rb
+ * `milestone_issuables_for`), served by the discussions service's issue finder.
+ */
+export const MILESTONE_ISSUABLE_ENDPOINTS = defineEndpoints('discussions', [
+  {
+    method: 'GET',
+    path: '/groups/{id}/milestones/{milestone_id}/issues',
+    operationId: 'listGroupMilestoneIssues',
+    summary: 'Issues of a group milestone',
+    tags: ['milestones'],
+    auth: 'optional-token',
+    params: paginationQuery,
+    response: { status: 200, description: 'Issues', schema: z.array(issueEntity), paginated: true },
+    errors: [401, 404],
+  },
+  {
+    method: 'GET',
+    path: '/groups/{id}/milestones/{milestone_id}/merge_requests',
+    operationId: 'listGroupMilestoneMergeRequests',
+    summary: 'Merge requests of a group milestone',
+    tags: ['milestones'],
+    auth: 'optional-token',
+    params: paginationQuery,
+    response: {
+      status: 200,
+      description: 'Merge requests',
+      schema: z.array(mergeRequestEntity),
+      paginated: true,
+    },
+    errors: [401, 404],
+  },
+]);
