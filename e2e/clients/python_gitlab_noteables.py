@@ -1,6 +1,6 @@
 """Drives the noteables of the discussions service with python-gitlab 3.12 (Debian's python3-gitlab): an
 issue's participants, closed_by and related_merge_requests, its edit with discussion_locked, labels and
-updated_at, and its deletion; a project snippet edited, read raw and deleted; an epic's dates.
+updated_at, and its deletion; a project snippet edited, read raw and deleted; an epic's dates; a group milestone's issues and merge requests.
 
 Usage: GL_URL=http://127.0.0.1:8080 GL_TOKEN=... python3 python_gitlab_noteables.py <scenario>
 Prints one JSON object {"ok": true, "checked": [<scenario>]}; exits non-zero with the failed assertion otherwise.
@@ -109,12 +109,32 @@ def epic(run: Run) -> None:
     again.delete()
 
 
+def milestone(run: Run) -> None:
+    project = run.project()
+    group = run.root.groups.get(project.namespace["id"])
+    created = group.milestones.create({"title": "v1", "due_date": "2026-07-31T12:00:00Z"})
+    assert created.due_date == "2026-07-31", created.due_date
+    deadline = time.time() + 20
+    while True:  # discussions learns of the milestone from boards' event
+        issue = project.issues.create({"title": "In v1", "milestone_id": created.id})
+        if issue.milestone and issue.milestone.get("title") == "v1":
+            break
+        assert time.time() < deadline, issue.milestone
+        time.sleep(0.2)
+    project.mergerequests.create(
+        {"source_branch": "f", "target_branch": "main", "title": "MR v1", "milestone_id": created.id}
+    )
+    assert issue.iid in [i.iid for i in created.issues()], created.issues()
+    assert [m.title for m in created.merge_requests()] == ["MR v1"], created.merge_requests()
+
+
 SCENARIOS = {
     "issue relations": issue_relations,
     "issue edit": issue_edit,
     "issue delete": issue_delete,
     "snippet": snippet,
     "epic": epic,
+    "milestone": milestone,
 }
 
 
