@@ -1,6 +1,6 @@
 """Drives the noteables of the discussions service with python-gitlab 3.12 (Debian's python3-gitlab): an
 issue's participants, closed_by and related_merge_requests, its edit with discussion_locked, labels and
-updated_at, and its deletion; a project snippet edited, read raw and deleted; an epic's dates; a group milestone's issues and merge requests.
+updated_at, and its deletion; a project snippet edited, read raw and deleted; an epic's dates; a group milestone's issues and merge requests; a merge request's entity and participants.
 
 Usage: GL_URL=http://127.0.0.1:8080 GL_TOKEN=... python3 python_gitlab_noteables.py <scenario>
 Prints one JSON object {"ok": true, "checked": [<scenario>]}; exits non-zero with the failed assertion otherwise.
@@ -128,6 +128,16 @@ def milestone(run: Run) -> None:
     assert [m.title for m in created.merge_requests()] == ["MR v1"], created.merge_requests()
 
 
+def merge_request(run: Run) -> None:
+    project = run.project()
+    mr = project.mergerequests.create({"source_branch": "f", "target_branch": "main", "title": "Feature"})
+    again = project.mergerequests.get(mr.iid)
+    assert again.detailed_merge_status == "mergeable", again.detailed_merge_status
+    assert again.blocking_discussions_resolved is True and again.has_conflicts is False, again.attributes
+    mr.notes.create({"body": "LGTM"})
+    assert [p["username"] for p in again.participants()] == [run.root.user.username], again.participants()
+
+
 SCENARIOS = {
     "issue relations": issue_relations,
     "issue edit": issue_edit,
@@ -135,6 +145,7 @@ SCENARIOS = {
     "snippet": snippet,
     "epic": epic,
     "milestone": milestone,
+    "merge request": merge_request,
 }
 
 
