@@ -64,6 +64,19 @@ export async function makeFresh(kind: FreshKind, c: CellContext, path: string): 
       });
       return { epic_iid: epic.iid };
     }
+    case 'epicIssue':
+    case 'epicIssueLink': {
+      // An issue of the target project (in the target group) of its own, and for removals its link.
+      const issue = await must<{ id: number }>('POST', `${p}/issues`, {
+        token: owner,
+        body: { title: unique('mx-epic-') },
+      });
+      if (kind === 'epicIssue') return { issue_id: issue.id };
+      const link = await must<{ id: number }>('POST', `${g}/epics/${c.r.epic.iid}/issues/${issue.id}`, {
+        token: owner,
+      });
+      return { epic_issue_id: link.id };
+    }
     case 'mergeRequest': {
       const branch = unique('mx-merge-');
       await must('POST', `${p}/repository/commits`, { token: owner, body: commitBody(branch, 'main') });

@@ -1,9 +1,12 @@
 import { Router, type Request } from 'express';
-import { DISCUSSIONS_API } from '@gl/contracts';
+import { ACCESS_LEVELS, DISCUSSIONS_API } from '@gl/contracts';
 import {
   ForbiddenError,
+  HttpError,
   NotFoundError,
   ParamError,
+  accessLevelOf,
+  requireUser,
   UnauthorizedError,
   collectParams,
   isHigherTier,
@@ -13,8 +16,14 @@ import {
   sendJson,
   type ProjectionRevisions,
 } from '@gl/service-kit';
-import { accessTargetOf, canReadMergeRequests, canReadNote, readableNamespace } from './discussions.access';
-import { presentIssue, presentMergeRequest, type NamespaceView } from './discussions.presenters';
+import {
+  accessTargetOf,
+  canReadMergeRequests,
+  canReadNote,
+  canReadNoteable,
+  readableNamespace,
+} from './discussions.access';
+import { presentEpic, presentIssue, presentMergeRequest, type NamespaceView } from './discussions.presenters';
 import type { NoteableDoc } from './discussions.models';
 import { readPage, sendPage } from './discussions.http';
 import type { IssuableLists } from './issuable-lists';
@@ -208,6 +217,119 @@ export function createIssuablesRouter(deps: IssuablesRouterDeps): Router {
     const query = { milestone: milestone.title } as Parameters<IssuableLists['page']>[1];
     await sendList(req, res, kind, query, projects);
   }
+
+  // Epic issues (ee/lib/api/epic_issues.rb) [higher tier]
+  /** The epic as `authorize!(ability, epic)` sees it: unknown or unreadable → 403, as is a free tier. */
+  async function epicFor(req: Request, minimum: number): Promise<NoteableDoc> {
+    const ns = readableNamespace(req.ctx, 'group');
+    if (!isHigherTier(req.ctx)) throw new ForbiddenError();
+    const epic = await noteables.findByIid('Epic', 'groupId', ns.id, pathIdOf(req, 'epic_iid'));
+    if (!epic || !canReadNoteable(req.ctx, epic) || accessLevelOf(req.ctx) < minimum) {
+      throw new ForbiddenError();
+    }
+    return epic;
+  }
+
+  /**
+   * Ability.issues_readable_by_user over the group's subtree: an issue of a project the caller reads, and,
+   * confidential, only for Reporter and up there, its author or an assignee.
+   */
+  function readsIssue(req: Request, projects: ScopeProject[]) {
+    const levels = new Map(projects.map((p) => [p.id, p.level]));
+    const viewer = viewerOfContext(req.ctx);
+    return (issue: NoteableDoc): boolean => {
+      const level = levels.get(issue.projectId ?? -1);
+      if (level === undefined) return false;
+      if (!issue.confidential || viewer.isAdmin || level >= ACCESS_LEVELS.reporter) return true;
+      return (
+        viewer.userId !== null &&
+        (issue.author.id === viewer.userId || issue.assigneeIds.includes(viewer.userId))
+      );
+    };
+  }
+
+  async function presentLink(
+    req: Request,
+    epic: NoteableDoc,
+    issue: NoteableDoc,
+    link: { _id: number; relativePosition: number },
+    projects: ScopeProject[],
+  ) {
+    const [item] = await present(
+      req,
+      [issue],
+      presentIssue,
+      namespaceViews(req, projects),
+      (doc) => projects.find((p) => p.id === doc.projectId)?.level ?? 0,
+    );
+    return {
+      id: link._id,
+      relative_position: link.relativePosition,
+      epic: presentEpic(epic, req.ctx.namespace!),
+      issue: item,
+    };
+  }
+
+  route(router, DISCUSSIONS_API.listGroupEpicIssues, async ({ req, res, params }) => {
+    params();
+    const epic = await epicFor(req, ACCESS_LEVELS.none);
+    const projects = await groupProjects(req, res);
+    const links = await noteables.epicIssues.ofEpic(epic._id);
+    const readable = readsIssue(req, projects);
+    const issues = await Promise.all(links.map((l) => noteables.findIssueById(l.issueId)));
+    const items = links.flatMap((link, i) => {
+      const issue = issues[i];
+      return issue && issue.kind === 'Issue' && readable(issue) ? [{ link, issue }] : [];
+    });
+    const list = await readPage(req, (skip, limit) =>
+      Promise.resolve({ items: items.slice(skip, skip + limit), total: items.length }),
+    );
+    const levels = new Map(projects.map((p) => [p.id, p.level]));
+    await sendPage(req, res, list, async (page) => {
+      const shown = await present(
+        req,
+        page.map((p) => p.issue),
+        presentIssue,
+        namespaceViews(req, projects),
+        (doc) => levels.get(doc.projectId!) ?? 0,
+      );
+      return shown.map((entity, i) => ({
+        ...entity,
+        epic_issue_id: page[i]!.link._id,
+        relative_position: page[i]!.link.relativePosition,
+      }));
+    });
+  });
+
+  route(router, DISCUSSIONS_API.assignGroupEpicIssue, async ({ req, res }) => {
+    requireUser(req.ctx);
+    // authorize_can_admin_epic_link!: admin_epic_relation (Reporter and up).
+    const epic = await epicFor(req, ACCESS_LEVELS.reporter);
+    const issue = await noteables.findIssueById(pathIdOf(req, 'issue_id'));
+    if (!issue || issue.kind !== 'Issue') throw new NotFoundError();
+    const projects = await groupProjects(req, res);
+    // EpicIssues::CreateService: only issues of the epic's group and subgroups the caller may relate.
+    if (!readsIssue(req, projects)(issue)) {
+      throw new HttpError(404, {
+        message: 'No matching issue found. Make sure that you are adding a valid issue URL.',
+      });
+    }
+    const link = await noteables.epicIssues.assign(epic._id, issue._id);
+    if (link === 'already') throw new HttpError(409, { message: 'Issue(s) already assigned' });
+    sendJson(res, 201, await presentLink(req, epic, issue, link, projects));
+  });
+
+  route(router, DISCUSSIONS_API.removeGroupEpicIssue, async ({ req, res }) => {
+    requireUser(req.ctx);
+    const epic = await epicFor(req, ACCESS_LEVELS.reporter);
+    const link = await noteables.epicIssues.find(pathIdOf(req, 'epic_issue_id'));
+    if (!link) throw new NotFoundError();
+    if (link.epicId !== epic._id) throw new ForbiddenError();
+    const issue = await noteables.findIssueById(link.issueId);
+    const projects = await groupProjects(req, res);
+    await noteables.epicIssues.remove(link._id);
+    sendJson(res, 200, issue ? await presentLink(req, epic, issue, link, projects) : { id: link._id });
+  });
 
   route(router, DISCUSSIONS_API.listGroupMilestoneIssues, async ({ req, res, params }) => {
     params();

@@ -7,6 +7,7 @@ import { createIncidentsService } from './incidents.service';
 import { createIssuableExtras } from './issuable-extras';
 import { createIssueRelations } from './issue-relations';
 import { createSnippetEdits } from './snippets';
+import { createEpicIssues } from './epic-issues';
 import {
   blankNoteable,
   placeholderSha,
@@ -385,6 +386,7 @@ export function createNoteablesService(deps: NotesDeps, notes: NotesService) {
   /** Epics::DestroyService: the epic and its notes go. */
   async function destroyEpic(doc: NoteableDoc): Promise<void> {
     await deps.models.notes.deleteMany({ noteableType: 'Epic', noteableId: doc._id });
+    await deps.models.noteables.db.collection('epic_issues').deleteMany({ epicId: doc._id });
     await deps.models.noteables.deleteOne({ _id: doc._id, kind: 'Epic' });
   }
 
@@ -392,6 +394,7 @@ export function createNoteablesService(deps: NotesDeps, notes: NotesService) {
     ...createIssuableExtras(deps),
     updateEpic,
     destroyEpic,
+    epicIssues: createEpicIssues(deps),
     ...createIssueRelations(deps),
     ...createSnippetEdits(deps),
     ...createDiscussionsProjections(deps),

@@ -8,7 +8,7 @@ import { NOTE_RULES } from './notes';
 import { OPERATIONS_RULES } from './operations';
 import { SERVICE_RULES } from './services';
 import { SNIPPET_RULES } from './snippets';
-import { EPIC_RULES } from './epics';
+import { EPIC_ISSUE_RULES, EPIC_RULES } from './epics';
 import type { Rules } from './types';
 
 /**
@@ -22,6 +22,7 @@ export const RULES: Rules = {
   ...ISSUE_EXTRA_RULES,
   ...SNIPPET_RULES,
   ...EPIC_RULES,
+  ...EPIC_ISSUE_RULES,
   ...ISSUE_LIST_RULES,
   ...BOARD_COLUMN_RULES,
   ...NOTE_RULES,

@@ -26,6 +26,8 @@ export type FreshKind =
   | 'mergeRequest'
   | 'snippet'
   | 'epic'
+  | 'epicIssue'
+  | 'epicIssueLink'
   | 'thread'
   | 'label'
   | 'board'

@@ -212,6 +212,19 @@ export const epicEntity = z.object({
 });
 export type EpicEntity = z.infer<typeof epicEntity>;
 
+/** EE::API::Entities::EpicIssue: the issue with its link's id and place in the epic. */
+export const epicIssueEntity = issueEntity.extend({
+  epic_issue_id: z.number().int(),
+  relative_position: z.number().int().nullable(),
+});
+/** EE::API::Entities::EpicIssueLink. */
+export const epicIssueLinkEntity = z.object({
+  id: z.number().int(),
+  relative_position: z.number().int().nullable(),
+  epic: epicEntity,
+  issue: issueEntity,
+});
+
 /** lib/api/entities/commit.rb + commit_detail.rb. */
 export const commitEntity = z.object({
   id: z.string().regex(/^[0-9a-f]{40}$/),

@@ -18,6 +18,7 @@ import { SNIPPET_ENDPOINTS } from './snippet-endpoints';
 import { EPIC_ENDPOINTS } from './epic-endpoints';
 import { MERGE_REQUEST_EXTRA_ENDPOINTS } from './merge-request-extra-endpoints';
 import { MILESTONE_ISSUABLE_ENDPOINTS } from './milestone-issuable-endpoints';
+import { EPIC_ISSUE_ENDPOINTS } from './epic-issue-endpoints';
 
 /** Issues, merge requests, snippets, epics and commits themselves. */
 export const NOTEABLE_ENDPOINTS = defineEndpoints('discussions', [
@@ -230,4 +231,5 @@ export const NOTEABLE_ENDPOINTS = defineEndpoints('discussions', [
   ...EPIC_ENDPOINTS,
   ...MERGE_REQUEST_EXTRA_ENDPOINTS,
   ...MILESTONE_ISSUABLE_ENDPOINTS,
+  ...EPIC_ISSUE_ENDPOINTS,
 ]);
