@@ -32,6 +32,23 @@ describe('epics with real clients', () => {
     expect(await gone.json()).toEqual({ message: '403 Forbidden' });
   });
 
+  it('When gitbeaker assigns an issue to an epic, lists and removes it, then the epic follows; a second assign is 409', async () => {
+    const project = await root.Projects.create({ name: unique('app'), namespaceId: groupId });
+    const issue = await root.Issues.create(project.id, 'In the epic');
+    const epic = await root.Epics.create(groupId, 'With issues');
+    const link = (await root.EpicIssues.assign(groupId, epic.iid, issue.id)) as unknown as { id: number };
+    const listed = (await root.EpicIssues.all(groupId, epic.iid)) as unknown as Array<{
+      id: number;
+      epic_issue_id: number;
+    }>;
+    expect(listed.map((i) => [i.id, i.epic_issue_id])).toEqual([[issue.id, link.id]]);
+    const again = await api(`/groups/${groupId}/epics/${epic.iid}/issues/${issue.id}`, { method: 'POST' });
+    expect(again.status).toBe(409);
+    expect(await again.json()).toEqual({ message: 'Issue(s) already assigned' });
+    await root.EpicIssues.remove(groupId, epic.iid, link.id);
+    expect(await root.EpicIssues.all(groupId, epic.iid)).toEqual([]);
+  });
+
   it('When a PUT names nothing or a bad date, then 400 with Grape bodies', async () => {
     const epic = await root.Epics.create(groupId, 'Epic');
     const put = (body: unknown) =>

@@ -106,6 +106,13 @@ def epic(run: Run) -> None:
     again = group.epics.get(created.iid)
     assert again.title == "Renamed", again.title
     assert (again.start_date, again.end_date) == ("2024-01-02", "2024-02-03"), again.attributes
+    project = run.root.projects.create({"name": "app", "namespace_id": group.id})
+    issue = project.issues.create({"title": "In the epic"})
+    again.issues.create({"issue_id": issue.id})
+    linked = again.issues.list()
+    assert [i.id for i in linked] == [issue.id], [i.attributes for i in linked]
+    linked[0].delete()
+    assert again.issues.list() == [], again.issues.list()
     again.delete()
 
 
