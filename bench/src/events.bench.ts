@@ -59,7 +59,7 @@ async function get(
     headers: { 'PRIVATE-TOKEN': options.rootToken },
     signal: AbortSignal.timeout(120_000),
   });
-  const body = (await response.json());
+  const body = await response.json();
   return {
     status: response.status,
     total: Number(response.headers.get('x-total') ?? '0'),

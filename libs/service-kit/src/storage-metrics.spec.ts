@@ -1,5 +1,5 @@
 import { createMetrics } from './metrics';
-import { consumersBehindWindow } from './storage-metrics';
+import { backgroundReading, consumersBehindWindow } from './storage-metrics';
 import type { StreamState } from './bus/stream-window';
 
 const stream: StreamState = {
@@ -38,5 +38,47 @@ describe('consumers behind the window, for readiness and /metrics', () => {
     const started = Date.now();
     expect(await consumersBehindWindow(metrics)).toEqual([]);
     expect(Date.now() - started).toBeLessThan(2_000);
+  });
+});
+
+describe('backgroundReading', () => {
+  const settle = () => new Promise((resolve) => setImmediate(resolve));
+
+  it('When it is called, then it answers at once with the last value and reads again only after the period', async () => {
+    let clock = 0;
+    const values = [100, 200];
+    const read = jest.fn(() => Promise.resolve(values.shift() ?? -1));
+    const size = backgroundReading(read, 1_000, () => clock);
+
+    await expect(size()).rejects.toThrow('not read yet');
+    await settle();
+    await expect(size()).resolves.toBe(100);
+    clock = 999;
+    await expect(size()).resolves.toBe(100);
+    expect(read).toHaveBeenCalledTimes(1);
+    clock = 1_000;
+    await expect(size()).resolves.toBe(100);
+    await settle();
+    await expect(size()).resolves.toBe(200);
+    expect(read).toHaveBeenCalledTimes(2);
+  });
+
+  it('When a read fails, then the next call tries again and the last value stays', async () => {
+    let clock = 0;
+    const read = jest
+      .fn<Promise<number>, []>()
+      .mockResolvedValueOnce(5)
+      .mockRejectedValueOnce(new Error('down'))
+      .mockResolvedValueOnce(7);
+    const size = backgroundReading(read, 1_000, () => clock);
+    void size().catch(() => undefined);
+    await settle();
+    clock = 2_000;
+    await expect(size()).resolves.toBe(5);
+    await settle();
+    await expect(size()).resolves.toBe(5);
+    await settle();
+    await expect(size()).resolves.toBe(7);
+    expect(read).toHaveBeenCalledTimes(3);
   });
 });

@@ -77,7 +77,8 @@ describe('bounded event stream', () => {
     bus = await connectBus(nats.url, 'limits-test', logger, {
       streamLimits: { maxAgeMs: MAX_AGE_MS, maxBytes: 8 * MiB },
     });
-    watchStorage(metrics, database.connection, bus);
+    // The size is read again on every scrape here (10 minutes apart in a service).
+    watchStorage(metrics, database.connection, bus, 0);
   }, 60_000);
   afterAll(async () => {
     for (const consumer of consumers) await consumer.stop();
@@ -270,8 +271,12 @@ describe('bounded event stream', () => {
     await database.connection.collection('things').insertOne({ name: 'x'.repeat(1000) });
     const text = await waitFor(async () => {
       const scraped = await metrics.registry.metrics();
-      return /^stream_messages\{[^}]*\} [1-9]/m.test(scraped) ? scraped : undefined;
-    }, 'the published event in stream_messages');
+      // The database size is read in the background: a scrape after the first carries it.
+      return /^stream_messages\{[^}]*\} [1-9]/m.test(scraped) &&
+        /^database_size_bytes(\{[^}]*\})? [1-9]/m.test(scraped)
+        ? scraped
+        : undefined;
+    }, 'the published event in stream_messages and the database size');
     const value = (name: string): number => {
       const line = text.split('\n').find((l) => l.startsWith(`${name}{`) || l.startsWith(`${name} `));
       expect(line).toBeDefined();
