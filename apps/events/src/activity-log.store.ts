@@ -1,6 +1,6 @@
 import type { FilterQuery, Model } from 'mongoose';
 import type { ActivityEventsQuery } from '@gl/contracts';
-import { deleteManyInBatches } from '@gl/service-kit';
+import { countUpTo, deleteManyInBatches } from '@gl/service-kit';
 import { activityCriteria } from './activity-criteria';
 import type { ActivityDoc } from './events.models';
 import { COUNT_LIMIT, type Order, type PageWindow, type TimelinePage } from './timeline/timeline.store';
@@ -61,21 +61,17 @@ export function createActivityLogStore(activities: Model<ActivityDoc>) {
       window: PageWindow,
     ): Promise<TimelinePage> {
       const filter = projectFilter(projectId, query);
-      const [found, counted] = await Promise.all([
+      const sort = { _id: order === 'desc' ? -1 : 1 } as const;
+      const [found, total] = await Promise.all([
         activities
           .find(filter)
-          .sort({ _id: order === 'desc' ? -1 : 1 })
+          .sort(sort)
           .skip(window.skip)
           .limit(window.take + 1)
           .lean<ActivityDoc[]>(),
-        // Unbounded: an index count; a limit would make the driver send a pipeline counted document by document.
-        activities.countDocuments(filter),
+        countUpTo(activities, filter, sort, COUNT_LIMIT),
       ]);
-      return {
-        items: found.slice(0, window.take),
-        total: counted > COUNT_LIMIT ? null : counted,
-        hasNext: found.length > window.take,
-      };
+      return { items: found.slice(0, window.take), total, hasNext: found.length > window.take };
     },
 
     /** Retention: deletes the events created before the cutoff (in batches); returns how many went. */

@@ -121,8 +121,10 @@ function activitySchema(): Schema<ActivityDoc> {
   });
   schema.index({ sourceEventId: 1 }, { unique: true });
   // Unfiltered lists read the timelines (timeline/); a project's filtered list reads this log
-  // (activity-log.store.ts) along these, newest first; the retention job finds old events by time.
-  schema.index({ projectId: 1, targetType: 1, action: 1, _id: -1 });
+  // (activity-log.store.ts) along these, newest first, stopping after a page: `_id` must follow the
+  // equality fields directly (with `action` between them, a `target_type` list read and sorted every match of
+  // the project: 75-90 ms at 200,000, against 3-9 ms); the retention job finds old events by time.
+  schema.index({ projectId: 1, targetType: 1, _id: -1 });
   schema.index({ projectId: 1, action: 1, _id: -1 });
   schema.index({ createdAt: -1, _id: -1 });
   return schema;

@@ -1,4 +1,8 @@
 import { declaredIndexesMigration, type Migration } from '@gl/service-kit';
+import { activityTargetIndexMigration } from './activity-target-index';
 
 /** gl_events's steps, oldest first; a release that changes indexes or document shapes appends one. */
-export const EVENTS_MIGRATIONS: readonly Migration[] = [declaredIndexesMigration()];
+export const EVENTS_MIGRATIONS: readonly Migration[] = [
+  declaredIndexesMigration(),
+  activityTargetIndexMigration(2),
+];
