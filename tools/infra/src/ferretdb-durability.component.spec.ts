@@ -1,10 +1,9 @@
-import { type ChildProcess, spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import mongoose from 'mongoose';
 import { ensureBinaries } from './binaries';
-import { freePort, waitForTcp } from './net';
+import { startFerretdb as start, stopFerretdb as stop, type FerretdbProcess } from './ferretdb-process';
 
 /**
  * Our FerretDB runs SQLite with synchronous=normal (tools/ferretdb/main.go): a commit reaches the WAL file
@@ -19,35 +18,10 @@ const CLIENTS = 8;
 const INSERTS_PER_CLIENT = 250;
 const INCREMENTS_PER_CLIENT = 50;
 
-interface Server {
-  proc: ChildProcess;
-  url: string;
-}
-
-async function start(bin: string, dir: string): Promise<Server> {
-  const port = await freePort();
-  const proc = spawn(
-    bin,
-    ['-listen', `127.0.0.1:${port}`, '-data', dir, '-parent-pid', String(process.pid)],
-    {
-      stdio: 'ignore',
-    },
-  );
-  await waitForTcp('127.0.0.1', port, 30_000);
-  return { proc, url: `mongodb://127.0.0.1:${port}` };
-}
-
-async function stop(server: Server, signal: NodeJS.Signals): Promise<void> {
-  if (server.proc.exitCode !== null || server.proc.signalCode !== null) return;
-  const exited = new Promise((done) => server.proc.once('exit', done));
-  server.proc.kill(signal);
-  await exited;
-}
-
 describe('FerretDB (synchronous=normal) killed right after acknowledged writes', () => {
   let bin: string;
   let dir: string;
-  let restarted: Server | undefined;
+  let restarted: FerretdbProcess | undefined;
 
   beforeAll(async () => {
     bin = (await ensureBinaries(ROOT, () => undefined)).ferretdb;
