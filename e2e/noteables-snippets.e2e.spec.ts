@@ -53,7 +53,7 @@ describe('project snippets with real clients', () => {
     });
     const bad = await put({ files: [{ action: 'update', file_path: 'nope.txt', content: 'y' }] });
     expect(bad.status).toBe(422);
-    expect(await bad.json()).toEqual({ message: 'Snippet actions have invalid data' });
+    expect(await bad.json()).toEqual({ message: { error: 'Snippet actions have invalid data' } });
     const anonymous = await api(`/projects/${projectId}/snippets/${snippet.id}`, {
       method: 'DELETE',
       token: null,

@@ -21,6 +21,8 @@ import { boardsProjection, createBoardCopies, createBoardCopiesModel } from './b
 import { createBoardColumnsRouter } from './board-columns.router';
 import { createPositionsStore } from './positions.store';
 import { createNotesService } from './notes.service';
+import { createPersonalSnippets } from './personal-snippets';
+import { createPersonalSnippetsRouter } from './personal-snippets.router';
 import {
   createIncidentsSubscription,
   createMilestonesSubscription,
@@ -60,6 +62,7 @@ export function createDiscussionsApp(runtime: ServiceRuntime): ServiceInstance {
       }),
       createNoteablesRouter(noteables),
       createCommitsRouter(noteables),
+      createPersonalSnippetsRouter({ noteables, snippets: createPersonalSnippets(models, scope) }),
     ],
   });
   return {

@@ -46,6 +46,11 @@ export interface NoteableDoc {
   fileName: string | null;
   content: string | null;
   visibility: 'private' | 'internal' | 'public' | null;
+  /**
+   * Snippets: every file, in order (`fileName` and `content` repeat the first). Absent on snippets written
+   * before snippets had several files: their one file is `fileName` and `content`.
+   */
+  snippetFiles?: { path: string; content: string }[] | null;
   confidential: boolean;
   /** Issues: `YYYY-MM-DD` or null (absent on documents written before it existed). */
   dueDate?: string | null;
@@ -226,6 +231,7 @@ export function createDiscussionsModels(connection: Connection, outbox: Outbox):
     fileName: String,
     content: String,
     visibility: String,
+    snippetFiles: mixed,
     confidential: Boolean,
     dueDate: String,
     discussionLocked: Boolean,

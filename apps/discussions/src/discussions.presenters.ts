@@ -11,6 +11,7 @@ import type {
 } from '@gl/contracts';
 import type { CommitDoc, MilestoneDoc, NoteDoc, NoteableDoc } from './discussions.models';
 import { isResolvable, isThreadResolved, takesResolution } from './note-rules';
+import { presentSnippetEntity } from './snippets';
 
 const iso = (date: Date | null | undefined): string | null => (date ? new Date(date).toISOString() : null);
 const isoNow = (date: Date): string => new Date(date).toISOString();
@@ -220,23 +221,9 @@ export function presentMergeRequest(
   };
 }
 
+/** A project snippet (Entities::ProjectSnippet): its files, the first as `file_name` (snippets.ts). */
 export function presentSnippet(doc: NoteableDoc, ns: NamespaceView): SnippetEntity {
-  const webUrl = `${ns.webUrl}/-/snippets/${doc._id}`;
-  const fileName = doc.fileName ?? '';
-  return {
-    id: doc._id,
-    title: doc.title,
-    description: doc.description,
-    visibility: doc.visibility ?? 'private',
-    author: doc.author,
-    created_at: isoNow(doc.createdAt),
-    updated_at: isoNow(doc.updatedAt),
-    project_id: doc.projectId!,
-    file_name: fileName,
-    files: fileName ? [{ path: fileName, raw_url: `${webUrl}/raw/main/${fileName}` }] : [],
-    web_url: webUrl,
-    raw_url: `${webUrl}/raw`,
-  };
+  return { ...presentSnippetEntity(doc, ns.webUrl), project_id: doc.projectId! };
 }
 
 export function presentEpic(doc: NoteableDoc, ns: NamespaceView): EpicEntity {

@@ -108,7 +108,12 @@ describe('Domain events published by discussions', () => {
   it('When a snippet and an epic are created, then snippet.created (no iid) and epic.opened (group) are published', async () => {
     const ns = projectNamespace();
     const snippet = snippetEntity.parse(
-      (await h.call('POST', `/projects/${ns.id}/snippets`, { ns, json: { title: 'S', content: 'x' } })).body,
+      (
+        await h.call('POST', `/projects/${ns.id}/snippets`, {
+          ns,
+          json: { title: 'S', file_name: 's.txt', content: 'x' },
+        })
+      ).body,
     );
     expect(await eventsOf(EVENTS.snippetCreated, (e) => e.projectId === ns.id)).toEqual([
       expected(

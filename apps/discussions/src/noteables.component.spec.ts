@@ -176,7 +176,7 @@ describe('Merge requests, snippets, epics and commits', () => {
     const noContent = await h.call('POST', `/projects/${ns.id}/snippets`, { ns, json: { title: 'x' } });
     expect(noContent).toMatchObject({
       status: 400,
-      body: { error: 'content, files are missing, exactly one parameter must be provided' },
+      body: { error: 'files, content are missing, exactly one parameter must be provided' },
     });
   });
 

@@ -12,7 +12,6 @@ import {
   collectParams,
   isHigherTier,
   parseParams,
-  requireExactlyOne,
   requestOrigin,
   requireUser,
   route,
@@ -38,7 +37,7 @@ import { SERVICE_PRODUCER } from './discussions.origin';
 import { positionScopeOfNamespace } from './issuables.scope';
 import type { NoteablesService } from './noteables.service';
 import { routeIssueRelations } from './issue-relations.router';
-import { routeProjectSnippets } from './snippets.router';
+import { filesToCreate, routeProjectSnippets } from './snippets.router';
 import { routeGroupEpics } from './epics.router';
 import { labelsAfter } from './label-changes';
 import type { ListVisibility } from './noteables.store';
@@ -236,8 +235,6 @@ export function createNoteablesRouter(noteables: NoteablesService): Router {
     readableNamespace(req.ctx, 'project');
     const user = requireRole(req.ctx, ACCESS_LEVELS.reporter);
     const given = params();
-    requireExactlyOne(collectParams(req), ['content', 'files']);
-    const file = given.files?.[0];
     const doc = await noteables.createSnippet(
       requestOrigin(SERVICE_PRODUCER, req.ctx),
       req.ctx.namespace!.id,
@@ -245,9 +242,8 @@ export function createNoteablesRouter(noteables: NoteablesService): Router {
       {
         title: given.title,
         description: given.description,
-        visibility: given.visibility,
-        file_name: file?.file_path ?? given.file_name,
-        content: file?.content ?? given.content,
+        visibility: given.visibility ?? 'private',
+        files: filesToCreate(req, given),
       },
     );
     sendJson(res, 201, presentSnippet(doc, req.ctx.namespace!));

@@ -6,7 +6,7 @@ import { createCommitsService } from './commits.service';
 import { createIncidentsService } from './incidents.service';
 import { createIssuableExtras } from './issuable-extras';
 import { createIssueRelations } from './issue-relations';
-import { createSnippetEdits } from './snippets';
+import { createSnippetEdits, snippetFileFields, type SnippetFile } from './snippets';
 import { createEpicIssues } from './epic-issues';
 import {
   blankNoteable,
@@ -341,18 +341,18 @@ export function createNoteablesService(deps: NotesDeps, notes: NotesService) {
     return update(origin, doc, actor, { mergeCommitSha: merge._id }, 'merge', mrEvents);
   }
 
+  /** Snippets::CreateService: a project snippet, or a personal one (`projectId` null), with its files. */
   async function createSnippet(
     origin: EventOrigin,
-    projectId: number,
+    projectId: number | null,
     author: UserSummary,
-    input: { title: string; description?: string; file_name?: string; content?: string; visibility?: string },
+    input: { title: string; description?: string; visibility: string; files: SnippetFile[] },
   ): Promise<NoteableDoc> {
     const doc = await draft('Snippet', null, author, input.title, {
       projectId,
       description: input.description ?? null,
-      fileName: input.file_name ?? null,
-      content: input.content ?? null,
-      visibility: (input.visibility ?? 'private') as NoteableDoc['visibility'],
+      ...snippetFileFields(input.files),
+      visibility: input.visibility as NoteableDoc['visibility'],
     });
     return insert(origin, doc, EVENTS.snippetCreated);
   }

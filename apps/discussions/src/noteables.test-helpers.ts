@@ -41,7 +41,12 @@ export function noteableMaker(h: Pick<DiscussionsHarness, 'call'>) {
     if (kind === 'Snippet') {
       // As visible as its project: a private snippet would be for members only (ProjectSnippetPolicy).
       const snippet = snippetEntity.parse(
-        (await h.call('POST', `${p}/snippets`, { ns, json: { title: 'S', content: 'x', visibility } })).body,
+        (
+          await h.call('POST', `${p}/snippets`, {
+            ns,
+            json: { title: 'S', file_name: 's.txt', content: 'x', visibility },
+          })
+        ).body,
       );
       return { ns, prefix: `${p}/snippets/${snippet.id}`, noteableId: snippet.id, noteableIid: null };
     }

@@ -33,23 +33,27 @@ describe('Project snippets: PUT, raw, DELETE', () => {
   }
 
   it('When file actions are applied, then create, update, move and delete follow paths; a bad one is null', () => {
-    const file = { fileName: 'a.txt', content: 'x' };
-    expect(applyFileActions(file, [{ action: 'update', file_path: 'a.txt', content: 'y' }])).toEqual({
-      fileName: 'a.txt',
-      content: 'y',
-    });
-    expect(applyFileActions(file, [{ action: 'move', previous_path: 'a.txt', file_path: 'b.txt' }])).toEqual({
-      fileName: 'b.txt',
-      content: 'x',
-    });
+    const files = [{ path: 'a.txt', content: 'x' }];
+    expect(applyFileActions(files, [{ action: 'update', file_path: 'a.txt', content: 'y' }])).toEqual([
+      { path: 'a.txt', content: 'y' },
+    ]);
+    expect(applyFileActions(files, [{ action: 'move', previous_path: 'a.txt', file_path: 'b.txt' }])).toEqual(
+      [{ path: 'b.txt', content: 'x' }],
+    );
     expect(
-      applyFileActions(file, [
+      applyFileActions(files, [
         { action: 'delete', file_path: 'a.txt' },
         { action: 'create', file_path: 'c.txt', content: 'z' },
       ]),
-    ).toEqual({ fileName: 'c.txt', content: 'z' });
-    expect(applyFileActions(file, [{ action: 'update', file_path: 'nope', content: 'y' }])).toBeNull();
-    expect(applyFileActions(file, [{ action: 'create', file_path: 'b.txt', content: 'y' }])).toBeNull();
+    ).toEqual([{ path: 'c.txt', content: 'z' }]);
+    expect(applyFileActions(files, [{ action: 'create', file_path: 'b.txt', content: 'y' }])).toEqual([
+      { path: 'a.txt', content: 'x' },
+      { path: 'b.txt', content: 'y' },
+    ]);
+    expect(applyFileActions(files, [{ action: 'update', file_path: 'nope', content: 'y' }])).toBeNull();
+    expect(applyFileActions(files, [{ action: 'update', file_path: 'a.txt' }])).toBeNull();
+    expect(applyFileActions(files, [{ action: 'create', file_path: 'a.txt', content: 'y' }])).toBeNull();
+    expect(applyFileActions(files, [{ action: 'delete', file_path: 'a.txt' }])).toBeNull();
   });
 
   it('When the author changes title, content and visibility, then the snippet shows them and raw is the content', async () => {
@@ -109,7 +113,7 @@ describe('Project snippets: PUT, raw, DELETE', () => {
       json: { files: [{ action: 'update', file_path: 'nope', content: 'y' }] },
     });
     expect(bad.status).toBe(422);
-    expect(messageError.parse(bad.body)).toEqual({ message: 'Snippet actions have invalid data' });
+    expect(bad.body).toEqual({ message: { error: 'Snippet actions have invalid data' } });
     expect((await h.call('PUT', p, { ns, as: null, json: { title: 'x' } })).status).toBe(401);
   });
 
@@ -131,5 +135,95 @@ describe('Project snippets: PUT, raw, DELETE', () => {
     expect((await h.call('GET', p, { ns })).status).toBe(404);
     expect((await h.call('DELETE', p, { ns })).status).toBe(404);
     expect(await h.runtime.connection.collection('notes').countDocuments({ noteableId: snippet.id })).toBe(0);
+  });
+
+  it('When a snippet has several files, then the entity lists them by path, raw is the first, each file is read raw', async () => {
+    const ns = projectNamespace();
+    const created = await h.call('POST', `/projects/${ns.id}/snippets`, {
+      ns,
+      json: {
+        title: 'Many',
+        visibility: 'private',
+        files: [
+          { file_path: 'b.rb', content: 'bee' },
+          { file_path: 'a.md', content: 'ay' },
+        ],
+      },
+    });
+    expect(created.status).toBe(201);
+    const snippet = snippetEntity.parse(created.body);
+    const web = `${ns.webUrl}/-/snippets/${snippet.id}`;
+    expect(snippet).toMatchObject({
+      file_name: 'a.md',
+      files: [
+        { path: 'a.md', raw_url: `${web}/raw/main/a.md` },
+        { path: 'b.rb', raw_url: `${web}/raw/main/b.rb` },
+      ],
+    });
+    const p = `/projects/${ns.id}/snippets/${snippet.id}`;
+    expect((await h.call('GET', `${p}/raw`, { ns })).text).toBe('ay');
+    const file = await h.call('GET', `${p}/files/main/b.rb/raw`, { ns, as: GUEST });
+    expect(file.status).toBe(200);
+    expect(file.text).toBe('bee');
+    const noRef = await h.call('GET', `${p}/files/other/b.rb/raw`, { ns });
+    expect(noRef).toMatchObject({ status: 404, body: { message: '404 Reference Not Found' } });
+    const noFile = await h.call('GET', `${p}/files/main/c.rb/raw`, { ns });
+    expect(noFile).toMatchObject({ status: 404, body: { message: '404 File Not Found' } });
+
+    const content = await h.call('PUT', p, { ns, json: { content: 'x' } });
+    expect(content.status).toBe(400);
+    expect(content.body).toEqual({
+      message: { error: 'To update Snippets with multiple files, you must use the `files` parameter' },
+    });
+    const edited = await h.call('PUT', p, {
+      ns,
+      json: {
+        files: [
+          { action: 'delete', file_path: 'a.md' },
+          { action: 'update', file_path: 'b.rb', content: 'buzz' },
+          { action: 'create', file_path: 'c.txt', content: 'see' },
+        ],
+      },
+    });
+    expect(edited.status).toBe(200);
+    expect(snippetEntity.parse(edited.body).files.map((f) => f.path)).toEqual(['b.rb', 'c.txt']);
+    expect((await h.call('GET', `${p}/raw`, { ns })).text).toBe('buzz');
+  });
+
+  it("When files are missing, blank, too many or given with content, then GitLab's 400s", async () => {
+    const ns = projectNamespace();
+    const post = (json: unknown) => h.call('POST', `/projects/${ns.id}/snippets`, { ns, json });
+    const neither = await post({ title: 'x' });
+    expect(neither).toMatchObject({
+      status: 400,
+      body: { error: 'files, content are missing, exactly one parameter must be provided' },
+    });
+    const both = await post({
+      title: 'x',
+      content: 'y',
+      file_name: 'a',
+      files: [{ file_path: 'a', content: 'b' }],
+    });
+    expect(both).toMatchObject({ status: 400, body: { error: 'files, content are mutually exclusive' } });
+    const noName = await post({ title: 'x', content: 'y' });
+    expect(noName).toMatchObject({ status: 400, body: { error: 'file_name is missing' } });
+    const blank = await post({ title: 'x', files: [{ file_path: ' ', content: 'b' }] });
+    expect(blank).toMatchObject({ status: 400, body: { error: 'files[0][file_path] is empty' } });
+    const eleven = Array.from({ length: 11 }, (_, i) => ({ file_path: `f${i}.txt`, content: 'x' }));
+    const many = await post({ title: 'x', files: eleven });
+    expect(many).toMatchObject({
+      status: 400,
+      body: { message: { error: 'Repository files count over the limit' } },
+    });
+    const ten = await post({ title: 'x', files: eleven.slice(0, 10) });
+    expect(ten.status).toBe(201);
+    const eleventh = await h.call('PUT', `/projects/${ns.id}/snippets/${snippetEntity.parse(ten.body).id}`, {
+      ns,
+      json: { files: [{ action: 'create', file_path: 'more.txt', content: 'x' }] },
+    });
+    expect(eleventh).toMatchObject({
+      status: 400,
+      body: { message: { error: 'Repository files count over the limit' } },
+    });
   });
 });

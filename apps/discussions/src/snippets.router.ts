@@ -1,14 +1,20 @@
-import type { Request, Router } from 'express';
-import { ACCESS_LEVELS, DISCUSSIONS_API, SNIPPET_UPDATE_AT_LEAST_ONE_OF } from '@gl/contracts';
+import type { Request, Response, Router } from 'express';
+import {
+  ACCESS_LEVELS,
+  DISCUSSIONS_API,
+  SNIPPET_UPDATE_AT_LEAST_ONE_OF,
+  type SnippetFileAction,
+} from '@gl/contracts';
 import {
   ForbiddenError,
-  HttpError,
+  ModelError,
   NotFoundError,
   ParamError,
   accessLevelOf,
   atLeastOneOf,
   collectParams,
   mutuallyExclusive,
+  requireExactlyOne,
   requireUser,
   route,
   sendJson,
@@ -18,7 +24,123 @@ import type { NoteableDoc } from './discussions.models';
 import { presentSnippet } from './discussions.presenters';
 import type { NoteablesService } from './noteables.service';
 import { pathIdOf } from './path-ids';
-import { applyFileActions } from './snippets';
+import {
+  SNIPPET_MAX_FILES,
+  SNIPPET_REF,
+  applyFileActions,
+  filesOf,
+  type SnippetChanges,
+  type SnippetFile,
+} from './snippets';
+
+/**
+ * Snippet::MAX_FILE_COUNT: more files than a snippet holds. The message is the snippet repository check's
+ * (Snippets::RepositoryValidationService).
+ */
+function requireFileCount(files: SnippetFile[]): SnippetFile[] {
+  if (files.length > SNIPPET_MAX_FILES) throw ModelError.error('Repository files count over the limit');
+  return files;
+}
+
+/**
+ * The files of a new snippet (lib/api/helpers/snippets_helpers.rb create_file_params): exactly one of
+ * `content` (with `file_name`, Grape's `given :content`) and `files`; at most 10 files, each path once.
+ */
+export function filesToCreate(
+  req: Request,
+  given: { file_name?: string; content?: string; files?: { file_path: string; content: string }[] },
+): SnippetFile[] {
+  const raw = collectParams(req);
+  const one = requireExactlyOne(raw, ['files', 'content']);
+  if (one === 'content') {
+    if (given.file_name === undefined) throw new ParamError(['file_name is missing']);
+    return [{ path: given.file_name, content: given.content! }];
+  }
+  const files = (given.files ?? []).map((f) => ({ path: f.file_path, content: f.content }));
+  // Two files at one path: the service's actions do not apply (SnippetInputActionCollection).
+  if (new Set(files.map((f) => f.path)).size !== files.length) throw invalidActions();
+  return requireFileCount(files);
+}
+
+/** Snippets::BaseService#invalid_params_error: 422 {"message":{"error":"Snippet actions have invalid data"}}. */
+function invalidActions(): ModelError {
+  return ModelError.error('Snippet actions have invalid data', 422);
+}
+
+/**
+ * What a PUT changes (lib/api/project_snippets.rb and lib/api/snippets.rb `put`): Grape's
+ * `at_least_one_of` and `mutually_exclusive` first; `content`/`file_name` only on a snippet of one file
+ * (validate_params_for_multiple_files); `files` actions through Snippets::UpdateService.
+ */
+export function snippetChanges(
+  snippet: NoteableDoc,
+  given: {
+    title?: string;
+    description?: string;
+    visibility?: NonNullable<NoteableDoc['visibility']>;
+    file_name?: string;
+    content?: string;
+    files?: SnippetFileAction[];
+  },
+): SnippetChanges {
+  const changes: SnippetChanges = {
+    title: given.title,
+    description: given.description,
+    visibility: given.visibility,
+  };
+  const current = filesOf(snippet);
+  if (given.files) {
+    const applied = applyFileActions(current, given.files);
+    if (!applied) throw invalidActions();
+    changes.files = requireFileCount(applied);
+  } else if (given.file_name !== undefined || given.content !== undefined) {
+    if (current.length > 1) {
+      throw ModelError.error('To update Snippets with multiple files, you must use the `files` parameter');
+    }
+    const only = current[0];
+    changes.files = [
+      { path: given.file_name ?? only?.path ?? '', content: given.content ?? only?.content ?? '' },
+    ];
+  }
+  return changes;
+}
+
+/** Grape's parameter rules of a snippet PUT, checked before anything is looked up. */
+export function checkUpdateRules(req: Request): void {
+  const raw = collectParams(req);
+  const rules = [
+    atLeastOneOf(...SNIPPET_UPDATE_AT_LEAST_ONE_OF),
+    mutuallyExclusive('files', 'content'),
+    mutuallyExclusive('files', 'file_name'),
+  ];
+  const broken = rules.map((rule) => rule(raw)).filter((m): m is string => m !== null);
+  if (broken.length > 0) throw new ParamError(broken);
+}
+
+/** Sends one file as text/plain, inline, named after the file (`content_for`, `send_git_blob`). */
+export function sendSnippetFile(res: Response, file: SnippetFile | undefined): void {
+  const name = file?.path ?? '';
+  res.status(200);
+  res.setHeader('Content-Type', 'text/plain; charset=utf-8');
+  res.setHeader(
+    'Content-Disposition',
+    `inline; filename="${name.replace(/["\\\r\n]/g, '_')}"; filename*=UTF-8''${encodeURIComponent(name)}`,
+  );
+  res.send(file?.content ?? '');
+}
+
+/**
+ * `file_content_for(snippet)`: the file at `file_path` (URL-encoded, one segment) on `ref`; the snippet's
+ * one branch is the only ref (404 Reference), a path it lacks is 404 File.
+ */
+export function sendSnippetFileAt(req: Request, res: Response, snippet: NoteableDoc): void {
+  const ref = String(req.params.ref ?? '');
+  if (ref !== SNIPPET_REF && ref !== 'HEAD') throw new NotFoundError('Reference');
+  const path = String(req.params.file_path ?? '');
+  const file = filesOf(snippet).find((f) => f.path === path);
+  if (!file) throw new NotFoundError('File');
+  sendSnippetFile(res, file);
+}
 
 /**
  * ProjectSnippetPolicy `update_snippet` / `admin_snippet`: the author (who still reads it), or Maintainer
@@ -31,7 +153,7 @@ function requireSnippetAdmin(req: Request, snippet: NoteableDoc): void {
   }
 }
 
-/** lib/api/project_snippets.rb: PUT, `raw` and DELETE of one project snippet. */
+/** lib/api/project_snippets.rb: PUT, `raw`, a file's raw content and DELETE of one project snippet. */
 export function routeProjectSnippets(router: Router, noteables: NoteablesService): void {
   /** `snippets_for_current_user.find_by(id:)` → not_found!('Snippet'). */
   async function snippetOr404(req: Request): Promise<NoteableDoc> {
@@ -44,46 +166,22 @@ export function routeProjectSnippets(router: Router, noteables: NoteablesService
   route(router, DISCUSSIONS_API.updateProjectSnippet, async ({ req, res, params }) => {
     requireUser(req.ctx);
     const given = params();
-    const raw = collectParams(req);
-    const rules = [
-      atLeastOneOf(...SNIPPET_UPDATE_AT_LEAST_ONE_OF),
-      mutuallyExclusive('files', 'content'),
-      mutuallyExclusive('files', 'file_name'),
-    ];
-    const broken = rules.map((rule) => rule(raw)).filter((m): m is string => m !== null);
-    if (broken.length > 0) throw new ParamError(broken);
+    checkUpdateRules(req);
     const snippet = await snippetOr404(req);
     requireSnippetAdmin(req, snippet);
-    let file: { fileName?: string; content?: string } = {
-      fileName: given.file_name,
-      content: given.content,
-    };
-    if (given.files) {
-      const applied = applyFileActions(snippet, given.files);
-      // Snippets::UpdateService: actions that do not apply are the service's 422.
-      if (!applied) throw new HttpError(422, { message: 'Snippet actions have invalid data' });
-      file = { fileName: applied.fileName ?? undefined, content: applied.content ?? undefined };
-    }
-    const updated = await noteables.updateSnippet(snippet, {
-      title: given.title,
-      description: given.description,
-      visibility: given.visibility,
-      ...file,
-    });
+    const updated = await noteables.updateSnippet(snippet, snippetChanges(snippet, given));
     sendJson(res, 200, presentSnippet(updated, req.ctx.namespace!));
   });
 
-  /** `content_for(snippet)`: the content as text/plain, inline, named after the file. */
+  /** `content_for(snippet)`: the first file. */
   route(router, DISCUSSIONS_API.getProjectSnippetRaw, async ({ req, res }) => {
     const snippet = await snippetOr404(req);
-    const name = snippet.fileName ?? '';
-    res.status(200);
-    res.setHeader('Content-Type', 'text/plain; charset=utf-8');
-    res.setHeader(
-      'Content-Disposition',
-      `inline; filename="${name.replace(/["\\\r\n]/g, '_')}"; filename*=UTF-8''${encodeURIComponent(name)}`,
-    );
-    res.send(snippet.content ?? '');
+    sendSnippetFile(res, filesOf(snippet)[0]);
+  });
+
+  route(router, DISCUSSIONS_API.getProjectSnippetFileRaw, async ({ req, res, params }) => {
+    params();
+    sendSnippetFileAt(req, res, await snippetOr404(req));
   });
 
   route(router, DISCUSSIONS_API.deleteProjectSnippet, async ({ req, res }) => {

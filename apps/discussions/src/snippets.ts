@@ -1,29 +1,62 @@
-import type { SnippetFileAction } from '@gl/contracts';
+import type { SnippetEntity, SnippetFileAction } from '@gl/contracts';
 import type { NoteableDoc } from './discussions.models';
 import type { NotesDeps } from './notes.service';
 
-/** A snippet's one file (this API keeps one file per snippet, as GitLab's snippets without a repository). */
+const isoNow = (date: Date): string => new Date(date).toISOString();
+
+/** One file of a snippet. */
 export interface SnippetFile {
-  fileName: string | null;
-  content: string | null;
+  path: string;
+  content: string;
+}
+
+/** Snippet::MAX_FILE_COUNT (app/models/snippet.rb): the files a snippet may hold. */
+export const SNIPPET_MAX_FILES = 10;
+
+/** The branch every snippet's files are on (Snippet#default_branch, the instance's default). */
+export const SNIPPET_REF = 'main';
+
+/**
+ * A snippet's files as its repository lists them (`list_files`: `git ls-files`, by path). Snippets written
+ * before several files existed have their one file in `fileName` and `content`.
+ */
+export function filesOf(doc: Pick<NoteableDoc, 'snippetFiles' | 'fileName' | 'content'>): SnippetFile[] {
+  if (doc.snippetFiles && doc.snippetFiles.length > 0) return doc.snippetFiles;
+  return doc.fileName ? [{ path: doc.fileName, content: doc.content ?? '' }] : [];
+}
+
+/** `git ls-files` order: by path, byte-wise. */
+function byPath(files: SnippetFile[]): SnippetFile[] {
+  return [...files].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
 }
 
 /**
- * Snippets::UpdateService's `files` actions on the snippet's file: `create`, `update`, `move` and `delete`
- * by path. Null when the actions do not apply (SnippetInputActionCollection#valid?: a path that is not
- * there, a file created twice) or leave anything but one file.
+ * The stored fields of a snippet with these files: all of them, and the first again as `fileName` and
+ * `content` (what Entities::Snippet shows as `file_name`, and `raw` answers).
  */
-export function applyFileActions(current: SnippetFile, actions: SnippetFileAction[]): SnippetFile | null {
-  const files = new Map<string, string>();
-  if (current.fileName) files.set(current.fileName, current.content ?? '');
+export function snippetFileFields(
+  files: SnippetFile[],
+): Pick<NoteableDoc, 'snippetFiles' | 'fileName' | 'content'> {
+  const sorted = byPath(files);
+  return { snippetFiles: sorted, fileName: sorted[0]?.path ?? null, content: sorted[0]?.content ?? null };
+}
+
+/**
+ * Snippets::UpdateService's `files` actions (SnippetInputAction): `create` a new path with content,
+ * `update` an existing path's content, `move` `previous_path` to `file_path` (content optional), `delete`
+ * a path. Null when an action does not apply (SnippetInputActionCollection#valid?: a path that is not
+ * there, a file created twice, a missing content) or no file would be left.
+ */
+export function applyFileActions(current: SnippetFile[], actions: SnippetFileAction[]): SnippetFile[] | null {
+  const files = new Map<string, string>(current.map((f) => [f.path, f.content]));
   for (const action of actions) {
     const path = action.file_path;
     if (action.action === 'create') {
       if (!path || action.content === undefined || files.has(path)) return null;
       files.set(path, action.content);
     } else if (action.action === 'update') {
-      if (!path || !files.has(path)) return null;
-      files.set(path, action.content ?? files.get(path)!);
+      if (!path || action.content === undefined || !files.has(path)) return null;
+      files.set(path, action.content);
     } else if (action.action === 'move') {
       const from = action.previous_path;
       if (!from || !path || !files.has(from) || (from !== path && files.has(path))) return null;
@@ -34,9 +67,40 @@ export function applyFileActions(current: SnippetFile, actions: SnippetFileActio
       if (!path || !files.delete(path)) return null;
     }
   }
-  const [only, ...more] = [...files];
-  if (!only || more.length > 0) return null;
-  return { fileName: only[0], content: only[1] };
+  if (files.size === 0) return null;
+  return [...files].map(([path, content]) => ({ path, content }));
+}
+
+/** Where a snippet's pages are: its project's `/-/snippets/:id`, or the instance's for personal ones. */
+export function snippetWebUrl(doc: Pick<NoteableDoc, '_id'>, parentWebUrl: string): string {
+  return `${parentWebUrl.replace(/\/+$/, '')}/-/snippets/${doc._id}`;
+}
+
+/**
+ * Entities::Snippet (Entities::ProjectSnippet, Entities::PersonalSnippet): `file_name` is the first file,
+ * `files` each file with its raw URL on the snippet's branch. `parentWebUrl`: the project's web URL, or
+ * the instance's for a personal snippet.
+ */
+export function presentSnippetEntity(
+  doc: NoteableDoc,
+  parentWebUrl: string,
+): Omit<SnippetEntity, 'project_id'> & { project_id: number | null } {
+  const webUrl = snippetWebUrl(doc, parentWebUrl);
+  const files = filesOf(doc);
+  return {
+    id: doc._id,
+    title: doc.title,
+    description: doc.description,
+    visibility: doc.visibility ?? 'private',
+    author: doc.author,
+    created_at: isoNow(doc.createdAt),
+    updated_at: isoNow(doc.updatedAt),
+    project_id: doc.projectId,
+    file_name: files[0]?.path ?? '',
+    files: files.map((f) => ({ path: f.path, raw_url: `${webUrl}/raw/${SNIPPET_REF}/${encodeURI(f.path)}` })),
+    web_url: webUrl,
+    raw_url: `${webUrl}/raw`,
+  };
 }
 
 /** What a PUT may change on a snippet. */
@@ -44,8 +108,7 @@ export interface SnippetChanges {
   title?: string;
   description?: string;
   visibility?: NonNullable<NoteableDoc['visibility']>;
-  fileName?: string;
-  content?: string;
+  files?: SnippetFile[];
 }
 
 /** Changing and deleting snippets (Snippets::UpdateService, Snippets::DestroyService). */
@@ -53,8 +116,10 @@ export function createSnippetEdits(deps: Pick<NotesDeps, 'models'>) {
   const { noteables, notes } = deps.models;
   return {
     async updateSnippet(doc: NoteableDoc, changes: SnippetChanges): Promise<NoteableDoc> {
+      const { files, ...fields } = changes;
       const set: Record<string, unknown> = { updatedAt: new Date() };
-      for (const [key, value] of Object.entries(changes)) if (value !== undefined) set[key] = value;
+      for (const [key, value] of Object.entries(fields)) if (value !== undefined) set[key] = value;
+      if (files) Object.assign(set, snippetFileFields(files));
       await noteables.updateOne({ _id: doc._id, kind: 'Snippet' }, { $set: set });
       return { ...doc, ...set };
     },

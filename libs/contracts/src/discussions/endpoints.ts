@@ -3,12 +3,14 @@ import { NOTEABLE_ENDPOINTS } from './noteable-endpoints';
 import { THREAD_ENDPOINTS } from './thread-endpoints';
 import { LIST_ENDPOINTS } from './list-endpoints';
 import { BOARD_COLUMN_ENDPOINTS } from './board-column-endpoints';
+import { PERSONAL_SNIPPET_ENDPOINTS } from './snippet-endpoints';
 
 export const DISCUSSIONS_ENDPOINTS = [
   ...NOTEABLE_ENDPOINTS,
   ...LIST_ENDPOINTS,
   ...THREAD_ENDPOINTS,
   ...BOARD_COLUMN_ENDPOINTS,
+  ...PERSONAL_SNIPPET_ENDPOINTS,
 ];
 
 /** The catalogue by operation id, for handler registration: `DISCUSSIONS_API.<operationId>`. */

@@ -3,3 +3,4 @@ export * from './params';
 export * from './endpoints';
 export * from './list-params';
 export * from './board-column-endpoints';
+export { personalSnippetEntity, snippetListQuery, type PersonalSnippetEntity } from './snippet-endpoints';

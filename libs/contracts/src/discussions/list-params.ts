@@ -14,7 +14,7 @@ const textParam = z.preprocess(
 );
 
 /** Grape's DateTime: anything DateTime.parse reads (ISO 8601 and dates); else "<name> is invalid". */
-const dateTimeParam = z.preprocess((value) => {
+export const dateTimeParam = z.preprocess((value) => {
   if (typeof value !== 'string' || value.trim() === '') return value;
   const time = Date.parse(value);
   return Number.isNaN(time) ? value : new Date(time);

@@ -187,7 +187,27 @@ export const createSnippetBody = z.object({
   file_name: textParam.superRefine(snippetLimits.fileName).optional(),
   content: textParam.superRefine(snippetLimits.content).optional(),
   visibility: z.enum(['private', 'internal', 'public']).optional(),
-  files: z.array(z.object({ file_path: textParam, content: textParam })).optional(),
+  files: z.array(z.lazy(() => snippetFileParam)).optional(),
+});
+
+/** Grape's `allow_blank: false` inside an array: "files[0][file_path] is empty" (named by its index). */
+const presentText = textParam.superRefine((value, ctx) => {
+  if (value.trim() === '') {
+    ctx.addIssue({
+      code: 'too_small',
+      origin: 'string',
+      minimum: 1,
+      inclusive: true,
+      input: value,
+      message: '',
+    });
+  }
+});
+
+/** lib/api/helpers/snippets_helpers.rb create_file_params: each file's path and content, neither blank. */
+const snippetFileParam = z.object({
+  file_path: presentText.superRefine(snippetLimits.fileName),
+  content: presentText.superRefine(snippetLimits.content),
 });
 
 /** Grape's `allow_blank: false`: an empty or blank string is "<name> is empty". */

@@ -1,7 +1,38 @@
 import { z } from 'zod';
 import { defineEndpoints } from '../endpoint';
+import { paginationQuery } from '../primitives';
 import { snippetEntity } from './entities';
-import { updateSnippetBody } from './params';
+import { dateTimeParam } from './list-params';
+import { createSnippetBody, updateSnippetBody } from './params';
+
+/**
+ * Entities::Snippet / Entities::PersonalSnippet: a project snippet's entity, `project_id` null for a
+ * personal snippet (the lists of /snippets show both kinds).
+ */
+export const personalSnippetEntity = snippetEntity.extend({ project_id: z.number().int().nullable() });
+export type PersonalSnippetEntity = z.infer<typeof personalSnippetEntity>;
+
+/** lib/api/snippets.rb list parameters: the creation window and the page. */
+export const snippetListQuery = paginationQuery.extend({
+  created_after: dateTimeParam.optional(),
+  created_before: dateTimeParam.optional(),
+});
+
+/** lib/api/helpers/snippets_helpers.rb `raw_file_params`: the ref and the URL-encoded path of one file. */
+const rawFileParams = z.object({ ref: z.string(), file_path: z.string() });
+
+const snippetList = {
+  status: 200,
+  description: 'Snippets',
+  schema: z.array(personalSnippetEntity),
+  paginated: true,
+} as const;
+const rawContent = {
+  status: 200,
+  description: 'The content',
+  contentType: 'text/plain',
+  schema: z.string(),
+} as const;
 
 /** Project snippets beyond create, list and read: change, raw content, deletion (lib/api/project_snippets.rb). */
 export const SNIPPET_ENDPOINTS = defineEndpoints('discussions', [
@@ -23,7 +54,18 @@ export const SNIPPET_ENDPOINTS = defineEndpoints('discussions', [
     summary: "A project snippet's content as plain text",
     tags: ['snippets'],
     auth: 'optional-token',
-    response: { status: 200, description: 'The content', contentType: 'text/plain', schema: z.string() },
+    response: rawContent,
+    errors: [401, 404],
+  },
+  {
+    method: 'GET',
+    path: '/projects/{id}/snippets/{snippet_id}/files/{ref}/{file_path}/raw',
+    operationId: 'getProjectSnippetFileRaw',
+    summary: "One file of a project snippet as plain text (ref: the snippet's branch, main)",
+    tags: ['snippets'],
+    auth: 'optional-token',
+    params: rawFileParams,
+    response: rawContent,
     errors: [401, 404],
   },
   {
@@ -35,5 +77,109 @@ export const SNIPPET_ENDPOINTS = defineEndpoints('discussions', [
     auth: 'token',
     response: { status: 204, description: 'Deleted' },
     errors: [401, 403, 404],
+  },
+]);
+
+/**
+ * Personal snippets and the lists across snippets (lib/api/snippets.rb). No project: the gateway resolves
+ * no namespace, the service reads visibility from the snippet (SnippetsFinder). The fixed paths come before
+ * `/snippets/{id}` so that they are matched first.
+ */
+export const PERSONAL_SNIPPET_ENDPOINTS = defineEndpoints('discussions', [
+  {
+    method: 'GET',
+    path: '/snippets',
+    operationId: 'listCurrentUserSnippets',
+    summary: "The caller's snippets, personal and in projects they can see",
+    tags: ['snippets'],
+    auth: 'token',
+    params: snippetListQuery,
+    response: snippetList,
+    errors: [400, 401],
+  },
+  {
+    method: 'GET',
+    path: '/snippets/public',
+    operationId: 'listPublicSnippets',
+    summary: 'Public personal snippets of everyone',
+    tags: ['snippets'],
+    auth: 'token',
+    params: snippetListQuery,
+    response: snippetList,
+    errors: [400, 401],
+  },
+  {
+    method: 'GET',
+    path: '/snippets/all',
+    operationId: 'listAllSnippets',
+    summary: 'Every snippet the caller can see (admins: all)',
+    tags: ['snippets'],
+    auth: 'token',
+    params: snippetListQuery,
+    response: snippetList,
+    errors: [400, 401],
+  },
+  {
+    method: 'POST',
+    path: '/snippets',
+    operationId: 'createSnippet',
+    summary: 'Create a personal snippet (one file by file_name and content, or up to 10 files)',
+    tags: ['snippets'],
+    auth: 'token',
+    params: createSnippetBody,
+    response: { status: 201, description: 'Snippet', schema: personalSnippetEntity },
+    errors: [400, 401, 403],
+  },
+  {
+    method: 'GET',
+    path: '/snippets/{id}',
+    operationId: 'getSnippet',
+    summary: 'One snippet the caller can see',
+    tags: ['snippets'],
+    auth: 'optional-token',
+    response: { status: 200, description: 'Snippet', schema: personalSnippetEntity },
+    errors: [401, 404],
+  },
+  {
+    method: 'PUT',
+    path: '/snippets/{id}',
+    operationId: 'updateSnippet',
+    summary: "Change one of the caller's snippets",
+    tags: ['snippets'],
+    auth: 'token',
+    params: updateSnippetBody,
+    response: { status: 200, description: 'Snippet', schema: personalSnippetEntity },
+    errors: [400, 401, 403, 404, 422],
+  },
+  {
+    method: 'DELETE',
+    path: '/snippets/{id}',
+    operationId: 'deleteSnippet',
+    summary: "Delete one of the caller's snippets",
+    tags: ['snippets'],
+    auth: 'token',
+    response: { status: 204, description: 'Deleted' },
+    errors: [401, 403, 404],
+  },
+  {
+    method: 'GET',
+    path: '/snippets/{id}/raw',
+    operationId: 'getSnippetRaw',
+    summary: "A snippet's first file as plain text",
+    tags: ['snippets'],
+    auth: 'optional-token',
+    response: rawContent,
+    errors: [401, 404],
+  },
+  {
+    method: 'GET',
+    path: '/snippets/{id}/files/{ref}/{file_path}/raw',
+    operationId: 'getSnippetFileRaw',
+    summary: "One file of a snippet as plain text (ref: the snippet's branch, main)",
+    tags: ['snippets'],
+    auth: 'optional-token',
+    params: rawFileParams,
+    response: rawContent,
+    errors: [401, 404],
   },
 ]);

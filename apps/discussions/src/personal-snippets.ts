@@ -1,0 +1,141 @@
+import type { InternalContext } from '@gl/contracts';
+import { ACCESS_LEVELS } from '@gl/contracts';
+import type { FilterQuery } from 'mongoose';
+import type { DiscussionsModels, NoteableDoc } from './discussions.models';
+import { viewerOfContext, type IssuablesScope, type ScopeProject } from './issuables.scope';
+
+/** The creation window of a snippet list (lib/api/snippets.rb `created_after` / `created_before`). */
+export interface SnippetWindow {
+  created_after?: Date;
+  created_before?: Date;
+}
+
+/** A page of snippets, and where each one's project is (for its URLs). */
+export interface SnippetPage {
+  items: NoteableDoc[];
+  total: number;
+  projects: Map<number, ScopeProject>;
+}
+
+/** Gitlab::VisibilityLevel.levels_for_user: public for everyone, internal too once signed in. */
+function levelsFor(userId: number | null): NoteableDoc['visibility'][] {
+  return userId === null ? ['public'] : ['public', 'internal'];
+}
+
+/** `visible_to_or_authored_by(user)` (or `public_to_user` for anonymous callers). */
+function visibleOrAuthored(userId: number | null): FilterQuery<NoteableDoc> {
+  const visible = { visibility: { $in: levelsFor(userId) } };
+  return userId === null ? visible : { $or: [visible, { 'author.id': userId }] };
+}
+
+/**
+ * SnippetsFinder without a project (app/finders/snippets_finder.rb), over discussions' copy of projects and
+ * memberships (issuables.scope.ts):
+ * - personal snippets: public to all, internal to signed-in users, private to their author;
+ * - project snippets of projects the caller reads: every one to members (Guest and up), else as personal
+ *   ones (`snippets_of_visible_projects`);
+ * - admins (`read_all_resources`) every snippet.
+ */
+export function createPersonalSnippets(models: Pick<DiscussionsModels, 'noteables'>, scope: IssuablesScope) {
+  async function page(
+    filter: FilterQuery<NoteableDoc>,
+    window: SnippetWindow,
+    skip: number,
+    limit: number,
+  ): Promise<{ items: NoteableDoc[]; total: number }> {
+    const created: Record<string, Date> = {};
+    if (window.created_after) created.$gte = window.created_after;
+    if (window.created_before) created.$lte = window.created_before;
+    const query: FilterQuery<NoteableDoc> = {
+      kind: 'Snippet',
+      ...filter,
+      ...(Object.keys(created).length ? { createdAt: created } : {}),
+    };
+    // SnippetsFinder#sort_param: id_desc.
+    const [items, total] = await Promise.all([
+      models.noteables.find(query).sort({ _id: -1 }).skip(skip).limit(limit).lean<NoteableDoc[]>(),
+      models.noteables.countDocuments(query),
+    ]);
+    return { items, total };
+  }
+
+  /** Which project snippets the caller reads: all of member projects, the visible ones of the others. */
+  function ofProjects(projects: ScopeProject[], userId: number | null): FilterQuery<NoteableDoc>[] {
+    const member = projects.filter((p) => p.level >= ACCESS_LEVELS.guest).map((p) => p.id);
+    const other = projects.filter((p) => p.level < ACCESS_LEVELS.guest).map((p) => p.id);
+    const out: FilterQuery<NoteableDoc>[] = [];
+    if (member.length) out.push({ projectId: { $in: member } });
+    if (other.length) out.push({ projectId: { $in: other }, ...visibleOrAuthored(userId) });
+    return out;
+  }
+
+  return {
+    /** GET /snippets: the caller's own snippets, personal and in projects they read (`author: current_user`). */
+    async mine(
+      ctx: InternalContext,
+      window: SnippetWindow,
+      skip: number,
+      limit: number,
+    ): Promise<SnippetPage> {
+      const projects = await scope.ofInstance(ctx);
+      const filter = {
+        'author.id': ctx.principal!.id,
+        $or: [{ projectId: null }, { projectId: { $in: projects.map((p) => p.id) } }],
+      };
+      return { ...(await page(filter, window, skip, limit)), projects: byId(projects) };
+    },
+
+    /** GET /snippets/public: public personal snippets (`only_personal`, no user). */
+    async public(window: SnippetWindow, skip: number, limit: number): Promise<SnippetPage> {
+      const filter = { projectId: null, visibility: 'public' };
+      return { ...(await page(filter, window, skip, limit)), projects: new Map() };
+    },
+
+    /** GET /snippets/all (`all_available`): every snippet the caller reads. */
+    async all(
+      ctx: InternalContext,
+      window: SnippetWindow,
+      skip: number,
+      limit: number,
+    ): Promise<SnippetPage> {
+      const viewer = viewerOfContext(ctx);
+      const projects = await scope.ofInstance(ctx);
+      const filter: FilterQuery<NoteableDoc> = viewer.isAdmin
+        ? {}
+        : {
+            $or: [
+              { projectId: null, ...visibleOrAuthored(viewer.userId) },
+              ...ofProjects(projects, viewer.userId),
+            ],
+          };
+      return { ...(await page(filter, window, skip, limit)), projects: byId(projects) };
+    },
+
+    /**
+     * One snippet the caller reads (`find_snippet`: the finder with `ids`), with its project when it has
+     * one; null when there is none or the caller may not read it.
+     */
+    async find(
+      ctx: InternalContext,
+      id: number,
+    ): Promise<{ snippet: NoteableDoc; project: ScopeProject | null } | null> {
+      const snippet = await models.noteables.findOne({ _id: id, kind: 'Snippet' }).lean<NoteableDoc>();
+      if (!snippet) return null;
+      const viewer = viewerOfContext(ctx);
+      const visible =
+        viewer.isAdmin ||
+        snippet.author.id === viewer.userId ||
+        levelsFor(viewer.userId).includes(snippet.visibility ?? 'private');
+      if (snippet.projectId === null) return visible ? { snippet, project: null } : null;
+      const project = (await scope.ofInstance(ctx)).find((p) => p.id === snippet.projectId);
+      if (!project) return null;
+      return visible || project.level >= ACCESS_LEVELS.guest ? { snippet, project } : null;
+    },
+  };
+}
+
+function byId(projects: ScopeProject[]): Map<number, ScopeProject> {
+  return new Map(projects.map((p) => [p.id, p]));
+}
+
+export type PersonalSnippets = ReturnType<typeof createPersonalSnippets>;
