@@ -1,5 +1,5 @@
 import type { FilterQuery, Model } from 'mongoose';
-import { isDuplicateKeyError, type Counters } from '@gl/service-kit';
+import { findPage, isDuplicateKeyError, type Counters } from '@gl/service-kit';
 import type { IntegrationDoc, IntegrationType } from './alerts.models';
 
 /** An alert integration as routers and presenters use it; its uniqueness slot stays in storage. */
@@ -32,10 +32,7 @@ export function createIntegrationsStore(model: Model<IntegrationDoc>, counters: 
       limit: number,
     ): Promise<{ items: Integration[]; total: number }> {
       const filter = { projectId, type: 'http' as const };
-      const [docs, total] = await Promise.all([
-        model.find(filter).sort({ _id: 1 }).skip(skip).limit(limit).lean<IntegrationDoc[]>(),
-        model.countDocuments(filter),
-      ]);
+      const { docs, total } = await findPage(model, filter, { _id: 1 }, { skip, perPage: limit });
       return { items: docs.map((doc) => decode(doc)!), total };
     },
 

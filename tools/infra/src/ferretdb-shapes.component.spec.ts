@@ -16,6 +16,13 @@ const ROOT = path.resolve(__dirname, '..', '..', '..');
 const { MongoClient } = mongoose.mongo;
 const DOCS = 3_000;
 
+interface Item {
+  _id: number;
+  group: number;
+  tag: string | string[];
+  kind: string | string[];
+}
+
 describe('FerretDB field shapes learned at start', () => {
   let bin: string;
   let dir: string;
@@ -34,10 +41,15 @@ describe('FerretDB field shapes learned at start', () => {
   it('When it restarts on documents with arrays in indexed fields, then equality and sorts still find them, also for arrays written during the pass', async () => {
     const first = await startFerretdb(bin, dir);
     const writer = await MongoClient.connect(first.url);
-    const items = writer.db('shapes').collection<{ _id: number; tag: unknown; kind: unknown }>('items');
+    const items = writer.db('shapes').collection<Item>('items');
     await items.createIndex({ tag: 1 });
     await items.createIndex({ group: 1, kind: 1 });
-    const docs = Array.from({ length: DOCS }, (_, i) => ({ _id: i, group: 1, tag: `t${i % 7}`, kind: 'k' }));
+    const docs = Array.from({ length: DOCS }, (_, i): Item => ({
+      _id: i,
+      group: 1,
+      tag: `t${i % 7}`,
+      kind: 'k',
+    }));
     docs[DOCS - 1]!.tag = ['t0', 'rare'];
     await items.insertMany(docs);
     await writer.close();

@@ -16,7 +16,7 @@ describe('events migrations: the target_type index', () => {
   });
 
   it('When a database still has {projectId, targetType, action, _id}, then it is replaced by {projectId, targetType, _id} and the events stay', async () => {
-    const raw = db.connection.collection('activities');
+    const raw = db.connection.collection<Record<string, unknown> & { _id: number }>('activities');
     await raw.createIndex({ projectId: 1, targetType: 1, action: 1, _id: -1 });
     await raw.insertMany([
       { _id: 1, sourceEventId: 'a', projectId: 4, targetType: 'Issue', action: 'created' },

@@ -22,7 +22,7 @@ export async function findPage<T>(
   model: Model<T>,
   filter: FilterQuery<T>,
   sort: Record<string, 1 | -1>,
-  page: PageRequest,
+  page: Pick<PageRequest, 'skip' | 'perPage'>,
 ): Promise<{ total: number; docs: T[] }> {
   const docs = await model.find(filter).sort(sort).skip(page.skip).limit(page.perPage).lean<T[]>();
   const total = totalFromPage(page, docs.length) ?? (await model.countDocuments(filter));
