@@ -1,5 +1,5 @@
 import type { EventEnvelope } from '@gl/contracts';
-import { isDuplicateKeyError, pushEvents, withEvents } from '@gl/service-kit';
+import { findPage, isDuplicateKeyError, pushEvents, withEvents } from '@gl/service-kit';
 import type { BranchDoc, CommitDoc } from './discussions.models';
 import type { NotesDeps } from './notes.service';
 
@@ -54,16 +54,13 @@ export function createCommitsStore(deps: Pick<NotesDeps, 'models' | 'outbox'>) {
     async page(projectId: number, branch: string | undefined, skip: number, limit: number) {
       const filter: Record<string, unknown> = { projectId };
       if (branch) filter.branch = branch;
-      const [items, total] = await Promise.all([
-        models.commits
-          .find(filter)
-          .sort({ createdAt: -1, _id: 1 })
-          .skip(skip)
-          .limit(limit)
-          .lean<CommitDoc[]>(),
-        models.commits.countDocuments(filter),
-      ]);
-      return { items, total };
+      const { docs, total } = await findPage(
+        models.commits,
+        filter,
+        { createdAt: -1, _id: 1 },
+        { skip, perPage: limit },
+      );
+      return { items: docs, total };
     },
   };
 }
