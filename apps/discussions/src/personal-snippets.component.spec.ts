@@ -236,6 +236,10 @@ describe('Personal snippets and the lists across snippets (lib/api/snippets.rb)'
       status: 400,
       body: { error: 'title is missing' },
     });
+    expect(await post({ title: ' ', file_name: 'a', content: '' })).toMatchObject({
+      status: 400,
+      body: { error: 'title is empty, content is empty' },
+    });
     expect(await post({ title: 'x' })).toMatchObject({
       status: 400,
       body: { error: 'files, content are missing, exactly one parameter must be provided' },

@@ -181,16 +181,10 @@ export const updateMergeRequestBody = z.object({
   assignee_ids: createIssueBody.shape.assignee_ids,
   state_event: z.enum(['close', 'reopen']).optional(),
 });
-export const createSnippetBody = z.object({
-  title: textParam.pipe(z.string().min(1)).superRefine(snippetLimits.title),
-  description: textParam.superRefine(snippetLimits.description).optional(),
-  file_name: textParam.superRefine(snippetLimits.fileName).optional(),
-  content: textParam.superRefine(snippetLimits.content).optional(),
-  visibility: z.enum(['private', 'internal', 'public']).optional(),
-  files: z.array(z.lazy(() => snippetFileParam)).optional(),
-});
-
-/** Grape's `allow_blank: false` inside an array: "files[0][file_path] is empty" (named by its index). */
+/**
+ * Grape's `allow_blank: false` as a size-1 minimum, so that a parameter inside an array is named by its
+ * index: "files[0][file_path] is empty".
+ */
 const presentText = textParam.superRefine((value, ctx) => {
   if (value.trim() === '') {
     ctx.addIssue({
@@ -208,6 +202,16 @@ const presentText = textParam.superRefine((value, ctx) => {
 const snippetFileParam = z.object({
   file_path: presentText.superRefine(snippetLimits.fileName),
   content: presentText.superRefine(snippetLimits.content),
+});
+
+/** lib/api/snippets.rb and lib/api/project_snippets.rb `post`: title and content `allow_blank: false`. */
+export const createSnippetBody = z.object({
+  title: presentText.superRefine(snippetLimits.title),
+  description: textParam.superRefine(snippetLimits.description).optional(),
+  file_name: textParam.superRefine(snippetLimits.fileName).optional(),
+  content: presentText.superRefine(snippetLimits.content).optional(),
+  visibility: z.enum(['private', 'internal', 'public']).optional(),
+  files: z.array(snippetFileParam).optional(),
 });
 
 /** Grape's `allow_blank: false`: an empty or blank string is "<name> is empty". */
