@@ -6,28 +6,19 @@ Usage: GL_URL=http://127.0.0.1:8080 GL_TOKEN=... python3 python_gitlab_discussio
 Each scenario creates the group, project, issues and merge request it needs, under names of its own. Prints
 one JSON object {"ok": true, "checked": [<scenario>]}; exits non-zero with the failed assertion otherwise.
 """
-import json
-import os
 import re
-import secrets
-import sys
 import time
 import warnings
 
-import gitlab
+from _runner import RootRun, run_scenarios
 
 warnings.simplefilter("error", UserWarning)
 
 HEX40 = re.compile(r"^[0-9a-f]{40}$")
 
 
-class Run:
-    """The root client and a suffix that keeps this run's names apart from every other run's."""
-
-    def __init__(self) -> None:
-        self.suffix = format(int(time.time() * 1000), "x") + secrets.token_hex(2)
-        self.root = gitlab.Gitlab(os.environ["GL_URL"], private_token=os.environ["GL_TOKEN"])
-        self.root.auth()
+class Run(RootRun):
+    """The root client of this run and what its scenarios build on it."""
 
     def project(self):
         """The project app in a new private group pyd…, so its issues and merge requests start at iid 1."""
@@ -215,17 +206,6 @@ SCENARIOS = {
 }
 
 
-def main() -> None:
-    if len(sys.argv) != 2 or sys.argv[1] not in SCENARIOS:
-        raise ValueError(f"usage: python_gitlab_discussions.py <scenario>, one of {sorted(SCENARIOS)}")
-    name = sys.argv[1]
-    SCENARIOS[name](Run())
-    print(json.dumps({"ok": True, "checked": [name]}))
-
 
 if __name__ == "__main__":
-    try:
-        main()
-    except Exception as exc:  # report what failed, in one line, for the jest assertion message
-        print(json.dumps({"ok": False, "error": f"{type(exc).__name__}: {exc}"}))
-        sys.exit(1)
+    run_scenarios(__file__, SCENARIOS, Run)

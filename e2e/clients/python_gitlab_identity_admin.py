@@ -6,26 +6,19 @@ Usage: GL_URL=http://127.0.0.1:8080 GL_TOKEN=... python3 python_gitlab_identity_
 Each scenario creates what it needs under names of its own. Prints one JSON object
 {"ok": true, "checked": [<scenario>]}; exits non-zero with the failed assertion otherwise.
 """
-import json
-import os
-import secrets
-import sys
-import time
 import warnings
 
 import gitlab
+from _runner import RootRun, run_scenarios
 
 warnings.simplefilter("error", UserWarning)
 
 
-class Run:
-    """The root client and a suffix that keeps this run's names apart from every other run's."""
+class Run(RootRun):
+    """The root client of this run and what its scenarios build on it."""
 
     def __init__(self) -> None:
-        self.url = os.environ["GL_URL"]
-        self.suffix = format(int(time.time() * 1000), "x") + secrets.token_hex(2)
-        self.root = gitlab.Gitlab(self.url, private_token=os.environ["GL_TOKEN"], per_page=2)
-        self.root.auth()
+        super().__init__(per_page=2)
         self.count = 0
 
     def name(self, prefix: str) -> str:
@@ -206,17 +199,6 @@ SCENARIOS = {
 }
 
 
-def main() -> None:
-    if len(sys.argv) != 2 or sys.argv[1] not in SCENARIOS:
-        raise ValueError(f"usage: python_gitlab_identity_admin.py <scenario>, one of {sorted(SCENARIOS)}")
-    name = sys.argv[1]
-    SCENARIOS[name](Run())
-    print(json.dumps({"ok": True, "checked": [name]}))
-
 
 if __name__ == "__main__":
-    try:
-        main()
-    except Exception as exc:  # report what failed, in one line, for the jest assertion message
-        print(json.dumps({"ok": False, "error": f"{type(exc).__name__}: {exc!r}"}))
-        sys.exit(1)
+    run_scenarios(__file__, SCENARIOS, Run)
