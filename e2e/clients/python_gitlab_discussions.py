@@ -206,6 +206,5 @@ SCENARIOS = {
 }
 
 
-
 if __name__ == "__main__":
     run_scenarios(__file__, SCENARIOS, Run)

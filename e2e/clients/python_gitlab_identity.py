@@ -107,6 +107,5 @@ SCENARIOS = {
 }
 
 
-
 if __name__ == "__main__":
     run_scenarios(__file__, SCENARIOS, Run)

@@ -82,6 +82,5 @@ def personal(run: Run) -> None:
 SCENARIOS = {"personal": personal}
 
 
-
 if __name__ == "__main__":
     run_scenarios(__file__, SCENARIOS, Run)
