@@ -1,6 +1,8 @@
 import type { InternalContext } from '@gl/contracts';
 import { ACCESS_LEVELS } from '@gl/contracts';
 import type { FilterQuery } from 'mongoose';
+import { canReadTarget } from '@gl/service-kit';
+import { accessTargetOf } from './discussions.access';
 import type { DiscussionsModels, NoteableDoc } from './discussions.models';
 import { viewerOfContext, type IssuablesScope, type ScopeProject } from './issuables.scope';
 
@@ -122,14 +124,22 @@ export function createPersonalSnippets(models: Pick<DiscussionsModels, 'noteable
       const snippet = await models.noteables.findOne({ _id: id, kind: 'Snippet' }).lean<NoteableDoc>();
       if (!snippet) return null;
       const viewer = viewerOfContext(ctx);
-      const visible =
-        viewer.isAdmin ||
-        snippet.author.id === viewer.userId ||
-        levelsFor(viewer.userId).includes(snippet.visibility ?? 'private');
-      if (snippet.projectId === null) return visible ? { snippet, project: null } : null;
-      const project = (await scope.ofInstance(ctx)).find((p) => p.id === snippet.projectId);
-      if (!project) return null;
-      return visible || project.level >= ACCESS_LEVELS.guest ? { snippet, project } : null;
+      // The one read rule (target-access.ts): a personal snippet is read as in a public namespace, so that
+      // only its own visibility and author count (PersonalSnippetPolicy); a project snippet needs its project.
+      const project =
+        snippet.projectId === null
+          ? null
+          : (await scope.ofInstance(ctx)).find((p) => p.id === snippet.projectId);
+      if (project === undefined) return null;
+      const readable = canReadTarget(
+        {
+          ...viewer,
+          accessLevel: project?.level ?? ACCESS_LEVELS.none,
+          namespaceVisibility: project?.visibility ?? 'public',
+        },
+        accessTargetOf(snippet),
+      );
+      return readable ? { snippet, project } : null;
     },
   };
 }
