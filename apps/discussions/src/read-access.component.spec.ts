@@ -58,7 +58,7 @@ describe('Who reads what (one read rule for issues, snippets, epics and commits)
               ns,
               as: by,
               level: 20,
-              json: { title, content: 'x', visibility: snippetVisibility },
+              json: { title, file_name: 's.txt', content: 'x', visibility: snippetVisibility },
             })
           ).body,
         );
