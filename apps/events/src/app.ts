@@ -67,6 +67,7 @@ export function createEventsApp(
     timelines,
     runtime.logger,
     options.retentionIntervalMs ?? 3_600_000,
+    runtime.config.NATS_STREAM_MAX_AGE,
   );
   const app = createRuntimeHttpApp(runtime, SERVICE_NAME, {
     serves: EVENTS_API_ENDPOINTS,

@@ -56,6 +56,8 @@ export interface IngestedDoc {
   activityId: number | null;
   /** False while the event is being recorded (its activity id is claimed); absent or true once done. */
   done?: boolean;
+  /** When the record was written; records older than the event stream keeps events are removed. */
+  at?: Date;
 }
 
 export interface UserDoc {
@@ -130,6 +132,18 @@ function activitySchema(): Schema<ActivityDoc> {
   return schema;
 }
 
+function ingestedSchema(): Schema<IngestedDoc> {
+  const schema = documentSchema<IngestedDoc>({
+    _id: String,
+    activityId: { type: Number, default: null },
+    done: Boolean,
+    at: Date,
+  });
+  // The retention job removes records by age (ingested.store.ts `expireIngested`).
+  schema.index({ at: 1 });
+  return schema;
+}
+
 export function createEventsModels(connection: Connection): EventsModels {
   const users = documentSchema<UserDoc>({
     _id: Number,
@@ -159,16 +173,7 @@ export function createEventsModels(connection: Connection): EventsModels {
   const members = membershipSchema();
   return {
     activities: defineModel(connection, 'Activity', activitySchema(), 'activities'),
-    ingested: defineModel(
-      connection,
-      'Ingested',
-      documentSchema<IngestedDoc>({
-        _id: String,
-        activityId: { type: Number, default: null },
-        done: Boolean,
-      }),
-      'ingested',
-    ),
+    ingested: defineModel(connection, 'Ingested', ingestedSchema(), 'ingested'),
     users: defineModel(connection, 'User', users, 'users'),
     projects: defineModel(connection, 'Project', projects, 'projects'),
     groups: defineModel(connection, 'Group', groups, 'groups'),

@@ -111,5 +111,17 @@ describe('activity events API: many projects, long lists and retention', () => {
       expect(left.map((a) => a.targetTitle)).toEqual(['recent']);
       await h.instance.models.activities.deleteMany({ sourceEventId: young.id });
     });
+
+    it('When ingestion records are older than the event stream keeps events, then the retention job removes them and keeps the rest', async () => {
+      const now = new Date();
+      const ingested = h.instance.models.ingested;
+      await ingested.insertMany([
+        { _id: 'retention-old', activityId: 1, done: true, at: new Date(now.getTime() - 365 * 86_400_000) },
+        { _id: 'retention-young', activityId: 2, done: true, at: now },
+      ]);
+      await h.instance.retention.runOnce(now);
+      const left = await ingested.find({ _id: { $in: ['retention-old', 'retention-young'] } }).lean();
+      expect(left.map((record) => record._id)).toEqual(['retention-young']);
+    });
   });
 });

@@ -1,5 +1,5 @@
 import type { Model } from 'mongoose';
-import type { Counters } from '@gl/service-kit';
+import { deleteManyInBatches, type Counters } from '@gl/service-kit';
 import type { IngestedDoc } from './events.models';
 
 /** What the recorder wrote for an event: its activity event's id, or null when it records none. */
@@ -31,7 +31,8 @@ export function createIngestedStore(ingested: Model<IngestedDoc>, counters: Coun
     async claim(eventIds: string[]): Promise<Map<string, IngestedDoc>> {
       if (eventIds.length === 0) return new Map();
       const first = await counters.nextMany('activities', eventIds.length);
-      const docs: IngestedDoc[] = eventIds.map((_id, i) => ({ _id, activityId: first + i, done: false }));
+      const at = new Date();
+      const docs: IngestedDoc[] = eventIds.map((_id, i) => ({ _id, activityId: first + i, done: false, at }));
       try {
         await ingested.insertMany(docs, { ordered: false, lean: true });
         return new Map(docs.map((doc) => [doc._id, doc]));
@@ -53,9 +54,10 @@ export function createIngestedStore(ingested: Model<IngestedDoc>, counters: Coun
       if (records.length === 0) return;
       const eventIds = records.map((record) => record.eventId);
       await ingested.deleteMany({ _id: { $in: eventIds } });
+      const at = new Date();
       try {
         await ingested.insertMany(
-          records.map(({ eventId, activityId }) => ({ _id: eventId, activityId, done: true })),
+          records.map(({ eventId, activityId }) => ({ _id: eventId, activityId, done: true, at })),
           { ordered: false, lean: true },
         );
       } catch (err) {
@@ -68,3 +70,12 @@ export function createIngestedStore(ingested: Model<IngestedDoc>, counters: Coun
 }
 
 export type IngestedStore = ReturnType<typeof createIngestedStore>;
+
+/**
+ * Removes the records written before `cutoff` (in batches); returns how many went. A record only guards
+ * against a second delivery of its event, and the bus keeps an event no longer than the stream's max age:
+ * past that (plus a margin) nothing can deliver it again, and the record is dead weight.
+ */
+export function expireIngested(ingested: Model<IngestedDoc>, cutoff: Date): Promise<number> {
+  return deleteManyInBatches(ingested, { at: { $lt: cutoff } });
+}

@@ -1,6 +1,7 @@
 import type { Logger } from 'pino';
 import { createActivityLogStore } from './activity-log.store';
 import type { EventsModels } from './events.models';
+import { expireIngested } from './ingested.store';
 import type { TimelineModels } from './timeline/timeline.models';
 import { createTimelineStore } from './timeline/timeline.store';
 
@@ -11,8 +12,14 @@ export function retentionCutoff(now: Date): Date {
   return cutoff;
 }
 
+/** How long an event's ingestion record outlives the event stream's own retention. */
+const INGESTED_MARGIN_MS = 24 * 3_600_000;
+
 export interface RetentionJob {
-  /** Deletes every event created before the cutoff; returns how many went. */
+  /**
+   * Deletes every event created before the cutoff, and the ingestion records older than the stream keeps
+   * events; returns how many events went.
+   */
   runOnce(now?: Date): Promise<number>;
   start(): void;
   stop(): Promise<void>;
@@ -24,6 +31,8 @@ export function createRetentionJob(
   timelines: TimelineModels,
   logger: Logger,
   intervalMs: number,
+  /** The event stream's max age: no event older than this can be delivered again. */
+  streamMaxAgeMs: number,
 ): RetentionJob {
   const log = createActivityLogStore(models.activities);
   const timeline = createTimelineStore(timelines);
@@ -36,6 +45,9 @@ export function createRetentionJob(
       const buckets = await timeline.expire(cutoff);
       if (deleted > 0 || buckets > 0)
         logger.info({ deleted, buckets, cutoff }, 'expired activity events removed');
+      const recordsCutoff = new Date(now.getTime() - streamMaxAgeMs - INGESTED_MARGIN_MS);
+      const records = await expireIngested(models.ingested, recordsCutoff);
+      if (records > 0) logger.info({ records, cutoff: recordsCutoff }, 'old ingestion records removed');
       return deleted;
     },
     start() {

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import {
+  DEFAULT_STREAM_LIMITS,
   connectBus,
   createLogger,
   createMetrics,
@@ -42,6 +43,8 @@ export async function createTestRuntime<C extends BaseServiceConfig = BaseServic
     NATS_URL: testEnv('natsUrl'),
     INTERNAL_CONTEXT_SECRET: TEST_CONTEXT_SECRET,
     LOG_LEVEL: 'silent' as const,
+    NATS_STREAM_MAX_AGE: DEFAULT_STREAM_LIMITS.maxAgeMs,
+    NATS_STREAM_MAX_BYTES: DEFAULT_STREAM_LIMITS.maxBytes,
     ...extraConfig,
   } as unknown as C;
   return {

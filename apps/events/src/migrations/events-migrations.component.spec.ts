@@ -5,7 +5,7 @@ import { EVENTS_MIGRATIONS } from './index';
 
 const logger = createLogger('events-migrations-test', 'silent');
 
-describe('events migrations: the target_type index', () => {
+describe('events migrations', () => {
   let db: TestDatabase;
 
   beforeEach(async () => {
@@ -24,7 +24,7 @@ describe('events migrations: the target_type index', () => {
     ]);
     createEventsModels(db.connection);
 
-    expect(await runMigrations(db.connection, EVENTS_MIGRATIONS, { logger })).toEqual({ applied: [1, 2] });
+    expect(await runMigrations(db.connection, EVENTS_MIGRATIONS, { logger })).toEqual({ applied: [1, 2, 3] });
 
     const names = (await raw.indexes()).map((index) => index.name);
     expect(names).toContain('projectId_1_targetType_1__id_-1');
@@ -38,5 +38,38 @@ describe('events migrations: the target_type index', () => {
     await EVENTS_MIGRATIONS[1]!.up(db.connection, logger);
     const names = (await db.connection.collection('activities').indexes()).map((index) => index.name);
     expect(names).toContain('projectId_1_targetType_1__id_-1');
+  });
+
+  it('When ingestion records were written without a time, then each gets one and keeps its event id, activity id and state', async () => {
+    const raw = db.connection.collection<{
+      _id: string;
+      activityId: number | null;
+      done?: boolean;
+      at?: Date;
+    }>('ingested');
+    const legacy = Array.from({ length: 2_500 }, (_, i) => ({
+      _id: `event-${i}`,
+      activityId: i % 3 === 0 ? null : i,
+      ...(i % 2 === 0 ? { done: true } : {}),
+    }));
+    await raw.insertMany(legacy);
+    const stampedBefore = new Date(Date.now() - 1_000);
+    await raw.insertOne({ _id: 'recent', activityId: 9, done: true, at: stampedBefore });
+    createEventsModels(db.connection);
+
+    await runMigrations(db.connection, EVENTS_MIGRATIONS, { logger });
+
+    const after = await raw.find({}).sort({ _id: 1 }).toArray();
+    expect(after).toHaveLength(2_501);
+    expect(after.filter((doc) => !(doc.at instanceof Date))).toEqual([]);
+    expect(after.find((doc) => doc._id === 'recent')?.at).toEqual(stampedBefore);
+    const byId = new Map(after.map((doc) => [doc._id, doc]));
+    for (const doc of legacy) {
+      expect(byId.get(doc._id)).toMatchObject({
+        activityId: doc.activityId,
+        ...('done' in doc && { done: doc.done }),
+      });
+      if (!('done' in doc)) expect(byId.get(doc._id)).not.toHaveProperty('done');
+    }
   });
 });

@@ -1,0 +1,34 @@
+import type { Migration } from '@gl/service-kit';
+
+const BATCH = 1_000;
+
+/**
+ * Gives `at` to ingestion records written before it existed, so the retention job can remove them one
+ * stream age from now. Each batch is replaced (deleted and inserted again) rather than updated, as the
+ * store marks records done: the local database deletes and inserts hundreds of documents in a few
+ * milliseconds but updates about two a millisecond. A crash between the two writes of a batch only drops
+ * guards an already recorded event does not need (its activity is found by its event id). Idempotent.
+ */
+export function ingestedTimestampsMigration(version: number): Migration {
+  return {
+    version,
+    name: 'ingested: records carry when they were written',
+    async up(connection, logger) {
+      const ingested = connection.collection<{ _id: string; at?: Date | null }>('ingested');
+      const at = new Date();
+      let stamped = 0;
+      for (;;) {
+        const batch = await ingested.find({ at: null }).limit(BATCH).toArray();
+        if (batch.length === 0) break;
+        await ingested.deleteMany({ _id: { $in: batch.map((doc) => doc._id) } });
+        await ingested.insertMany(
+          batch.map((doc) => ({ ...doc, at })),
+          { ordered: false },
+        );
+        stamped += batch.length;
+        if (stamped % 100_000 < BATCH) logger.info({ stamped }, 'ingested: stamping records');
+      }
+      if (stamped > 0) logger.info({ stamped }, 'ingested: records stamped');
+    },
+  };
+}
