@@ -1,5 +1,4 @@
 import express, { type Express, type Router } from 'express';
-import { pinoHttp } from 'pino-http';
 import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
 import { ENDPOINTS, IDENTITY_ENDPOINTS, REQUEST_ID_HEADER, type Tier } from '@gl/contracts';
@@ -10,7 +9,7 @@ import {
   limitRequestLine,
   parseQueryString,
   rejectMalformedRequests,
-  requestLogOptions,
+  requestLogging,
   routedOperations,
   sendJson,
   type ReadinessCheck,
@@ -59,14 +58,12 @@ export function createGatewayApp(deps: GatewayDeps): Express {
   app.set('query parser', (query: string) => parseQueryString(query));
 
   app.use(
-    pinoHttp(
-      requestLogOptions(deps.logger, (req, res) => {
-        const given = req.headers[REQUEST_ID_HEADER];
-        const id = typeof given === 'string' && /^[\w.-]{1,128}$/.test(given) ? given : randomUUID();
-        res.setHeader(REQUEST_ID_HEADER, id);
-        return id;
-      }),
-    ),
+    requestLogging(deps.logger, (req, res) => {
+      const given = req.headers[REQUEST_ID_HEADER];
+      const id = typeof given === 'string' && /^[\w.-]{1,128}$/.test(given) ? given : randomUUID();
+      res.setHeader(REQUEST_ID_HEADER, id);
+      return id;
+    }),
   );
   app.use(httpMetricsMiddleware(deps.metrics));
   app.use((_req, res, next) => {

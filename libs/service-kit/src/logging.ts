@@ -1,7 +1,7 @@
 import pino, { type DestinationStream, type Logger } from 'pino';
 
 export type { Logger } from 'pino';
-export { isErrorAnswer, redactUrl, requestLogOptions } from './request-logging';
+export { isErrorAnswer, redactUrl, requestLogging } from './request-logging';
 
 /**
  * Structured JSON logs, one logger per process, tagged with the service name. They go to stdout only: in a

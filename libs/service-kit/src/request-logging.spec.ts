@@ -1,8 +1,7 @@
 import express from 'express';
-import { pinoHttp } from 'pino-http';
 import { listen, type TestServer } from '@gl/testing';
 import { createLogger } from './logging';
-import { redactUrl, requestLogOptions } from './request-logging';
+import { redactUrl, requestLogging } from './request-logging';
 
 /** An app with the request log of every process, writing its lines into `lines`. */
 async function serve(level: string): Promise<{ server: TestServer; lines: Record<string, unknown>[] }> {
@@ -11,7 +10,7 @@ async function serve(level: string): Promise<{ server: TestServer; lines: Record
     write: (line: string) => void lines.push(JSON.parse(line) as Record<string, unknown>),
   });
   const app = express();
-  app.use(pinoHttp(requestLogOptions(logger, () => 'req-1')));
+  app.use(requestLogging(logger, () => 'req-1'));
   app.get('/ok', (req, res) => {
     req.log.info('handler line');
     res.json({ ok: true });
@@ -91,6 +90,19 @@ describe('request log', () => {
         res: { statusCode: 500 },
       });
       expect(JSON.stringify(lines)).not.toContain('glpat-secret-value');
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('When the level is warn, then only a 5xx writes its line (with its request id)', async () => {
+    const { server, lines } = await serve('warn');
+    try {
+      await get(server, '/ok');
+      await get(server, '/missing');
+      await get(server, '/boom');
+      expect(lines.map((l) => l.msg)).toEqual(['request errored']);
+      expect(lines[0]).toMatchObject({ level: 50, reqId: 'req-1', res: { statusCode: 500 } });
     } finally {
       await server.close();
     }

@@ -1,5 +1,4 @@
 import express, { type Express, type Router } from 'express';
-import { pinoHttp } from 'pino-http';
 import type { Logger } from 'pino';
 import { randomUUID } from 'node:crypto';
 import { REQUEST_ID_HEADER, type EndpointContract } from '@gl/contracts';
@@ -7,7 +6,7 @@ import type { BaseServiceConfig } from '../config';
 import type { ServiceMetrics } from '../metrics';
 import type { ServiceRuntime } from '../runtime';
 import { httpMetricsMiddleware } from '../metrics';
-import { requestLogOptions } from '../request-logging';
+import { requestLogging } from '../request-logging';
 import { consumersBehindWindow } from '../storage-metrics';
 import { readBody, DEFAULT_BODY_LIMIT } from './body';
 import { errorHandler, notFoundHandler } from './error-handler';
@@ -69,13 +68,11 @@ export function createServiceHttpApp(options: ServiceHttpOptions): Express {
   app.set('query parser', (query: string) => parseQueryString(query));
 
   app.use(
-    pinoHttp(
-      requestLogOptions(options.logger, (req, res) => {
-        const id = (req.headers[REQUEST_ID_HEADER] as string | undefined) ?? randomUUID();
-        res.setHeader(REQUEST_ID_HEADER, id);
-        return id;
-      }),
-    ),
+    requestLogging(options.logger, (req, res) => {
+      const id = (req.headers[REQUEST_ID_HEADER] as string | undefined) ?? randomUUID();
+      res.setHeader(REQUEST_ID_HEADER, id);
+      return id;
+    }),
   );
   app.use(httpMetricsMiddleware(options.metrics));
 
