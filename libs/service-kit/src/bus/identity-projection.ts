@@ -4,6 +4,7 @@ import {
   groupEventData,
   memberEventData,
   projectEventData,
+  userDestroyedEventData,
   userEventData,
   type EventEnvelope,
 } from '@gl/contracts';
@@ -21,6 +22,8 @@ type Handler<S extends z.ZodType> = (data: z.infer<S>, event: EventEnvelope) => 
 export interface IdentityHandlers {
   /** user.created / user.updated */
   user?: Handler<typeof userEventData>;
+  /** user.destroyed: their contributions pass to the Ghost User, or go with them (`hardDelete`). */
+  userDestroyed?: Handler<typeof userDestroyedEventData>;
   /** project.created / project.updated */
   project?: Handler<typeof projectEventData>;
   projectDestroyed?: Handler<typeof projectEventData>;
@@ -35,6 +38,7 @@ export interface IdentityHandlers {
 
 const ROUTES: { [K in keyof Required<IdentityHandlers>]: { types: string[]; schema: z.ZodType } } = {
   user: { types: [ID.userCreated, ID.userUpdated], schema: userEventData },
+  userDestroyed: { types: [ID.userDestroyed], schema: userDestroyedEventData },
   project: { types: [ID.projectCreated, ID.projectUpdated], schema: projectEventData },
   projectDestroyed: { types: [ID.projectDestroyed], schema: projectEventData },
   group: { types: [ID.groupCreated, ID.groupUpdated], schema: groupEventData },

@@ -10,3 +10,4 @@ export * from './dead-letters';
 export * from './payload-limit';
 export * from './publish-errors';
 export * from './identity-projection';
+export * from './identity-access-copies';
