@@ -259,6 +259,8 @@ export function createDiscussionsModels(connection: Connection, outbox: Outbox):
   noteableSchema.index({ labelCount: 1 });
   // Neighbours and free places of a position (relative-position.ts).
   noteableSchema.index({ positionScope: 1, relativePosition: 1 });
+  // A user's snippets, newest first (GET /snippets, personal-snippets.ts): without it every snippet was read.
+  noteableSchema.index({ kind: 1, 'author.id': 1, _id: -1 });
   addOutboxFields(noteableSchema);
 
   const noteSchema = documentSchema<NoteDoc>({

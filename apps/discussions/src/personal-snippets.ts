@@ -1,10 +1,13 @@
 import type { InternalContext } from '@gl/contracts';
 import { ACCESS_LEVELS } from '@gl/contracts';
 import type { FilterQuery } from 'mongoose';
-import { canReadTarget } from '@gl/service-kit';
+import { canReadTarget, todayUtc } from '@gl/service-kit';
 import { accessTargetOf } from './discussions.access';
-import type { DiscussionsModels, NoteableDoc } from './discussions.models';
+import type { DiscussionsModels, NoteableDoc, ProjectRefDoc } from './discussions.models';
 import { viewerOfContext, type IssuablesScope, type ScopeProject } from './issuables.scope';
+
+/** Admins read every project (`read_all_resources`): the level issuables.scope.ts gives them. */
+const ADMIN_LEVEL = 60;
 
 /** The creation window of a snippet list (lib/api/snippets.rb `created_after` / `created_before`). */
 export interface SnippetWindow {
@@ -38,7 +41,55 @@ function visibleOrAuthored(userId: number | null): FilterQuery<NoteableDoc> {
  *   ones (`snippets_of_visible_projects`);
  * - admins (`read_all_resources`) every snippet.
  */
-export function createPersonalSnippets(models: Pick<DiscussionsModels, 'noteables'>, scope: IssuablesScope) {
+export function createPersonalSnippets(
+  models: Pick<DiscussionsModels, 'noteables' | 'projects' | 'members'>,
+  scope: IssuablesScope,
+) {
+  /**
+   * These projects as the caller reads them (read_project: public, internal when signed in, else a member;
+   * admins all), with the caller's level from the membership projection (the project's own or one of its
+   * groups', unexpired); the ones the caller does not read are left out. Two reads, where the instance's
+   * readable projects (scope.ofInstance) would be every public project.
+   */
+  async function projectsFor(ctx: InternalContext, ids: number[]): Promise<Map<number, ScopeProject>> {
+    const out = new Map<number, ScopeProject>();
+    if (ids.length === 0) return out;
+    const viewer = viewerOfContext(ctx);
+    const [projects, memberships] = await Promise.all([
+      models.projects.find({ _id: { $in: ids }, destroyed: { $ne: true } }).lean<ProjectRefDoc[]>(),
+      viewer.userId === null || viewer.isAdmin ? [] : models.members.find({ userId: viewer.userId }).lean(),
+    ]);
+    const today = todayUtc();
+    const levels = new Map<string, number>();
+    for (const m of memberships) {
+      if (m.expiresAt !== null && m.expiresAt <= today) continue;
+      const key = `${m.sourceType}:${m.sourceId}`;
+      levels.set(key, Math.max(levels.get(key) ?? 0, m.accessLevel));
+    }
+    for (const project of projects) {
+      const level = viewer.isAdmin
+        ? ADMIN_LEVEL
+        : Math.max(
+            levels.get(`project:${project._id}`) ?? 0,
+            ...project.ancestorGroupIds.map((g) => levels.get(`group:${g}`) ?? 0),
+          );
+      const reads =
+        viewer.isAdmin ||
+        level >= ACCESS_LEVELS.guest ||
+        project.visibility === 'public' ||
+        (project.visibility === 'internal' && viewer.userId !== null);
+      if (reads) {
+        out.set(project._id, {
+          id: project._id,
+          level,
+          visibility: project.visibility,
+          fullPath: project.fullPath,
+        });
+      }
+    }
+    return out;
+  }
+
   async function page(
     filter: FilterQuery<NoteableDoc>,
     window: SnippetWindow,
@@ -79,12 +130,19 @@ export function createPersonalSnippets(models: Pick<DiscussionsModels, 'noteable
       skip: number,
       limit: number,
     ): Promise<SnippetPage> {
-      const projects = await scope.ofInstance(ctx);
+      const author = ctx.principal!.id;
+      // The projects the caller wrote snippets in (few), each checked, rather than every readable project.
+      // (A find along the author index: FerretDB's `distinct` reads every document of the collection.)
+      const written = await models.noteables
+        .find({ kind: 'Snippet', 'author.id': author, projectId: { $ne: null } }, { projectId: 1 })
+        .lean<Pick<NoteableDoc, 'projectId'>[]>();
+      const ids = [...new Set(written.map((d) => d.projectId!))];
+      const projects = await projectsFor(ctx, ids);
       const filter = {
-        'author.id': ctx.principal!.id,
-        $or: [{ projectId: null }, { projectId: { $in: projects.map((p) => p.id) } }],
+        'author.id': author,
+        $or: [{ projectId: null }, { projectId: { $in: [...projects.keys()] } }],
       };
-      return { ...(await page(filter, window, skip, limit)), projects: byId(projects) };
+      return { ...(await page(filter, window, skip, limit)), projects };
     },
 
     /** GET /snippets/public: public personal snippets (`only_personal`, no user). */
@@ -129,7 +187,7 @@ export function createPersonalSnippets(models: Pick<DiscussionsModels, 'noteable
       const project =
         snippet.projectId === null
           ? null
-          : (await scope.ofInstance(ctx)).find((p) => p.id === snippet.projectId);
+          : (await projectsFor(ctx, [snippet.projectId])).get(snippet.projectId);
       if (project === undefined) return null;
       const readable = canReadTarget(
         {
