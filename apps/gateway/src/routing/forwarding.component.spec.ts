@@ -52,6 +52,11 @@ describe('gateway forwarding', () => {
     ['/api/v4/projects/ops%2Fweb%2Fshop/registry/repositories', 'registry'],
     ['/api/v4/groups/ops/registry/repositories', 'registry'],
     ['/api/v4/registry/repositories/5', 'registry'],
+    // Express matches routes case-insensitively and with a trailing slash; the routes' index keeps that.
+    ['/API/V4/Groups/ops/Boards', 'boards'],
+    ['/api/v4/groups/ops/boards/', 'boards'],
+    ['/api/v4/snippets/public', 'discussions'],
+    ['/api/v4/events/', 'events'],
   ])('When %s is requested, then the %s service answers', async (path, service) => {
     expect((await echo(await gw.call(path))).service).toBe(service);
   });

@@ -86,14 +86,58 @@ function forward(deps: ForwardingDeps, spec: RouteSpec) {
   };
 }
 
-/** The route table (derived from the contracts) turned into Express routes under /api/v4. */
-export function createForwardingRouter(deps: ForwardingDeps): Router {
-  const router = Router();
-  for (const spec of ROUTE_TABLE) {
-    const method = spec.method.toLowerCase() as Lowercase<RouteSpec['method']>;
-    router[method](`/api/v4${spec.path}`, forward(deps, spec));
+/**
+ * Which routes a request can match, keyed by its first segment below /api/v4 and its third (the one after
+ * `/groups/:id` or `/projects/:id`): `projects/issues`. A route of that shape can only match requests with
+ * its key; any other route (`/snippets/public`, `/events`) is kept with every key of its first segment.
+ * Routes match case-insensitively and with or without a trailing slash (Express's defaults), so keys are
+ * lower case and an empty last segment is none.
+ */
+const KEYED_ROUTE = /^\/([\w.-]+)\/:\w+(?:\/([\w.-]+)(?:\/.*)?)?$/;
+const API_PREFIX = '/api/v4/';
+
+function requestKey(path: string): { first: string; key: string } | null {
+  const lower = path.toLowerCase();
+  if (!lower.startsWith(API_PREFIX)) return null;
+  const segments = lower.slice(API_PREFIX.length).split('/');
+  const first = segments[0]!;
+  return { first, key: `${first}/${segments[2] ?? ''}` };
+}
+
+/**
+ * The route table (derived from the contracts) turned into Express routes under /api/v4. With 182 routes in
+ * one router, Express tried each pattern in turn, about 140 for a group's boards; here a request goes to a
+ * router holding only the routes its key can match, in the table's order, so the first match is the same.
+ */
+export function createForwardingRouter(deps: ForwardingDeps): RequestHandler {
+  const routes = ROUTE_TABLE.map((spec) => {
+    const keyed = KEYED_ROUTE.exec(spec.path.toLowerCase());
+    const first = (keyed?.[1] ?? spec.path.split('/')[1]!).toLowerCase();
+    return { spec, first, key: keyed ? `${first}/${keyed[2] ?? ''}` : null, handler: forward(deps, spec) };
+  });
+  const routerOf = (included: typeof routes): Router => {
+    const router = Router();
+    for (const { spec, handler } of included) {
+      const method = spec.method.toLowerCase() as Lowercase<RouteSpec['method']>;
+      router[method](`/api/v4${spec.path}`, handler);
+    }
+    return router;
+  };
+  const byKey = new Map<string, Router>();
+  const byFirst = new Map<string, Router>();
+  for (const key of new Set(routes.map((r) => r.key).filter((k) => k !== null))) {
+    const first = key.slice(0, key.indexOf('/'));
+    byKey.set(key, routerOf(routes.filter((r) => r.key === key || (r.key === null && r.first === first))));
   }
-  return router;
+  for (const first of new Set(routes.map((r) => r.first))) {
+    byFirst.set(first, routerOf(routes.filter((r) => r.key === null && r.first === first)));
+  }
+  return (req, res, next) => {
+    const request = requestKey(req.path);
+    const router = request ? (byKey.get(request.key) ?? byFirst.get(request.first)) : undefined;
+    if (router) router(req, res, next);
+    else next();
+  };
 }
 
 /**
