@@ -69,7 +69,12 @@ export function createBoardsStore(boards: Model<BoardDoc>, counters: Counters) {
     skip: number,
     limit: number,
   ): Promise<{ boards: BoardDoc[]; total: number }> {
-    const docs = await boards.find({ groupId }).sort({ _id: 1 }).skip(skip).limit(limit).lean<BoardDoc[]>();
+    // The driver's cursor, not a mongoose query: a lean read casts nothing here (groupId is a number), and
+    // the query object's building was a tenth of the service's CPU on GET /groups/:id/boards.
+    const byGroup = { groupId } as unknown as Parameters<typeof boards.collection.find>[0];
+    const docs = (await boards.collection
+      .find(byGroup, { sort: { _id: 1 }, skip, limit })
+      .toArray()) as unknown as BoardDoc[];
     const total =
       totalFromPage({ skip, perPage: limit }, docs.length) ?? (await boards.countDocuments({ groupId }));
     return { boards: docs, total };

@@ -83,15 +83,13 @@ interface PageHeaders {
 
 function writePageHeaders(req: Request, res: Response, page: PageRequest, headers: PageHeaders): void {
   const original = new URL(req.originalUrl, 'http://placeholder');
-  const base = `${requestBaseUrl(req)}${original.pathname}`;
-  const linkTo = (target: number): string => {
-    const params = new URLSearchParams(original.search);
-    params.delete('page');
-    params.delete('per_page');
-    params.set('page', String(target));
-    params.set('per_page', String(page.perPage));
-    return `${base}?${params.toString()}`;
-  };
+  // The request's own parameters without page and per_page, then those two, appended in that order.
+  const kept = new URLSearchParams(original.search);
+  kept.delete('page');
+  kept.delete('per_page');
+  const keptText = kept.toString();
+  const base = `${requestBaseUrl(req)}${original.pathname}?${keptText ? `${keptText}&` : ''}page=`;
+  const linkTo = (target: number): string => `${base}${target}&per_page=${page.perPage}`;
   const { next, prev, total } = headers;
   const links: string[] = [];
   if (prev !== null) links.push(`<${linkTo(prev)}>; rel="prev"`);
