@@ -54,6 +54,25 @@ describe('Project snippets: PUT, raw, DELETE', () => {
     expect(applyFileActions(files, [{ action: 'update', file_path: 'a.txt' }])).toBeNull();
     expect(applyFileActions(files, [{ action: 'create', file_path: 'a.txt', content: 'y' }])).toBeNull();
     expect(applyFileActions(files, [{ action: 'delete', file_path: 'a.txt' }])).toBeNull();
+    // SnippetRepository names a file created without a path after the highest snippetfile<n>.txt.
+    const named = [{ path: 'snippetfile2.txt', content: 'x' }];
+    expect(applyFileActions(named, [{ action: 'create', file_path: ' ', content: 'y' }])).toEqual([
+      { path: 'snippetfile2.txt', content: 'x' },
+      { path: 'snippetfile3.txt', content: 'y' },
+    ]);
+  });
+
+  it('When a snippet is created with a blank file_name, then its file is snippetfile1.txt', async () => {
+    const ns = projectNamespace();
+    const res = await h.call('POST', `/projects/${ns.id}/snippets`, {
+      ns,
+      json: { title: 'S', file_name: '', content: 'hello' },
+    });
+    expect(res.status).toBe(201);
+    expect(snippetEntity.parse(res.body)).toMatchObject({
+      file_name: 'snippetfile1.txt',
+      files: [{ path: 'snippetfile1.txt' }],
+    });
   });
 
   it('When the author changes title, content and visibility, then the snippet shows them and raw is the content', async () => {

@@ -28,6 +28,7 @@ import {
   SNIPPET_MAX_FILES,
   SNIPPET_REF,
   applyFileActions,
+  orEmptyFileName,
   filesOf,
   type SnippetChanges,
   type SnippetFile,
@@ -54,7 +55,7 @@ export function filesToCreate(
   const one = requireExactlyOne(raw, ['files', 'content']);
   if (one === 'content') {
     if (given.file_name === undefined) throw new ParamError(['file_name is missing']);
-    return [{ path: given.file_name, content: given.content! }];
+    return [{ path: orEmptyFileName(given.file_name, []), content: given.content! }];
   }
   const files = (given.files ?? []).map((f) => ({ path: f.file_path, content: f.content }));
   // Two files at one path: the service's actions do not apply (SnippetInputActionCollection).
@@ -98,9 +99,8 @@ export function snippetChanges(
       throw ModelError.error('To update Snippets with multiple files, you must use the `files` parameter');
     }
     const only = current[0];
-    changes.files = [
-      { path: given.file_name ?? only?.path ?? '', content: given.content ?? only?.content ?? '' },
-    ];
+    const path = orEmptyFileName(given.file_name ?? only?.path, []);
+    changes.files = [{ path, content: given.content ?? only?.content ?? '' }];
   }
   return changes;
 }

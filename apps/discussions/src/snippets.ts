@@ -45,15 +45,17 @@ export function snippetFileFields(
  * Snippets::UpdateService's `files` actions (SnippetInputAction): `create` a new path with content,
  * `update` an existing path's content, `move` `previous_path` to `file_path` (content optional), `delete`
  * a path. Null when an action does not apply (SnippetInputActionCollection#valid?: a path that is not
- * there, a file created twice, a missing content) or no file would be left.
+ * there, a file created twice, a missing content) or no file would be left. A file created without a path
+ * gets SnippetRepository's generated name.
  */
 export function applyFileActions(current: SnippetFile[], actions: SnippetFileAction[]): SnippetFile[] | null {
   const files = new Map<string, string>(current.map((f) => [f.path, f.content]));
   for (const action of actions) {
     const path = action.file_path;
     if (action.action === 'create') {
-      if (!path || action.content === undefined || files.has(path)) return null;
-      files.set(path, action.content);
+      const named = orEmptyFileName(path, files.keys());
+      if (action.content === undefined || files.has(named)) return null;
+      files.set(named, action.content);
     } else if (action.action === 'update') {
       if (!path || action.content === undefined || !files.has(path)) return null;
       files.set(path, action.content);
@@ -69,6 +71,20 @@ export function applyFileActions(current: SnippetFile[], actions: SnippetFileAct
   }
   if (files.size === 0) return null;
   return [...files].map(([path, content]) => ({ path, content }));
+}
+
+/**
+ * SnippetRepository: a file created without a path (blank) is named `snippetfile<n>.txt`, n one past the highest
+ * such name the snippet already has (DEFAULT_EMPTY_FILE_NAME, EMPTY_FILE_PATTERN).
+ */
+export function orEmptyFileName(path: string | undefined, paths: Iterable<string>): string {
+  if (path !== undefined && path.trim() !== '') return path;
+  let last = 0;
+  for (const path of paths) {
+    const n = /^snippetfile(\d+)\.txt$/.exec(path)?.[1];
+    if (n) last = Math.max(last, Number(n));
+  }
+  return `snippetfile${last + 1}.txt`;
 }
 
 /** Where a snippet's pages are: its project's `/-/snippets/:id`, or the instance's for personal ones. */
