@@ -47,6 +47,11 @@ describe('personal snippets with real clients', () => {
     });
     expect(edited).toMatchObject({ description: 'Renamed', file_name: 'b.md' });
     expect(await root.Snippets.showContent(snippet.id)).toBe('buzz');
+    // A path with a slash travels URL-encoded, one segment (gitbeaker encodes it as GitLab expects).
+    await root.Snippets.edit(snippet.id, {
+      files: [{ action: 'create', filePath: 'dir/c.md', content: 'sea' }],
+    });
+    expect(await root.Snippets.showRepositoryFileContent(snippet.id, 'main', 'dir/c.md')).toBe('sea');
 
     const mine = (await root.Snippets.all()) as { id: number }[];
     expect(mine.map((s) => s.id)).toContain(snippet.id);

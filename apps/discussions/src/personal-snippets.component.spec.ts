@@ -212,6 +212,16 @@ describe('Personal snippets and the lists across snippets (lib/api/snippets.rb)'
       status: 422,
       body: { message: { error: 'Snippet actions have invalid data' } },
     });
+    expect(
+      await put({ files: [{ action: 'move', previous_path: 'two.txt', file_path: 'a/../../b' }] }),
+    ).toMatchObject({ status: 400, body: { error: 'files[0][file_path] should be a valid file path' } });
+    const nested = await put({ files: [{ action: 'create', file_path: 'dir/n.txt', content: 'n' }] });
+    expect(personalSnippetEntity.parse(nested.body).files.map((f) => f.path)).toContain('dir/n.txt');
+    expect((await get(`${p}/files/main/dir%2Fn.txt/raw`, other)).text).toBe('n');
+    expect(await get(`${p}/files/main/..%2Fx/raw`, author)).toMatchObject({
+      status: 400,
+      body: { error: 'file_path should be a valid file path' },
+    });
     expect(await put({ visibility: 'secret' })).toMatchObject({
       status: 400,
       body: { error: 'visibility does not have a valid value' },
@@ -251,6 +261,10 @@ describe('Personal snippets and the lists across snippets (lib/api/snippets.rb)'
     expect(await post({ title: 't'.repeat(256), file_name: 'a', content: 'b' })).toMatchObject({
       status: 400,
       body: { message: { error: 'Title is too long (maximum is 255 characters)' } },
+    });
+    expect(await post({ title: 'x', files: [{ file_path: '../etc/passwd', content: 'x' }] })).toMatchObject({
+      status: 400,
+      body: { error: 'files[0][file_path] should be a valid file path' },
     });
     const eleven = Array.from({ length: 11 }, (_, i) => ({ file_path: `f${i}`, content: 'x' }));
     expect(await post({ title: 'x', files: eleven })).toMatchObject({

@@ -13,6 +13,7 @@ import { filesOf, presentSnippetEntity } from './snippets';
 import {
   checkUpdateRules,
   filesToCreate,
+  requireValidFilePath,
   sendSnippetFile,
   sendSnippetFileAt,
   snippetChanges,
@@ -112,7 +113,7 @@ export function createPersonalSnippetsRouter(deps: {
   route(router, DISCUSSIONS_API.updateSnippet, async ({ req, res, params }) => {
     requireUser(req.ctx);
     const given = params();
-    checkUpdateRules(req);
+    checkUpdateRules(req, given.files);
     // The author is the one who may (`update_snippet`): another user's snippet is not among theirs.
     const { snippet, project } = await own(req);
     const updated = await noteables.updateSnippet(snippet, snippetChanges(snippet, given));
@@ -133,6 +134,7 @@ export function createPersonalSnippetsRouter(deps: {
 
   route(router, DISCUSSIONS_API.getSnippetFileRaw, async ({ req, res, params }) => {
     params();
+    requireValidFilePath(req);
     const { snippet } = await readable(req);
     sendSnippetFileAt(req, res, snippet);
   });

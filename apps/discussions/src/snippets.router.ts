@@ -35,6 +35,30 @@ import {
 } from './snippets';
 
 /**
+ * Grape's `file_path: true` (lib/api/validations/validators/file_path.rb): Gitlab::PathTraversal refuses a
+ * `..` segment and an absolute path, "<name> should be a valid file path".
+ */
+function isValidFilePath(path: string): boolean {
+  return !/(^|[\\/])\.\.([\\/]|$)/.test(path) && !path.startsWith('/');
+}
+
+/** The `file_path: true` parameters of a `files` array (file_path, previous_path), by index. */
+function filePathErrors(files: { file_path?: string; previous_path?: string }[] | undefined): string[] {
+  return (files ?? []).flatMap((file, i) =>
+    (['file_path', 'previous_path'] as const)
+      .filter((key) => file[key] !== undefined && !isValidFilePath(file[key]))
+      .map((key) => `files[${i}][${key}] should be a valid file path`),
+  );
+}
+
+/** The raw file route's `file_path` (raw_file_params), checked as Grape does before the lookup. */
+export function requireValidFilePath(req: Request): void {
+  if (!isValidFilePath(String(req.params.file_path ?? ''))) {
+    throw new ParamError(['file_path should be a valid file path']);
+  }
+}
+
+/**
  * Snippet::MAX_FILE_COUNT: more files than a snippet holds. The message is the snippet repository check's
  * (Snippets::RepositoryValidationService).
  */
@@ -52,6 +76,8 @@ export function filesToCreate(
   given: { file_name?: string; content?: string; files?: { file_path: string; content: string }[] },
 ): SnippetFile[] {
   const raw = collectParams(req);
+  const paths = filePathErrors(given.files);
+  if (paths.length > 0) throw new ParamError(paths);
   const one = requireExactlyOne(raw, ['files', 'content']);
   if (one === 'content') {
     if (given.file_name === undefined) throw new ParamError(['file_name is missing']);
@@ -106,8 +132,10 @@ export function snippetChanges(
 }
 
 /** Grape's parameter rules of a snippet PUT, checked before anything is looked up. */
-export function checkUpdateRules(req: Request): void {
+export function checkUpdateRules(req: Request, files: SnippetFileAction[] | undefined): void {
   const raw = collectParams(req);
+  const paths = filePathErrors(files);
+  if (paths.length > 0) throw new ParamError(paths);
   const rules = [
     atLeastOneOf(...SNIPPET_UPDATE_AT_LEAST_ONE_OF),
     mutuallyExclusive('files', 'content'),
@@ -166,7 +194,7 @@ export function routeProjectSnippets(router: Router, noteables: NoteablesService
   route(router, DISCUSSIONS_API.updateProjectSnippet, async ({ req, res, params }) => {
     requireUser(req.ctx);
     const given = params();
-    checkUpdateRules(req);
+    checkUpdateRules(req, given.files);
     const snippet = await snippetOr404(req);
     requireSnippetAdmin(req, snippet);
     const updated = await noteables.updateSnippet(snippet, snippetChanges(snippet, given));
@@ -181,6 +209,7 @@ export function routeProjectSnippets(router: Router, noteables: NoteablesService
 
   route(router, DISCUSSIONS_API.getProjectSnippetFileRaw, async ({ req, res, params }) => {
     params();
+    requireValidFilePath(req);
     sendSnippetFileAt(req, res, await snippetOr404(req));
   });
 
