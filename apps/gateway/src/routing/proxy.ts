@@ -2,7 +2,12 @@ import { Agent } from 'node:http';
 import type { ClientRequest, IncomingMessage, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import type { Request, RequestHandler } from 'express';
-import { createProxyMiddleware } from 'http-proxy-middleware';
+import {
+  createProxyMiddleware,
+  debugProxyErrorsPlugin,
+  proxyEventsPlugin,
+  type Plugin,
+} from 'http-proxy-middleware';
 import type { Logger } from 'pino';
 import { INTERNAL_CONTEXT_HEADER, REQUEST_ID_HEADER } from '@gl/contracts';
 import { JSON_CONTENT_TYPE } from '@gl/service-kit';
@@ -61,6 +66,11 @@ export function createServiceProxy(targets: string | readonly string[], logger: 
     agent,
     changeOrigin: false,
     proxyTimeout: 120_000,
+    // The default plugins less the logger's, which built the target's URL and a line for every response
+    // for a logger that discards it (none is configured; `error` below logs failures). The error-response
+    // plugin is left out by `on.error` anyway.
+    ejectPlugins: true,
+    plugins: [debugProxyErrorsPlugin, proxyEventsPlugin] as unknown as Plugin<Request, ServerResponse>[],
     on: {
       proxyReq(proxyReq: ClientRequest, req: Request) {
         for (const header of STRIPPED_HEADERS) proxyReq.removeHeader(header);

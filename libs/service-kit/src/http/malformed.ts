@@ -50,7 +50,17 @@ export function bytesMalformed(bytes: Buffer): boolean {
   return bytes.includes(0) || !isUtf8(bytes);
 }
 
+/** ASCII without NUL and without escapes: text that decodes to itself, valid UTF-8 (most URLs). */
+function plainAscii(text: string): boolean {
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code === 0 || code === 0x25 || code > 0x7f) return false;
+  }
+  return true;
+}
+
 export function urlTextMalformed(text: string, plusIsSpace = false): boolean {
+  if (plainAscii(text)) return false;
   const bytes = percentDecode(text, plusIsSpace);
   return bytes === null || bytesMalformed(bytes);
 }
@@ -99,8 +109,11 @@ export function requestMalformed(req: Request): boolean {
   if (q >= 0) {
     // Rack refuses the whole query string over one bad escape or invalid UTF-8; NUL bytes are looked for
     // in the parsed values, as in the body.
-    const bytes = percentDecode(url.slice(q + 1), true);
-    if (bytes === null || !isUtf8(bytes)) return true;
+    const query = url.slice(q + 1);
+    if (!plainAscii(query)) {
+      const bytes = percentDecode(query, true);
+      if (bytes === null || !isUtf8(bytes)) return true;
+    }
     if (paramsHaveNullByte(req.query)) return true;
   }
   return authorizationMalformed(req.headers.authorization);
