@@ -19,6 +19,7 @@ import { createIssueReorderRouter } from './issue-reorder.router';
 import { identityProjection } from './identity.projection';
 import { boardsProjection, createBoardCopies, createBoardCopiesModel } from './board-projection';
 import { createBoardColumnsRouter } from './board-columns.router';
+import { createBoardColumnsStore } from './board-columns.store';
 import { createPositionsStore } from './positions.store';
 import { createNotesService } from './notes.service';
 import { createPersonalSnippets } from './personal-snippets';
@@ -56,6 +57,7 @@ export function createDiscussionsApp(runtime: ServiceRuntime): ServiceInstance {
         boards,
         noteables,
         store,
+        columns: createBoardColumnsStore(models),
         scope,
         revisions,
         withLease: (key, work) => positions.withLease(key, work),

@@ -17,6 +17,10 @@ import {
   projectEventFields,
   useHarness,
 } from '@gl/testing';
+import type { Model } from 'mongoose';
+import { createBoardColumnsStore } from './board-columns.store';
+import type { NoteableDoc } from './discussions.models';
+import { labelKeyWordsMigration } from './migrations/label-key-words';
 import { groupNamespace, projectNamespace, startDiscussionsHarness } from './testing/discussions.harness';
 
 const ID = EVENT_TYPES.identity;
@@ -289,5 +293,69 @@ describe('Board lists: GET /groups/:id/boards/:board_id/lists/:list_id/issues an
       );
       expect(lists.filter(Boolean)).toHaveLength(1);
     }
+  });
+  it('When issues have no position, then they follow the positioned ones by id, across pages, counted in X-Total', async () => {
+    const { g, board, doing, open } = await world();
+    const a = await open('a', { labels: doing });
+    await open('b', { labels: doing });
+    const c = await open('c', { labels: doing });
+    // Issues older than positions (and incidents opened from alerts) have none.
+    const noteables = h.runtime.connection.collection('noteables');
+    for (const id of [c.id, a.id]) {
+      await noteables.updateOne(
+        { _id: id as never },
+        { $set: { relativePosition: null, positionScope: null } },
+      );
+    }
+    expect(await titlesOf(g, board.boardId, 1)).toEqual(['b', 'a', 'c']);
+    const pages = [];
+    for (let page = 1; page <= 4; page++) {
+      const res = await column(g, board.boardId, 1, `?per_page=1&page=${page}`);
+      expect(res.status).toBe(200);
+      expect(res.headers.get('x-total')).toBe('3');
+      pages.push(...issues.parse(res.body).map((i) => i.title));
+    }
+    expect(pages).toEqual(['b', 'a', 'c']);
+  });
+
+  it('When labels hold regular expression characters, then a list matches its label literally', async () => {
+    const { g, open } = await world();
+    const odd = `C++ (v2).*${unique()}`;
+    const board = await defineBoard(g.id, {
+      lists: [{ id: 5, kind: 'label', targetId: 15, labelTitle: odd }],
+    });
+    await open('odd', { labels: odd });
+    await open('near', { labels: `C++ (v2)${unique()}` });
+    expect(await titlesOf(g, board.boardId, 5)).toEqual(['odd']);
+    expect(await titlesOf(g, board.boardId, 'backlog')).toEqual(['near']);
+  });
+
+  it('When issues were stored before labelKeys existed, then the migration step puts them back in their lists', async () => {
+    const { g, board, doing, open } = await world();
+    const old = await open('old', { labels: doing });
+    await open('new', { labels: doing });
+    const noteables = h.runtime.connection.collection('noteables');
+    await noteables.updateOne({ _id: old.id as never }, { $unset: { labelKeys: '' } });
+    expect(await titlesOf(g, board.boardId, 1)).toEqual(['new']);
+    await labelKeyWordsMigration(3).up(h.runtime.connection, h.runtime.logger);
+    await labelKeyWordsMigration(3).up(h.runtime.connection, h.runtime.logger);
+    expect(await titlesOf(g, board.boardId, 1)).toEqual(['old', 'new']);
+    expect(await titlesOf(g, board.boardId, 'backlog')).toEqual([]);
+  });
+
+  it('When a column holds more issues than the count limit, then no total, and whether a next page exists', async () => {
+    const { p, open } = await world();
+    for (const title of ['a', 'b', 'c', 'd']) await open(title);
+    const model = h.runtime.connection.model('Noteable') as Model<NoteableDoc>;
+    const filter = { $and: [{ kind: 'Issue' }, { projectId: { $in: [p.id] } }, { state: 'opened' }] };
+    const scope = `g${p.ancestorGroupIds[0]}`;
+    const limited = createBoardColumnsStore({ noteables: model }, 3);
+    const first = await limited.page(filter, scope, 0, 2);
+    expect(first.items.map((i) => i.title)).toEqual(['a', 'b']);
+    expect(first).toMatchObject({ total: null, hasNext: true });
+    expect(await limited.page(filter, scope, 2, 2)).toMatchObject({ total: null, hasNext: false });
+    const counted = createBoardColumnsStore({ noteables: model }, 4);
+    expect(await counted.page(filter, scope, 0, 2)).toMatchObject({ total: 4, hasNext: true });
+    expect(await counted.page(filter, scope, 4, 2)).toMatchObject({ items: [], total: 4, hasNext: false });
   });
 });

@@ -11,6 +11,7 @@ import {
   requireUser,
   route,
   sendJson,
+  setUncountedPaginationHeaders,
   type ProjectionRevisions,
 } from '@gl/service-kit';
 import { accessTargetOf, canReadNote, readableNamespace, userSummaryOf } from './discussions.access';
@@ -19,24 +20,24 @@ import { SERVICE_PRODUCER } from './discussions.origin';
 import { presentIssue } from './discussions.presenters';
 import { readPage, sendPage } from './discussions.http';
 import { issuableFilter, namesOf, readableFilter } from './issuables.finder';
-import { issuableOrder } from './issuable-order';
 import { viewerOfContext, type IssuablesScope, type ScopeProject } from './issuables.scope';
 import type { NoteablesService } from './noteables.service';
 import type { NoteablesStore } from './noteables.store';
 import type { BoardCopies, BoardCopyDoc } from './board-projection';
 import { columnOf, columnQuery, inColumn, moveChanges, type Column } from './board-columns';
+import type { BoardColumnsStore, ColumnPage } from './board-columns.store';
 
 export interface BoardColumnsDeps {
   boards: BoardCopies;
   noteables: NoteablesService;
-  store: Pick<NoteablesStore, 'pageWhere' | 'countWhere'>;
+  store: Pick<NoteablesStore, 'countWhere'>;
+  /** The column pages, along the column index. */
+  columns: BoardColumnsStore;
   scope: IssuablesScope;
   revisions: Pick<ProjectionRevisions, 'caughtUp'>;
   /** One writer at a time per key (the positions' leases): a card's moves run one after another. */
   withLease<T>(key: string, work: () => Promise<T>): Promise<T>;
 }
-
-const ORDER = issuableOrder('relative_position', 'asc');
 
 /** Refused moves (Boards::Issues::MoveService returning false): 422 as the reorder endpoint answers. */
 const unprocessable = (message: string) => new HttpError(422, { message });
@@ -99,8 +100,22 @@ export function createBoardColumnsRouter(deps: BoardColumnsDeps): Router {
     const finder = issuableFilter({ kind: 'Issue', query, projects, viewer, lookups }, { withState: true });
     // One flat $and, as the finder builds it: the local database answers it by SQL only when flat.
     const filter = { $and: [...(finder.$and as object[]), ...extra] };
-    const list = await readPage(req, (skip, limit) => store.pageWhere(filter, ORDER, skip, limit));
-    await sendPage(req, res, list, (items) => present(req, items, projects));
+    // Issue.order_by_relative_position within the group's root group (positionScopeOfNamespace).
+    const group = req.ctx.namespace!;
+    const positionScope = `g${group.ancestorGroupIds[0] ?? group.id}`;
+    let found: ColumnPage = { items: [], total: 0, hasNext: false };
+    const list = await readPage(req, async (skip, limit) => {
+      found = await deps.columns.page(filter, positionScope, skip, limit);
+      return { items: found.items, total: found.total ?? 0 };
+    });
+    if (found.total !== null) {
+      await sendPage(req, res, list, (items) => present(req, items, projects));
+      return;
+    }
+    // More than 10,000 issues: no X-Total, as GitLab past Kaminari's MAX_COUNT_LIMIT.
+    const body = await present(req, list.items, projects);
+    setUncountedPaginationHeaders(req, res, list.page, found.hasNext);
+    sendJson(res, 200, body);
   });
 
   /** The issue if the caller reads it in this group (the finder's read rule), else 404. */

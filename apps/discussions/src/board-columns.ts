@@ -2,6 +2,7 @@ import type { BoardListRef } from '@gl/contracts';
 import type { NoteableDoc } from './discussions.models';
 import type { FinderQuery } from './issuables.finder';
 import type { BoardCopyDoc, BoardListCopy } from './board-projection';
+import { labelKey } from './noteable-documents';
 
 /**
  * What a board list selects, after Boards::Issues::ListService (app/services/boards/issues/list_service.rb
@@ -38,14 +39,22 @@ export function boardListLabels(board: BoardCopyDoc): string[] {
   return listsOf(board, 'label').flatMap((l) => (l.labelTitle === null ? [] : [l.labelTitle]));
 }
 
-/** The finder query and extra conditions of one list of one board. */
+/**
+ * A label as a condition on `labelKeys` (the label keys as words, labelKeyWords): a literal substring,
+ * which the local database checks on the column index's entry (FerretDB patch 0008) where `labelSet`
+ * would be read from every document the walk passes.
+ */
+const withLabel = (title: string): Filter => ({ labelKeys: { $regex: ` ${labelKey(title)} ` } });
+const withoutLabel = (title: string): Filter => ({ labelKeys: { $not: { $regex: ` ${labelKey(title)} ` } } });
+
+/**
+ * The finder query and extra conditions of one list of one board. Labels (the board's and the list's,
+ * all required; the backlog's, all excluded) are extra conditions on `labelKeys`, for the column index.
+ */
 export function columnQuery(board: BoardCopyDoc, column: Column): { query: FinderQuery; extra: Filter[] } {
-  const extra: Filter[] = [];
   // EE::Boards::Issues::ListService#filter_params: the board's scope.
-  const query: FinderQuery = {
-    state: column.kind === 'closed' ? 'closed' : 'opened',
-    labels: [...board.labels],
-  };
+  const extra: Filter[] = board.labels.map(withLabel);
+  const query: FinderQuery = { state: column.kind === 'closed' ? 'closed' : 'opened' };
   if (board.milestoneId !== null) {
     const wildcard = MILESTONE_WILDCARD[board.milestoneId];
     if (wildcard) query.milestone_id = wildcard;
@@ -58,8 +67,7 @@ export function columnQuery(board: BoardCopyDoc, column: Column): { query: Finde
 
   if (column.kind === 'backlog') {
     // without_board_labels, and EE's without_assignees_from_lists / without_milestones_from_lists.
-    const labels = boardListLabels(board);
-    if (labels.length > 0) query.not = { labels };
+    extra.push(...boardListLabels(board).map(withoutLabel));
     const users = listsOf(board, 'assignee').map((l) => l.targetId);
     if (users.length > 0) extra.push({ assigneeIds: { $nin: users } });
     const milestones = listsOf(board, 'milestone').map((l) => l.targetId);
@@ -69,7 +77,7 @@ export function columnQuery(board: BoardCopyDoc, column: Column): { query: Finde
     if (list.kind === 'label') {
       // A label list whose label is gone shows nothing.
       if (list.labelTitle === null) extra.push({ _id: { $in: [] } });
-      else query.labels = [...(query.labels ?? []), list.labelTitle];
+      else extra.push(withLabel(list.labelTitle));
     } else if (list.kind === 'milestone') extra.push({ milestoneId: list.targetId });
     else if (list.kind === 'assignee') extra.push({ assigneeIds: list.targetId });
     // Issues here carry no iteration: an iteration list holds none.

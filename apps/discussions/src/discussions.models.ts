@@ -71,6 +71,8 @@ export interface NoteableDoc {
   /** `labels` again as `{<labelKey>: true}` and their number, for the list filters (labelFields). */
   labelSet?: Record<string, true>;
   labelCount?: number;
+  /** The same keys as words, ` <key> <key> `, for the board columns' index (labelKeyWords). */
+  labelKeys?: string;
 }
 
 export interface NoteDoc {
@@ -243,6 +245,7 @@ export function createDiscussionsModels(connection: Connection, outbox: Outbox):
     positionScope: String,
     labelSet: mixed,
     labelCount: Number,
+    labelKeys: String,
   });
   noteableSchema.index({ kind: 1, projectId: 1, iid: 1 });
   noteableSchema.index({ kind: 1, groupId: 1, iid: 1 });
@@ -255,10 +258,25 @@ export function createDiscussionsModels(connection: Connection, outbox: Outbox):
   for (const key of ['createdAt', 'updatedAt', 'title', 'dueDate', 'relativePosition', 'mergedAt']) {
     noteableSchema.index({ kind: 1, projectId: 1, [key]: 1, _id: 1 });
   }
-  // Documents written before labelCount existed, for the step that fills it (migrations/).
+  // Documents written before labelCount (or labelKeys) existed, for the steps that fill them (migrations/).
   noteableSchema.index({ labelCount: 1 });
+  noteableSchema.index({ labelKeys: 1 });
   // Neighbours and free places of a position (relative-position.ts).
   noteableSchema.index({ positionScope: 1, relativePosition: 1 });
+  // Board columns (board-columns.store.ts): the open or closed issues of a root group walked by position;
+  // the readable projects, the labels, the milestone and confidentiality are checked on each entry, so a
+  // page, a deep page and a capped count never read the documents they pass over.
+  noteableSchema.index({
+    kind: 1,
+    positionScope: 1,
+    state: 1,
+    relativePosition: 1,
+    _id: 1,
+    projectId: 1,
+    labelKeys: 1,
+    milestoneId: 1,
+    confidential: 1,
+  });
   // A user's snippets, newest first (GET /snippets, personal-snippets.ts): without it every snippet was read.
   noteableSchema.index({ kind: 1, 'author.id': 1, _id: -1 });
   addOutboxFields(noteableSchema);

@@ -56,11 +56,25 @@ export function labelKey(label: string): string {
   return `l${Buffer.from(label, 'utf8').toString('hex')}`;
 }
 
+/**
+ * The label keys as one string of words, ` <key> <key> ` (a space before and after each), for the board
+ * columns: a label is the literal ` <key> ` in it, which the local FerretDB checks on an index entry
+ * (patch 0008), where `labelSet.<key>` is read from each document (board-columns.ts).
+ */
+export function labelKeyWords(labels: string[]): string {
+  return ` ${labels.map((label) => `${labelKey(label)} `).join('')}`;
+}
+
 /** What a document stores beside `labels` for the lists' label filters. */
-export function labelFields(labels: string[]): { labelSet: Record<string, true>; labelCount: number } {
+export function labelFields(labels: string[]): {
+  labelSet: Record<string, true>;
+  labelCount: number;
+  labelKeys: string;
+} {
   return {
     labelSet: Object.fromEntries(labels.map((label) => [labelKey(label), true as const])),
     labelCount: labels.length,
+    labelKeys: labelKeyWords(labels),
   };
 }
 

@@ -1,0 +1,93 @@
+import type { DiscussionsModels, NoteableDoc } from './discussions.models';
+
+type Filter = Record<string, unknown>;
+
+/** GitLab (Kaminari MAX_COUNT_LIMIT): past 10,000 issues a list's total is not counted and not sent. */
+export const COLUMN_COUNT_LIMIT = 10_000;
+
+export interface ColumnPage {
+  items: NoteableDoc[];
+  /** Null when more than COLUMN_COUNT_LIMIT issues (the store's count limit) are in the column. */
+  total: number | null;
+  hasNext: boolean;
+}
+
+const BY_POSITION = { relativePosition: 1, _id: 1 } as const;
+const BY_ID = { _id: 1 } as const;
+
+/**
+ * One page of a board column in Issue.order_by_relative_position (position ascending, nulls last, then id).
+ * The issues with a position are those of the root group's positioning scope (a position is only ever set
+ * with its `positionScope`, positions.store.ts), read along the column index {kind, positionScope, state,
+ * relativePosition, _id, …}: the page walks it in order and checks the rest of the filter (readable
+ * projects, label words, milestone, confidentiality) on each entry, never reading a document it passes.
+ * The issues without one follow in id order, along {kind, projectId, relativePosition, _id}.
+ */
+export function createBoardColumnsStore(
+  models: Pick<DiscussionsModels, 'noteables'>,
+  countLimit = COLUMN_COUNT_LIMIT,
+) {
+  const { noteables } = models;
+
+  const positionedIn = (filter: Filter, scope: string): Filter => ({
+    $and: [...andOf(filter), { positionScope: scope }],
+  });
+  const unpositioned = (filter: Filter): Filter => ({ $and: [...andOf(filter), { relativePosition: null }] });
+
+  async function read(filter: Filter, sort: Record<string, 1>, skip: number, limit: number) {
+    if (limit <= 0) return [];
+    return noteables.find(filter).sort(sort).skip(skip).limit(limit).lean<NoteableDoc[]>();
+  }
+
+  /** Whether the column holds more than `limit` issues, else how many: probes first, counts only below it. */
+  async function countUpTo(positioned: Filter, blank: Filter, limit: number): Promise<number | null> {
+    const beyond = await noteables
+      .find(positioned)
+      .sort(BY_POSITION)
+      .skip(limit)
+      .limit(1)
+      .select({ _id: 1 })
+      .lean();
+    if (beyond.length > 0) return null;
+    const [withPosition, without] = await Promise.all([
+      noteables.countDocuments(positioned),
+      noteables.countDocuments(blank),
+    ]);
+    return withPosition + without > limit ? null : withPosition + without;
+  }
+
+  async function page(filter: Filter, scope: string, skip: number, limit: number): Promise<ColumnPage> {
+    const positioned = positionedIn(filter, scope);
+    const blank = unpositioned(filter);
+    // One more than the page, to know whether a next page exists without counting.
+    const first = await read(positioned, BY_POSITION, skip, limit + 1);
+    let found = first;
+    if (first.length <= limit) {
+      // The positioned issues end on this page (or before it): the rest comes from those without one.
+      const before =
+        first.length > 0 || skip === 0 ? skip + first.length : await noteables.countDocuments(positioned);
+      const rest = await read(blank, BY_ID, Math.max(0, skip - before), limit + 1 - first.length);
+      found = [...first, ...rest];
+    }
+    const items = found.slice(0, limit);
+    const hasNext = found.length > limit;
+    let total: number | null;
+    // The last page tells the total; past the limit it is withheld there too, as on every other page.
+    if (!hasNext && (items.length > 0 || skip === 0)) {
+      total = skip + items.length > countLimit ? null : skip + items.length;
+    } else if (skip + found.length > countLimit) total = null;
+    else total = await countUpTo(positioned, blank, countLimit);
+    return { items, total, hasNext };
+  }
+
+  return { page };
+}
+
+/** The conditions of a filter as one flat list: the local database answers a flat `$and` by SQL. */
+function andOf(filter: Filter): Filter[] {
+  const keys = Object.keys(filter);
+  if (keys.length === 1 && keys[0] === '$and') return filter.$and as Filter[];
+  return [filter];
+}
+
+export type BoardColumnsStore = ReturnType<typeof createBoardColumnsStore>;
