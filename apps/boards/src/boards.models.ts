@@ -107,6 +107,10 @@ export interface UserDoc {
   username: string;
   name: string;
   state: string;
+  /** Primary address (identity events), for avatar_url; absent on copies older than it. */
+  email?: string;
+  /** The user was deleted: shown as the Ghost User. */
+  destroyed?: boolean;
 }
 
 export interface BoardsModels {

@@ -1,3 +1,4 @@
+import type { Model } from 'mongoose';
 import { DURABLES, EVENT_SUBJECTS, EVENT_TYPES, memberEventData, type EventEnvelope } from '@gl/contracts';
 import {
   PoisonMessageError,
@@ -11,6 +12,7 @@ import {
   markDestroyed,
   projectIdentity,
   recordMembership,
+  userCopyHandlers,
 } from '@gl/service-kit';
 import { ProjectionVersion } from './access.cache';
 import { createActivityLogStore } from './activity-log.store';
@@ -31,13 +33,10 @@ const ID = EVENT_TYPES.identity;
 function project(models: EventsModels, projects: ProjectsStore, event: EventEnvelope): Promise<boolean> {
   return applyIdentityEvent(
     {
-      user: (data) =>
-        projectIdentity(models.users, data.userId, event, {
-          username: data.username,
-          usernameLower: data.username.toLowerCase(),
-          name: data.name,
-          state: data.state,
-        }),
+      // The kit's user copy: the address for avatar_url, and the Ghost User for a deleted author.
+      ...userCopyHandlers(models.users as unknown as Model<never>, {
+        fields: (data) => ({ usernameLower: data.username.toLowerCase() }),
+      }),
       project: async (data) => {
         const set = {
           fullPath: data.fullPath,

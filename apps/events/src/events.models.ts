@@ -66,6 +66,10 @@ export interface UserDoc {
   usernameLower: string;
   name: string;
   state: string;
+  /** Primary address (identity events), for avatar_url; absent on copies older than it. */
+  email?: string;
+  /** The user was deleted: their events show the Ghost User. */
+  destroyed?: boolean;
 }
 
 export interface ProjectDoc {

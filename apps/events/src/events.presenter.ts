@@ -23,7 +23,8 @@ export function authorsOf(
         summary(doc.authorId, doc.authorUsername, doc.authorName ?? doc.authorUsername, 'active'),
       );
   }
-  for (const user of users) byId.set(user._id, summary(user._id, user.username, user.name, user.state));
+  // The projection's copy: its address gives the avatar, a deleted author shows as the Ghost User.
+  for (const user of users) byId.set(user._id, userSummary({ ...user, id: user._id }, externalUrl));
   return byId;
 }
 

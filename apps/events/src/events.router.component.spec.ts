@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { DOMAIN_EVENT_TYPES, EVENT_TYPES, activityEventEntity } from '@gl/contracts';
+import { gravatarUrl } from '@gl/service-kit';
 import { testNamespace, testPrincipal, useHarness } from '@gl/testing';
 import {
   branchPushed,
@@ -130,7 +131,8 @@ describe('activity events API', () => {
           name: 'Alice',
           state: 'active',
           locked: false,
-          avatar_url: null,
+          // userEventFields' address, alice@x.test: the same Gravatar URL as the gateway's.
+          avatar_url: gravatarUrl('alice@x.test'),
           web_url: 'http://localhost/alice',
         },
         imported: false,

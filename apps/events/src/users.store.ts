@@ -12,10 +12,15 @@ export interface NamedAuthor {
 /** The user projection: read by the API; the identity consumer writes it, the recorder adds unknown authors. */
 export function createUsersStore(users: Model<UserDoc>) {
   return {
-    /** `:user_id` of /users/:user_id/events: a numeric id, else a username (case-insensitive). */
+    /**
+     * `:user_id` of /users/:user_id/events: a numeric id, else a username (case-insensitive); a deleted
+     * user is not found (their username may already belong to someone else).
+     */
     async find(idOrUsername: string): Promise<UserDoc | null> {
-      if (/^\d+$/.test(idOrUsername)) return users.findOne({ _id: Number(idOrUsername) }).lean<UserDoc>();
-      return users.findOne({ usernameLower: idOrUsername.toLowerCase() }).lean<UserDoc>();
+      const live = { destroyed: { $ne: true } };
+      if (/^\d+$/.test(idOrUsername))
+        return users.findOne({ _id: Number(idOrUsername), ...live }).lean<UserDoc>();
+      return users.findOne({ usernameLower: idOrUsername.toLowerCase(), ...live }).lean<UserDoc>();
     },
     async byIds(ids: number[]): Promise<UserDoc[]> {
       return users.find({ _id: { $in: ids } }).lean<UserDoc[]>();

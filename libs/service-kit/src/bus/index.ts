@@ -11,3 +11,4 @@ export * from './payload-limit';
 export * from './publish-errors';
 export * from './identity-projection';
 export * from './identity-access-copies';
+export * from './identity-user-copy';

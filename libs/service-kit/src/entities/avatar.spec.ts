@@ -1,5 +1,5 @@
 import { gravatarUrl } from './avatar';
-import { userSummary } from './user-summary';
+import { GHOST_USER, userSummary } from './user-summary';
 
 describe('gravatarUrl (app/services/gravatar_service.rb)', () => {
   it('When given an address, then the MD5 of it trimmed and lower-cased, at size 80 with identicons', () => {
@@ -21,5 +21,23 @@ describe('gravatarUrl (app/services/gravatar_service.rb)', () => {
       gravatarUrl('ann@example.com'),
     );
     expect(userSummary(user, 'http://gl').avatar_url).toBeNull();
+  });
+});
+
+describe('userSummary of a deleted user', () => {
+  it('When the user is destroyed, then the Ghost User with its own avatar', () => {
+    const summary = userSummary(
+      { id: 7, username: 'gone', name: 'Gone', state: 'active', email: 'gone@example.com', destroyed: true },
+      'http://gl',
+    );
+    expect(summary).toEqual({
+      id: GHOST_USER.id,
+      username: 'ghost',
+      name: 'Ghost User',
+      state: 'active',
+      locked: false,
+      avatar_url: gravatarUrl('ghost@example.com'),
+      web_url: 'http://gl/ghost',
+    });
   });
 });

@@ -11,19 +11,37 @@ export interface KnownUser {
   state: string;
   /** The user's primary address, where the service keeps it: the avatar is derived from it. */
   email?: string | null;
+  /** Deleted (gl.identity.user.destroyed): shown as the Ghost User, who holds their contributions. */
+  destroyed?: boolean;
 }
+
+/**
+ * GitLab's Ghost User (User.ghost, app/models/user.rb: username `ghost`, name "Ghost User", address
+ * `ghost@example.com`), who holds the contributions of deleted users (Users::MigrateToGhostUserService).
+ * GitLab creates that account on first use with a database id; the identity catalogue keeps no record of
+ * it, so every service names it by this one reserved id, above any the catalogue's counter hands out.
+ */
+export const GHOST_USER = {
+  id: 2_147_483_647,
+  username: 'ghost',
+  name: 'Ghost User',
+  state: 'active',
+  email: 'ghost@example.com',
+} as const satisfies KnownUser;
 
 /**
  * GitLab's `API::Entities::UserBasic` (lib/api/entities/user_basic.rb) — the author, assignee or member
  * summary every entity embeds. `web_url` is the profile on the instance's external URL; `avatar_url` is
  * the one Gravatar URL of the user's address (`gravatarUrl`), the same in every service that knows the
  * address (identity events carry it); `avatarUrl` overrides it where the caller already has the URL.
+ * A deleted user is shown as the Ghost User (GHOST_USER), as GitLab shows their migrated contributions.
  */
 export function userSummary(
   user: KnownUser,
   externalUrl: string,
   avatarUrl: string | null = gravatarUrl(user.email),
 ): UserSummary {
+  if (user.destroyed) return userSummary(GHOST_USER, externalUrl);
   return {
     id: user.id,
     username: user.username,

@@ -49,7 +49,8 @@ export async function markDestroyed<T>(
   id: string | number,
   set: Record<string, unknown> = {},
 ): Promise<void> {
-  await model.updateOne({ _id: id }, { $set: { ...set, destroyed: true } }, { upsert: true });
+  // strict: false: the mark is this helper's own field, whatever the projection's schema declares.
+  await model.updateOne({ _id: id }, { $set: { ...set, destroyed: true } }, { upsert: true, strict: false });
 }
 
 /** A membership as identity events carry it; its projection record is keyed by all three ids. */
