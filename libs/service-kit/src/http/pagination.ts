@@ -32,7 +32,10 @@ export function readPageRequest(
 
 /** The client-facing base URL of this request; the gateway forwards the original host and protocol. */
 export function requestBaseUrl(req: Request): string {
-  const proto = String(req.headers['x-forwarded-proto'] ?? req.protocol)
+  // Without the header, Express's req.protocol is the socket's own (it reads the header only from a
+  // trusted proxy), so that is taken directly rather than through the trust-proxy check.
+  const own = (req.socket as { encrypted?: boolean }).encrypted ? 'https' : 'http';
+  const proto = String(req.headers['x-forwarded-proto'] ?? own)
     .split(',')[0]!
     .trim();
   const host = String(req.headers['x-forwarded-host'] ?? req.headers.host ?? 'localhost')
