@@ -62,6 +62,22 @@ describe('Project snippets: PUT, raw, DELETE', () => {
     ]);
   });
 
+  it('When a file name is not ASCII or not well-formed UTF-16, then the entity and raw still answer', async () => {
+    const ns = projectNamespace();
+    for (const fileName of ['\ud800x.txt', 'd\u00e9j\u00e0 \u20ac \ud83d\ude00.md', 'a"b\\c']) {
+      const res = await h.call('POST', `/projects/${ns.id}/snippets`, {
+        ns,
+        json: { title: 'S', file_name: fileName, content: 'hello' },
+      });
+      expect(res.status).toBe(201);
+      const raw = await h.call('GET', `/projects/${ns.id}/snippets/${snippetEntity.parse(res.body).id}/raw`, {
+        ns,
+      });
+      expect(raw.status).toBe(200);
+      expect(raw.text).toBe('hello');
+    }
+  });
+
   it('When a snippet is created with a blank file_name, then its file is snippetfile1.txt', async () => {
     const ns = projectNamespace();
     const res = await h.call('POST', `/projects/${ns.id}/snippets`, {

@@ -29,6 +29,7 @@ import {
   SNIPPET_REF,
   applyFileActions,
   orEmptyFileName,
+  wellFormed,
   filesOf,
   type SnippetChanges,
   type SnippetFile,
@@ -152,7 +153,8 @@ export function sendSnippetFile(res: Response, file: SnippetFile | undefined): v
   res.setHeader('Content-Type', 'text/plain; charset=utf-8');
   res.setHeader(
     'Content-Disposition',
-    `inline; filename="${name.replace(/["\\\r\n]/g, '_')}"; filename*=UTF-8''${encodeURIComponent(name)}`,
+    // The quoted name in printable ASCII only (anything else would be an invalid header); filename* has it all.
+    `inline; filename="${name.replace(/[^\x20-\x7e]|["\\]/g, '_')}"; filename*=UTF-8''${encodeURIComponent(wellFormed(name))}`,
   );
   res.send(file?.content ?? '');
 }

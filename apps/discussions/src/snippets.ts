@@ -4,6 +4,11 @@ import type { NotesDeps } from './notes.service';
 
 const isoNow = (date: Date): string => new Date(date).toISOString();
 
+/** A lone UTF-16 surrogate as U+FFFD, so that encodeURI and headers take any stored path. */
+export function wellFormed(text: string): string {
+  return text.replace(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, '\uFFFD');
+}
+
 /** One file of a snippet. */
 export interface SnippetFile {
   path: string;
@@ -113,7 +118,10 @@ export function presentSnippetEntity(
     updated_at: isoNow(doc.updatedAt),
     project_id: doc.projectId,
     file_name: files[0]?.path ?? '',
-    files: files.map((f) => ({ path: f.path, raw_url: `${webUrl}/raw/${SNIPPET_REF}/${encodeURI(f.path)}` })),
+    files: files.map((f) => ({
+      path: f.path,
+      raw_url: `${webUrl}/raw/${SNIPPET_REF}/${encodeURI(wellFormed(f.path))}`,
+    })),
     web_url: webUrl,
     raw_url: `${webUrl}/raw`,
   };
