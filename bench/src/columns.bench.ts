@@ -27,6 +27,11 @@ export interface ColumnsBenchResult {
   latencies: Record<string, Latency>;
   /** The group issue list with the list's label and order, measured the same way (no target). */
   reference: Latency;
+  /**
+   * The board's lists (GET /groups/:id/boards/:board_id/lists, the boards service), measured the same way
+   * (no target): what any group request costs through the gateway on this machine at this moment.
+   */
+  floor: Latency;
 }
 
 async function must(reply: Promise<GatewayReply>, status: number, what: string): Promise<GatewayReply> {
@@ -187,13 +192,17 @@ export async function runColumnsBench(options: {
       `/groups/${groupId}/issues?labels=${labelName}&state=opened&order_by=relative_position&sort=asc&per_page=20`,
     ),
   );
+  const floor = await timeSequential(() => call('GET', `/groups/${groupId}/boards/${boardId}/lists`));
   options.log(
     `columns: reference GET group issue list (same label): p50 ${reference.p50Ms} ms, p99 ${reference.p99Ms} ms`,
+  );
+  options.log(
+    `columns: floor GET board lists (boards service): p50 ${floor.p50Ms} ms, p99 ${floor.p99Ms} ms`,
   );
   for (const [label, latency] of Object.entries(latencies)) {
     options.log(`columns: ${label}: p50 ${latency.p50Ms} ms, p99 ${latency.p99Ms} ms`);
   }
-  return { issues: count, listIssues, latencies, reference };
+  return { issues: count, listIssues, latencies, reference, floor };
 }
 
 /** Not part of a plain run (it seeds 100,000 issues first). */

@@ -39,26 +39,26 @@ export function createBoardColumnsStore(
     return noteables.find(filter).sort(sort).skip(skip).limit(limit).lean<NoteableDoc[]>();
   }
 
-  /** Whether the column holds more than `limit` issues, else how many: probes first, counts only below it. */
-  async function countUpTo(positioned: Filter, blank: Filter, limit: number): Promise<number | null> {
-    const beyond = await noteables
+  /** Whether more than `countLimit` issues have a position: one index entry read past the limit. */
+  async function beyondLimit(positioned: Filter): Promise<boolean> {
+    const past = await noteables
       .find(positioned)
       .sort(BY_POSITION)
-      .skip(limit)
+      .skip(countLimit)
       .limit(1)
       .select({ _id: 1 })
       .lean();
-    if (beyond.length > 0) return null;
-    const [withPosition, without] = await Promise.all([
-      noteables.countDocuments(positioned),
-      noteables.countDocuments(blank),
-    ]);
-    return withPosition + without > limit ? null : withPosition + without;
+    return past.length > 0;
   }
 
   async function page(filter: Filter, scope: string, skip: number, limit: number): Promise<ColumnPage> {
     const positioned = positionedIn(filter, scope);
     const blank = unpositioned(filter);
+    // A first page that is full cannot tell the total: whether the column passes the count limit is read
+    // beside the page rather than after it (on a page that turns out short it is not needed).
+    const early = skip + limit < countLimit ? beyondLimit(positioned) : null;
+    // Handled here too: if the page read fails first, the probe's own failure must not go unobserved.
+    early?.catch(() => undefined);
     // One more than the page, to know whether a next page exists without counting.
     const first = await read(positioned, BY_POSITION, skip, limit + 1);
     let found = first;
@@ -72,11 +72,18 @@ export function createBoardColumnsStore(
     const items = found.slice(0, limit);
     const hasNext = found.length > limit;
     let total: number | null;
-    // The last page tells the total; past the limit it is withheld there too, as on every other page.
     if (!hasNext && (items.length > 0 || skip === 0)) {
+      // The last page tells the total; past the limit it is withheld there too, as on every other page.
       total = skip + items.length > countLimit ? null : skip + items.length;
-    } else if (skip + found.length > countLimit) total = null;
-    else total = await countUpTo(positioned, blank, countLimit);
+    } else if (skip + found.length > countLimit || (await (early ?? beyondLimit(positioned)))) {
+      total = null;
+    } else {
+      const [withPosition, without] = await Promise.all([
+        noteables.countDocuments(positioned),
+        noteables.countDocuments(blank),
+      ]);
+      total = withPosition + without > countLimit ? null : withPosition + without;
+    }
     return { items, total, hasNext };
   }
 
