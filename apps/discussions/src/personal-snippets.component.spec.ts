@@ -322,6 +322,26 @@ describe('Personal snippets and the lists across snippets (lib/api/snippets.rb)'
       expect(read.web_url).toMatch(new RegExp(`/${fullPath}/-/snippets/${secret.id}$`));
       expect((await get(`/snippets/${secret.id}`, STRANGER)).status).toBe(404);
       expect((await get(`/snippets/${open.id}/raw`, null)).text).toBe('p');
+
+      // The project's snippets feature set to private, then disabled (only_include_projects_with_snippets_enabled).
+      const setSnippets = (level: string) =>
+        deliver(EVENT_TYPES.identity.projectUpdated, {
+          ...projectEventFields(ns.id, {
+            visibility: 'public',
+            ancestorGroupIds: ns.ancestorGroupIds,
+            fullPath,
+            revision: Date.now(),
+          }),
+          features: { snippets: level },
+        });
+      await setSnippets('private');
+      expect((await get(`/snippets/${open.id}`, STRANGER)).status).toBe(404);
+      expect((await get(`/snippets/${open.id}`, OWNER)).status).toBe(200);
+      expect(ids((await get('/snippets/all', STRANGER, { per_page: '100' })).body)).not.toContain(open.id);
+      await setSnippets('disabled');
+      expect((await get(`/snippets/${open.id}`, OWNER)).status).toBe(404);
+      expect(ids((await get('/snippets', OWNER, { per_page: '100' })).body)).not.toContain(open.id);
+      expect(ids((await get('/snippets/all', OWNER, { per_page: '100' })).body)).not.toContain(open.id);
     });
   });
 });

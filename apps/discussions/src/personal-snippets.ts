@@ -1,13 +1,16 @@
 import type { InternalContext } from '@gl/contracts';
 import { ACCESS_LEVELS } from '@gl/contracts';
 import type { FilterQuery } from 'mongoose';
-import { canReadTarget, todayUtc } from '@gl/service-kit';
+import { canReadTarget, featureAvailable, todayUtc, type FeatureLevels } from '@gl/service-kit';
 import { accessTargetOf } from './discussions.access';
 import type { DiscussionsModels, NoteableDoc, ProjectRefDoc } from './discussions.models';
 import { viewerOfContext, type IssuablesScope, type ScopeProject } from './issuables.scope';
 
 /** Admins read every project (`read_all_resources`): the level issuables.scope.ts gives them. */
 const ADMIN_LEVEL = 60;
+
+/** A project of the access copy with its feature levels (`features`; absent: every feature enabled). */
+type WithFeatures = ProjectRefDoc & { features?: FeatureLevels };
 
 /** The creation window of a snippet list (lib/api/snippets.rb `created_after` / `created_before`). */
 export interface SnippetWindow {
@@ -56,7 +59,7 @@ export function createPersonalSnippets(
     if (ids.length === 0) return out;
     const viewer = viewerOfContext(ctx);
     const [projects, memberships] = await Promise.all([
-      models.projects.find({ _id: { $in: ids }, destroyed: { $ne: true } }).lean<ProjectRefDoc[]>(),
+      models.projects.find({ _id: { $in: ids }, destroyed: { $ne: true } }).lean<WithFeatures[]>(),
       viewer.userId === null || viewer.isAdmin ? [] : models.members.find({ userId: viewer.userId }).lean(),
     ]);
     const today = todayUtc();
@@ -78,7 +81,7 @@ export function createPersonalSnippets(
         level >= ACCESS_LEVELS.guest ||
         project.visibility === 'public' ||
         (project.visibility === 'internal' && viewer.userId !== null);
-      if (reads) {
+      if (reads && featureAvailable(project.features, 'snippets', level)) {
         out.set(project._id, {
           id: project._id,
           level,
@@ -110,6 +113,23 @@ export function createPersonalSnippets(
       models.noteables.countDocuments(query),
     ]);
     return { items, total };
+  }
+
+  /**
+   * `only_include_projects_with_snippets_enabled`: the projects whose snippets feature the caller may use
+   * (ProjectFeature; `disabled` for no one, `private` for members). Only the few projects with the feature
+   * restricted are read again.
+   */
+  async function withSnippets(projects: ScopeProject[]): Promise<ScopeProject[]> {
+    if (projects.length === 0) return projects;
+    const restricted = await models.projects
+      .find(
+        { _id: { $in: projects.map((p) => p.id) }, 'features.snippets': { $in: ['disabled', 'private'] } },
+        { features: 1 },
+      )
+      .lean<WithFeatures[]>();
+    const features = new Map(restricted.map((p) => [p._id, p.features]));
+    return projects.filter((p) => featureAvailable(features.get(p.id), 'snippets', p.level));
   }
 
   /** Which project snippets the caller reads: all of member projects, the visible ones of the others. */
@@ -159,7 +179,8 @@ export function createPersonalSnippets(
       limit: number,
     ): Promise<SnippetPage> {
       const viewer = viewerOfContext(ctx);
-      const projects = await scope.ofInstance(ctx);
+      const readable = await scope.ofInstance(ctx);
+      const projects = viewer.isAdmin ? readable : await withSnippets(readable);
       const filter: FilterQuery<NoteableDoc> = viewer.isAdmin
         ? {}
         : {
