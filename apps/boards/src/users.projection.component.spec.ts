@@ -5,7 +5,8 @@ import { groupNamespace, startBoardsHarness } from './testing/boards.harness';
 
 describe('Boards: the users copy (identity events)', () => {
   const h = useHarness(startBoardsHarness);
-  const users = () => (h.instance as ServiceInstance).subscriptions![0]!;
+  // The harness's app instance (the users subscription is its first), as its addUser reaches it.
+  const users = () => (h as unknown as { instance: ServiceInstance }).instance.subscriptions![0]!;
   const handle = (type: string, data: Record<string, unknown>) => users().handle(gatewayEvent(type, data));
 
   async function assigneeList(userId: number) {
