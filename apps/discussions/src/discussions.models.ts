@@ -63,6 +63,10 @@ export interface NoteableDoc {
   positionScope?: string | null;
   /** Issues and merge requests: null until someone locks or unlocks the discussion (Entities::Issue shows null). */
   discussionLocked?: boolean | null;
+  /** Merge requests: the users asked to review it (absent on documents written before reviewers existed). */
+  reviewerIds?: number[];
+  /** Issues, on the tiers with issue weights: a weight ≥ 0, or null (absent: none). */
+  weight?: number | null;
   /** Epics: the fixed dates (`YYYY-MM-DD`) and whether they are the epic's dates (absent: not fixed). */
   startDateFixed?: string | null;
   startDateIsFixed?: boolean;
@@ -237,6 +241,8 @@ export function createDiscussionsModels(connection: Connection, outbox: Outbox):
     confidential: Boolean,
     dueDate: String,
     discussionLocked: Boolean,
+    reviewerIds: [Number],
+    weight: Number,
     startDateFixed: String,
     startDateIsFixed: Boolean,
     dueDateFixed: String,

@@ -8,6 +8,7 @@ import type {
   PositionEntity,
   PositionParam,
   SnippetEntity,
+  UserSummary,
 } from '@gl/contracts';
 import type { CommitDoc, MilestoneDoc, NoteDoc, NoteableDoc } from './discussions.models';
 import { isResolvable, isThreadResolved, takesResolution } from './note-rules';
@@ -107,6 +108,10 @@ export interface NamespaceView {
 export interface IssuableExtras {
   milestone: MilestoneDoc | null;
   userNotesCount: number;
+  /** The tier has issue weights: the issue shows `weight` (EE::API::Entities::IssueBasic). */
+  weights?: boolean;
+  /** Summaries of the merge request's reviewers, where read (else they are shown by id). */
+  users?: Map<number, UserSummary>;
 }
 
 /** The first fields of an issue or merge request, in the order GitLab's entities list them. */
@@ -142,6 +147,7 @@ export function presentIssue(doc: NoteableDoc, ns: NamespaceView, extras: Issuab
     relative_position: doc.relativePosition ?? null,
     web_url: `${ns.webUrl}/-/${incident ? 'issues/incident' : 'issues'}/${doc.iid}`,
     references: references('#', doc.iid!, ns.fullPath),
+    ...(extras.weights && { weight: doc.weight ?? null }),
   };
 }
 
@@ -191,7 +197,7 @@ export function presentMergeRequest(
     downvotes: 0,
     assignees: doc.assigneeIds.map((id) => ({ id })),
     assignee: doc.assigneeIds[0] !== undefined ? { id: doc.assigneeIds[0] } : null,
-    reviewers: [],
+    reviewers: (doc.reviewerIds ?? []).map((id) => extras.users?.get(id) ?? { id }),
     source_project_id: doc.projectId!,
     target_project_id: doc.projectId!,
     work_in_progress: draft,

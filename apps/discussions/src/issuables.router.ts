@@ -102,7 +102,13 @@ export function createIssuablesRouter(deps: IssuablesRouterDeps): Router {
         { internal: true },
       ),
     );
-    return docs.map((doc) => as(doc, viewOf(doc), extras.get(doc._id)!));
+    // Reviewers as users (one read for the page, none without reviewers); weights where the tier has them.
+    const users = await noteables.subscriptions.summaries(
+      docs.flatMap((doc) => doc.reviewerIds ?? []),
+      req.ctx.externalUrl,
+    );
+    const weights = isHigherTier(req.ctx);
+    return docs.map((doc) => as(doc, viewOf(doc), { ...extras.get(doc._id)!, users, weights }));
   }
 
   /** Sends one page of a list over these projects. */

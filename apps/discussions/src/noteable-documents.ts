@@ -141,6 +141,8 @@ export interface IssueInput {
   confidential?: boolean;
   /** `YYYY-MM-DD`; null removes it. */
   due_date?: string | null;
+  /** Tiers with issue weights only (the router drops it elsewhere); null removes it. */
+  weight?: number | null;
 }
 
 export interface MergeRequestInput extends Pick<
@@ -149,6 +151,8 @@ export interface MergeRequestInput extends Pick<
 > {
   source_branch: string;
   target_branch: string;
+  /** As the router filtered them (issuable-reviewers.ts). */
+  reviewer_ids?: number[];
 }
 
 export interface IssueUpdate extends Partial<IssueInput> {
@@ -157,4 +161,6 @@ export interface IssueUpdate extends Partial<IssueInput> {
   discussion_locked?: boolean;
   /** `set_issue_updated_at` (Owner, admins): the update's time instead of now. */
   updated_at?: Date | null;
+  /** Merge requests: the reviewers, as the router filtered them. */
+  reviewer_ids?: number[];
 }

@@ -21,7 +21,6 @@ import {
 } from '@gl/service-kit';
 import {
   accessTargetOf,
-  canReadNote,
   canReadNoteable,
   canSetCreatedAt,
   commenter,
@@ -29,7 +28,7 @@ import {
   requireRole,
   userSummaryOf,
 } from './discussions.access';
-import { presentEpic, presentIssue, presentMergeRequest, presentSnippet } from './discussions.presenters';
+import { presentEpic, presentSnippet } from './discussions.presenters';
 import type { NoteableDoc } from './discussions.models';
 import { readPage, sendPage } from './discussions.http';
 import { parseCreatedAt } from './notes.service';
@@ -40,6 +39,13 @@ import { routeIssueRelations } from './issue-relations.router';
 import { filesToCreate, routeProjectSnippets } from './snippets.router';
 import { routeGroupEpics } from './epics.router';
 import { labelsAfter } from './label-changes';
+import {
+  applyIssueEpic,
+  createSingleIssuables,
+  issueEpicFor,
+  routeIssuableSubscriptions,
+  weightParam,
+} from './issuable-subscriptions.router';
 import type { ListVisibility } from './noteables.store';
 
 export function pathId(req: Request, name: string): number {
@@ -93,20 +99,8 @@ export function createNoteablesRouter(noteables: NoteablesService): Router {
     if (!own && accessLevelOf(req.ctx) < minimum) throw new ForbiddenError();
   }
 
-  const extras = async (doc: NoteableDoc, req: Request) => ({
-    milestone: await noteables.milestone(doc.milestoneId),
-    // Internal notes are counted only for callers who may read them.
-    userNotesCount: await noteables.userNotesCount(
-      doc,
-      canReadNote(req.ctx, accessTargetOf(doc), { internal: true }),
-    ),
-  });
-  const present = {
-    issue: async (doc: NoteableDoc, req: Request) =>
-      presentIssue(doc, req.ctx.namespace!, await extras(doc, req)),
-    mergeRequest: async (doc: NoteableDoc, req: Request) =>
-      presentMergeRequest(doc, req.ctx.namespace!, await extras(doc, req)),
-  };
+  // Single-issuable answers: `subscribed`, reviewers, weight and epic (issuable-subscriptions.router.ts).
+  const present = createSingleIssuables(noteables);
   /**
    * IssuableBaseService#filter_params: `confidential` is kept only with `set_confidentiality` — anyone who
    * may create the issue when creating it, `set_issue_metadata` (Reporter and up) afterwards; else ignored.
@@ -125,7 +119,11 @@ export function createNoteablesRouter(noteables: NoteablesService): Router {
       requestOrigin(SERVICE_PRODUCER, req.ctx),
       req.ctx.namespace!.id,
       userSummaryOf(user),
-      { ...given, confidential: confidentialityParam(req, given.confidential, true) },
+      {
+        ...given,
+        confidential: confidentialityParam(req, given.confidential, true),
+        weight: weightParam(req, given.weight),
+      },
       createdAt,
       positionScopeOfNamespace(req.ctx.namespace!),
     );
@@ -143,7 +141,8 @@ export function createNoteablesRouter(noteables: NoteablesService): Router {
     if (missing) throw new ParamError([missing]);
     const issue = await issueOr404(req);
     requireUpdate(req, issue, ACCESS_LEVELS.reporter);
-    const { add_labels: add, remove_labels: remove, assignee_id: assigneeId, ...rest } = given;
+    const { add_labels: add, remove_labels: remove, assignee_id: assigneeId, epic_id, ...rest } = given;
+    const epic = await issueEpicFor(noteables, req, epic_id);
     const updated = await noteables.updateIssue(
       requestOrigin(SERVICE_PRODUCER, req.ctx),
       issue,
@@ -160,8 +159,10 @@ export function createNoteablesRouter(noteables: NoteablesService): Router {
           accessLevelOf(req.ctx) >= ACCESS_LEVELS.reporter ? given.discussion_locked : undefined,
         // lib/api/issues.rb: `updated_at` only with set_issue_updated_at (Owner, admins).
         updated_at: canSetCreatedAt(req.ctx) ? parseCreatedAt(given.updated_at) : null,
+        weight: weightParam(req, given.weight),
       },
     );
+    await applyIssueEpic(noteables, updated, epic);
     sendJson(res, 200, await present.issue(updated, req));
   });
 
@@ -169,11 +170,12 @@ export function createNoteablesRouter(noteables: NoteablesService): Router {
   route(router, DISCUSSIONS_API.createProjectMergeRequest, async ({ req, res, params }) => {
     readableNamespace(req.ctx, 'project');
     const user = requireRole(req.ctx, ACCESS_LEVELS.developer);
+    const given = params();
     const doc = await noteables.createMergeRequest(
       requestOrigin(SERVICE_PRODUCER, req.ctx),
       req.ctx.namespace!.id,
       userSummaryOf(user),
-      params(),
+      { ...given, reviewer_ids: await noteables.reviewerIds(req, given.reviewer_ids) },
     );
     sendJson(res, 201, await present.mergeRequest(doc, req));
   });
@@ -209,11 +211,12 @@ export function createNoteablesRouter(noteables: NoteablesService): Router {
     const user = requireUser(req.ctx);
     const mr = await mergeRequestOr404(req);
     requireUpdate(req, mr, ACCESS_LEVELS.developer);
+    const given = params();
     const updated = await noteables.updateMergeRequest(
       requestOrigin(SERVICE_PRODUCER, req.ctx),
       mr,
       userSummaryOf(user),
-      params(),
+      { ...given, reviewer_ids: await noteables.reviewerIds(req, given.reviewer_ids) },
     );
     sendJson(res, 200, await present.mergeRequest(updated, req));
   });
@@ -300,6 +303,8 @@ export function createNoteablesRouter(noteables: NoteablesService): Router {
   routeProjectSnippets(router, noteables);
   // PUT and DELETE of epics (epics.router.ts).
   routeGroupEpics(router, noteables);
+  // Subscriptions of the caller to issues and merge requests (issuable-subscriptions.router.ts).
+  routeIssuableSubscriptions(router, noteables);
 
   return router;
 }

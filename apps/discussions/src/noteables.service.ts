@@ -8,6 +8,8 @@ import { createIssuableExtras } from './issuable-extras';
 import { createIssueRelations } from './issue-relations';
 import { createSnippetEdits, snippetFileFields, type SnippetFile } from './snippets';
 import { createEpicIssues } from './epic-issues';
+import { createIssuableSubscriptions } from './issuable-subscriptions';
+import { createReviewerFilter, reviewersChangeNote } from './issuable-reviewers';
 import {
   blankNoteable,
   placeholderSha,
@@ -47,6 +49,8 @@ export type NoteableChanges = Partial<
     | 'dueDate'
     | 'discussionLocked'
     | 'issueType'
+    | 'reviewerIds'
+    | 'weight'
     | 'startDateFixed'
     | 'startDateIsFixed'
     | 'dueDateFixed'
@@ -66,6 +70,8 @@ function changesOf(input: IssueUpdate): NoteableChanges {
     dueDate: input.due_date,
     discussionLocked: input.discussion_locked,
     issueType: input.issue_type,
+    reviewerIds: input.reviewer_ids,
+    weight: input.weight,
   };
 }
 
@@ -171,6 +177,13 @@ export function createNoteablesService(deps: NotesDeps, notes: NotesService) {
       const note = await assigneesNote(doc.assigneeIds, changes.assigneeIds, actor);
       if (note) systemNotes.push(note);
     }
+    if (changes.reviewerIds !== undefined) {
+      const before = doc.reviewerIds ?? [];
+      const added = changes.reviewerIds.filter((id) => !before.includes(id));
+      const removed = before.filter((id) => !changes.reviewerIds!.includes(id));
+      const note = reviewersChangeNote(await usernames(added, actor), await usernames(removed, actor));
+      if (note) systemNotes.push(note);
+    }
     if (changes.milestoneId !== undefined && changes.milestoneId !== doc.milestoneId) {
       systemNotes.push(await milestoneNote(changes.milestoneId));
     }
@@ -239,6 +252,7 @@ export function createNoteablesService(deps: NotesDeps, notes: NotesService) {
       issueType: input.issue_type ?? 'issue',
       confidential: input.confidential ?? false,
       dueDate: input.due_date ?? null,
+      ...(input.weight !== undefined && { weight: input.weight }),
     });
     if (createdAt) Object.assign(doc, { createdAt, updatedAt: createdAt });
     if (positionScope) {
@@ -288,6 +302,7 @@ export function createNoteablesService(deps: NotesDeps, notes: NotesService) {
       sourceBranch: input.source_branch,
       targetBranch: input.target_branch,
       diffRefs,
+      reviewerIds: input.reviewer_ids ?? [],
     });
     return insert(origin, doc, EVENTS.mergeRequestOpened);
   }
@@ -309,7 +324,7 @@ export function createNoteablesService(deps: NotesDeps, notes: NotesService) {
       origin,
       doc,
       actor,
-      { ...changesOf(input), confidential: undefined, dueDate: undefined },
+      { ...changesOf(input), confidential: undefined, dueDate: undefined, weight: undefined },
       input.state_event,
       mrEvents,
     );
@@ -395,6 +410,8 @@ export function createNoteablesService(deps: NotesDeps, notes: NotesService) {
     updateEpic,
     destroyEpic,
     epicIssues: createEpicIssues(deps),
+    subscriptions: createIssuableSubscriptions(deps.models),
+    reviewerIds: createReviewerFilter(deps.models),
     ...createIssueRelations(deps),
     ...createSnippetEdits(deps),
     ...createDiscussionsProjections(deps),

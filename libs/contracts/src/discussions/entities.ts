@@ -103,6 +103,22 @@ export const issueEntity = z.object({
   relative_position: z.number().int().nullable(),
   web_url: z.string(),
   references,
+  /** Single-issue answers only (Entities::Issue `include_subscribed`): whether the caller gets its notices. */
+  subscribed: z.boolean().optional(),
+  /** Tiers with issue weights only (EE::API::Entities::IssueBasic `weight_available?`). */
+  weight: z.number().int().nullable().optional(),
+  /** Tiers with epics: the issue's epic the caller reads (EE::API::Entities::Issue), else null. */
+  epic_iid: z.number().int().nullable().optional(),
+  epic: z
+    .object({
+      id: z.number().int(),
+      iid: z.number().int(),
+      title: z.string(),
+      url: z.string(),
+      group_id: z.number().int(),
+    })
+    .nullable()
+    .optional(),
 });
 export type IssueEntity = z.infer<typeof issueEntity>;
 
@@ -167,6 +183,8 @@ export const mergeRequestEntity = z.object({
   first_contribution: z.boolean(),
   pipeline: z.null(),
   head_pipeline: z.null(),
+  /** Single merge request answers only (Entities::MergeRequest `include_subscribed`). */
+  subscribed: z.boolean().optional(),
 });
 export type MergeRequestEntity = z.infer<typeof mergeRequestEntity>;
 

@@ -19,6 +19,7 @@ import { EPIC_ENDPOINTS } from './epic-endpoints';
 import { MERGE_REQUEST_EXTRA_ENDPOINTS } from './merge-request-extra-endpoints';
 import { MILESTONE_ISSUABLE_ENDPOINTS } from './milestone-issuable-endpoints';
 import { EPIC_ISSUE_ENDPOINTS } from './epic-issue-endpoints';
+import { ISSUABLE_SUBSCRIPTION_ENDPOINTS } from './subscription-endpoints';
 
 /** Issues, merge requests, snippets, epics and commits themselves. */
 export const NOTEABLE_ENDPOINTS = defineEndpoints('discussions', [
@@ -232,4 +233,5 @@ export const NOTEABLE_ENDPOINTS = defineEndpoints('discussions', [
   ...MERGE_REQUEST_EXTRA_ENDPOINTS,
   ...MILESTONE_ISSUABLE_ENDPOINTS,
   ...EPIC_ISSUE_ENDPOINTS,
+  ...ISSUABLE_SUBSCRIPTION_ENDPOINTS,
 ]);

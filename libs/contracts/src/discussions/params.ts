@@ -131,6 +131,8 @@ export const createIssueBody = z.object({
   confidential: booleanParam.optional(),
   /** `YYYY-MM-DD`; empty or null removes it. */
   due_date: z.preprocess((v) => (v === '' ? null : v), isoDateParam.nullable()).optional(),
+  /** EE issues_helpers `optional_issue_params_ee`: kept on the tiers with issue weights; null removes it. */
+  weight: integerParam.nullable().optional(),
 });
 /** ISO 8601 date-time (Grape's `type: DateTime`): what does not parse is "<name> is invalid". */
 const dateTimeParam = z.preprocess(
@@ -154,6 +156,9 @@ export const ISSUE_UPDATE_AT_LEAST_ONE_OF = [
   'state_event',
   'title',
   'issue_type',
+  // EE update_params_at_least_one_of.
+  'weight',
+  'epic_id',
 ] as const;
 
 export const updateIssueBody = createIssueBody.partial().extend({
@@ -164,6 +169,8 @@ export const updateIssueBody = createIssueBody.partial().extend({
   remove_labels: stringListParam.optional(),
   discussion_locked: booleanParam.optional(),
   updated_at: dateTimeParam.optional(),
+  /** EE: the epic (its id) of the project's group or an ancestor; 0 or null takes the issue out of its epic. */
+  epic_id: nullableId.optional(),
 });
 export const createMergeRequestBody = z.object({
   source_branch: textParam,
@@ -172,6 +179,8 @@ export const createMergeRequestBody = z.object({
   description: issuableDescription.optional(),
   labels: stringListParam.optional(),
   milestone_id: nullableId.optional(),
+  /** lib/api/merge_requests.rb `reviewer_ids` (comma-separated or an array); `0` or empty: none. */
+  reviewer_ids: createIssueBody.shape.assignee_ids,
 });
 export const updateMergeRequestBody = z.object({
   title: issuableTitle.optional(),
@@ -179,6 +188,7 @@ export const updateMergeRequestBody = z.object({
   labels: stringListParam.optional(),
   milestone_id: nullableId.optional(),
   assignee_ids: createIssueBody.shape.assignee_ids,
+  reviewer_ids: createIssueBody.shape.assignee_ids,
   state_event: z.enum(['close', 'reopen']).optional(),
 });
 /**
