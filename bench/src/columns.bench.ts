@@ -12,6 +12,7 @@ import { percentile, roundTenth } from './stats';
  */
 const FULL_ISSUES = 100_000;
 const SAMPLES = 200;
+const REFERENCE_SAMPLES_AT_SIZE = 3;
 const TARGET_P99_MS = 50;
 const BATCH = 5_000;
 
@@ -41,9 +42,9 @@ async function must(reply: Promise<GatewayReply>, status: number, what: string):
   return r;
 }
 
-async function timeSequential(request: () => Promise<GatewayReply>): Promise<Latency> {
+async function timeSequential(request: () => Promise<GatewayReply>, times = SAMPLES): Promise<Latency> {
   const samples: number[] = [];
-  for (let i = 0; i < SAMPLES; i++) {
+  for (let i = 0; i < times; i++) {
     const t0 = performance.now();
     const reply = await request();
     samples.push(performance.now() - t0);
@@ -185,23 +186,28 @@ export async function runColumnsBench(options: {
   latencies['GET label list page 1'] = await timeSequential(() => column(listId));
   latencies['GET backlog page 1'] = await timeSequential(() => column('backlog'));
   latencies[`GET label list page ${deepPage}`] = await timeSequential(() => column(listId, deepPage));
-  // For comparison, not held to the target: the group issue list with the same criterion and order.
-  const reference = await timeSequential(() =>
-    call(
-      'GET',
-      `/groups/${groupId}/issues?labels=${labelName}&state=opened&order_by=relative_position&sort=asc&per_page=20`,
-    ),
-  );
+  // The floor: a group request of the boards service, measured right after the columns.
   const floor = await timeSequential(() => call('GET', `/groups/${groupId}/boards/${boardId}/lists`));
-  options.log(
-    `columns: reference GET group issue list (same label): p50 ${reference.p50Ms} ms, p99 ${reference.p99Ms} ms`,
-  );
-  options.log(
-    `columns: floor GET board lists (boards service): p50 ${floor.p50Ms} ms, p99 ${floor.p99Ms} ms`,
-  );
   for (const [label, latency] of Object.entries(latencies)) {
     options.log(`columns: ${label}: p50 ${latency.p50Ms} ms, p99 ${latency.p99Ms} ms`);
   }
+  options.log(
+    `columns: floor GET board lists (boards service): p50 ${floor.p50Ms} ms, p99 ${floor.p99Ms} ms`,
+  );
+  // For comparison, not held to the target: the group issue list with the same criterion and order. It
+  // reads every open issue's document (36 s a request at 100,000 under load), so past 10,000 issues a few
+  // samples only.
+  const reference = await timeSequential(
+    () =>
+      call(
+        'GET',
+        `/groups/${groupId}/issues?labels=${labelName}&state=opened&order_by=relative_position&sort=asc&per_page=20`,
+      ),
+    count > 10_000 ? REFERENCE_SAMPLES_AT_SIZE : SAMPLES,
+  );
+  options.log(
+    `columns: reference GET group issue list (same label): p50 ${reference.p50Ms} ms, p99 ${reference.p99Ms} ms`,
+  );
   return { issues: count, listIssues, latencies, reference, floor };
 }
 
