@@ -1,5 +1,14 @@
 import { ACCESS_LEVELS, type InternalContext, type NamespaceContext, type Visibility } from '@gl/contracts';
-import { ForbiddenError, NotFoundError, accessLevelOf, requireNamespace, todayUtc } from '@gl/service-kit';
+import { Router } from 'express';
+import {
+  ForbiddenError,
+  NotFoundError,
+  accessLevelOf,
+  featureAvailable,
+  requireNamespace,
+  todayUtc,
+  type FeatureLevels,
+} from '@gl/service-kit';
 import type { ProjectRefDoc } from './models';
 import type { ProjectsStore } from './projects.store';
 
@@ -26,8 +35,18 @@ export function canSee(visibility: Visibility, level: number, ctx: InternalConte
   return visibility === 'internal' && ctx.principal !== null;
 }
 
-/** GitLab's read_container_image: anyone who sees a public/internal project; Reporter+ on private ones. */
-export function canReadImages(visibility: Visibility, level: number, ctx: InternalContext): boolean {
+/**
+ * GitLab's read_container_image: anyone who sees a public/internal project; Reporter+ on private ones; no
+ * one where the project's container registry is disabled, members with Reporter+ where it is `private`
+ * (ProjectPolicy's container_registry feature rules; `features` from the identity projection).
+ */
+export function canReadImages(
+  visibility: Visibility,
+  level: number,
+  ctx: InternalContext,
+  features?: FeatureLevels,
+): boolean {
+  if (!featureAvailable(features, 'container_registry', level)) return false;
   if (level >= ACCESS_LEVELS.reporter) return true;
   return visibility !== 'private' && canSee(visibility, level, ctx);
 }
@@ -54,4 +73,27 @@ export function groupRead(ctx: InternalContext): { ns: NamespaceContext; level: 
     throw new ForbiddenError();
   }
   return { ns, level };
+}
+
+/** Project registry paths: `/projects/:id/registry/…`. */
+const PROJECT_REGISTRY_PATH = /^\/projects\/[^/]+\/registry(\/|$)/;
+
+/**
+ * A project whose container registry is unavailable to the caller (disabled, or `private` below Reporter):
+ * `authorize_read_container_images!` (lib/api/project_container_repositories.rb) answers 403 before any
+ * handler. The project's feature levels come from the identity projection; projects the caller cannot
+ * see are left to the handlers' 404.
+ */
+export function createRegistryFeatureGate(projects: ProjectsStore): Router {
+  const router = Router();
+  router.use(async (req, _res, next) => {
+    const ns = req.ctx?.namespace;
+    if (!PROJECT_REGISTRY_PATH.test(req.path) || !ns || ns.kind !== 'project') return next();
+    const level = accessLevelOf(req.ctx);
+    if (!canSee(ns.visibility, level, req.ctx)) return next();
+    const project = await projects.find(ns.id);
+    if (!featureAvailable(project?.features, 'container_registry', level)) throw new ForbiddenError();
+    next();
+  });
+  return router;
 }

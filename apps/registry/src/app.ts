@@ -5,6 +5,7 @@ import {
   type ServiceInstance,
   type ServiceRuntime,
 } from '@gl/service-kit';
+import { createRegistryFeatureGate } from './access';
 import type { RegistryConfig } from './config';
 import { cleanupWorker } from './cleanup.worker';
 import { identityProjection } from './identity.projection';
@@ -36,6 +37,8 @@ export function createRegistryApp(runtime: ServiceRuntime<RegistryConfig>): Serv
   const revisions = createProjectionRevisions(runtime.connection);
   const app = createRuntimeHttpApp(runtime, SERVICE_NAME, {
     apiRouters: [
+      // First: a project's unavailable container registry is a 403 before any handler.
+      createRegistryFeatureGate(deps.stores.projects),
       createRegistryRouter({ ...deps, config: runtime.config, outbox: runtime.outbox, revisions }),
     ],
     serves: REGISTRY_ENDPOINTS,

@@ -4,6 +4,7 @@ import {
   defineModel,
   documentSchema,
   membershipSchema,
+  type FeatureLevels,
   type MembershipData,
   type Outbox,
 } from '@gl/service-kit';
@@ -17,6 +18,8 @@ export interface ProjectRefDoc {
   visibility: Visibility;
   ancestorGroupIds: number[];
   destroyed: boolean;
+  /** Feature levels from the identity events (container_registry among them); null or absent: all enabled. */
+  features?: FeatureLevels;
 }
 
 export interface GroupRefDoc {

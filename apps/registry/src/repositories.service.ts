@@ -116,7 +116,7 @@ export async function readableProjectsInGroup(
   for (const project of projects) {
     const level =
       groupLevel >= ACCESS_LEVELS.reporter ? groupLevel : await projectAccessLevel(store, project, ctx);
-    if (canReadImages(project.visibility, level, ctx)) levels.set(project._id, level);
+    if (canReadImages(project.visibility, level, ctx, project.features)) levels.set(project._id, level);
   }
   return { projects, levels };
 }
@@ -149,7 +149,7 @@ export async function projectReaderOf(
   if (!project) throw new NotFoundError();
   const level = await projectAccessLevel(store, project, ctx);
   if (!canSee(project.visibility, level, ctx)) throw new NotFoundError();
-  if (!canReadImages(project.visibility, level, ctx)) throw new ForbiddenError();
+  if (!canReadImages(project.visibility, level, ctx, project.features)) throw new ForbiddenError();
   return { project, level };
 }
 

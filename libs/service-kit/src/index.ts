@@ -33,3 +33,4 @@ export * from './entities/user-summary';
 export * from './parent-watch';
 export * from './access/target-access';
 export * from './access/expiry';
+export * from './access/project-features';
