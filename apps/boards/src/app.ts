@@ -18,6 +18,8 @@ import { createIterationsRouter } from './iterations.router';
 import { createIterationsService } from './iterations.service';
 import { createLabelsRouter } from './labels.router';
 import { createLabelsService } from './labels.service';
+import { createLabelSubscriptions } from './label-subscriptions';
+import { createLabelSubscriptionsRouter } from './label-subscriptions.router';
 import { createMilestonesRouter } from './milestones.router';
 import { createMilestonesService } from './milestones.service';
 import { createUsersSubscription } from './users.projection';
@@ -39,9 +41,11 @@ export function createBoardsApp(runtime: ServiceRuntime): ServiceInstance & { bo
   const boards = publishingBoards(createBoardsService(stores), definitions);
   const labels = publishingLabels(createLabelsService(stores.labels, boards), definitions);
   const milestones = createMilestonesService(stores.milestones, runtime.outbox);
+  const labelSubscriptions = createLabelSubscriptions(runtime.connection);
   const app = createRuntimeHttpApp(runtime, SERVICE_NAME, {
     apiRouters: [
-      createLabelsRouter(labels),
+      createLabelsRouter(labels, labelSubscriptions),
+      createLabelSubscriptionsRouter(labels, labelSubscriptions),
       createMilestonesRouter(milestones),
       createIterationsRouter(createIterationsService(stores.iterations)),
       createBoardsRouter(boards),

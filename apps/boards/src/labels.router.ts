@@ -1,5 +1,5 @@
 import { Router } from 'express';
-import { ACCESS_LEVELS, BOARDS_API } from '@gl/contracts';
+import { ACCESS_LEVELS, BOARDS_API, type InternalContext } from '@gl/contracts';
 import {
   ParamError,
   atLeastOneOf,
@@ -13,10 +13,22 @@ import {
 } from '@gl/service-kit';
 import { groupAndAncestors, groupWriter, readableGroup } from './boards.access';
 import type { LabelsService } from './labels.service';
+import type { LabelDoc } from './boards.models';
+import type { LabelSubscriptions } from './label-subscriptions';
 import { presentLabel } from './presenters';
 
-export function createLabelsRouter(labels: LabelsService): Router {
+export function createLabelsRouter(labels: LabelsService, subscriptions: LabelSubscriptions): Router {
   const router = Router();
+
+  /** Entities::Label with `subscribed` for the caller: one read for the labels shown. */
+  async function present(ctx: InternalContext, docs: LabelDoc[]) {
+    const mine = await subscriptions.subscribedAmong(
+      ctx.principal?.id ?? null,
+      docs.map((d) => d._id),
+    );
+    return docs.map((doc) => presentLabel(doc, mine.has(doc._id)));
+  }
+  const presentOne = async (ctx: InternalContext, doc: LabelDoc) => (await present(ctx, [doc]))[0]!;
 
   route(router, BOARDS_API.listGroupLabels, async ({ req, res, ctx, params }) => {
     const ns = readableGroup(ctx);
@@ -25,18 +37,18 @@ export function createLabelsRouter(labels: LabelsService): Router {
     const groups = query.include_ancestor_groups === false ? [ns.id] : groupAndAncestors(ns);
     const { total, docs } = await labels.page(groups, query.search, page);
     setPaginationHeaders(req, res, page, total);
-    sendJson(res, 200, docs.map(presentLabel));
+    sendJson(res, 200, await present(ctx, docs));
   });
 
   route(router, BOARDS_API.getGroupLabel, async ({ req, res, ctx }) => {
     const ns = readableGroup(ctx);
-    sendJson(res, 200, presentLabel(await labels.find(ns.id, String(req.params.label_id))));
+    sendJson(res, 200, await presentOne(ctx, await labels.find(ns.id, String(req.params.label_id))));
   });
 
   route(router, BOARDS_API.createGroupLabel, async ({ res, ctx, params }) => {
     const { ns } = groupWriter(ctx, ACCESS_LEVELS.reporter);
     const doc = await labels.create(ns.id, params());
-    sendJson(res, 201, presentLabel(doc));
+    sendJson(res, 201, await presentOne(ctx, doc));
   });
 
   route(router, BOARDS_API.updateGroupLabel, async ({ req, res, ctx, params }) => {
@@ -45,7 +57,7 @@ export function createLabelsRouter(labels: LabelsService): Router {
     const broken = atLeastOneOf('new_name', 'color', 'description', 'priority')(collectParams(req));
     if (broken) throw new ParamError([broken]);
     const updated = await labels.update(ns.id, changes);
-    sendJson(res, 200, presentLabel(updated));
+    sendJson(res, 200, await presentOne(ctx, updated));
   });
 
   // lib/api/group_labels.rb's deprecated `put` (helpers/labels_helpers.rb update_label): exactly one of
@@ -58,7 +70,7 @@ export function createLabelsRouter(labels: LabelsService): Router {
     const { label_id, name, ...changes } = params();
     requireExactlyOne(raw, ['label_id', 'name']);
     const updated = await labels.update(ns.id, { ...changes, label_id: String(label_id ?? name) });
-    sendJson(res, 200, presentLabel(updated));
+    sendJson(res, 200, await presentOne(ctx, updated));
   });
 
   route(router, BOARDS_API.deleteGroupLabel, async ({ req, res, ctx }) => {

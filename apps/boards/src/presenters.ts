@@ -25,7 +25,8 @@ export function textColorFor(color: string): string {
   return luminance > 0.5 ? '#1F1E24' : '#FFFFFF';
 }
 
-export function presentLabel(label: LabelDoc): LabelEntity {
+/** Entities::Label; `subscribed`: whether the caller subscribed to it (label-subscriptions.ts). */
+export function presentLabel(label: LabelDoc, subscribed = false): LabelEntity {
   return {
     id: label._id,
     name: label.name,
@@ -33,7 +34,7 @@ export function presentLabel(label: LabelDoc): LabelEntity {
     description_html: label.description ?? '',
     text_color: textColorFor(label.color),
     color: label.color,
-    subscribed: false,
+    subscribed,
     priority: label.priority,
     is_project_label: false,
     archived: false,

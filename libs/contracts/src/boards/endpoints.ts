@@ -21,6 +21,7 @@ import {
   updateLabelByNameBody,
   updateMilestoneBody,
 } from './entities';
+import { LABEL_SUBSCRIPTION_ENDPOINTS } from './label-subscription-endpoints';
 
 const boards = ['boards'];
 const labels = ['labels'];
@@ -280,6 +281,7 @@ export const BOARDS_ENDPOINTS = defineEndpoints('boards', [
     response: { status: 204, description: 'Deleted' },
     errors: [401, 403, 404],
   },
+  ...LABEL_SUBSCRIPTION_ENDPOINTS,
 ]);
 
 /** The catalogue by operation id, for handler registration: `BOARDS_API.<operationId>`. */

@@ -1,0 +1,50 @@
+import type { Connection } from 'mongoose';
+import { defineModel, documentSchema } from '@gl/service-kit';
+
+/**
+ * Subscription (app/models/subscription.rb) of one user to one group label: labels have no participants,
+ * so a user is subscribed only by their own choice. `_id` is `<labelId>:<userId>`: concurrent writes of
+ * the same choice meet on one document.
+ */
+export interface LabelSubscriptionDoc {
+  _id: string;
+  labelId: number;
+  userId: number;
+  subscribed: boolean;
+  updatedAt: Date;
+}
+
+export function createLabelSubscriptions(connection: Connection) {
+  const schema = documentSchema<LabelSubscriptionDoc>({
+    _id: String,
+    labelId: Number,
+    userId: Number,
+    subscribed: Boolean,
+    updatedAt: Date,
+  });
+  // Subscribable#subscriptions.find_by_user_id, and a page of labels for one user.
+  schema.index({ labelId: 1, userId: 1 }, { unique: true });
+  schema.index({ userId: 1, labelId: 1 });
+  const subscriptions = defineModel(connection, 'LabelSubscription', schema, 'label_subscriptions');
+
+  return {
+    /** The labels among these the user is subscribed to (one read for a page of labels). */
+    async subscribedAmong(userId: number | null, labelIds: number[]): Promise<Set<number>> {
+      if (userId === null || labelIds.length === 0) return new Set();
+      const docs = await subscriptions
+        .find({ userId, labelId: { $in: labelIds }, subscribed: true }, { labelId: 1 })
+        .lean<Pick<LabelSubscriptionDoc, 'labelId'>[]>();
+      return new Set(docs.map((d) => d.labelId));
+    },
+    /** Subscribable#subscribe / #unsubscribe. */
+    async set(labelId: number, userId: number, subscribed: boolean): Promise<void> {
+      await subscriptions.updateOne(
+        { _id: `${labelId}:${userId}` },
+        { $set: { labelId, userId, subscribed, updatedAt: new Date() } },
+        { upsert: true },
+      );
+    },
+  };
+}
+
+export type LabelSubscriptions = ReturnType<typeof createLabelSubscriptions>;
