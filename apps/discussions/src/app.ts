@@ -6,6 +6,7 @@ import {
   type ServiceInstance,
   type ServiceRuntime,
 } from '@gl/service-kit';
+import { createFeatureGate } from './discussions.access';
 import { createDiscussionsModels } from './discussions.models';
 import { createDiscussionsRouter } from './discussions.router';
 import { createCommitsRouter } from './commits.router';
@@ -24,11 +25,8 @@ import { createPositionsStore } from './positions.store';
 import { createNotesService } from './notes.service';
 import { createPersonalSnippets } from './personal-snippets';
 import { createPersonalSnippetsRouter } from './personal-snippets.router';
-import {
-  createIncidentsSubscription,
-  createMilestonesSubscription,
-  createUsersSubscription,
-} from './subscriptions';
+import { createIncidentsSubscription, createMilestonesSubscription } from './subscriptions';
+import { createUsersSubscription } from './users.projection';
 
 export const SERVICE_NAME = 'discussions';
 
@@ -50,6 +48,8 @@ export function createDiscussionsApp(runtime: ServiceRuntime): ServiceInstance {
   const app = createRuntimeHttpApp(runtime, SERVICE_NAME, {
     serves: DISCUSSIONS_ENDPOINTS,
     apiRouters: [
+      // First: a project's disabled issues, merge requests or snippets answer before any handler.
+      createFeatureGate(models),
       createDiscussionsRouter(noteables, notes),
       createIssuablesRouter({ noteables, lists, scope, revisions }),
       createIssueReorderRouter(noteables, scope),
@@ -72,7 +72,7 @@ export function createDiscussionsApp(runtime: ServiceRuntime): ServiceInstance {
     subscriptions: [
       createIncidentsSubscription(noteables),
       createMilestonesSubscription(noteables),
-      createUsersSubscription(noteables),
+      createUsersSubscription(models),
       identityProjection(models, revisions),
       boardsProjection(boards),
     ],

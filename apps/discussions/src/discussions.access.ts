@@ -5,18 +5,24 @@ import type {
   TargetAudience,
   UserSummary,
 } from '@gl/contracts';
-import { ACCESS_LEVELS } from '@gl/contracts';
+import { ACCESS_LEVELS, type ProjectFeature } from '@gl/contracts';
+import { Router } from 'express';
 import {
   ForbiddenError,
   NotFoundError,
   accessLevelOf,
+  canReadNamespace,
   canReadTarget,
+  featureAvailable,
+  readPageRequest,
+  setPaginationHeaders,
+  type FeatureLevels,
   requireUser,
   viewerOf,
   type AccessTarget,
   type TargetKind,
 } from '@gl/service-kit';
-import type { NoteableDoc, NoteableKind } from './discussions.models';
+import type { DiscussionsModels, NoteableDoc, NoteableKind } from './discussions.models';
 
 /**
  * GitLab's abilities as far as this service needs them, from the signed context: reading follows the
@@ -123,4 +129,46 @@ export function userSummaryOf(principal: Principal): UserSummary {
 
 export function actorOf(user: UserSummary | Principal): { id: number; username: string; name: string } {
   return { id: user.id, username: user.username, name: user.name };
+}
+
+/** Project paths of the features discussions serves: `/projects/:id/<feature>[/:iid[/…]]`. */
+const FEATURE_PATH = /^\/projects\/[^/]+\/(issues|merge_requests|snippets)(\/[^/]+)?(\/.*)?$/;
+const FEATURE_OF: Record<string, ProjectFeature> = {
+  issues: 'issues',
+  merge_requests: 'merge_requests',
+  snippets: 'snippets',
+};
+
+/**
+ * A project's disabled (or, for non-members, `private`) issues, merge requests or snippets, answered as
+ * GitLab does before any handler runs (ProjectFeature#feature_available?, from the identity projection's
+ * feature levels): merge requests `authorize! :read_merge_request` (lib/api/merge_requests.rb) and snippets
+ * `check_snippets_enabled` (lib/api/project_snippets.rb) are 403; issues go through IssuesFinder, which
+ * finds none — an empty list, 404 for one issue and what hangs off it — while creating, updating or
+ * deleting one is `authorize!`'s 403. Projects the caller cannot read are left to the handlers' 404.
+ */
+export function createFeatureGate(models: Pick<DiscussionsModels, 'projects'>): Router {
+  const router = Router();
+  router.use(async (req, res, next) => {
+    const match = FEATURE_PATH.exec(req.path);
+    const ns = req.ctx?.namespace;
+    if (!match || !ns || ns.kind !== 'project' || !canReadNamespace(viewerOf(req.ctx))) return next();
+    // Grape's authenticate_non_get! comes first: an anonymous write is the handlers' 401.
+    if (req.method !== 'GET' && !req.ctx.principal) return next();
+    const feature = FEATURE_OF[match[1]!]!;
+    const project = await models.projects
+      .findById(ns.id, { features: 1 })
+      .lean<{ features?: FeatureLevels }>();
+    if (featureAvailable(project?.features, feature, accessLevelOf(req.ctx))) return next();
+    if (feature !== 'issues') throw new ForbiddenError();
+    const [, , one, below] = match;
+    if (one === undefined && req.method === 'GET') {
+      setPaginationHeaders(req, res, readPageRequest(req.query), 0);
+      res.status(200).json([]);
+      return;
+    }
+    if (below === undefined && req.method !== 'GET') throw new ForbiddenError();
+    throw new NotFoundError();
+  });
+  return router;
 }

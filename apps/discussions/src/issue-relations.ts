@@ -1,4 +1,5 @@
 import type { UserSummary } from '@gl/contracts';
+import { userSummary } from '@gl/service-kit';
 import type { NoteDoc, NoteableDoc } from './discussions.models';
 import type { NotesDeps } from './notes.service';
 
@@ -110,12 +111,15 @@ export function createIssueRelations(deps: Pick<NotesDeps, 'models'>) {
       const ids = order.filter((o): o is number => typeof o === 'number' && !known.has(o));
       const names = order.filter((o): o is string => typeof o === 'string');
       // Two indexed reads (an $or of both is a whole-table scan on FerretDB).
-      type Known = { _id: number; username: string; name: string };
+      type Known = { _id: number; username: string; name: string; email?: string };
       const [byId, named] = await Promise.all([
-        ids.length ? users.find({ _id: { $in: ids } }).lean<Known[]>() : [],
+        ids.length ? users.find({ _id: { $in: ids }, destroyed: { $ne: true } }).lean<Known[]>() : [],
         names.length
           ? users
-              .find({ username: { $in: [...new Set(names.flatMap((n) => [n, n.toLowerCase()]))] } })
+              .find({
+                username: { $in: [...new Set(names.flatMap((n) => [n, n.toLowerCase()]))] },
+                destroyed: { $ne: true },
+              })
               .lean<Known[]>()
           : [],
       ]);
@@ -123,15 +127,9 @@ export function createIssueRelations(deps: Pick<NotesDeps, 'models'>) {
       const byName = new Map(found.map((u) => [u.username.toLowerCase(), u._id]));
       for (const user of found) {
         if (known.has(user._id)) continue;
-        known.set(user._id, {
-          id: user._id,
-          username: user.username,
-          name: user.name,
-          state: 'active',
-          locked: false,
-          avatar_url: null,
-          web_url: webUrlOf(user.username),
-        });
+        // The kit's summary: the copy's address gives the same avatar_url as the gateway's.
+        const summary = userSummary({ ...user, id: user._id, state: 'active' }, '');
+        known.set(user._id, { ...summary, web_url: webUrlOf(summary.username) });
       }
       const seen = new Set<number>();
       const result: UserSummary[] = [];

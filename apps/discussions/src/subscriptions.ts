@@ -5,14 +5,7 @@ import {
   alertResolvedData,
   targetEventData,
 } from '@gl/contracts';
-import {
-  PoisonMessageError,
-  applyIdentityEvent,
-  eventData,
-  identitySubjects,
-  type IdentityHandlers,
-  type Subscription,
-} from '@gl/service-kit';
+import { PoisonMessageError, eventData, type Subscription } from '@gl/service-kit';
 import type { NoteablesService } from './noteables.service';
 import { SERVICE_PRODUCER } from './discussions.origin';
 
@@ -49,20 +42,6 @@ export function createMilestonesSubscription(noteables: NoteablesService): Subsc
     async handle(event) {
       const data = eventData(targetEventData, event);
       await noteables.recordMilestone(data.targetId, data.targetIid, data.targetTitle);
-    },
-  };
-}
-
-/** Usernames from the identity catalogue, for "assigned to @user" system notes. */
-export function createUsersSubscription(noteables: NoteablesService): Subscription {
-  const handlers: IdentityHandlers = {
-    user: (user, event) => noteables.recordUser(user, event.occurredAt),
-  };
-  return {
-    durable: DURABLES.discussionsUsers,
-    filterSubjects: identitySubjects(handlers),
-    handle: async (event) => {
-      await applyIdentityEvent(handlers, event);
     },
   };
 }

@@ -93,8 +93,12 @@ describe('Title and assignee system notes', () => {
       .map((n) => n.body);
   }
 
-  it('When subscribed, then it reads user created and updated on its own durable', () => {
-    expect(users().filterSubjects).toEqual([IDENTITY.userCreated, IDENTITY.userUpdated]);
+  it('When subscribed, then it reads user created, updated and destroyed on its own durable', () => {
+    expect(users().filterSubjects).toEqual([
+      IDENTITY.userCreated,
+      IDENTITY.userUpdated,
+      IDENTITY.userDestroyed,
+    ]);
   });
 
   it('When an issue title changes, then one "changed title" system note; the same title writes none', async () => {
