@@ -44,7 +44,7 @@ function budget(userId: number) {
  * changes nothing.
  */
 export function createUsersStore(models: Pick<DiscussionsModels, 'noteables' | 'notes'>) {
-  const noteables = models.noteables as unknown as Model<NoteableDoc>;
+  const noteables = models.noteables;
   const notes = models.notes;
 
   /** Replaces the embedded summary at `field` of every document where it is the user's. */
