@@ -44,6 +44,13 @@ describe('Subscriptions to group labels', () => {
     expect(off.status).toBe(201);
     expect(labelEntity.parse(off.body).subscribed).toBe(false);
     expect((await h.call('POST', `${p}/${label.id}/unsubscribe`, { ns, as: GUEST })).status).toBe(304);
+
+    // The label's subscriptions go with it.
+    const stored = () =>
+      h.runtime.connection.collection('label_subscriptions').countDocuments({ labelId: label.id });
+    expect(await stored()).toBe(1);
+    expect((await h.call('DELETE', `${p}/bug`, { ns })).status).toBe(204);
+    expect(await stored()).toBe(0);
   });
 
   it('When the label or group is unknown or the caller anonymous, then 404 and 401 as GitLab', async () => {

@@ -36,6 +36,10 @@ export function createLabelSubscriptions(connection: Connection) {
         .lean<Pick<LabelSubscriptionDoc, 'labelId'>[]>();
       return new Set(docs.map((d) => d.labelId));
     },
+    /** A deleted label's subscriptions go with it (`has_many :subscriptions, dependent: :destroy`). */
+    async removeOf(labelId: number): Promise<void> {
+      await subscriptions.deleteMany({ labelId });
+    },
     /** Subscribable#subscribe / #unsubscribe. */
     async set(labelId: number, userId: number, subscribed: boolean): Promise<void> {
       await subscriptions.updateOne(

@@ -75,7 +75,9 @@ export function createLabelsRouter(labels: LabelsService, subscriptions: LabelSu
 
   route(router, BOARDS_API.deleteGroupLabel, async ({ req, res, ctx }) => {
     const { ns } = groupWriter(ctx, ACCESS_LEVELS.reporter);
-    await labels.remove(ns.id, String(req.params.label_id));
+    const label = await labels.find(ns.id, String(req.params.label_id));
+    await labels.remove(ns.id, String(label._id));
+    await subscriptions.removeOf(label._id);
     sendNoContent(res);
   });
 

@@ -73,6 +73,13 @@ describe('Subscriptions to issues and merge requests; reviewers, weight and epic
     expect(off.status).toBe(201);
     expect(subscribedIssue.parse(off.body).subscribed).toBe(false);
     expect((await h.call('POST', `${p}/unsubscribe`, { ns, as: GUEST })).status).toBe(304);
+
+    // The issue's subscriptions go with it (Issues::DestroyService).
+    const stored = () =>
+      h.runtime.connection.collection('issuable_subscriptions').countDocuments({ noteableId: issue.id });
+    expect(await stored()).toBe(1);
+    expect((await h.call('DELETE', p, { ns })).status).toBe(204);
+    expect(await stored()).toBe(0);
   });
 
   it('When the author unsubscribes, then the choice wins over taking part; commenters are subscribed', async () => {

@@ -181,10 +181,11 @@ export function createIssueRelations(deps: Pick<NotesDeps, 'models'>) {
       return [...related, ...closing.filter((mr) => !byIid.has(mr.iid!))];
     },
 
-    /** Issues::DestroyService: the issue, its notes and its place in an epic go. */
+    /** Issues::DestroyService: the issue, its notes, its place in an epic and its subscriptions go. */
     async destroyIssue(issue: NoteableDoc): Promise<void> {
       await notes.deleteMany({ noteableType: 'Issue', noteableId: issue._id });
       await noteables.db.collection('epic_issues').deleteMany({ issueId: issue._id });
+      await noteables.db.collection('issuable_subscriptions').deleteMany({ noteableId: issue._id });
       await noteables.deleteOne({ _id: issue._id, kind: 'Issue' });
     },
   };

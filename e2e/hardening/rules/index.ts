@@ -9,6 +9,7 @@ import { OPERATIONS_RULES } from './operations';
 import { SERVICE_RULES } from './services';
 import { SNIPPET_RULES } from './snippets';
 import { EPIC_ISSUE_RULES, EPIC_RULES } from './epics';
+import { SUBSCRIPTION_RULES } from './subscriptions';
 import type { Rules } from './types';
 
 /**
@@ -28,6 +29,7 @@ export const RULES: Rules = {
   ...NOTE_RULES,
   ...SERVICE_RULES,
   ...OPERATIONS_RULES,
+  ...SUBSCRIPTION_RULES,
 };
 
 export { noteableKindOf } from './notes';
