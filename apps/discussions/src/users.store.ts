@@ -7,6 +7,8 @@ import type { DiscussionsModels, NoteableDoc } from './discussions.models';
 const BATCH = 500;
 
 type IdDoc = { _id: number };
+
+const KINDS: NoteableDoc['kind'][] = ['Issue', 'MergeRequest', 'Snippet', 'Epic'];
 /**
  * Statements one delivery of a user.destroyed event may run: past that the handler stops and the event is
  * redelivered, carrying on where the last delivery stopped (every step only matches what is still left).
@@ -54,11 +56,12 @@ export function createUsersStore(models: Pick<DiscussionsModels, 'noteables' | '
     userId: number,
     replacement: (stored: UserSummary) => UserSummary | null,
     spend: () => void,
+    scope: Record<string, unknown> = {},
   ): Promise<void> {
     for (;;) {
       spend();
       const docs = await model
-        .find({ [`${field}.id`]: userId }, { _id: 1, [field]: 1 })
+        .find({ ...scope, [`${field}.id`]: userId }, { _id: 1, [field]: 1 })
         .limit(BATCH)
         .lean<Record<string, unknown>[]>();
       if (docs.length === 0) return;
@@ -78,24 +81,23 @@ export function createUsersStore(models: Pick<DiscussionsModels, 'noteables' | '
     }
   }
 
-  /** The noteables authored by the user, of these kinds, with their notes and epic links. */
-  async function removeAuthored(userId: number, kinds: NoteableDoc['kind'][], spend: () => void) {
+  /** The noteables of one kind authored by the user, with their notes and epic links. */
+  async function removeAuthored(userId: number, kind: NoteableDoc['kind'], spend: () => void) {
     for (;;) {
       spend();
-      const docs = await noteables
-        .find({ kind: { $in: kinds }, 'author.id': userId }, { _id: 1, kind: 1 })
-        .limit(BATCH)
-        .lean<Pick<NoteableDoc, '_id' | 'kind'>[]>();
-      if (docs.length === 0) return;
-      for (const kind of kinds) {
-        const ids = docs.filter((d) => d.kind === kind).map((d) => d._id);
-        if (ids.length === 0) continue;
-        await deleteManyInBatches(notes, { noteableType: kind, noteableId: { $in: ids } });
-        if (kind === 'Issue')
-          await noteables.db.collection('epic_issues').deleteMany({ issueId: { $in: ids } });
-      }
-      await noteables.deleteMany({ _id: { $in: docs.map((d) => d._id) } });
-      if (docs.length < BATCH) return;
+      // By kind and author: the (kind, author.id) index answers it.
+      const ids = (
+        await noteables
+          .find({ kind, 'author.id': userId }, { _id: 1 })
+          .limit(BATCH)
+          .lean<Pick<NoteableDoc, '_id'>[]>()
+      ).map((doc) => doc._id);
+      if (ids.length === 0) return;
+      await deleteManyInBatches(notes, { noteableType: kind, noteableId: { $in: ids } });
+      if (kind === 'Issue')
+        await noteables.db.collection('epic_issues').deleteMany({ issueId: { $in: ids } });
+      await noteables.deleteMany({ _id: { $in: ids } });
+      if (ids.length < BATCH) return;
     }
   }
 
@@ -117,10 +119,11 @@ export function createUsersStore(models: Pick<DiscussionsModels, 'noteables' | '
           if (ids.length > 0) await notes.deleteMany({ _id: { $in: ids } });
           if (ids.length < BATCH) break;
         }
-        await removeAuthored(userId, ['Issue', 'MergeRequest', 'Snippet'], spend);
+        for (const kind of ['Issue', 'MergeRequest', 'Snippet'] as const)
+          await removeAuthored(userId, kind, spend);
       }
       await rewrite(anyNotes, 'author', userId, ghostLike, spend);
-      await rewrite(anyNoteables, 'author', userId, ghostLike, spend);
+      for (const kind of KINDS) await rewrite(anyNoteables, 'author', userId, ghostLike, spend, { kind });
       await rewrite(anyNotes, 'resolvedBy', userId, () => null, spend);
       await rewrite(anyNoteables, 'closedBy', userId, () => null, spend);
       await rewrite(anyNoteables, 'mergedBy', userId, () => null, spend);

@@ -19,6 +19,10 @@ const BOARD_TARGETS =
 const OUTBOX_GAUGE =
   'the outbox_backlog gauge counts pending documents on /metrics scrapes through the _outboxPending index; ' +
   "after dbStats' ANALYZE (FerretDB patch 0007 stops it) SQLite walked that whole index on small tables";
+const DELETED_USER =
+  "gl.identity.user.destroyed (DELETE /users/:id): discussions finds the deleted user's notes and the " +
+  "closed_by / merged_by / resolved_by GitLab's foreign keys nullify, once per deleted user, in batches of " +
+  '500 and at most 40 statements a delivery (apps/discussions/src/users.store.ts)';
 
 /**
  * Query shapes that read a whole collection on purpose, each with its reason. Everything else the stack
@@ -55,4 +59,8 @@ export const INTENDED_SCANS: readonly IntendedScan[] = [
     filter: '{}',
     reason: 'the outbox_dead_letters gauge counts the set-aside events on each /metrics scrape',
   },
+  { service: 'discussions', collection: 'notes', filter: '{"author.id": int32}', reason: DELETED_USER },
+  { service: 'discussions', collection: 'notes', filter: '{"resolvedBy.id": int32}', reason: DELETED_USER },
+  { service: 'discussions', collection: 'noteables', filter: '{"closedBy.id": int32}', reason: DELETED_USER },
+  { service: 'discussions', collection: 'noteables', filter: '{"mergedBy.id": int32}', reason: DELETED_USER },
 ];
