@@ -5,6 +5,7 @@ import {
   epicEntity,
   issueEntity,
   mergeRequestEntity,
+  type IssueEntity,
   messageError,
 } from '@gl/contracts';
 import {
@@ -236,6 +237,14 @@ describe('Subscriptions to issues and merge requests; reviewers, weight and epic
         url: `http://localhost/groups/g${g.id}/-/epics/${epic.iid}`,
       },
     });
+    // Lists show the epic too (EE::API::Entities::Issue), its URL from the project's ancestors.
+    const page = (await h.call('GET', `/projects/${ns.id}/issues`, { ns })).body as IssueEntity[];
+    expect(page[0]).toMatchObject({
+      epic_iid: epic.iid,
+      epic: { id: epic.id, url: `http://localhost/groups/g${g.id}/-/epics/${epic.iid}` },
+    });
+    const freeList = await h.call('GET', `/projects/${ns.id}/issues`, { ns, tier: 'free' });
+    expect((freeList.body as object[])[0]).not.toHaveProperty('epic_iid');
     const listed = await h.call('GET', `/groups/${g.id}/epics/${epic.iid}/issues`, { ns: g });
     expect((listed.body as { id: number }[]).map((i) => i.id)).toEqual([issue.id]);
 

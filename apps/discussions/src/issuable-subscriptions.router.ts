@@ -15,6 +15,7 @@ import { presentIssue, presentMergeRequest, type IssuableExtras } from './discus
 import type { NoteableDoc } from './discussions.models';
 import type { SubscriptionViewer } from './issuable-subscriptions';
 import type { NoteablesService } from './noteables.service';
+import { ancestorPathOf, epicFieldsOf } from './issue-epics';
 
 /** `subscribable_id` is a String param: what is not an iid finds nothing (find_by! → 404). */
 function iidOf(req: Request, name: string): number {
@@ -62,18 +63,9 @@ export function createSingleIssuables(noteables: NoteablesService) {
     if (!isHigherTier(req.ctx)) return {};
     const link = await noteables.epicIssues.ofIssue(doc._id);
     const epic = link && (await noteables.findIssueById(link.epicId));
-    if (!epic || epic.kind !== 'Epic' || !canReadNoteable(req.ctx, epic))
-      return { epic_iid: null, epic: null };
-    return {
-      epic_iid: epic.iid!,
-      epic: {
-        id: epic._id,
-        iid: epic.iid!,
-        title: epic.title,
-        url: `${req.ctx.externalUrl.replace(/\/+$/, '')}/groups/${groupPathOf(req, epic.groupId!)}/-/epics/${epic.iid}`,
-        group_id: epic.groupId!,
-      },
-    };
+    const readable = epic && epic.kind === 'Epic' && canReadNoteable(req.ctx, epic) ? epic : null;
+    const groupPath = readable && ancestorPathOf(req.ctx.namespace!, readable.groupId!);
+    return epicFieldsOf(readable, groupPath, req.ctx.externalUrl);
   }
 
   return {
@@ -98,19 +90,6 @@ export function createSingleIssuables(noteables: NoteablesService) {
 }
 
 export type SingleIssuables = ReturnType<typeof createSingleIssuables>;
-
-/**
- * A project's ancestor group by id as a path: the project's full path begins with the paths of its
- * ancestors, root first, one segment each.
- */
-function groupPathOf(req: Request, groupId: number): string {
-  const ns = req.ctx.namespace!;
-  const index = ns.ancestorGroupIds.indexOf(groupId);
-  return ns.fullPath
-    .split('/')
-    .slice(0, index + 1)
-    .join('/');
-}
 
 /**
  * EE Issues::BaseService `epic_id`: the epic of the project's group or an ancestor (EpicsFinder with

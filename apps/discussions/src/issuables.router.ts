@@ -30,6 +30,7 @@ import type { IssuableLists } from './issuable-lists';
 import { viewerOfContext, type IssuablesScope, type ScopeProject } from './issuables.scope';
 import type { NoteablesService } from './noteables.service';
 import { pathIdOf } from './path-ids';
+import { epicFieldsOf } from './issue-epics';
 
 /** Grape's `mutually_exclusive` pairs of the list parameters (lib/api/issues.rb, merge_requests.rb). */
 const EXCLUSIVE = [
@@ -108,7 +109,19 @@ export function createIssuablesRouter(deps: IssuablesRouterDeps): Router {
       req.ctx.externalUrl,
     );
     const weights = isHigherTier(req.ctx);
-    return docs.map((doc) => as(doc, viewOf(doc), { ...extras.get(doc._id)!, users, weights }));
+    // EE::API::Entities::Issue: each issue's epic, where epics exist and the caller reads it.
+    const epics = as === presentIssue && weights ? await noteables.issueEpics.ofIssues(docs) : null;
+    const admin = viewerOfContext(req.ctx).isAdmin;
+    return docs.map((doc) => {
+      const entity = as(doc, viewOf(doc), { ...extras.get(doc._id)!, users, weights });
+      if (!epics) return entity;
+      const found = epics.get(doc._id);
+      const readable = found && (!found.epic.confidential || admin || levelOf(doc) >= ACCESS_LEVELS.reporter);
+      return {
+        ...entity,
+        ...epicFieldsOf(readable ? found.epic : null, found?.groupPath ?? null, req.ctx.externalUrl),
+      };
+    });
   }
 
   /** Sends one page of a list over these projects. */

@@ -9,6 +9,7 @@ import { createIssueRelations } from './issue-relations';
 import { createSnippetEdits, snippetFileFields, type SnippetFile } from './snippets';
 import { createEpicIssues } from './epic-issues';
 import { createIssuableSubscriptions } from './issuable-subscriptions';
+import { createIssueEpics } from './issue-epics';
 import { createReviewerFilter, reviewersChangeNote } from './issuable-reviewers';
 import {
   blankNoteable,
@@ -412,6 +413,7 @@ export function createNoteablesService(deps: NotesDeps, notes: NotesService) {
     epicIssues: createEpicIssues(deps),
     subscriptions: createIssuableSubscriptions(deps.models),
     reviewerIds: createReviewerFilter(deps.models),
+    issueEpics: createIssueEpics(deps.models),
     ...createIssueRelations(deps),
     ...createSnippetEdits(deps),
     ...createDiscussionsProjections(deps),
