@@ -22,6 +22,7 @@ export * from './mongo/connection';
 export * from './mongo/counters';
 export * from './mongo/migrations';
 export * from './mongo/models';
+export * from './mongo/backfill';
 export * from './mongo/batched-delete';
 export * from './mongo/batched-update';
 export * from './mongo/find-page';
