@@ -1,5 +1,11 @@
-import { ACCESS_LEVELS, type IssueListQuery, type MergeRequestListQuery } from '@gl/contracts';
+import {
+  ACCESS_LEVELS,
+  type IssueListQuery,
+  type MergeRequestListQuery,
+  type ProjectFeature,
+} from '@gl/contracts';
 import type { Visibility } from '@gl/contracts';
+import { featureAvailable, type FeatureLevels } from '@gl/service-kit';
 import { labelKey } from './noteable-documents';
 
 /**
@@ -10,11 +16,15 @@ import { labelKey } from './noteable-documents';
  * first (issuables.scope.ts); nothing here reads the database.
  */
 
-/** A project the caller reads, with their level on it (0 none, 60 admin). */
+/**
+ * A project the caller reads, with their level on it (0 none, 60 admin) and its feature levels from the
+ * access copy (absent: every feature enabled, as for a project route, whose feature the gate checked).
+ */
 export interface ReadableProject {
   id: number;
   level: number;
   visibility: Visibility;
+  features?: FeatureLevels;
 }
 
 export interface FinderViewer {
@@ -208,13 +218,28 @@ function negatedFilters(not: Query['not'], lookups: FinderLookups): Filter[] {
   return out;
 }
 
+const FEATURE_OF: Record<IssuableKind, ProjectFeature> = { Issue: 'issues', MergeRequest: 'merge_requests' };
+
+/**
+ * IssuableFinder#projects: `projects.with_feature_available_for_user(klass, current_user)`
+ * (app/finders/issuable_finder.rb, ProjectFeature.with_feature_available_for_user): a project whose issues
+ * or merge requests are disabled gives none to any list, `private` ones only to members with the
+ * feature's minimum role (Guest for issues, Reporter for merge requests) and to admins. Over the projects
+ * already in hand: no read, nothing per item.
+ */
+export function withFeature(kind: IssuableKind, projects: ReadableProject[]): ReadableProject[] {
+  const feature = FEATURE_OF[kind];
+  return projects.filter((p) => featureAvailable(p.features, feature, p.level));
+}
+
 /**
  * Which items of the readable projects the caller may read, as a filter (IssuesFinder
  * #with_confidentiality_access_check; MergeRequestsFinder through ProjectPolicy read_merge_request):
  * confidential issues for Reporter and up, the author and the assignees; merge requests of private
  * projects for Reporter and up, and Guests who wrote them or are assigned.
  */
-export function readableFilter(kind: IssuableKind, projects: ReadableProject[], viewer: FinderViewer) {
+export function readableFilter(kind: IssuableKind, inScope: ReadableProject[], viewer: FinderViewer) {
+  const projects = withFeature(kind, inScope);
   if (viewer.isAdmin) return { projectId: { $in: projects.map((p) => p.id) } };
   if (kind === 'MergeRequest') {
     // The merge_requests feature of a private project is for Reporter and up (ProjectFeature

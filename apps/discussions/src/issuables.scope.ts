@@ -1,10 +1,16 @@
 import { ACCESS_LEVELS, type InternalContext, type NamespaceContext } from '@gl/contracts';
-import { accessLevelOf, todayUtc } from '@gl/service-kit';
+import { accessLevelOf, todayUtc, type FeatureLevels } from '@gl/service-kit';
 import type { DiscussionsModels, ProjectRefDoc } from './discussions.models';
 import type { FinderLookups, FinderViewer, ReadableProject } from './issuables.finder';
 
 /** Admins read every project (`read_all_resources`); the level the finder gives them. */
 const ADMIN_LEVEL = 60;
+
+/**
+ * A project of the access copy as lists read it: the copy also keeps the project's feature levels
+ * (libs/service-kit accessCopyHandlers; null or absent: every feature enabled).
+ */
+type ProjectCopy = ProjectRefDoc & { features?: FeatureLevels };
 
 /** A project a list may show items of: what the finder needs, and where its items' URLs point. */
 export interface ScopeProject extends ReadableProject {
@@ -59,11 +65,15 @@ export function createIssuablesScope(
     return out;
   }
 
-  function readable(projects: ProjectRefDoc[], levelOf: Map<number, number>, viewer: FinderViewer) {
+  /**
+   * The projects the caller reads, each with its feature levels: the finder leaves out those whose issues
+   * or merge requests the caller may not use (issuables.finder.ts withFeature), for the list's kind.
+   */
+  function readable(projects: ProjectCopy[], levelOf: Map<number, number>, viewer: FinderViewer) {
     return projects.flatMap((p): ScopeProject[] => {
       const level = viewer.isAdmin ? ADMIN_LEVEL : (levelOf.get(p._id) ?? 0);
       if (!readsProject(p, level, viewer)) return [];
-      return [{ id: p._id, level, visibility: p.visibility, fullPath: p.fullPath }];
+      return [{ id: p._id, level, visibility: p.visibility, fullPath: p.fullPath, features: p.features }];
     });
   }
 
@@ -81,7 +91,7 @@ export function createIssuablesScope(
     const root = group.ancestorGroupIds[0] ?? group.id;
     const tree = await models.projects
       .find({ rootGroupId: root, destroyed: { $ne: true } })
-      .lean<ProjectRefDoc[]>();
+      .lean<ProjectCopy[]>();
     const inGroup = tree.filter((p) => p.ancestorGroupIds.includes(group.id));
     const levelOf = await levels(viewer, inGroup);
     for (const p of inGroup) levelOf.set(p._id, Math.max(levelOf.get(p._id) ?? 0, group.accessLevel));
@@ -95,12 +105,12 @@ export function createIssuablesScope(
   async function ofInstance(ctx: InternalContext): Promise<ScopeProject[]> {
     const viewer = viewerOfContext(ctx);
     if (viewer.isAdmin) {
-      const all = await models.projects.find({ destroyed: false }).lean<ProjectRefDoc[]>();
+      const all = await models.projects.find({ destroyed: false }).lean<ProjectCopy[]>();
       return readable(all, new Map(), viewer);
     }
     const open = viewer.userId === null ? ['public'] : ['public', 'internal'];
-    const found = new Map<number, ProjectRefDoc>();
-    for (const p of await models.projects.find({ visibility: { $in: open } }).lean<ProjectRefDoc[]>()) {
+    const found = new Map<number, ProjectCopy>();
+    for (const p of await models.projects.find({ visibility: { $in: open } }).lean<ProjectCopy[]>()) {
       found.set(p._id, p);
     }
     if (viewer.userId !== null) {
@@ -110,8 +120,8 @@ export function createIssuablesScope(
       const groups = groupIds.length ? await models.groups.find({ _id: { $in: groupIds } }).lean() : [];
       const roots = [...new Set(groups.map((g) => g.rootGroupId))];
       const [direct, trees] = await Promise.all([
-        projectIds.length ? models.projects.find({ _id: { $in: projectIds } }).lean<ProjectRefDoc[]>() : [],
-        roots.length ? models.projects.find({ rootGroupId: { $in: roots } }).lean<ProjectRefDoc[]>() : [],
+        projectIds.length ? models.projects.find({ _id: { $in: projectIds } }).lean<ProjectCopy[]>() : [],
+        roots.length ? models.projects.find({ rootGroupId: { $in: roots } }).lean<ProjectCopy[]>() : [],
       ]);
       for (const p of direct) found.set(p._id, p);
       for (const p of trees) {
