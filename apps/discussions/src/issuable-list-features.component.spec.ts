@@ -3,6 +3,7 @@ import {
   DOMAIN_EVENT_TYPES,
   DURABLES,
   EVENT_TYPES,
+  epicEntity,
   issueEntity,
   issuesStatisticsEntity,
   mergeRequestEntity,
@@ -80,6 +81,7 @@ describe('Issue and merge request lists beyond one project: disabled and private
       expiresAt: null,
     });
     const projects: Record<'off' | 'members' | 'on', NamespaceContext> = {} as never;
+    const issueIds: Record<'off' | 'members' | 'on', number> = {} as never;
     for (const name of ['off', 'members', 'on'] as const) {
       const ns = projectNamespace({
         visibility: 'public',
@@ -93,6 +95,7 @@ describe('Issue and merge request lists beyond one project: disabled and private
         json: { title: name, labels: label },
       });
       expect(issue.status).toBe(201);
+      issueIds[name] = issueEntity.parse(issue.body).id;
       const mr = await h.call('POST', `/projects/${ns.id}/merge_requests`, {
         ns,
         level: 50,
@@ -129,7 +132,7 @@ describe('Issue and merge request lists beyond one project: disabled and private
       hideBacklogList: false,
       hideClosedList: false,
     });
-    return { label, branch, g, projects, board };
+    return { label, branch, g, projects, issueIds, board };
   }
 
   /** The caller's level on G as the gateway signs it: OWNER owns it, everyone else is no member. */
@@ -201,13 +204,39 @@ describe('Issue and merge request lists beyond one project: disabled and private
   });
 
   it('When a group board list is read, then issues of a disabled project are not in it, private ones for members only', async () => {
-    const { g, board } = await world();
+    const { g, board, issueIds } = await world();
     const column = `/groups/${g.id}/boards/${board}/lists/1/issues?per_page=100`;
     expect(await titles(column, g, OWNER)).toEqual(['members', 'on']);
     expect(await titles(column, g, GUEST)).toEqual(['members', 'on']);
     expect(await titles(column, g, STRANGER)).toEqual(['on']);
     const res = await h.call('GET', column, { ns: g, as: OWNER, level: 50 });
     expect(res.headers.get('x-total')).toBe('2');
+    // Its cards cannot be moved either: the finder does not find the issue.
+    const moved = await h.call('PUT', `/groups/${g.id}/boards/${board}/issues/${issueIds.off}/move`, {
+      ns: g,
+      as: OWNER,
+      level: 50,
+      json: { from_list_id: 1, to_list_id: 'closed' },
+    });
+    expect(moved).toMatchObject({ status: 404, body: { message: '404 Issue Not Found' } });
+  });
+
+  it("When an epic's issues are read or added, then issues of a disabled project are not among them, private ones for members only", async () => {
+    const { g, projects, issueIds } = await world();
+    const made = await h.call('POST', `/groups/${g.id}/epics`, { ns: g, level: 50, json: { title: 'E' } });
+    expect(made.status).toBe(201);
+    const base = `/groups/${g.id}/epics/${epicEntity.parse(made.body).iid}/issues`;
+    const add = (id: number) => h.call('POST', `${base}/${id}`, { ns: g, as: OWNER, level: 50 });
+    expect(await add(issueIds.off)).toMatchObject({
+      status: 404,
+      body: { message: 'No matching issue found. Make sure that you are adding a valid issue URL.' },
+    });
+    // Linked while enabled, then disabled: the link stays, the list no longer shows the issue.
+    await projectEvent(ID.projectUpdated, projects.off, { issues: 'enabled' });
+    for (const id of [issueIds.off, issueIds.members, issueIds.on]) expect((await add(id)).status).toBe(201);
+    await projectEvent(ID.projectUpdated, projects.off, { issues: 'disabled' });
+    expect(await titles(base, g, OWNER)).toEqual(['members', 'on']);
+    expect(await titles(base, g, STRANGER)).toEqual(['on']);
   });
 
   it('When the features are enabled again, then every list shows the projects as before', async () => {

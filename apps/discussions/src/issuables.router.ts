@@ -27,6 +27,7 @@ import { presentEpic, presentIssue, presentMergeRequest, type NamespaceView } fr
 import type { NoteableDoc } from './discussions.models';
 import { readPage, sendPage } from './discussions.http';
 import type { IssuableLists } from './issuable-lists';
+import { withFeature } from './issuables.finder';
 import { viewerOfContext, type IssuablesScope, type ScopeProject } from './issuables.scope';
 import type { NoteablesService } from './noteables.service';
 import { pathIdOf } from './path-ids';
@@ -250,11 +251,12 @@ export function createIssuablesRouter(deps: IssuablesRouterDeps): Router {
   }
 
   /**
-   * Ability.issues_readable_by_user over the group's subtree: an issue of a project the caller reads, and,
-   * confidential, only for Reporter and up there, its author or an assignee.
+   * Ability.issues_readable_by_user over the group's subtree: an issue of a project the caller reads whose
+   * issues they may use (read_issue is prevented where the feature is disabled, or private and they are no
+   * member), and, confidential, only for Reporter and up there, its author or an assignee.
    */
   function readsIssue(req: Request, projects: ScopeProject[]) {
-    const levels = new Map(projects.map((p) => [p.id, p.level]));
+    const levels = new Map(withFeature('Issue', projects).map((p) => [p.id, p.level]));
     const viewer = viewerOfContext(req.ctx);
     return (issue: NoteableDoc): boolean => {
       const level = levels.get(issue.projectId ?? -1);
