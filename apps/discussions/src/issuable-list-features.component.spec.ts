@@ -80,6 +80,11 @@ describe('Issue and merge request lists beyond one project: disabled and private
       accessLevel: 50,
       expiresAt: null,
     });
+    // A group milestone as the boards service's copy keeps it; every issue and merge request carries it.
+    const milestone = 90_000_000 + g.id;
+    await h.runtime.connection
+      .collection('milestones')
+      .insertOne({ _id: milestone, iid: 1, title: `M${g.id}` } as never);
     const projects: Record<'off' | 'members' | 'on', NamespaceContext> = {} as never;
     const issueIds: Record<'off' | 'members' | 'on', number> = {} as never;
     for (const name of ['off', 'members', 'on'] as const) {
@@ -92,14 +97,14 @@ describe('Issue and merge request lists beyond one project: disabled and private
       const issue = await h.call('POST', `/projects/${ns.id}/issues`, {
         ns,
         level: 50,
-        json: { title: name, labels: label },
+        json: { title: name, labels: label, milestone_id: milestone },
       });
       expect(issue.status).toBe(201);
       issueIds[name] = issueEntity.parse(issue.body).id;
       const mr = await h.call('POST', `/projects/${ns.id}/merge_requests`, {
         ns,
         level: 50,
-        json: { source_branch: branch, target_branch: 'main', title: name },
+        json: { source_branch: branch, target_branch: 'main', title: name, milestone_id: milestone },
       });
       expect(mr.status).toBe(201);
       projects[name] = ns;
@@ -132,7 +137,7 @@ describe('Issue and merge request lists beyond one project: disabled and private
       hideBacklogList: false,
       hideClosedList: false,
     });
-    return { label, branch, g, projects, issueIds, board };
+    return { label, branch, g, projects, issueIds, board, milestone };
   }
 
   /** The caller's level on G as the gateway signs it: OWNER owns it, everyone else is no member. */
@@ -219,6 +224,16 @@ describe('Issue and merge request lists beyond one project: disabled and private
       json: { from_list_id: 1, to_list_id: 'closed' },
     });
     expect(moved).toMatchObject({ status: 404, body: { message: '404 Issue Not Found' } });
+  });
+
+  it("When a group milestone's issues and merge requests are listed, then the same projects are left out", async () => {
+    const { g, milestone } = await world();
+    const base = `/groups/${g.id}/milestones/${milestone}`;
+    expect(await titles(`${base}/issues`, g, OWNER)).toEqual(['members', 'on']);
+    expect(await titles(`${base}/issues`, g, GUEST)).toEqual(['members', 'on']);
+    expect(await titles(`${base}/issues`, g, null)).toEqual(['on']);
+    expect(await titles(`${base}/merge_requests`, g, REPORTER)).toEqual(['members', 'on']);
+    expect(await titles(`${base}/merge_requests`, g, GUEST)).toEqual(['on']);
   });
 
   it("When an epic's issues are read or added, then issues of a disabled project are not among them, private ones for members only", async () => {
