@@ -207,6 +207,47 @@ describe('Subscriptions to issues and merge requests; reviewers, weight and epic
     expect(issueEntity.parse(cleared.body).weight).toBeNull();
   });
 
+  it('When lists filter by weight or reviewer, then they match the stored weights and reviewers (None, Any, not[], reviews_for_me)', async () => {
+    const ns = projectNamespace({ visibility: 'public' });
+    await h.runtime.connection
+      .collection<{ _id: number }>('users')
+      .updateOne(
+        { _id: DEVELOPER.id },
+        { $setOnInsert: { username: DEVELOPER.username, name: DEVELOPER.name, occurredAt: '2020' } },
+        { upsert: true },
+      );
+    const heavy = await issueIn(ns, { title: 'heavy', weight: 3 });
+    await issueIn(ns, { title: 'light', weight: 0 });
+    await issueIn(ns, { title: 'unweighed' });
+    const issueTitles = async (query: string) =>
+      (
+        (await h.call('GET', `/projects/${ns.id}/issues?${query}&sort=asc`, { ns })).body as {
+          title: string;
+        }[]
+      ).map((i) => i.title);
+    expect(await issueTitles(`weight=${heavy.weight}`)).toEqual(['heavy']);
+    expect(await issueTitles('weight=None')).toEqual(['unweighed']);
+    expect(await issueTitles('weight=Any')).toEqual(['heavy', 'light']);
+
+    const reviewed = await mergeRequestIn(ns, { title: 'reviewed', reviewer_ids: [DEVELOPER.id] });
+    await mergeRequestIn(ns, { title: 'alone' });
+    const mrTitles = async (query: string, as = OWNER) =>
+      (
+        (await h.call('GET', `/projects/${ns.id}/merge_requests?${query}&sort=asc`, { ns, as })).body as {
+          title: string;
+        }[]
+      ).map((m) => m.title);
+    expect(reviewed.title).toBe('reviewed');
+    expect(await mrTitles(`reviewer_id=${DEVELOPER.id}`)).toEqual(['reviewed']);
+    expect(await mrTitles(`reviewer_username=${DEVELOPER.username}`)).toEqual(['reviewed']);
+    expect(await mrTitles('reviewer_username=nobody-here')).toEqual([]);
+    expect(await mrTitles('reviewer_id=None')).toEqual(['alone']);
+    expect(await mrTitles('reviewer_id=Any')).toEqual(['reviewed']);
+    expect(await mrTitles(`not[reviewer_id]=${DEVELOPER.id}`)).toEqual(['alone']);
+    expect(await mrTitles(`not[reviewer_username]=${DEVELOPER.username}`)).toEqual(['alone']);
+    expect(await mrTitles('scope=reviews_for_me', DEVELOPER)).toEqual(['reviewed']);
+  });
+
   it("When epic_id is given on PUT, then the issue joins an epic of its group's tree, 0 takes it out, an unknown epic is 404", async () => {
     const g = groupNamespace({ visibility: 'private' });
     await deliver(ID.groupCreated, groupEventFields(g.id, { visibility: 'private', ancestorGroupIds: [] }));

@@ -95,14 +95,18 @@ function authorFilter(id: number | undefined, username: string | undefined): Fil
   return username === undefined ? {} : { 'author.username': username };
 }
 
-/** assignee_id (an id, None or Any) and assignee_username (every name given: AND). */
+/**
+ * assignee_id (an id, None or Any) and assignee_username (every name given: AND); the same for a merge
+ * request's reviewer_id and reviewer_username.
+ */
 function assigneeFilter(
-  field: 'assigneeIds',
+  field: 'assigneeIds' | 'reviewerIds',
   id: number | 'None' | 'Any' | undefined,
   usernames: string[] | undefined,
   lookups: FinderLookups,
 ): Filter {
-  if (id === 'None') return { [field]: { $size: 0 } };
+  // Merge requests written before reviewers existed have no `reviewerIds` at all.
+  if (id === 'None') return { [`${field}.0`]: { $exists: false } };
   if (id === 'Any') return { [`${field}.0`]: { $exists: true } };
   if (id !== undefined) return { [field]: id };
   if (!usernames || usernames.length === 0) return {};
@@ -194,6 +198,17 @@ function reactionFilter(value: string | undefined): Filter {
   return NOTHING;
 }
 
+/**
+ * `weight` (EE IssuesFinder#by_weight): one weight, `None` (no weight) or `Any` (some weight). Issues
+ * written before weights existed have no `weight` field, which `null` matches.
+ */
+function weightFilter(weight: number | 'None' | 'Any' | undefined): Filter {
+  if (weight === undefined) return {};
+  if (weight === 'None') return { weight: null };
+  if (weight === 'Any') return { weight: { $gte: 0 } };
+  return { weight };
+}
+
 /** The negated filters (`not[...]`): IssuableFinder#by_negation on the same names. */
 function negatedFilters(not: Query['not'], lookups: FinderLookups): Filter[] {
   if (!not) return [];
@@ -213,6 +228,11 @@ function negatedFilters(not: Query['not'], lookups: FinderLookups): Filter[] {
   for (const name of not.assignee_username ?? []) {
     const id = lookups.userIds.get(name);
     if (id !== undefined) out.push({ assigneeIds: { $ne: id } });
+  }
+  if (not.reviewer_id !== undefined) out.push({ reviewerIds: { $ne: not.reviewer_id } });
+  if (not.reviewer_username !== undefined) {
+    const id = lookups.userIds.get(not.reviewer_username);
+    if (id !== undefined) out.push({ reviewerIds: { $ne: id } });
   }
   // not[my_reaction_emoji]: no reactions exist, so negating one excludes nothing.
   return out;
@@ -288,7 +308,7 @@ export function issuableFilter(input: FinderInput, options: { withState: boolean
     if (viewer.userId === null) parts.push(NOTHING);
     else if (scope === 'created_by_me') parts.push({ 'author.id': viewer.userId });
     else if (scope === 'assigned_to_me') parts.push({ assigneeIds: viewer.userId });
-    // reviews_for_me: nobody reviews merge requests here.
+    else if (scope === 'reviews_for_me') parts.push({ reviewerIds: viewer.userId });
     else parts.push(NOTHING);
   }
   if (options.withState && query.state && query.state !== 'all') {
@@ -312,15 +332,14 @@ export function issuableFilter(input: FinderInput, options: { withState: boolean
     if (query.closed_by_id !== undefined) parts.push({ 'closedBy.id': query.closed_by_id });
     parts.push(dueDateFilter(query.due_date, now));
     if (query.issue_type) parts.push({ issueType: query.issue_type });
-    // Issues here carry no weight: `None` is every issue, any weight (or `Any`) none.
-    if (query.weight !== undefined && query.weight !== 'None') parts.push(NOTHING);
+    parts.push(weightFilter(query.weight));
   } else {
     if (query.source_branch !== undefined) parts.push({ sourceBranch: query.source_branch });
     if (query.target_branch !== undefined) parts.push({ targetBranch: query.target_branch });
-    // No merge request is a draft here, and none has reviewers.
+    // No merge request is a draft here.
     if (query.wip === 'yes' || query.draft === true) parts.push(NOTHING);
-    if (query.reviewer_id !== undefined && query.reviewer_id !== 'None') parts.push(NOTHING);
-    if (query.reviewer_username !== undefined) parts.push(NOTHING);
+    const reviewers = query.reviewer_username === undefined ? undefined : [query.reviewer_username];
+    parts.push(assigneeFilter('reviewerIds', query.reviewer_id, reviewers, lookups));
     // Nor deployments, nor approvals: those filters select nothing (`approved_by_ids=None` everything).
     if (query.environment !== undefined || query.deployed_before || query.deployed_after) parts.push(NOTHING);
     if (query.approved_by_ids !== undefined && !isNone(query.approved_by_ids)) parts.push(NOTHING);
@@ -334,6 +353,13 @@ export function namesOf(query: Query): { milestoneTitles: string[]; usernames: s
   const titles = [query.milestone, query.not?.milestone].filter(
     (t): t is string => t !== undefined && !['none', 'any'].includes(t.toLowerCase()),
   );
-  const usernames = [...(query.assignee_username ?? []), ...(query.not?.assignee_username ?? [])];
+  const reviewers = [query.reviewer_username, query.not?.reviewer_username].filter(
+    (name): name is string => name !== undefined,
+  );
+  const usernames = [
+    ...(query.assignee_username ?? []),
+    ...(query.not?.assignee_username ?? []),
+    ...reviewers,
+  ];
   return { milestoneTitles: titles, usernames };
 }
