@@ -1,6 +1,13 @@
 import type { Request } from 'express';
 import type { Principal } from '@gl/contracts';
-import { ForbiddenError, HttpError, NotFoundError, UnauthorizedError, hasExpired } from '@gl/service-kit';
+import {
+  ForbiddenError,
+  GHOST_USER,
+  HttpError,
+  NotFoundError,
+  UnauthorizedError,
+  hasExpired,
+} from '@gl/service-kit';
 import type { UserDoc } from '../identity/identity.models';
 import type { UsersStore } from '../identity/users.store';
 import { userWebUrl, avatarUrl } from '../identity/urls';
@@ -87,6 +94,9 @@ export async function authenticate(
   const user = await users.cachedById(record.userId);
   if (!user) throw new UnauthorizedError();
   if (user.state !== 'active') throw new ForbiddenError(accessDeniedReason(user, externalUrl));
+  // GlobalPolicy prevents :access_api for internal users (UserAccessDeniedReason :internal).
+  if (user._id === GHOST_USER.id)
+    throw new ForbiddenError('This action cannot be performed by internal users');
   users.recordTokenUse(record);
   users.recordActivity(user, new Date().toISOString().slice(0, 10));
 

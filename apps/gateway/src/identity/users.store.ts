@@ -1,6 +1,6 @@
 import type { FilterQuery } from 'mongoose';
 import type { EventEnvelope } from '@gl/contracts';
-import { findPage, pushEvents, withEvents, type Outbox, type PageRequest } from '@gl/service-kit';
+import { GHOST_USER, findPage, pushEvents, withEvents, type Outbox, type PageRequest } from '@gl/service-kit';
 import type { IdentityModels, TokenDoc, UserDoc, UserState } from './identity.models';
 import { searchPattern, userSearchConditions } from './queries';
 import { insertUnique } from './store-writes';
@@ -11,6 +11,8 @@ export interface UserFilters {
   search?: string;
   active?: boolean;
   blocked?: boolean;
+  /** UsersFinder#by_non_internal (`exclude_internal=true`). */
+  exclude_internal?: boolean;
 }
 
 /** The day this process last wrote each user's last_activity_on; the cached record may be older. */
@@ -71,6 +73,9 @@ export function createUsersStore(models: Pick<IdentityModels, 'users' | 'tokens'
     if (filters.search) query.$or = userSearchConditions(filters.search);
     if (filters.active) query.state = 'active';
     if (filters.blocked) query.state = 'blocked';
+    // The Ghost User is the catalogue's one internal user (migrations/ghost-user.ts); GitLab lists it
+    // unless internal users are excluded.
+    if (filters.exclude_internal) query._id = { $ne: GHOST_USER.id };
     return findPage(users, query, { _id: -1 }, page);
   }
 

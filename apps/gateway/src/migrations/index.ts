@@ -1,5 +1,10 @@
 import { declaredIndexesMigration, type Migration } from '@gl/service-kit';
+import { ghostUser } from './ghost-user';
 import { routesForEveryPath } from './routes-for-every-path';
 
 /** gl_gateway's steps, oldest first; a release that changes indexes or document shapes appends one. */
-export const GATEWAY_MIGRATIONS: readonly Migration[] = [declaredIndexesMigration(), routesForEveryPath];
+export const GATEWAY_MIGRATIONS: readonly Migration[] = [
+  declaredIndexesMigration(),
+  routesForEveryPath,
+  ghostUser,
+];

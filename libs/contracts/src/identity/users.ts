@@ -38,6 +38,8 @@ export const listUsersQuery = z.object({
   search: stringParam.optional(),
   active: booleanParam.optional(),
   blocked: booleanParam.optional(),
+  /** UsersFinder's non_internal: leaves out internal users (the Ghost User). */
+  exclude_internal: booleanParam.optional(),
 });
 
 export const userIdParam = z.object({ id: integerParam });
