@@ -183,6 +183,9 @@ const REGEX_PATTERNS = [
   '\\d',
   'a#b',
   'a b',
+  'k1',
+  '^k1',
+  'k',
 ];
 // No `x`: FerretDB v1 answers it NotImplemented only when a document reaches the regex, so any narrowing
 // by SQL (an equality beside it as much as a literal $regex) can leave no document to fail on.
@@ -227,7 +230,7 @@ const MIXED: Shape = {
  * writes keep `t` regular: an array written there would switch the pushdown off for the rest of the run.
  */
 const REGEX: Shape = {
-  fields: ['t', 't', 't', 'u', 'n'],
+  fields: ['t', 't', 't', 'u', 'n', 'p.q'],
   regexShare: 0.7,
   update: (random, pool, mark) => {
     if (random() < 0.5) return { $set: { touched: mark } };
@@ -254,6 +257,10 @@ function makeRegexDocument(random: () => number, pool: unknown[], id: unknown): 
       ? Array.from({ length: Math.floor(random() * 3) }, () => regexSubject(random, pool) ?? 'a')
       : regexSubject(random, pool);
   if (u !== undefined) doc.u = u;
+  // p.q: a regular dotted field whose parent is sometimes a scalar (then p.q is missing, as in MongoDB).
+  const r = random();
+  if (r < 0.6) doc.p = { q: regexSubject(random, pool) ?? null };
+  else if (r < 0.8) doc.p = regexSubject(random, pool) ?? 'p';
   return doc;
 }
 
@@ -282,6 +289,8 @@ function makeFilter(random: () => number, pool: unknown[], ids: unknown[], shape
     return { _id: { $in: [ids[Math.floor(random() * ids.length)], ids[Math.floor(random() * ids.length)]] } };
   if (r < 0.3)
     return { _id: { $gte: ids[Math.floor(random() * ids.length)] }, ...makeCondition(random, pool, shape) };
+  // String _ids ("k12") beside ObjectIds and numbers, which no regex matches and every $not does.
+  if (r < 0.33) return makeRegexCondition(random, '_id');
   if (r < 0.6) return makeCondition(random, pool, shape);
   if (r < 0.8) return { $and: [makeCondition(random, pool, shape), makeCondition(random, pool, shape)] };
   if (r < 0.9) return { $or: [makeCondition(random, pool, shape), makeCondition(random, pool, shape)] };
@@ -454,6 +463,7 @@ describe('FerretDB pushdown gives the same answers as FerretDB without it', () =
           { key: { created: -1 } },
           { key: { t: 1, _id: 1 } },
           { key: { u: 1 } },
+          { key: { 'p.q': 1 } },
         ]);
       }
       let marks = 0;
