@@ -18,8 +18,9 @@ export interface KnownUser {
 /**
  * GitLab's Ghost User (User.ghost, app/models/user.rb: username `ghost`, name "Ghost User", address
  * `ghost@example.com`), who holds the contributions of deleted users (Users::MigrateToGhostUserService).
- * GitLab creates that account on first use with a database id; the identity catalogue keeps no record of
- * it, so every service names it by this one reserved id, above any the catalogue's counter hands out.
+ * GitLab creates that account on first use with a database id; here the gateway creates it once at this
+ * reserved id (its migration `ghost-user.ts`), above any the catalogue's counter hands out, so every service
+ * can name it without asking and `GET /users/:id` answers for it.
  */
 export const GHOST_USER = {
   id: 2_147_483_647,
