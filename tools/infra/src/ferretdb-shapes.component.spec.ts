@@ -79,6 +79,26 @@ describe('FerretDB field shapes learned at start', () => {
       await client.close();
     }
   }, 120_000);
+  it('When an index is created on an empty collection and an array arrives later, then equality still finds it', async () => {
+    server ??= await startFerretdb(bin, dir);
+    const client = await MongoClient.connect(server.url);
+    try {
+      const later = client.db('shapes').collection<Item>('later');
+      await later.createIndex({ tag: 1 });
+      // The shapes of `tag` are learned (regular) on the empty table; the writes below must keep that current.
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      await later.insertMany(
+        Array.from({ length: 500 }, (_, i): Item => ({ _id: i, group: 2, tag: `t${i}`, kind: 'k' })),
+      );
+      await later.insertOne({ _id: 500, group: 2, tag: ['t1', 'late'], kind: 'k' });
+      expect((await later.find({ tag: 'late' }).toArray()).map((d) => d._id)).toEqual([500]);
+      expect((await later.find({ tag: 't1' }).sort({ _id: 1 }).toArray()).map((d) => d._id)).toEqual([
+        1, 500,
+      ]);
+    } finally {
+      await client.close();
+    }
+  });
 });
 
 async function waitForLog(server: FerretdbProcess, text: string): Promise<void> {
