@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { startInfra, type InfraHandle } from '@gl/infra';
 import { startStack, type RunningStack } from '@gl/launcher';
-import { connectMongo } from '@gl/service-kit';
+import { GHOST_USER, connectMongo } from '@gl/service-kit';
 import { eventually } from './e2e.helpers';
 import { startOwnStack } from './own-stack';
 
@@ -432,7 +432,10 @@ describe('backup and restore of the local default', () => {
         password: 'long-enough-password',
       },
     });
-    expect(user.id).toBeGreaterThan(Math.max(...before.users.map((u) => u.id)));
+    // The Ghost User sits at an id reserved above the counter's range; every other user was counted out.
+    const counted = before.users.filter((u) => u.id !== GHOST_USER.id).map((u) => u.id);
+    expect(user.id).toBeGreaterThan(Math.max(...counted));
+    expect(user.id).not.toBe(GHOST_USER.id);
 
     // The new issue and its note, each recorded once, under activity ids after every restored one.
     const events = await settledEvents(restored.events.length + 2);

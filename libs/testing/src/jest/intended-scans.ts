@@ -28,6 +28,10 @@ const DELETED_USER =
  * Query shapes that read a whole collection on purpose, each with its reason. Everything else the stack
  * asks its database during the end-to-end suites must be answered by an index.
  */
+const GHOST_MIGRATION =
+  'gateway migration 3 (ghost-user.ts) creates the Ghost User once per database: it looks for the namespace ' +
+  'an interrupted run left, and takes ids past the highest stored one (the _id index walked from its end)';
+
 export const INTENDED_SCANS: readonly IntendedScan[] = [
   { service: 'gateway', collection: 'projects', filter: '{"$and": [{}, ...]}', reason: PROJECT_LIST },
   {
@@ -63,4 +67,24 @@ export const INTENDED_SCANS: readonly IntendedScan[] = [
   { service: 'discussions', collection: 'notes', filter: '{"resolvedBy.id": int32}', reason: DELETED_USER },
   { service: 'discussions', collection: 'noteables', filter: '{"closedBy.id": int32}', reason: DELETED_USER },
   { service: 'discussions', collection: 'noteables', filter: '{"mergedBy.id": int32}', reason: DELETED_USER },
+  {
+    service: 'gateway',
+    collection: 'namespaces',
+    filter: '{"kind": string, "ownerId": int32}',
+    reason: GHOST_MIGRATION,
+  },
+  {
+    service: 'gateway',
+    collection: 'user_emails',
+    filter: '{}',
+    sort: '{"_id": -1}',
+    reason: GHOST_MIGRATION,
+  },
+  {
+    service: 'gateway',
+    collection: 'namespaces',
+    filter: '{}',
+    sort: '{"_id": -1}',
+    reason: GHOST_MIGRATION,
+  },
 ];
