@@ -1,3 +1,4 @@
+import { matchesMoreThan } from '@gl/service-kit';
 import type { DiscussionsModels, NoteableDoc } from './discussions.models';
 
 type Filter = Record<string, unknown>;
@@ -40,16 +41,8 @@ export function createBoardColumnsStore(
   }
 
   /** Whether more than `countLimit` issues have a position: one index entry read past the limit. */
-  async function beyondLimit(positioned: Filter): Promise<boolean> {
-    const past = await noteables
-      .find(positioned)
-      .sort(BY_POSITION)
-      .skip(countLimit)
-      .limit(1)
-      .select({ _id: 1 })
-      .lean();
-    return past.length > 0;
-  }
+  const beyondLimit = (positioned: Filter): Promise<boolean> =>
+    matchesMoreThan(noteables, positioned, BY_POSITION, countLimit);
 
   async function page(filter: Filter, scope: string, skip: number, limit: number): Promise<ColumnPage> {
     const positioned = positionedIn(filter, scope);

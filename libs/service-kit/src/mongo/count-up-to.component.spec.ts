@@ -1,13 +1,13 @@
 import { Schema, type Model } from 'mongoose';
 import { createTestDatabase, type TestDatabase } from '@gl/testing';
-import { countUpTo } from './find-page';
+import { countUpTo, matchesMoreThan } from './find-page';
 
 interface Row {
   _id: number;
   group: number;
 }
 
-describe('countUpTo', () => {
+describe('countUpTo and matchesMoreThan', () => {
   let db: TestDatabase;
   let rows: Model<Row>;
 
@@ -31,5 +31,11 @@ describe('countUpTo', () => {
   it('When more than the limit match, then null (the total is not counted)', async () => {
     expect(await countUpTo(rows, { group: 1 }, { _id: -1 }, 9)).toBeNull();
     expect(await countUpTo(rows, {}, { _id: 1 }, 11)).toBeNull();
+  });
+
+  it('When asked whether more than a limit match, then only a match past the limit says yes', async () => {
+    expect(await matchesMoreThan(rows, { group: 1 }, { _id: 1 }, 9)).toBe(true);
+    expect(await matchesMoreThan(rows, { group: 1 }, { _id: -1 }, 10)).toBe(false);
+    expect(await matchesMoreThan(rows, { group: 3 }, { _id: 1 }, 0)).toBe(false);
   });
 });
