@@ -12,7 +12,6 @@ import {
   OWNER,
   REPORTER,
   STRANGER,
-  gatewayEvent,
   groupEventFields,
   projectEventFields,
   useHarness,
@@ -31,10 +30,8 @@ const unique = (): string => `${Date.now().toString(36)}${counter++}`;
 describe('Board lists: GET /groups/:id/boards/:board_id/lists/:list_id/issues and PUT .../issues/:issue_id/move', () => {
   const h = useHarness(startDiscussionsHarness);
 
-  async function deliver(durable: string, type: string, data: Record<string, unknown>) {
-    const subscription = h.instance.subscriptions!.find((s) => s.durable === durable)!;
-    await subscription.handle(gatewayEvent(type, data));
-  }
+  const deliver = (durable: string, type: string, data: Record<string, unknown>) =>
+    h.deliver(type, data, durable);
 
   let boardIds = 50_000;
 

@@ -1,6 +1,5 @@
 import { z } from 'zod';
 import {
-  DURABLES,
   EVENT_TYPES,
   epicEntity,
   epicIssueEntity,
@@ -8,7 +7,7 @@ import {
   issueEntity,
   messageError,
 } from '@gl/contracts';
-import { GUEST, REPORTER, gatewayEvent, groupEventFields, projectEventFields, useHarness } from '@gl/testing';
+import { GUEST, REPORTER, groupEventFields, projectEventFields, useHarness } from '@gl/testing';
 import { groupNamespace, projectNamespace, startDiscussionsHarness } from './testing/discussions.harness';
 
 const ID = EVENT_TYPES.identity;
@@ -16,16 +15,11 @@ const ID = EVENT_TYPES.identity;
 describe('Epic issues', () => {
   const h = useHarness(startDiscussionsHarness);
 
-  async function deliver(type: string, data: Record<string, unknown>) {
-    const identity = h.instance.subscriptions!.find((s) => s.durable === DURABLES.discussionsIdentity)!;
-    await identity.handle(gatewayEvent(type, data));
-  }
-
   async function world() {
     const g = groupNamespace({ visibility: 'private' });
-    await deliver(ID.groupCreated, groupEventFields(g.id, { visibility: 'private', ancestorGroupIds: [] }));
+    await h.deliver(ID.groupCreated, groupEventFields(g.id, { visibility: 'private', ancestorGroupIds: [] }));
     const ns = projectNamespace({ visibility: 'private', ancestorGroupIds: [g.id], fullPath: `g/p${g.id}` });
-    await deliver(
+    await h.deliver(
       ID.projectCreated,
       projectEventFields(ns.id, { visibility: 'private', ancestorGroupIds: [g.id], fullPath: ns.fullPath }),
     );

@@ -17,7 +17,6 @@ import {
   REPORTER,
   ROOT,
   STRANGER,
-  gatewayEvent,
   groupEventFields,
   projectEventFields,
   useHarness,
@@ -39,10 +38,8 @@ let boardIds = 70_000;
 describe('Issue and merge request lists beyond one project: disabled and private project features', () => {
   const h = useHarness(startDiscussionsHarness);
 
-  async function deliver(durable: string, type: string, data: Record<string, unknown>) {
-    const subscription = h.instance.subscriptions!.find((s) => s.durable === durable)!;
-    await subscription.handle(gatewayEvent(type, data));
-  }
+  const deliver = (durable: string, type: string, data: Record<string, unknown>) =>
+    h.deliver(type, data, durable);
 
   async function projectEvent(
     type: string,

@@ -1,6 +1,5 @@
 import { z } from 'zod';
 import {
-  DURABLES,
   EVENT_TYPES,
   epicEntity,
   issueEntity,
@@ -14,7 +13,6 @@ import {
   OWNER,
   REPORTER,
   STRANGER,
-  gatewayEvent,
   groupEventFields,
   projectEventFields,
   useHarness,
@@ -27,11 +25,6 @@ const subscribedMergeRequest = mergeRequestEntity.extend({ subscribed: z.boolean
 
 describe('Subscriptions to issues and merge requests; reviewers, weight and epic_id', () => {
   const h = useHarness(startDiscussionsHarness);
-
-  async function deliver(type: string, data: Record<string, unknown>) {
-    const identity = h.instance.subscriptions!.find((s) => s.durable === DURABLES.discussionsIdentity)!;
-    await identity.handle(gatewayEvent(type, data));
-  }
 
   async function issueIn(ns: ReturnType<typeof projectNamespace>, json: Record<string, unknown> = {}) {
     const res = await h.call('POST', `/projects/${ns.id}/issues`, { ns, json: { title: 'Issue', ...json } });
@@ -250,9 +243,9 @@ describe('Subscriptions to issues and merge requests; reviewers, weight and epic
 
   it("When epic_id is given on PUT, then the issue joins an epic of its group's tree, 0 takes it out, an unknown epic is 404", async () => {
     const g = groupNamespace({ visibility: 'private' });
-    await deliver(ID.groupCreated, groupEventFields(g.id, { visibility: 'private', ancestorGroupIds: [] }));
+    await h.deliver(ID.groupCreated, groupEventFields(g.id, { visibility: 'private', ancestorGroupIds: [] }));
     const ns = projectNamespace({ visibility: 'private', ancestorGroupIds: [g.id], fullPath: `g${g.id}/p` });
-    await deliver(
+    await h.deliver(
       ID.projectCreated,
       projectEventFields(ns.id, { visibility: 'private', ancestorGroupIds: [g.id], fullPath: ns.fullPath }),
     );

@@ -1,6 +1,5 @@
 import { z } from 'zod';
 import {
-  DURABLES,
   EVENT_TYPES,
   issueEntity,
   issuesStatisticsEntity,
@@ -13,7 +12,6 @@ import {
   OWNER,
   REPORTER,
   STRANGER,
-  gatewayEvent,
   groupEventFields,
   projectEventFields,
   useHarness,
@@ -29,11 +27,6 @@ const titles = (items: { title: string }[]) => items.map((i) => i.title).sort();
 describe('Issue and merge request lists of a group and of the instance', () => {
   const h = useHarness(startDiscussionsHarness);
 
-  async function deliver(type: string, data: Record<string, unknown>) {
-    const identity = h.instance.subscriptions!.find((s) => s.durable === DURABLES.discussionsIdentity)!;
-    await identity.handle(gatewayEvent(type, data));
-  }
-
   /** A group tree as the gateway publishes it: G (public) ⊃ S (private); H elsewhere. */
   async function world() {
     const label = `L${uniqueSuffix()}`;
@@ -41,7 +34,7 @@ describe('Issue and merge request lists of a group and of the instance', () => {
     const s = groupNamespace({ visibility: 'private', ancestorGroupIds: [g.id] });
     const other = groupNamespace({ visibility: 'public' });
     for (const group of [g, s, other]) {
-      await deliver(
+      await h.deliver(
         ID.groupCreated,
         groupEventFields(group.id, {
           visibility: group.visibility,
@@ -55,7 +48,7 @@ describe('Issue and merge request lists of a group and of the instance', () => {
         ancestorGroupIds: ancestors,
         fullPath: `p/${uniqueSuffix()}`,
       });
-      await deliver(
+      await h.deliver(
         ID.projectCreated,
         projectEventFields(ns.id, { visibility, ancestorGroupIds: ancestors, fullPath: ns.fullPath }),
       );
@@ -64,7 +57,7 @@ describe('Issue and merge request lists of a group and of the instance', () => {
     const p1 = await project('public', [g.id]);
     const p2 = await project('private', [g.id, s.id]);
     const p3 = await project('public', [other.id]);
-    await deliver(ID.memberAdded, {
+    await h.deliver(ID.memberAdded, {
       sourceType: 'group',
       sourceId: g.id,
       userId: OWNER.id,
@@ -72,7 +65,7 @@ describe('Issue and merge request lists of a group and of the instance', () => {
       expiresAt: null,
     });
     // STRANGER is a Guest of the private subgroup project only.
-    await deliver(ID.memberAdded, {
+    await h.deliver(ID.memberAdded, {
       sourceType: 'project',
       sourceId: p2.id,
       userId: STRANGER.id,
@@ -228,7 +221,7 @@ describe('Issue and merge request lists of a group and of the instance', () => {
 
   it('When a membership is removed, then the next group list no longer shows that private project', async () => {
     const { label, g, p2 } = await world();
-    await deliver(ID.memberAdded, {
+    await h.deliver(ID.memberAdded, {
       sourceType: 'project',
       sourceId: p2.id,
       userId: GUEST.id,
@@ -240,7 +233,7 @@ describe('Issue and merge request lists of a group and of the instance', () => {
       'p2 open',
       'p2 secret',
     ]);
-    await deliver(ID.memberRemoved, {
+    await h.deliver(ID.memberRemoved, {
       sourceType: 'project',
       sourceId: p2.id,
       userId: GUEST.id,

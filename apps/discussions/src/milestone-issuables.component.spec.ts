@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { DURABLES, EVENT_TYPES, issueEntity, mergeRequestEntity, messageError } from '@gl/contracts';
-import { gatewayEvent, groupEventFields, projectEventFields, useHarness } from '@gl/testing';
+import { EVENT_TYPES, issueEntity, mergeRequestEntity, messageError } from '@gl/contracts';
+import { groupEventFields, projectEventFields, useHarness } from '@gl/testing';
 import { groupNamespace, projectNamespace, startDiscussionsHarness } from './testing/discussions.harness';
 
 const ID = EVENT_TYPES.identity;
@@ -8,16 +8,11 @@ const ID = EVENT_TYPES.identity;
 describe('Issues and merge requests of a group milestone', () => {
   const h = useHarness(startDiscussionsHarness);
 
-  async function deliver(type: string, data: Record<string, unknown>) {
-    const identity = h.instance.subscriptions!.find((s) => s.durable === DURABLES.discussionsIdentity)!;
-    await identity.handle(gatewayEvent(type, data));
-  }
-
   it('When issues and merge requests carry the milestone, then its lists show them, paginated; unknown is 404', async () => {
     const g = groupNamespace({ visibility: 'public' });
-    await deliver(ID.groupCreated, groupEventFields(g.id, { visibility: 'public', ancestorGroupIds: [] }));
+    await h.deliver(ID.groupCreated, groupEventFields(g.id, { visibility: 'public', ancestorGroupIds: [] }));
     const ns = projectNamespace({ visibility: 'public', ancestorGroupIds: [g.id], fullPath: `g/p${g.id}` });
-    await deliver(
+    await h.deliver(
       ID.projectCreated,
       projectEventFields(ns.id, { visibility: 'public', ancestorGroupIds: [g.id], fullPath: ns.fullPath }),
     );
