@@ -17,6 +17,7 @@ import {
   useHarness,
 } from '@gl/testing';
 import type { Model } from 'mongoose';
+import { createBeyondLimitMemo } from '@gl/service-kit';
 import { createBoardColumnsStore } from './board-columns.store';
 import type { NoteableDoc } from './discussions.models';
 import { labelKeyWordsMigration } from './migrations/label-key-words';
@@ -354,5 +355,23 @@ describe('Board lists: GET /groups/:id/boards/:board_id/lists/:list_id/issues an
     const counted = createBoardColumnsStore({ noteables: model }, 4);
     expect(await counted.page(filter, scope, 0, 2)).toMatchObject({ total: 4, hasNext: true });
     expect(await counted.page(filter, scope, 4, 2)).toMatchObject({ items: [], total: 4, hasNext: false });
+  });
+
+  it('When a column past the count limit shrinks, then its total shows again once the memo has expired', async () => {
+    const { p, open } = await world();
+    for (const title of ['a', 'b', 'c', 'd']) await open(title);
+    const model = h.runtime.connection.model('Noteable') as Model<NoteableDoc>;
+    const filter = { $and: [{ kind: 'Issue' }, { projectId: { $in: [p.id] } }, { state: 'opened' }] };
+    const scope = `g${p.ancestorGroupIds[0]}`;
+    const clock = { at: 0 };
+    const memo = createBeyondLimitMemo({ ttlMs: 60_000, now: () => clock.at });
+    const store = createBoardColumnsStore({ noteables: model }, 3, memo);
+    expect(await store.page(filter, scope, 0, 2)).toMatchObject({ total: null, hasNext: true });
+    await model.updateOne({ projectId: p.id, title: 'd' }, { $set: { state: 'closed' } });
+    // Within the minute the column is still taken to be past the limit; the page itself is current.
+    const within = await store.page(filter, scope, 0, 2);
+    expect(within).toMatchObject({ total: null, hasNext: true });
+    clock.at += 60_000;
+    expect(await store.page(filter, scope, 0, 2)).toMatchObject({ total: 3, hasNext: true });
   });
 });

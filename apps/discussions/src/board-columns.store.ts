@@ -1,4 +1,4 @@
-import { matchesMoreThan } from '@gl/service-kit';
+import { createBeyondLimitMemo, listKey, matchesMoreThan, type BeyondLimitMemo } from '@gl/service-kit';
 import type { DiscussionsModels, NoteableDoc } from './discussions.models';
 
 type Filter = Record<string, unknown>;
@@ -23,10 +23,13 @@ const BY_ID = { _id: 1 } as const;
  * relativePosition, _id, …}: the page walks it in order and checks the rest of the filter (readable
  * projects, label words, milestone, confidentiality) on each entry, never reading a document it passes.
  * The issues without one follow in id order, along {kind, projectId, relativePosition, _id}.
+ * A column found past the count limit is remembered as such for a minute (`memo`): that probe walks
+ * more entries than the page, and a board's columns are read again at every page load.
  */
 export function createBoardColumnsStore(
   models: Pick<DiscussionsModels, 'noteables'>,
   countLimit = COLUMN_COUNT_LIMIT,
+  memo: BeyondLimitMemo = createBeyondLimitMemo(),
 ) {
   const { noteables } = models;
 
@@ -42,7 +45,9 @@ export function createBoardColumnsStore(
 
   /** Whether more than `countLimit` issues have a position: one index entry read past the limit. */
   const beyondLimit = (positioned: Filter): Promise<boolean> =>
-    matchesMoreThan(noteables, positioned, BY_POSITION, countLimit);
+    memo.beyond(listKey(noteables, positioned), () =>
+      matchesMoreThan(noteables, positioned, BY_POSITION, countLimit),
+    );
 
   async function page(filter: Filter, scope: string, skip: number, limit: number): Promise<ColumnPage> {
     const positioned = positionedIn(filter, scope);

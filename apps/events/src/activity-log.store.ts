@@ -1,6 +1,6 @@
 import type { FilterQuery, Model } from 'mongoose';
 import type { ActivityEventsQuery } from '@gl/contracts';
-import { countUpTo, deleteManyInBatches } from '@gl/service-kit';
+import { countUpTo, createBeyondLimitMemo, deleteManyInBatches } from '@gl/service-kit';
 import { activityCriteria } from './activity-criteria';
 import type { ActivityDoc } from './events.models';
 import { COUNT_LIMIT, type Order, type PageWindow, type TimelinePage } from './timeline/timeline.store';
@@ -28,9 +28,11 @@ export function projectFilter(projectId: number, query: ActivityEventsQuery): Fi
 
 /**
  * The activity log: recorded in batches; read one page of the log's events matching a filter, with GitLab's
- * bounded count.
+ * bounded count. A filter found past the count limit is remembered for a minute (X-Total is not sent for it),
+ * so the probe past 10,000 matches is not walked again at every page.
  */
 export function createActivityLogStore(activities: Model<ActivityDoc>) {
+  const pastCountLimit = createBeyondLimitMemo();
   return {
     /**
      * Inserts activity events; one an earlier delivery already recorded (same `sourceEventId`) stays as it
@@ -69,7 +71,7 @@ export function createActivityLogStore(activities: Model<ActivityDoc>) {
           .skip(window.skip)
           .limit(window.take + 1)
           .lean<ActivityDoc[]>(),
-        countUpTo(activities, filter, sort, COUNT_LIMIT),
+        countUpTo(activities, filter, sort, COUNT_LIMIT, pastCountLimit),
       ]);
       return { items: found.slice(0, window.take), total, hasNext: found.length > window.take };
     },
