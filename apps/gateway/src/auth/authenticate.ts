@@ -1,14 +1,8 @@
 import type { Request } from 'express';
 import type { Principal } from '@gl/contracts';
-import {
-  ForbiddenError,
-  GHOST_USER,
-  HttpError,
-  NotFoundError,
-  UnauthorizedError,
-  hasExpired,
-} from '@gl/service-kit';
+import { ForbiddenError, HttpError, NotFoundError, UnauthorizedError, hasExpired } from '@gl/service-kit';
 import type { UserDoc } from '../identity/identity.models';
+import { isInternalUser } from '../identity/users.internal';
 import type { UsersStore } from '../identity/users.store';
 import { userWebUrl, avatarUrl } from '../identity/urls';
 import { hashToken } from './tokens';
@@ -95,8 +89,7 @@ export async function authenticate(
   if (!user) throw new UnauthorizedError();
   if (user.state !== 'active') throw new ForbiddenError(accessDeniedReason(user, externalUrl));
   // GlobalPolicy prevents :access_api for internal users (UserAccessDeniedReason :internal).
-  if (user._id === GHOST_USER.id)
-    throw new ForbiddenError('This action cannot be performed by internal users');
+  if (isInternalUser(user)) throw new ForbiddenError('This action cannot be performed by internal users');
   users.recordTokenUse(record);
   users.recordActivity(user, new Date().toISOString().slice(0, 10));
 

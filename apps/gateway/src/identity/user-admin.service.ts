@@ -7,6 +7,7 @@ import type { NamespaceDoc, ProjectDoc, UserDoc, UserProfile } from './identity.
 import { removeMember } from './member-writes';
 import { nameErrors, namespacePathErrors, ValidationErrors } from './paths';
 import { hashPassword } from './passwords';
+import { isInternalUser } from './users.internal';
 
 const EMAIL_FORMAT = /^[^@\s]+@[^@\s]+$/;
 
@@ -179,6 +180,9 @@ export function createUserAdminService(deps: IdentityDeps) {
     if (soloOwned.length > 0 && !hardDelete) {
       throw new ConflictError('User cannot be removed while is the sole-owner of a group');
     }
+    // GitLab accepts the request (DeleteUserWorker runs later), but UserPolicy never grants :destroy_user on
+    // an internal user, so Users::DestroyService refuses and the worker only logs it: nothing is removed.
+    if (isInternalUser(user)) return;
     // Tokens first: whatever else fails, the account can no longer be used.
     await stores.users.removeCredentialsOf(user._id);
     for (const groupId of soloOwned) {

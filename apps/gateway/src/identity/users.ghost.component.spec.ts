@@ -100,6 +100,94 @@ describe('identity: the Ghost User', () => {
     });
   });
 
+  /** Everything an admin write could change on the ghost: its record, namespace, route, addresses, tokens. */
+  async function ghostSnapshot() {
+    const { connection } = suite.gw.runtime;
+    return {
+      user: await connection.collection('users').findOne({ _id: GHOST_USER.id as never }),
+      namespaces: await connection.collection('namespaces').find({ ownerId: GHOST_USER.id }).toArray(),
+      routes: await connection
+        .collection('routes')
+        .find({ _id: 'ghost' as never })
+        .toArray(),
+      emails: await connection.collection('user_emails').find({ userId: GHOST_USER.id }).toArray(),
+      tokens: await connection.collection('personal_access_tokens').find({ userId: GHOST_USER.id }).toArray(),
+    };
+  }
+
+  async function ghostEvents(): Promise<number> {
+    let count = 0;
+    for (const type of Object.values(EVENT_TYPES.identity)) {
+      count += (await published(type)).filter(
+        (e) => (e.data as { userId?: number }).userId === GHOST_USER.id,
+      ).length;
+    }
+    return count;
+  }
+
+  it('When an admin blocks the Ghost User, then 403 An internal user cannot be blocked and nothing changes', async () => {
+    const before = await ghostSnapshot();
+    expect(await api('POST', `${ghostPath}/block`)).toMatchObject({
+      status: 403,
+      body: { message: 'An internal user cannot be blocked' },
+    });
+    expect(await ghostSnapshot()).toEqual(before);
+    expect(await ghostEvents()).toBe(0);
+
+    // A person is blocked as before.
+    const user = await make.user();
+    expect(await api('POST', `/users/${user.id}/block`)).toMatchObject({ status: 201, body: true });
+  });
+
+  it('When an admin deactivates the Ghost User, then 403 Internal users cannot be deactivated and nothing changes', async () => {
+    const before = await ghostSnapshot();
+    expect(await api('POST', `${ghostPath}/deactivate`)).toMatchObject({
+      status: 403,
+      body: { message: 'Internal users cannot be deactivated' },
+    });
+    expect(await ghostSnapshot()).toEqual(before);
+    expect(await ghostEvents()).toBe(0);
+
+    // A dormant person is deactivated as before.
+    const user = await make.user();
+    expect(await api('POST', `/users/${user.id}/deactivate`)).toMatchObject({ status: 201, body: true });
+  });
+
+  it('When an admin unblocks or activates the active Ghost User, then 201 false as for anyone active', async () => {
+    const before = await ghostSnapshot();
+    expect(await api('POST', `${ghostPath}/unblock`)).toMatchObject({ status: 201, body: false });
+    expect(await api('POST', `${ghostPath}/activate`)).toMatchObject({ status: 201, body: false });
+    expect(await ghostSnapshot()).toEqual(before);
+  });
+
+  it('When a non-admin moderates or deletes the Ghost User, then 403 before the internal-user rules', async () => {
+    const user = await make.user();
+    for (const action of ['block', 'deactivate']) {
+      const res = await api('POST', `${ghostPath}/${action}`, { token: user.token });
+      expect(res).toMatchObject({ status: 403, body: { message: '403 Forbidden' } });
+    }
+    const res = await api('DELETE', ghostPath, { token: user.token });
+    expect(res).toMatchObject({ status: 403, body: { message: '403 Forbidden' } });
+  });
+
+  it('When an admin deletes the Ghost User, then 204 as GitLab accepts it, but nothing is removed', async () => {
+    const before = await ghostSnapshot();
+    for (const query of ['', '?hard_delete=true']) {
+      const res = await api('DELETE', `${ghostPath}${query}`);
+      expect(res.status).toBe(204);
+      expect(res.text).toBe('');
+    }
+    expect(await ghostSnapshot()).toEqual(before);
+    expect(await ghostEvents()).toBe(0);
+    expect((await api('GET', ghostPath)).status).toBe(200);
+    expect((await api('GET', '/users?username=ghost')).body).toHaveLength(1);
+
+    // A person is deleted as before.
+    const user = await make.user();
+    expect((await api('DELETE', `/users/${user.id}`)).status).toBe(204);
+    expect((await api('GET', `/users/${user.id}`)).status).toBe(404);
+  });
+
   it('When the migration runs again, then nothing is created twice', async () => {
     const { connection } = suite.gw.runtime;
     const step = GATEWAY_MIGRATIONS.find((m) => m.version === 3)!;
@@ -108,5 +196,14 @@ describe('identity: the Ghost User', () => {
     expect(await connection.collection('users').countDocuments({ usernameLower: 'ghost' })).toBe(1);
     expect(await connection.collection('namespaces').countDocuments({ ownerId: GHOST_USER.id })).toBe(1);
     expect(await connection.collection('user_emails').countDocuments({ userId: GHOST_USER.id })).toBe(1);
+  });
+
+  // Last: it edits the ghost. lib/api/users.rb's PUT has no internal-user check and Users::UpdateService no
+  // policy check (UserPolicy's :update_user is not asked), so an admin's edit applies as for anyone.
+  it('When an admin edits the Ghost User, then 200 as GitLab allows it', async () => {
+    const res = await api('PUT', ghostPath, { body: { note: 'kept by the instance' } });
+    expect(res.status).toBe(200);
+    expect(asRecord(res.body)).toMatchObject({ id: GHOST_USER.id, note: 'kept by the instance' });
+    expect((await api('PUT', ghostPath, { body: { note: '' } })).status).toBe(200);
   });
 });

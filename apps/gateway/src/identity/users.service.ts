@@ -14,6 +14,7 @@ import { hashPassword } from './passwords';
 import { nameErrors, namespacePathErrors, ValidationErrors } from './paths';
 import type { UserEmailDoc } from './user-emails.model';
 import { moderate as decide, type Moderation, type ModerationAction } from './user-states';
+import { assertModeratable } from './users.internal';
 import type { UserFilters } from './users.store';
 
 export type { UserFilters } from './users.store';
@@ -226,10 +227,10 @@ export function createUsersService(deps: IdentityDeps) {
   }
 
   /**
-   * Block, unblock, ban, unban, deactivate or activate (lib/api/users.rb): the state machine decides, the
-   * write is a compare-and-set on the state it leaves, and `user.updated` carries the new state to every
-   * projection. The gateway's identity cache is flushed by the write, so the user's tokens stop (or work
-   * again) on their next request.
+   * Block, unblock, ban, unban, deactivate or activate (lib/api/users.rb): an internal user is refused where
+   * GitLab's services refuse it, the state machine decides, the write is a compare-and-set on the state it
+   * leaves, and `user.updated` carries the new state to every projection. The gateway's identity cache is
+   * flushed by the write, so the user's tokens stop (or work again) on their next request.
    */
   async function moderate(
     user: UserDoc,
@@ -238,6 +239,7 @@ export function createUsersService(deps: IdentityDeps) {
     origin: EventOrigin,
     actor: EventActor,
   ): Promise<Moderation> {
+    assertModeratable(action, user);
     const outcome = decide(action, user, callerId);
     if (outcome.to === undefined) return outcome;
     const updated: UserDoc = { ...user, state: outcome.to, updatedAt: new Date() };

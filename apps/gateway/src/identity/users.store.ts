@@ -1,9 +1,10 @@
 import type { FilterQuery } from 'mongoose';
 import type { EventEnvelope } from '@gl/contracts';
-import { GHOST_USER, findPage, pushEvents, withEvents, type Outbox, type PageRequest } from '@gl/service-kit';
+import { findPage, pushEvents, withEvents, type Outbox, type PageRequest } from '@gl/service-kit';
 import type { IdentityModels, TokenDoc, UserDoc, UserState } from './identity.models';
 import { searchPattern, userSearchConditions } from './queries';
 import { insertUnique } from './store-writes';
+import { nonInternalUsers } from './users.internal';
 import { createUserEmailModel, type UserEmailDoc } from './user-emails.model';
 
 export interface UserFilters {
@@ -73,9 +74,8 @@ export function createUsersStore(models: Pick<IdentityModels, 'users' | 'tokens'
     if (filters.search) query.$or = userSearchConditions(filters.search);
     if (filters.active) query.state = 'active';
     if (filters.blocked) query.state = 'blocked';
-    // The Ghost User is the catalogue's one internal user (migrations/ghost-user.ts); GitLab lists it
-    // unless internal users are excluded.
-    if (filters.exclude_internal) query._id = { $ne: GHOST_USER.id };
+    // GitLab lists internal users (the Ghost User) unless they are excluded.
+    if (filters.exclude_internal) Object.assign(query, nonInternalUsers);
     return findPage(users, query, { _id: -1 }, page);
   }
 
