@@ -116,21 +116,6 @@ export async function issueEpicFor(
   return epic;
 }
 
-/** Links the issue to the epic (moving it from another), or takes it out of its epic (null). */
-export async function applyIssueEpic(
-  noteables: NoteablesService,
-  issue: NoteableDoc,
-  epic: NoteableDoc | null | undefined,
-): Promise<void> {
-  if (epic === undefined) return;
-  if (epic) {
-    await noteables.epicIssues.assign(epic._id, issue._id);
-    return;
-  }
-  const link = await noteables.epicIssues.ofIssue(issue._id);
-  if (link) await noteables.epicIssues.remove(link._id);
-}
-
 /**
  * EE `weight`: kept only on the tiers with issue weights (filter_params drops it elsewhere); Issue's
  * validation `numericality: { greater_than_or_equal_to: 0 }`.

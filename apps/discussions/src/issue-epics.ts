@@ -1,5 +1,9 @@
-import type { IssueEntity } from '@gl/contracts';
+import type { IssueEntity, UserSummary } from '@gl/contracts';
+import type { EventOrigin } from '@gl/service-kit';
 import type { DiscussionsModels, NoteableDoc } from './discussions.models';
+import type { EpicIssues } from './epic-issues';
+import { targetOfNoteable } from './noteable-documents';
+import type { NotesService } from './notes.service';
 
 /** An issue's epic as EE::API::Entities::Issue shows it (`epic_iid` and EpicBaseEntity). */
 export function epicFieldsOf(
@@ -66,5 +70,99 @@ export function createIssueEpics(models: Pick<DiscussionsModels, 'noteables' | '
       }
       return out;
     },
+  };
+}
+
+/** The project of an issue as the references of GitLab's epic notes need it. */
+export interface IssueProjectRef {
+  path: string;
+  fullPath: string;
+  /** Root first; the project's own group last. */
+  ancestorGroupIds: number[];
+}
+
+const ownGroupOf = (project: IssueProjectRef): number | null => project.ancestorGroupIds.at(-1) ?? null;
+
+/** Issue#to_reference(group): the project's path in its own group, its full path from any other. */
+export function issueReferenceIn(issueIid: number, project: IssueProjectRef, groupId: number): string {
+  return `${ownGroupOf(project) === groupId ? project.path : project.fullPath}#${issueIid}`;
+}
+
+/**
+ * Epic#to_reference(from): `&iid` from the epic's own group or a project directly in it, else the group's
+ * full path before it. Every epic here is of one of the project's ancestor groups.
+ */
+export function epicReferenceFrom(
+  epic: NoteableDoc,
+  project: IssueProjectRef,
+  from: Pick<NoteableDoc, 'groupId'> | 'project',
+): string {
+  const local = from === 'project' ? ownGroupOf(project) === epic.groupId : from.groupId === epic.groupId;
+  return local ? `&${epic.iid}` : `${ancestorPathOf(project, epic.groupId!) ?? epic.groupId}&${epic.iid}`;
+}
+
+/** One system note to write: on which noteable, with which body. */
+export interface EpicLinkNote {
+  on: NoteableDoc;
+  body: string;
+}
+
+/**
+ * The system notes of EpicIssues::CreateService / DestroyService (EE::SystemNotes::EpicsService):
+ * added to an epic (`epic_issue`, `issue_on_epic`), moved from another (`epic_issue_moved` on both epics,
+ * `issue_epic_change`), taken out (the same two, `removed`).
+ */
+export function epicLinkNotes(
+  issue: NoteableDoc,
+  project: IssueProjectRef,
+  change: { from: NoteableDoc | null; to: NoteableDoc | null },
+): EpicLinkNote[] {
+  const { from, to } = change;
+  const ref = (epic: NoteableDoc) => issueReferenceIn(issue.iid!, project, epic.groupId!);
+  if (to && from) {
+    return [
+      { on: to, body: `added issue ${ref(from)} from epic ${epicReferenceFrom(from, project, to)}` },
+      { on: from, body: `moved issue ${ref(to)} to epic ${epicReferenceFrom(to, project, from)}` },
+      { on: issue, body: `changed epic to ${epicReferenceFrom(to, project, 'project')}` },
+    ];
+  }
+  const epic = to ?? from;
+  if (!epic) return [];
+  const verb = to ? 'added' : 'removed';
+  return [
+    { on: epic, body: `${verb} issue ${ref(epic)}` },
+    { on: issue, body: `${verb} ${to ? 'to' : 'from'} epic ${epicReferenceFrom(epic, project, 'project')}` },
+  ];
+}
+
+/**
+ * EE Issues::BaseService#handle_epic: puts the issue in the epic (moving it from another one) or takes it
+ * out of its epic (null), and writes the system notes of EpicIssues::CreateService / DestroyService. The
+ * issue's own epic again changes nothing.
+ */
+export function createIssueEpicSetter(deps: {
+  epicIssues: EpicIssues;
+  notes: Pick<NotesService, 'createSystemNote'>;
+  findById: (id: number) => Promise<NoteableDoc | null>;
+}) {
+  return async function setIssueEpic(
+    origin: EventOrigin,
+    issue: NoteableDoc,
+    epic: NoteableDoc | null,
+    actor: UserSummary,
+    project: IssueProjectRef,
+  ): Promise<void> {
+    const link = await deps.epicIssues.ofIssue(issue._id);
+    if (epic ? link?.epicId === epic._id : !link) return;
+    const previous = link ? await deps.findById(link.epicId) : null;
+    if (epic) {
+      if ((await deps.epicIssues.assign(epic._id, issue._id)) === 'already') return;
+    } else {
+      await deps.epicIssues.remove(link!._id);
+    }
+    const from = previous?.kind === 'Epic' ? previous : null;
+    for (const note of epicLinkNotes(issue, project, { from, to: epic })) {
+      await deps.notes.createSystemNote(origin, targetOfNoteable(note.on), actor, note.body);
+    }
   };
 }

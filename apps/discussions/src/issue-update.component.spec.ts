@@ -99,7 +99,7 @@ describe('PUT /projects/:id/issues/:issue_iid with the fields clients send', () 
     expect(res.status).toBe(400);
     expect(paramError.parse(res.body).error).toBe(
       'assignee_id, assignee_ids, confidential, created_at, description, discussion_locked, due_date, labels, ' +
-        'add_labels, remove_labels, milestone_id, state_event, title, issue_type, weight, epic_id are missing, ' +
+        'add_labels, remove_labels, milestone_id, state_event, title, issue_type, weight, epic_id, epic_iid are missing, ' +
         'at least one parameter must be provided',
     );
   });

@@ -40,12 +40,11 @@ import { filesToCreate, routeProjectSnippets } from './snippets.router';
 import { routeGroupEpics } from './epics.router';
 import { labelsAfter } from './label-changes';
 import {
-  applyIssueEpic,
   createSingleIssuables,
-  issueEpicFor,
   routeIssuableSubscriptions,
   weightParam,
 } from './issuable-subscriptions.router';
+import { checkIssueEpicParams, issueEpicParam, issueProjectOf } from './issue-epic-params';
 import type { ListVisibility } from './noteables.store';
 
 export function pathId(req: Request, name: string): number {
@@ -113,20 +112,27 @@ export function createNoteablesRouter(noteables: NoteablesService): Router {
   // Issues (lists: issuables.router.ts)
   route(router, DISCUSSIONS_API.createProjectIssue, async ({ req, res, params }) => {
     const user = commenter(req.ctx, 'project');
-    const given = params();
+    const { epic_id, epic_iid, ...given } = params();
+    checkIssueEpicParams(req);
+    // The epic is resolved before the issue is stored: an unknown one leaves no issue behind.
+    const epic = await issueEpicParam(noteables, req, { epic_id, epic_iid });
     const createdAt = canSetCreatedAt(req.ctx) ? parseCreatedAt(given.created_at) : null;
+    const origin = requestOrigin(SERVICE_PRODUCER, req.ctx);
+    const author = userSummaryOf(user);
     const doc = await noteables.createIssue(
-      requestOrigin(SERVICE_PRODUCER, req.ctx),
+      origin,
       req.ctx.namespace!.id,
-      userSummaryOf(user),
+      author,
       {
         ...given,
-        confidential: confidentialityParam(req, given.confidential, true),
+        // EE Issues::BaseService#filter_epic: a new issue of a confidential epic is confidential.
+        confidential: epic?.confidential ? true : confidentialityParam(req, given.confidential, true),
         weight: weightParam(req, given.weight),
       },
       createdAt,
       positionScopeOfNamespace(req.ctx.namespace!),
     );
+    if (epic) await noteables.setIssueEpic(origin, doc, epic, author, issueProjectOf(req));
     sendJson(res, 201, await present.issue(doc, req));
   });
 
@@ -139,30 +145,35 @@ export function createNoteablesRouter(noteables: NoteablesService): Router {
     const given = params();
     const missing = atLeastOneOf(...ISSUE_UPDATE_AT_LEAST_ONE_OF)(collectParams(req));
     if (missing) throw new ParamError([missing]);
+    checkIssueEpicParams(req);
     const issue = await issueOr404(req);
     requireUpdate(req, issue, ACCESS_LEVELS.reporter);
-    const { add_labels: add, remove_labels: remove, assignee_id: assigneeId, epic_id, ...rest } = given;
-    const epic = await issueEpicFor(noteables, req, epic_id);
-    const updated = await noteables.updateIssue(
-      requestOrigin(SERVICE_PRODUCER, req.ctx),
-      issue,
-      userSummaryOf(user),
-      {
-        ...rest,
-        labels: labelsAfter(issue.labels, given.labels, add, remove),
-        // The single-assignee form counts only without assignee_ids (IssuableBaseService#filter_assignees).
-        assignee_ids:
-          given.assignee_ids ?? (assigneeId === undefined ? undefined : assigneeId === 0 ? [] : [assigneeId]),
-        confidential: confidentialityParam(req, given.confidential, false),
-        // `discussion_locked` needs admin_issue (Reporter and up); IssuableBaseService drops it otherwise.
-        discussion_locked:
-          accessLevelOf(req.ctx) >= ACCESS_LEVELS.reporter ? given.discussion_locked : undefined,
-        // lib/api/issues.rb: `updated_at` only with set_issue_updated_at (Owner, admins).
-        updated_at: canSetCreatedAt(req.ctx) ? parseCreatedAt(given.updated_at) : null,
-        weight: weightParam(req, given.weight),
-      },
-    );
-    await applyIssueEpic(noteables, updated, epic);
+    const {
+      add_labels: add,
+      remove_labels: remove,
+      assignee_id: assigneeId,
+      epic_id,
+      epic_iid,
+      ...rest
+    } = given;
+    const epic = await issueEpicParam(noteables, req, { epic_id, epic_iid });
+    const origin = requestOrigin(SERVICE_PRODUCER, req.ctx);
+    const author = userSummaryOf(user);
+    const updated = await noteables.updateIssue(origin, issue, author, {
+      ...rest,
+      labels: labelsAfter(issue.labels, given.labels, add, remove),
+      // The single-assignee form counts only without assignee_ids (IssuableBaseService#filter_assignees).
+      assignee_ids:
+        given.assignee_ids ?? (assigneeId === undefined ? undefined : assigneeId === 0 ? [] : [assigneeId]),
+      confidential: confidentialityParam(req, given.confidential, false),
+      // `discussion_locked` needs admin_issue (Reporter and up); IssuableBaseService drops it otherwise.
+      discussion_locked:
+        accessLevelOf(req.ctx) >= ACCESS_LEVELS.reporter ? given.discussion_locked : undefined,
+      // lib/api/issues.rb: `updated_at` only with set_issue_updated_at (Owner, admins).
+      updated_at: canSetCreatedAt(req.ctx) ? parseCreatedAt(given.updated_at) : null,
+      weight: weightParam(req, given.weight),
+    });
+    if (epic !== undefined) await noteables.setIssueEpic(origin, updated, epic, author, issueProjectOf(req));
     sendJson(res, 200, await present.issue(updated, req));
   });
 

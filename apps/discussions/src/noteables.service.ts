@@ -9,7 +9,7 @@ import { createIssueRelations } from './issue-relations';
 import { createSnippetEdits, snippetFileFields, type SnippetFile } from './snippets';
 import { createEpicIssues } from './epic-issues';
 import { createIssuableSubscriptions } from './issuable-subscriptions';
-import { createIssueEpics } from './issue-epics';
+import { createIssueEpicSetter, createIssueEpics } from './issue-epics';
 import { createReviewerFilter, reviewersChangeNote } from './issuable-reviewers';
 import {
   blankNoteable,
@@ -406,11 +406,14 @@ export function createNoteablesService(deps: NotesDeps, notes: NotesService) {
     await deps.models.noteables.deleteOne({ _id: doc._id, kind: 'Epic' });
   }
 
+  const epicIssues = createEpicIssues(deps);
+
   return {
     ...createIssuableExtras(deps),
     updateEpic,
     destroyEpic,
-    epicIssues: createEpicIssues(deps),
+    epicIssues,
+    setIssueEpic: createIssueEpicSetter({ epicIssues, notes, findById: (id) => store.findById(id) }),
     subscriptions: createIssuableSubscriptions(deps.models),
     reviewerIds: createReviewerFilter(deps.models),
     issueEpics: createIssueEpics(deps.models),

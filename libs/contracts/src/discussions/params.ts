@@ -133,6 +133,13 @@ export const createIssueBody = z.object({
   due_date: z.preprocess((v) => (v === '' ? null : v), isoDateParam.nullable()).optional(),
   /** EE issues_helpers `optional_issue_params_ee`: kept on the tiers with issue weights; null removes it. */
   weight: integerParam.nullable().optional(),
+  /** EE: the epic (its id) of the project's group or an ancestor; 0 or null: none (on PUT, out of its epic). */
+  epic_id: nullableId.optional(),
+  /**
+   * EE, deprecated: the epic by its iid in the project's own group (`mutually_exclusive :epic_id, :epic_iid`);
+   * empty or null is not given.
+   */
+  epic_iid: z.preprocess((v) => (v === '' ? null : v), integerParam.nullable()).optional(),
 });
 /** ISO 8601 date-time (Grape's `type: DateTime`): what does not parse is "<name> is invalid". */
 const dateTimeParam = z.preprocess(
@@ -159,6 +166,7 @@ export const ISSUE_UPDATE_AT_LEAST_ONE_OF = [
   // EE update_params_at_least_one_of.
   'weight',
   'epic_id',
+  'epic_iid',
 ] as const;
 
 export const updateIssueBody = createIssueBody.partial().extend({
@@ -169,8 +177,6 @@ export const updateIssueBody = createIssueBody.partial().extend({
   remove_labels: stringListParam.optional(),
   discussion_locked: booleanParam.optional(),
   updated_at: dateTimeParam.optional(),
-  /** EE: the epic (its id) of the project's group or an ancestor; 0 or null takes the issue out of its epic. */
-  epic_id: nullableId.optional(),
 });
 export const createMergeRequestBody = z.object({
   source_branch: textParam,
