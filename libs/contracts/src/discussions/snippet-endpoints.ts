@@ -34,6 +34,39 @@ const rawContent = {
   schema: z.string(),
 } as const;
 
+/**
+ * The two raw routes of a snippet (lib/api/snippets.rb and lib/api/project_snippets.rb `raw`, and
+ * `files/:ref/:file_path/raw` of snippets_helpers.rb): project and personal snippets answer them alike.
+ */
+function rawSnippetEndpoints<const R extends string, const F extends string>(s: {
+  /** The path of one snippet, e.g. `/snippets/{id}`. */
+  path: string;
+  rawId: R;
+  fileRawId: F;
+  /** "A project snippet's content", "A snippet's first file". */
+  rawSummary: string;
+  /** "One file of a project snippet". */
+  fileSummary: string;
+}) {
+  const common = {
+    method: 'GET' as const,
+    tags: ['snippets'],
+    auth: 'optional-token' as const,
+    response: rawContent,
+    errors: [401, 404],
+  };
+  return [
+    { ...common, path: `${s.path}/raw`, operationId: s.rawId, summary: `${s.rawSummary} as plain text` },
+    {
+      ...common,
+      path: `${s.path}/files/{ref}/{file_path}/raw`,
+      operationId: s.fileRawId,
+      summary: `${s.fileSummary} as plain text (ref: the snippet's branch, main)`,
+      params: rawFileParams,
+    },
+  ];
+}
+
 /** Project snippets beyond create, list and read: change, raw content, deletion (lib/api/project_snippets.rb). */
 export const SNIPPET_ENDPOINTS = defineEndpoints('discussions', [
   {
@@ -47,27 +80,13 @@ export const SNIPPET_ENDPOINTS = defineEndpoints('discussions', [
     response: { status: 200, description: 'Snippet', schema: snippetEntity },
     errors: [400, 401, 403, 404, 422],
   },
-  {
-    method: 'GET',
-    path: '/projects/{id}/snippets/{snippet_id}/raw',
-    operationId: 'getProjectSnippetRaw',
-    summary: "A project snippet's content as plain text",
-    tags: ['snippets'],
-    auth: 'optional-token',
-    response: rawContent,
-    errors: [401, 404],
-  },
-  {
-    method: 'GET',
-    path: '/projects/{id}/snippets/{snippet_id}/files/{ref}/{file_path}/raw',
-    operationId: 'getProjectSnippetFileRaw',
-    summary: "One file of a project snippet as plain text (ref: the snippet's branch, main)",
-    tags: ['snippets'],
-    auth: 'optional-token',
-    params: rawFileParams,
-    response: rawContent,
-    errors: [401, 404],
-  },
+  ...rawSnippetEndpoints({
+    path: '/projects/{id}/snippets/{snippet_id}',
+    rawId: 'getProjectSnippetRaw',
+    fileRawId: 'getProjectSnippetFileRaw',
+    rawSummary: "A project snippet's content",
+    fileSummary: 'One file of a project snippet',
+  }),
   {
     method: 'DELETE',
     path: '/projects/{id}/snippets/{snippet_id}',
@@ -161,25 +180,11 @@ export const PERSONAL_SNIPPET_ENDPOINTS = defineEndpoints('discussions', [
     response: { status: 204, description: 'Deleted' },
     errors: [401, 403, 404],
   },
-  {
-    method: 'GET',
-    path: '/snippets/{id}/raw',
-    operationId: 'getSnippetRaw',
-    summary: "A snippet's first file as plain text",
-    tags: ['snippets'],
-    auth: 'optional-token',
-    response: rawContent,
-    errors: [401, 404],
-  },
-  {
-    method: 'GET',
-    path: '/snippets/{id}/files/{ref}/{file_path}/raw',
-    operationId: 'getSnippetFileRaw',
-    summary: "One file of a snippet as plain text (ref: the snippet's branch, main)",
-    tags: ['snippets'],
-    auth: 'optional-token',
-    params: rawFileParams,
-    response: rawContent,
-    errors: [401, 404],
-  },
+  ...rawSnippetEndpoints({
+    path: '/snippets/{id}',
+    rawId: 'getSnippetRaw',
+    fileRawId: 'getSnippetFileRaw',
+    rawSummary: "A snippet's first file",
+    fileSummary: 'One file of a snippet',
+  }),
 ]);
