@@ -173,7 +173,7 @@ describe('epic_id and the deprecated epic_iid on issue create and update', () =>
     // EpicsFinder over the project's group only: an ancestor's epic (by id it would do) is not found by iid.
     expect(above.iid).toBe(own.iid);
     const otherIid = await epicIn(g, { title: 'Second above' });
-    for (const iid of [otherIid.iid, 0, 999]) {
+    for (const iid of [otherIid.iid, 0, 999, -1]) {
       const missing = await h.call('POST', `/projects/${ns.id}/issues`, {
         ns,
         json: { title: 'I', epic_iid: iid },
@@ -182,6 +182,12 @@ describe('epic_id and the deprecated epic_iid on issue create and update', () =>
       expect(missing.body).toEqual({ message: '404 Epic Not Found' });
     }
     expect(await issueCount(ns)).toBe(1);
+    const invalid = await h.call('POST', `/projects/${ns.id}/issues`, {
+      ns,
+      json: { title: 'I', epic_iid: 'one' },
+    });
+    expect(invalid.status).toBe(400);
+    expect(invalid.body).toEqual({ error: 'epic_iid is invalid' });
     // Empty or null is not given.
     const plain = await h.call('POST', `/projects/${ns.id}/issues`, {
       ns,
