@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { tier } from '@gl/contracts';
 import { baseServiceConfig } from '@gl/service-kit';
+import { DEFAULT_EXPIRED_MEMBERS_SWEEP_MS } from './identity/expired-members';
 import { upstreamUrls } from './routing/upstreams';
 
 /** Gateway settings; one instance setting (GITLAB_TIER) selects the feature tier for every service. */
@@ -18,6 +19,16 @@ export const gatewayConfigSchema = baseServiceConfig.extend({
   DATA_DIR: z.string().default('.data/dev'),
   /** How long token, user, namespace and membership lookups are reused; another replica's writes show after it. */
   IDENTITY_CACHE_TTL_MS: z.coerce.number().int().min(0).default(5_000),
+  /**
+   * How often expired memberships are removed (identity/expired-members.ts); GitLab's worker is daily.
+   * At least a second, at most what a Node timer holds (about 24.8 days).
+   */
+  EXPIRED_MEMBERS_SWEEP_INTERVAL_MS: z.coerce
+    .number()
+    .int()
+    .min(1_000)
+    .max(2_147_483_647)
+    .default(DEFAULT_EXPIRED_MEMBERS_SWEEP_MS),
   /** Each service's URL, or its replicas' URLs separated by commas; requests are spread round-robin. */
   BOARDS_URL: upstreamUrls,
   DISCUSSIONS_URL: upstreamUrls,

@@ -1,6 +1,7 @@
 import { runService } from '@gl/service-kit';
 import { createGatewayApp } from './app';
 import { gatewayConfigSchema } from './config';
+import { createExpiredMembersSweep } from './identity/expired-members';
 import { seedRoot } from './identity/root-seed';
 import { createIdentityRouters } from './identity/identity.routers';
 import { openIdentity } from './identity/identity.setup';
@@ -50,6 +51,9 @@ void runService({
       readiness: async () => ({ ...(await runtime.readiness()), ...(await servicesReady(upstreams)) }),
       identityRouters: createIdentityRouters({ ...identity, tier: config.GITLAB_TIER }),
     });
-    return { app };
+    const expiredMembers = createExpiredMembersSweep(identity, logger, {
+      intervalMs: config.EXPIRED_MEMBERS_SWEEP_INTERVAL_MS,
+    });
+    return { app, start: () => expiredMembers.start(), stop: () => expiredMembers.stop() };
   },
 });

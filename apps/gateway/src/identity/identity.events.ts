@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { EVENT_TYPES, type EventActor, type EventEnvelope } from '@gl/contracts';
 import { createEvent, type EventOrigin } from '@gl/service-kit';
 import type { MemberDoc, NamespaceDoc, ProjectDoc, UserDoc } from './identity.models';
@@ -114,6 +115,28 @@ export function memberEvent(
       revision,
     },
   });
+}
+
+/**
+ * A membership removed because it expired (expired-members.ts). Its id is derived from the membership's
+ * (member ids are never reused), so every attempt at one expiry, by racing gateway replicas or a retry
+ * after a crash, writes the same outbox entry and the broker drops any repeat by message id.
+ */
+export function memberExpiredEvent(
+  origin: EventOrigin,
+  actor: EventActor,
+  member: MemberDoc,
+  revision: number,
+): EventEnvelope {
+  const event = memberEvent(origin, EVENT_TYPES.identity.memberExpired, actor, member, revision);
+  return { ...event, id: nameBasedUuid(`${EVENT_TYPES.identity.memberExpired}:${member._id}`) };
+}
+
+/** A UUID from a name (RFC 4122 version 5 layout, from SHA-256 rather than SHA-1). */
+function nameBasedUuid(name: string): string {
+  const hex = createHash('sha256').update(name).digest('hex');
+  const variant = ((parseInt(hex[16]!, 16) & 0x3) | 0x8).toString(16);
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-5${hex.slice(13, 16)}-${variant}${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
 }
 
 export { EVENT_TYPES };

@@ -259,6 +259,8 @@ function memberSchema(): Schema<MemberDoc> {
     createdBy: Number,
   });
   schema.index({ sourceType: 1, sourceId: 1, userId: 1 }, { unique: true });
+  // The expired-members sweep reads expired memberships in this order.
+  schema.index({ expiresAt: 1, _id: 1 });
   return schema;
 }
 

@@ -1,7 +1,7 @@
 import type { EventActor } from '@gl/contracts';
 import { ConflictError, type EventOrigin } from '@gl/service-kit';
 import type { IdentityDeps } from './identity.deps';
-import { EVENT_TYPES, memberEvent } from './identity.events';
+import { EVENT_TYPES, memberEvent, memberExpiredEvent } from './identity.events';
 import type { MemberDoc } from './identity.models';
 import { nextRevision } from './revisions';
 
@@ -74,6 +74,26 @@ export async function removeMember(
   const revision = await nextRevision(deps);
   const removed = await deps.stores.members.remove(member._id, [
     memberEvent(origin, EVENT_TYPES.identity.memberRemoved, actor, member, revision),
+  ]);
+  if (removed) await deps.stores.users.raiseAccessRevision(member.userId, revision);
+  return removed;
+}
+
+/**
+ * Removes a membership that has expired (expired-members.ts) and publishes `member.expired` instead of
+ * `member.removed`, the way ProjectMember#post_destroy_member_hook records `expired` rather than `left`.
+ * False, with nothing published, when the membership is gone, its expiry changed since it was read, or
+ * another sweep is removing it at the same moment.
+ */
+export async function removeExpiredMember(
+  deps: IdentityDeps,
+  member: MemberDoc,
+  origin: EventOrigin,
+  actor: EventActor,
+): Promise<boolean> {
+  const revision = await nextRevision(deps);
+  const removed = await deps.stores.members.removeExpired(member, [
+    memberExpiredEvent(origin, actor, member, revision),
   ]);
   if (removed) await deps.stores.users.raiseAccessRevision(member.userId, revision);
   return removed;

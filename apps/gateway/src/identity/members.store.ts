@@ -1,6 +1,6 @@
 import type { FilterQuery } from 'mongoose';
 import type { EventEnvelope } from '@gl/contracts';
-import { findPage, type Outbox, type PageRequest } from '@gl/service-kit';
+import { findPage, isDuplicateKeyError, type Outbox, type PageRequest } from '@gl/service-kit';
 import type { IdentityModels, MemberDoc } from './identity.models';
 import { publishingWrites } from './store-writes';
 
@@ -157,6 +157,33 @@ export function createMembersStore(models: Pick<IdentityModels, 'members' | 'cac
     return (await members.exists({ userId, $or: or })) !== null;
   }
 
+  /**
+   * Memberships expired on `today` or before (Member.expired: expiry dates are `YYYY-MM-DD`, so the string
+   * order is the date order, and null matches no string range), by the `{expiresAt, _id}` index, at most
+   * `limit`, leaving out the ids in `skip` (the ones this sweep already kept).
+   */
+  async function expiredBatch(today: string, skip: number[], limit: number): Promise<MemberDoc[]> {
+    return members
+      .find({ expiresAt: { $lte: today }, ...(skip.length > 0 ? { _id: { $nin: skip } } : {}) })
+      .sort({ expiresAt: 1, _id: 1 })
+      .limit(limit)
+      .lean();
+  }
+
+  /**
+   * Deletes an expired membership with its events only while its expiry is still the one read (an expiry
+   * moved meanwhile keeps it). False when it is gone or changed, or when another process holds the same
+   * event (the expiry event's id is fixed per membership, so a racing remover meets it as a duplicate key).
+   */
+  async function removeExpired(member: MemberDoc, events: EventEnvelope[]): Promise<boolean> {
+    try {
+      return await outbox.deleteWithEvents(members, member._id, events, { expiresAt: member.expiresAt });
+    } catch (err) {
+      if (isDuplicateKeyError(err)) return false;
+      throw err;
+    }
+  }
+
   // `insert` resolves false when the user is already a member (the unique index settles racing adds).
   const writes = publishingWrites(members, outbox);
 
@@ -186,6 +213,8 @@ export function createMembersStore(models: Pick<IdentityModels, 'members' | 'cac
     insert: writes.insert,
     update,
     remove: writes.remove,
+    expiredBatch,
+    removeExpired,
   };
 }
 export type MembersStore = ReturnType<typeof createMembersStore>;

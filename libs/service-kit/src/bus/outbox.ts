@@ -73,8 +73,8 @@ const SWEEP_INTERVAL_MS = 10_000;
 export interface Outbox {
   /** Models whose documents may carry `_outbox` events. */
   register(model: AnyModel): void;
-  /** Deletes one document by id and publishes its events (and any it still carried), crash-safe. */
-  deleteWithEvents(model: AnyModel, id: unknown, events: EventEnvelope[]): Promise<boolean>;
+  /** Deletes one document by id (if it still matches `where`) and publishes its events, crash-safe. */
+  deleteWithEvents(model: AnyModel, id: unknown, events: EventEnvelope[], where?: object): Promise<boolean>;
   /** Asks the relay to run now (after a write), instead of waiting for its next tick. */
   kick(): void;
   /** Publishes everything pending once; resolves with the number of events published. */
@@ -309,7 +309,7 @@ export function createOutbox(options: OutboxOptions): Outbox {
       if (model.schema.path(OUTBOX_PENDING_FIELD) === undefined) return;
       models.set(model.modelName, model);
     },
-    async deleteWithEvents(model, id, events) {
+    async deleteWithEvents(model, id, events, where = {}) {
       const fresh = encodeEvents(events);
       const carried =
         (
@@ -338,7 +338,7 @@ export function createOutbox(options: OutboxOptions): Outbox {
           if (!(isDuplicateKeyError(err) && index < carried.length)) throw err;
         }
       }
-      const { deletedCount } = await model.deleteOne({ _id: id });
+      const { deletedCount } = await model.deleteOne({ ...where, _id: id });
       if (deletedCount !== 1) {
         await entries.deleteMany({ _id: { $in: recorded }, state: 'pending' });
         return false;
