@@ -2,7 +2,7 @@ import type { BoardListRef } from '@gl/contracts';
 import type { NoteableDoc } from './discussions.models';
 import type { FinderQuery } from './issuables.finder';
 import type { BoardCopyDoc, BoardListCopy } from './board-projection';
-import { labelKey } from './noteable-documents';
+import { withLabel, withoutLabel } from './noteable-documents';
 
 /**
  * What a board list selects, after Boards::Issues::ListService (app/services/boards/issues/list_service.rb
@@ -38,14 +38,6 @@ const listsOf = (board: BoardCopyDoc, kind: BoardListCopy['kind']) =>
 export function boardListLabels(board: BoardCopyDoc): string[] {
   return listsOf(board, 'label').flatMap((l) => (l.labelTitle === null ? [] : [l.labelTitle]));
 }
-
-/**
- * A label as a condition on `labelKeys` (the label keys as words, labelKeyWords): a literal substring,
- * which the local database checks on the column index's entry (FerretDB patch 0008) where `labelSet`
- * would be read from every document the walk passes.
- */
-const withLabel = (title: string): Filter => ({ labelKeys: { $regex: ` ${labelKey(title)} ` } });
-const withoutLabel = (title: string): Filter => ({ labelKeys: { $not: { $regex: ` ${labelKey(title)} ` } } });
 
 /**
  * The finder query and extra conditions of one list of one board. Labels (the board's and the list's,

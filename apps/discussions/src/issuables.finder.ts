@@ -6,7 +6,7 @@ import {
 } from '@gl/contracts';
 import type { Visibility } from '@gl/contracts';
 import { featureAvailable, type FeatureLevels } from '@gl/service-kit';
-import { labelKey } from './noteable-documents';
+import { withLabel, withNoLabel, withoutLabel, withSomeLabel } from './noteable-documents';
 
 /**
  * IssuesFinder and MergeRequestsFinder (app/finders/issuable_finder.rb and its params) as one pure
@@ -58,15 +58,16 @@ function escapeRegex(text: string): string {
 }
 
 /**
- * IssuableFinder#by_label: every label (AND); `None` no label at all, `Any` at least one. Label names
- * compare as stored (labels are titles, case-sensitive). Read from `labelSet` and `labelCount`
- * (noteable-documents.ts `labelFields`), which the database answers without reading each document.
+ * IssuableFinder#by_label: every label (AND), one condition each; `None` no label at all, `Any` at least
+ * one. Label names compare as stored (labels are titles, case-sensitive). Literal patterns on `labelKeys`
+ * (noteable-documents.ts), a trailing key of every list order's index, so a page walks index entries
+ * without reading the documents it passes (`labelSet.<key>` was read from each document of the scope).
  */
-function labelFilter(labels: string[]): Filter {
-  if (labels.length === 0) return {};
-  if (labels.some(isNone)) return { labelCount: 0 };
-  if (labels.some(isAny)) return { labelCount: { $gte: 1 } };
-  return Object.fromEntries(labels.map((label) => [`labelSet.${labelKey(label)}`, true]));
+function labelFilter(labels: string[]): Filter[] {
+  if (labels.length === 0) return [];
+  if (labels.some(isNone)) return [withNoLabel()];
+  if (labels.some(isAny)) return [withSomeLabel()];
+  return labels.map((label) => withLabel(label));
 }
 
 /** The milestone filter: a title (or, with the legacy filtering the API uses, a wildcard as title). */
@@ -213,7 +214,7 @@ function weightFilter(weight: number | 'None' | 'Any' | undefined): Filter {
 function negatedFilters(not: Query['not'], lookups: FinderLookups): Filter[] {
   if (!not) return [];
   const out: Filter[] = [];
-  for (const label of not?.labels ?? []) out.push({ [`labelSet.${labelKey(label)}`]: null });
+  for (const label of not.labels ?? []) out.push(withoutLabel(label));
   if (not.milestone !== undefined || not.milestone_id !== undefined) {
     const value = not.milestone_id ?? not.milestone!;
     const lower = value.toLowerCase();
@@ -316,7 +317,7 @@ export function issuableFilter(input: FinderInput, options: { withState: boolean
     parts.push({ state: query.state });
   }
   if (query.iids && query.iids.length > 0) parts.push({ iid: { $in: query.iids } });
-  if (query.labels) parts.push(labelFilter(query.labels));
+  if (query.labels) parts.push(...labelFilter(query.labels));
   parts.push(milestoneFilter(query.milestone, query.milestone_id, lookups));
   parts.push(authorFilter(query.author_id, query.author_username));
   parts.push(assigneeFilter('assigneeIds', query.assignee_id, query.assignee_username, lookups));

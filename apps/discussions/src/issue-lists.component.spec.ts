@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { issueEntity, paramError } from '@gl/contracts';
 import { DEVELOPER, GUEST, OWNER, REPORTER, useHarness } from '@gl/testing';
 import { labelFieldsMigration } from './migrations/label-fields';
+import { labelKeyWordsMigration } from './migrations/label-key-words';
 import { projectNamespace, startDiscussionsHarness } from './testing/discussions.harness';
 
 const issues = z.array(issueEntity);
@@ -98,16 +99,99 @@ describe('Project issue lists: filters and order (IssuesFinder)', () => {
     expect(titles(await list(ns, 'weight=3'))).toEqual([]);
   });
 
-  it('When issues were stored before labelSet existed, then the migration step makes label filters find them', async () => {
+  it('When issues were stored before labelKeys existed, then the migration step makes label filters find them', async () => {
     const ns = projectNamespace();
     const issue = await open(ns, { title: 'old', labels: 'Legacy' });
     const noteables = h.runtime.connection.collection('noteables');
-    await noteables.updateOne({ _id: issue.id as never }, { $unset: { labelSet: '', labelCount: '' } });
+    await noteables.updateOne(
+      { _id: issue.id as never },
+      { $unset: { labelSet: '', labelCount: '', labelKeys: '' } },
+    );
     expect(titles(await list(ns, 'labels=Legacy'))).toEqual([]);
     await labelFieldsMigration(2).up(h.runtime.connection, h.runtime.logger);
     await labelFieldsMigration(2).up(h.runtime.connection, h.runtime.logger);
+    await labelKeyWordsMigration(3).up(h.runtime.connection, h.runtime.logger);
     expect(titles(await list(ns, 'labels=Legacy'))).toEqual(['old']);
     expect(titles(await list(ns, 'labels=None'))).toEqual([]);
+    expect(titles(await list(ns, 'labels=Any'))).toEqual(['old']);
+  });
+
+  it('When label titles hold regex metacharacters, then each filter matches that title literally and whole', async () => {
+    const ns = projectNamespace();
+    const cases: [string, string][] = [
+      ['dot', 'a.b'],
+      ['x', 'axb'],
+      ['cpp', 'c++'],
+      ['c', 'c'],
+      ['star', '.*'],
+      ['group', '(x)|y'],
+      ['spaced', 'needs review'],
+    ];
+    for (const [title, label] of cases) await open(ns, { title, labels: label });
+    const only = async (label: string) =>
+      titles(await list(ns, `labels=${encodeURIComponent(label)}&sort=asc`));
+    expect(await only('a.b')).toEqual(['dot']);
+    expect(await only('c++')).toEqual(['cpp']);
+    // `c` is a prefix of `c++`'s key: the words' spaces keep it whole.
+    expect(await only('c')).toEqual(['c']);
+    expect(await only('.*')).toEqual(['star']);
+    expect(await only('(x)|y')).toEqual(['group']);
+    expect(await only('needs review')).toEqual(['spaced']);
+    expect(await only('a')).toEqual([]);
+    const notDot = await list(ns, `not[labels]=${encodeURIComponent('a.b')}&sort=asc`);
+    expect(titles(notDot)).toEqual(['x', 'cpp', 'c', 'star', 'group', 'spaced']);
+    const notTwo = await list(ns, `not[labels]=${encodeURIComponent('c++,.*')}&sort=asc`);
+    expect(titles(notTwo)).toEqual(['dot', 'x', 'c', 'group', 'spaced']);
+  });
+
+  it('When two labels, None or Any meet state and not[labels], then all conditions hold and X-Total counts them', async () => {
+    const ns = projectNamespace();
+    const closed = [];
+    await open(ns, { title: 'both', labels: 'Doing,bug' });
+    closed.push(await open(ns, { title: 'both closed', labels: 'bug,Doing' }));
+    await open(ns, { title: 'both extra', labels: 'Doing,bug,p1' });
+    await open(ns, { title: 'bug', labels: 'bug' });
+    await open(ns, { title: 'bare' });
+    closed.push(await open(ns, { title: 'bare closed' }));
+    for (const issue of closed) {
+      const res = await h.call('PUT', `/projects/${ns.id}/issues/${issue.iid}`, {
+        ns,
+        json: { state_event: 'close' },
+        as: OWNER,
+      });
+      expect(res.status).toBe(200);
+    }
+    const page = async (query: string) => {
+      const res = await h.call('GET', `/projects/${ns.id}/issues?${query}&sort=asc`, { ns, as: OWNER });
+      expect(res.status).toBe(200);
+      return { titles: titles(issues.parse(res.body)), total: res.headers.get('x-total') };
+    };
+    expect(await page('labels=bug,Doing')).toEqual({
+      titles: ['both', 'both closed', 'both extra'],
+      total: '3',
+    });
+    expect(await page('labels=bug,Doing&state=opened&per_page=1&page=2')).toEqual({
+      titles: ['both extra'],
+      total: '2',
+    });
+    expect(await page('labels=bug,Doing&not[labels]=p1')).toEqual({
+      titles: ['both', 'both closed'],
+      total: '2',
+    });
+    expect(await page('labels=bug&not[labels]=Doing,p1')).toEqual({ titles: ['bug'], total: '1' });
+    expect(await page('labels=Doing,nothing')).toEqual({ titles: [], total: '0' });
+    expect(await page('labels=None&state=closed')).toEqual({ titles: ['bare closed'], total: '1' });
+    expect(await page('labels=None&state=opened')).toEqual({ titles: ['bare'], total: '1' });
+    // None and Any win over the names beside them, as in IssuableFinder#by_label.
+    expect(await page('labels=bug,None')).toEqual({ titles: ['bare', 'bare closed'], total: '2' });
+    expect(await page('labels=Any&state=opened&not[labels]=Doing')).toEqual({
+      titles: ['bug'],
+      total: '1',
+    });
+    expect(await page('labels=any&order_by=relative_position')).toEqual({
+      titles: ['both', 'both closed', 'both extra', 'bug'],
+      total: '4',
+    });
   });
 
   it('When labels are given, then issues having all of them; None and Any; not[labels] excludes', async () => {

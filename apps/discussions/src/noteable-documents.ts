@@ -47,25 +47,50 @@ export function targetData(doc: NoteableDoc): TargetEventData {
 }
 
 /**
- * The key of a label in `labelSet`: its name in hex, so any name (dots, dollars) is one plain field.
- * Lists filter on `labelSet.<key>` and `labelCount`, scalars the database answers by SQL on the local
- * FerretDB, where a condition on the `labels` array is checked document by document (seconds for a
- * board of 10,000 issues; issuables.finder.ts).
+ * The key of a label: its name in hex after an `l`, so any name (dots, dollars, `c++`, spaces) is one plain
+ * field of `labelSet` and one word of `labelKeys` made of `l` and hex digits only, which no regex reads as
+ * anything but itself (labelKeyWords).
  */
 export function labelKey(label: string): string {
   return `l${Buffer.from(label, 'utf8').toString('hex')}`;
 }
 
 /**
- * The label keys as one string of words, ` <key> <key> ` (a space before and after each), for the board
- * columns: a label is the literal ` <key> ` in it, which the local FerretDB checks on an index entry
- * (patch 0008), where `labelSet.<key>` is read from each document (board-columns.ts).
+ * The label keys as one string of words, ` <key> <key> ` (a space before and after each): a label is the
+ * literal ` <key> ` in it, which the local FerretDB checks on an index entry (patch 0008), where
+ * `labelSet.<key>` is read from each document. Issue lists (issuables.finder.ts) and board columns
+ * (board-columns.ts) filter on it with the conditions below.
  */
 export function labelKeyWords(labels: string[]): string {
   return ` ${labels.map((label) => `${labelKey(label)} `).join('')}`;
 }
 
-/** What a document stores beside `labels` for the lists' label filters. */
+type LabelCondition = { labelKeys: Record<string, unknown> };
+
+/**
+ * The label as a condition on `labelKeys`: a literal pattern (a key has no regex metacharacter, and the
+ * spaces around it keep `l61` from matching inside `l6162`), right on MongoDB and answered on the index
+ * entry by the local FerretDB.
+ */
+export const withLabel = (label: string): LabelCondition => ({
+  labelKeys: { $regex: ` ${labelKey(label)} ` },
+});
+
+/** Without the label: the negated literal pattern (every writer sets `labelKeys`; step 3 filled older ones). */
+export const withoutLabel = (label: string): LabelCondition => ({
+  labelKeys: { $not: { $regex: ` ${labelKey(label)} ` } },
+});
+
+/** At least one label (`labels=Any`): every key starts a word with `l`, so ` l` is in the words of one. */
+export const withSomeLabel = (): LabelCondition => ({ labelKeys: { $regex: ' l' } });
+
+/** No label at all (`labels=None`): no word starts. */
+export const withNoLabel = (): LabelCondition => ({ labelKeys: { $not: { $regex: ' l' } } });
+
+/**
+ * What a document stores beside `labels`: the label words the list and column filters read, and
+ * `labelSet` and `labelCount`, which earlier releases' list filters read (migration step 2 fills them).
+ */
 export function labelFields(labels: string[]): {
   labelSet: Record<string, true>;
   labelCount: number;

@@ -1,10 +1,12 @@
 import { declaredIndexesMigration, type Migration } from '@gl/service-kit';
 import { labelFieldsMigration } from './label-fields';
 import { labelKeyWordsMigration } from './label-key-words';
+import { listIndexKeysMigration } from './list-index-keys';
 
 /** gl_discussions's steps, oldest first; a release that changes indexes or document shapes appends one. */
 export const DISCUSSIONS_MIGRATIONS: readonly Migration[] = [
   declaredIndexesMigration(),
   labelFieldsMigration(2),
   labelKeyWordsMigration(3),
+  listIndexKeysMigration(4),
 ];
