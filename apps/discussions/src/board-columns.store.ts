@@ -1,4 +1,4 @@
-import { createBeyondLimitMemo, listKey, matchesMoreThan, type BeyondLimitMemo } from '@gl/service-kit';
+import { countUpTo, createBeyondLimitMemo, type BeyondLimitMemo } from '@gl/service-kit';
 import type { DiscussionsModels, NoteableDoc } from './discussions.models';
 
 type Filter = Record<string, unknown>;
@@ -23,7 +23,7 @@ const BY_ID = { _id: 1 } as const;
  * relativePosition, _id, …}: the page walks it in order and checks the rest of the filter (readable
  * projects, label words, milestone, confidentiality) on each entry, never reading a document it passes.
  * The issues without one follow in id order, along {kind, projectId, relativePosition, _id}.
- * A column found past the count limit is remembered as such for a minute (`memo`): that probe walks
+ * A column found past the count limit is remembered as such for a minute (`memo`): that count walks
  * more entries than the page, and a board's columns are read again at every page load.
  */
 export function createBoardColumnsStore(
@@ -43,19 +43,16 @@ export function createBoardColumnsStore(
     return noteables.find(filter).sort(sort).skip(skip).limit(limit).lean<NoteableDoc[]>();
   }
 
-  /** Whether more than `countLimit` issues have a position: one index entry read past the limit. */
-  const beyondLimit = (positioned: Filter): Promise<boolean> =>
-    memo.beyond(listKey(noteables, positioned), () =>
-      matchesMoreThan(noteables, positioned, BY_POSITION, countLimit),
-    );
+  /** How many issues have a position, or null past `countLimit`: one walk that stops past the limit. */
+  const positionedUpTo = (positioned: Filter) => countUpTo(noteables, positioned, countLimit, memo);
 
   async function page(filter: Filter, scope: string, skip: number, limit: number): Promise<ColumnPage> {
     const positioned = positionedIn(filter, scope);
     const blank = unpositioned(filter);
-    // A first page that is full cannot tell the total: whether the column passes the count limit is read
-    // beside the page rather than after it (on a page that turns out short it is not needed).
-    const early = skip + limit < countLimit ? beyondLimit(positioned) : null;
-    // Handled here too: if the page read fails first, the probe's own failure must not go unobserved.
+    // A first page that is full cannot tell the total: the positioned issues are counted (up to the limit)
+    // beside the page rather than after it (on a page that turns out short the count is not needed).
+    const early = skip + limit < countLimit ? positionedUpTo(positioned) : null;
+    // Handled here too: if the page read fails first, the count's own failure must not go unobserved.
     early?.catch(() => undefined);
     // One more than the page, to know whether a next page exists without counting.
     const first = await read(positioned, BY_POSITION, skip, limit + 1);
@@ -73,14 +70,12 @@ export function createBoardColumnsStore(
     if (!hasNext && (items.length > 0 || skip === 0)) {
       // The last page tells the total; past the limit it is withheld there too, as on every other page.
       total = skip + items.length > countLimit ? null : skip + items.length;
-    } else if (skip + found.length > countLimit || (await (early ?? beyondLimit(positioned)))) {
+    } else if (skip + found.length > countLimit) {
       total = null;
     } else {
-      const [withPosition, without] = await Promise.all([
-        noteables.countDocuments(positioned),
-        noteables.countDocuments(blank),
-      ]);
-      total = withPosition + without > countLimit ? null : withPosition + without;
+      const withPosition = await (early ?? positionedUpTo(positioned));
+      const without = withPosition === null ? 0 : await noteables.countDocuments(blank);
+      total = withPosition === null || withPosition + without > countLimit ? null : withPosition + without;
     }
     return { items, total, hasNext };
   }

@@ -71,7 +71,7 @@ export function createActivityLogStore(activities: Model<ActivityDoc>) {
           .skip(window.skip)
           .limit(window.take + 1)
           .lean<ActivityDoc[]>(),
-        countUpTo(activities, filter, sort, COUNT_LIMIT, pastCountLimit),
+        countUpTo(activities, filter, COUNT_LIMIT, pastCountLimit),
       ]);
       return { items: found.slice(0, window.take), total, hasNext: found.length > window.take };
     },

@@ -335,12 +335,20 @@ function makeOperation(
       },
     };
   }
-  if (r < 0.7)
-    return { describe: `countDocuments ${shown}`, run: (c) => c.countDocuments(filter, { skip, limit }) };
   if (r < 0.75) {
+    // A count's window does not depend on an order, so counts get one whatever the sort: countDocuments
+    // sends it as $skip/$limit stages and the count command as fields, and both stop counting at skip +
+    // limit in SQL (patch 0010).
+    const window = {
+      ...(random() < 0.4 && { skip: Math.floor(random() * 50) }),
+      ...(random() < 0.6 && { limit: 1 + Math.floor(random() * 40) }),
+    };
+    const counted = EJSON.stringify({ filter, ...window });
+    if (r < 0.7)
+      return { describe: `countDocuments ${counted}`, run: (c) => c.countDocuments(filter, window) };
     return {
-      describe: `count ${shown}`,
-      run: (c, db) => db.command({ count: c.collectionName, query: filter }),
+      describe: `count ${counted}`,
+      run: (c, db) => db.command({ count: c.collectionName, query: filter, ...window }),
     };
   }
   const update = shape.update(random, pool, counter());
@@ -411,6 +419,9 @@ describe('FerretDB pushdown gives the same answers as FerretDB without it', () =
       .find({ n: { $gte: 3, $lt: 5 } }, { sort: { n: 1, _id: 1 }, limit: 5 })
       .toArray();
     expect(found.map((d) => d._id)).toEqual([3, 13, 23, 33, 43]);
+    // A count that stops at a limit (patch 0010) reads the index too, in a subquery.
+    expect(await indexed.countDocuments({ n: { $gte: 3 } }, { limit: 11 })).toBe(11);
+    expect(await indexed.countDocuments({ n: { $gte: 3 } }, { skip: 65, limit: 11 })).toBe(5);
     const unindexed = db.collection('probe_mod');
     await unindexed.insertMany(Array.from({ length: 10 }, (_, i) => ({ _id: i as never, n: i })));
     expect(await unindexed.countDocuments({ n: { $mod: [2, 0] } })).toBe(5);

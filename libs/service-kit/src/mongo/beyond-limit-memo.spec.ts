@@ -6,52 +6,41 @@ describe('createBeyondLimitMemo', () => {
     return clock;
   }
 
-  it('When a list was found past the limit, then it is not probed again until the time is up', async () => {
+  it('When a list was found past the limit, then it is not counted again until the time is up', async () => {
     const clock = clockAt();
     const memo = createBeyondLimitMemo({ ttlMs: 60_000, now: clock.now });
-    const probe = jest.fn().mockResolvedValue(true);
-    expect(await memo.beyond('a', probe)).toBe(true);
+    const count = jest.fn().mockResolvedValue(11);
+    expect(await memo.upTo('a', 10, count)).toBeNull();
     clock.at += 59_999;
-    expect(await memo.beyond('a', probe)).toBe(true);
-    expect(probe).toHaveBeenCalledTimes(1);
+    expect(await memo.upTo('a', 10, count)).toBeNull();
+    expect(count).toHaveBeenCalledTimes(1);
     clock.at += 1;
-    probe.mockResolvedValue(false);
-    expect(await memo.beyond('a', probe)).toBe(false);
-    expect(probe).toHaveBeenCalledTimes(2);
+    count.mockResolvedValue(10);
+    expect(await memo.upTo('a', 10, count)).toBe(10);
+    expect(count).toHaveBeenCalledTimes(2);
   });
 
-  it('When a list is within the limit, then every call asks again (its exact total is shown)', async () => {
+  it('When a list is within the limit, then every call counts again (its exact total is shown)', async () => {
     const memo = createBeyondLimitMemo();
-    const probe = jest.fn().mockResolvedValue(false);
-    await memo.beyond('a', probe);
-    await memo.beyond('a', probe);
-    expect(probe).toHaveBeenCalledTimes(2);
+    const count = jest.fn().mockResolvedValueOnce(3).mockResolvedValueOnce(4);
+    expect(await memo.upTo('a', 10, count)).toBe(3);
+    expect(await memo.upTo('a', 10, count)).toBe(4);
   });
 
-  it('When two callers ask about the same list at once, then one probe answers both', async () => {
+  it('When a count fails, then the failure reaches the caller and nothing is remembered', async () => {
     const memo = createBeyondLimitMemo();
-    let answer!: (value: boolean) => void;
-    const probe = jest.fn(() => new Promise<boolean>((resolve) => (answer = resolve)));
-    const both = Promise.all([memo.beyond('a', probe), memo.beyond('a', probe)]);
-    answer(true);
-    expect(await both).toEqual([true, true]);
-    expect(probe).toHaveBeenCalledTimes(1);
+    await expect(memo.upTo('a', 10, () => Promise.reject(new Error('down')))).rejects.toThrow('down');
+    expect(await memo.upTo('a', 10, () => Promise.resolve(2))).toBe(2);
   });
 
-  it('When a probe fails, then the failure reaches the caller and the next call probes again', async () => {
-    const memo = createBeyondLimitMemo();
-    await expect(memo.beyond('a', () => Promise.reject(new Error('down')))).rejects.toThrow('down');
-    expect(await memo.beyond('a', () => Promise.resolve(true))).toBe(true);
-  });
-
-  it('When more lists than it keeps were found past the limit, then the oldest is asked again', async () => {
+  it('When more lists than it keeps were found past the limit, then the oldest is counted again', async () => {
     const memo = createBeyondLimitMemo({ maxLists: 2 });
-    const probe = jest.fn().mockResolvedValue(true);
-    for (const key of ['a', 'b', 'c']) await memo.beyond(key, probe);
-    await memo.beyond('c', probe);
-    await memo.beyond('b', probe);
-    expect(probe).toHaveBeenCalledTimes(3);
-    await memo.beyond('a', probe);
-    expect(probe).toHaveBeenCalledTimes(4);
+    const count = jest.fn().mockResolvedValue(11);
+    for (const key of ['a', 'b', 'c']) await memo.upTo(key, 10, count);
+    await memo.upTo('c', 10, count);
+    await memo.upTo('b', 10, count);
+    expect(count).toHaveBeenCalledTimes(3);
+    await memo.upTo('a', 10, count);
+    expect(count).toHaveBeenCalledTimes(4);
   });
 });

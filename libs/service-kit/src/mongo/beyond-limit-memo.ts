@@ -18,7 +18,7 @@ export interface BeyondLimitMemoOptions {
  * not shrink below the limit between two page loads, so the answer "past the limit" is kept for a minute
  * (GitLab keeps large issue counts too: Gitlab::IssuablesCountForState caches them above a threshold).
  * "Not past the limit" is never kept: a list within the limit shows its exact total, counted each time.
- * Concurrent askers of the same list share one probe. Per process: replicas each ask once a minute.
+ * Per process: replicas each ask once a minute.
  */
 export function createBeyondLimitMemo(options: BeyondLimitMemoOptions = {}) {
   const ttlMs = options.ttlMs ?? BEYOND_LIMIT_TTL_MS;
@@ -26,7 +26,6 @@ export function createBeyondLimitMemo(options: BeyondLimitMemoOptions = {}) {
   const now = options.now ?? Date.now;
   /** When each list was last found past the limit (insertion order = age, for eviction). */
   const foundBeyond = new Map<string, number>();
-  const inFlight = new Map<string, Promise<boolean>>();
 
   function remembered(key: string): boolean {
     const at = foundBeyond.get(key);
@@ -43,24 +42,17 @@ export function createBeyondLimitMemo(options: BeyondLimitMemoOptions = {}) {
   }
 
   return {
-    /** Whether the list `key` names is past the limit: remembered, or asked with `probe`. */
-    async beyond(key: string, probe: () => Promise<boolean>): Promise<boolean> {
-      if (remembered(key)) return true;
-      const running = inFlight.get(key);
-      if (running) return running;
-      const asked = probe().then(
-        (isBeyond) => {
-          inFlight.delete(key);
-          if (isBeyond) remember(key);
-          return isBeyond;
-        },
-        (err: unknown) => {
-          inFlight.delete(key);
-          throw err;
-        },
-      );
-      inFlight.set(key, asked);
-      return asked;
+    /**
+     * How many match the list `key` names, from `count` (which may stop past `limit`), or null when more
+     * than `limit` do: remembered, or counted. Counts are not shared between concurrent requests: a count
+     * begun before a caller's own write would leave that write out of the caller's total.
+     */
+    async upTo(key: string, limit: number, count: () => Promise<number>): Promise<number | null> {
+      if (remembered(key)) return null;
+      const n = await count();
+      if (n <= limit) return n;
+      remember(key);
+      return null;
     },
   };
 }

@@ -1,13 +1,14 @@
 import { Schema, type Model } from 'mongoose';
 import { createTestDatabase, type TestDatabase } from '@gl/testing';
-import { countUpTo, matchesMoreThan } from './find-page';
+import { createBeyondLimitMemo } from './beyond-limit-memo';
+import { countUpTo } from './find-page';
 
 interface Row {
   _id: number;
   group: number;
 }
 
-describe('countUpTo and matchesMoreThan', () => {
+describe('countUpTo', () => {
   let db: TestDatabase;
   let rows: Model<Row>;
 
@@ -23,19 +24,22 @@ describe('countUpTo and matchesMoreThan', () => {
   afterAll(() => db.drop());
 
   it('When no more than the limit match, then the exact count comes back', async () => {
-    expect(await countUpTo(rows, { group: 1 }, { _id: -1 }, 10)).toBe(10);
-    expect(await countUpTo(rows, { group: 2 }, { _id: -1 }, 10)).toBe(2);
-    expect(await countUpTo(rows, { group: 3 }, { _id: 1 }, 10)).toBe(0);
+    expect(await countUpTo(rows, { group: 1 }, 10)).toBe(10);
+    expect(await countUpTo(rows, { group: 2 }, 10)).toBe(2);
+    expect(await countUpTo(rows, { group: 3 }, 10)).toBe(0);
   });
 
   it('When more than the limit match, then null (the total is not counted)', async () => {
-    expect(await countUpTo(rows, { group: 1 }, { _id: -1 }, 9)).toBeNull();
-    expect(await countUpTo(rows, {}, { _id: 1 }, 11)).toBeNull();
+    expect(await countUpTo(rows, { group: 1 }, 9)).toBeNull();
+    expect(await countUpTo(rows, {}, 11)).toBeNull();
   });
 
-  it('When asked whether more than a limit match, then only a match past the limit says yes', async () => {
-    expect(await matchesMoreThan(rows, { group: 1 }, { _id: 1 }, 9)).toBe(true);
-    expect(await matchesMoreThan(rows, { group: 1 }, { _id: -1 }, 10)).toBe(false);
-    expect(await matchesMoreThan(rows, { group: 3 }, { _id: 1 }, 0)).toBe(false);
+  it('When a memo is given, then a list found past the limit is not counted again', async () => {
+    const memo = createBeyondLimitMemo();
+    expect(await countUpTo(rows, { group: 1 }, 9, memo)).toBeNull();
+    await rows.deleteMany({ _id: { $in: [1, 2] } });
+    // Still taken to be past the limit (for the memo's minute), though 8 rows are left.
+    expect(await countUpTo(rows, { group: 1 }, 9, memo)).toBeNull();
+    expect(await countUpTo(rows, { group: 1 }, 9)).toBe(8);
   });
 });
