@@ -177,6 +177,23 @@ describe('Board lists: GET /groups/:id/boards/:board_id/lists/:list_id/issues an
     expect(await titlesOf(g, scoped.boardId, 'backlog')).toEqual(['backlog in scope']);
   });
 
+  it("When the board has assignee lists, then each holds its user's open issues and the backlog none of them", async () => {
+    const { g, open } = await world();
+    const board = await defineBoard(g.id, {
+      lists: [
+        { id: 5, kind: 'assignee', targetId: REPORTER.id, labelTitle: null },
+        { id: 6, kind: 'assignee', targetId: GUEST.id, labelTitle: null },
+      ],
+    });
+    await open('reporter', { assignee_ids: [REPORTER.id] });
+    await open('both', { assignee_ids: [GUEST.id, REPORTER.id] });
+    await open('owner', { assignee_ids: [OWNER.id] });
+    await open('nobody');
+    expect(await titlesOf(g, board.boardId, 5)).toEqual(['reporter', 'both']);
+    expect(await titlesOf(g, board.boardId, 6)).toEqual(['both']);
+    expect(await titlesOf(g, board.boardId, 'backlog')).toEqual(['owner', 'nobody']);
+  });
+
   it('When the caller or the path is wrong, then 401, 404 Group, Board and List, and 400 for a bad list id', async () => {
     const { g, board } = await world();
     const other = groupNamespace({ visibility: 'private' });

@@ -2,7 +2,7 @@ import type { BoardListRef } from '@gl/contracts';
 import type { NoteableDoc } from './discussions.models';
 import type { FinderQuery } from './issuables.finder';
 import type { BoardCopyDoc, BoardListCopy } from './board-projection';
-import { withLabel, withoutLabel } from './noteable-documents';
+import { withAssignee, withLabel, withoutAssignee, withoutLabel } from './noteable-documents';
 
 /**
  * What a board list selects, after Boards::Issues::ListService (app/services/boards/issues/list_service.rb
@@ -52,7 +52,7 @@ export function columnQuery(board: BoardCopyDoc, column: Column): { query: Finde
     if (wildcard) query.milestone_id = wildcard;
     else extra.push({ milestoneId: board.milestoneId });
   }
-  if (board.assigneeId !== null) extra.push({ assigneeIds: board.assigneeId });
+  if (board.assigneeId !== null) extra.push(withAssignee(board.assigneeId));
   // Board weights: nil and -1 any, -2 none (Issue::WEIGHT_NONE), else that weight.
   if (board.weight === -2) query.weight = 'None';
   else if (board.weight !== null && board.weight >= 0) query.weight = board.weight;
@@ -60,8 +60,7 @@ export function columnQuery(board: BoardCopyDoc, column: Column): { query: Finde
   if (column.kind === 'backlog') {
     // without_board_labels, and EE's without_assignees_from_lists / without_milestones_from_lists.
     extra.push(...boardListLabels(board).map(withoutLabel));
-    const users = listsOf(board, 'assignee').map((l) => l.targetId);
-    if (users.length > 0) extra.push({ assigneeIds: { $nin: users } });
+    extra.push(...listsOf(board, 'assignee').map((l) => withoutAssignee(l.targetId)));
     const milestones = listsOf(board, 'milestone').map((l) => l.targetId);
     if (milestones.length > 0) extra.push({ milestoneId: { $nin: milestones } });
   } else if (column.kind === 'list') {
@@ -71,7 +70,7 @@ export function columnQuery(board: BoardCopyDoc, column: Column): { query: Finde
       if (list.labelTitle === null) extra.push({ _id: { $in: [] } });
       else extra.push(withLabel(list.labelTitle));
     } else if (list.kind === 'milestone') extra.push({ milestoneId: list.targetId });
-    else if (list.kind === 'assignee') extra.push({ assigneeIds: list.targetId });
+    else if (list.kind === 'assignee') extra.push(withAssignee(list.targetId));
     // Issues here carry no iteration: an iteration list holds none.
     else extra.push({ _id: { $in: [] } });
   }

@@ -75,8 +75,10 @@ export interface NoteableDoc {
   /** `labels` again as `{<labelKey>: true}` and their number, for the list filters (labelFields). */
   labelSet?: Record<string, true>;
   labelCount?: number;
-  /** The same keys as words, ` <key> <key> `, for the board columns' index (labelKeyWords). */
+  /** The same keys as words, ` <key> <key> `, for the list and column indexes (labelKeyWords). */
   labelKeys?: string;
+  /** `assigneeIds` as words, ` u<id> u<id> `, for the same indexes (assigneeKeyWords). */
+  assigneeKeys?: string;
 }
 
 export interface NoteDoc {
@@ -213,9 +215,30 @@ export const LIST_ORDER_KEYS = ['createdAt', 'updatedAt', 'title', 'dueDate', 'r
 
 /**
  * What the list indexes carry after their order (issuables.finder.ts): `state`, the label words
- * (`labelKeys`, matched by literal patterns), `milestoneId` and `confidential` (the readable filter).
+ * (`labelKeys`, matched by literal patterns), `milestoneId`, `confidential` (the readable filter) and the
+ * assignee words (`assigneeKeys`: assignee filters, and who reads a confidential issue).
  */
-export const LIST_FILTER_KEYS = { state: 1, labelKeys: 1, milestoneId: 1, confidential: 1 } as const;
+export const LIST_FILTER_KEYS = {
+  state: 1,
+  labelKeys: 1,
+  milestoneId: 1,
+  confidential: 1,
+  assigneeKeys: 1,
+} as const;
+
+/** The board columns' index (see below); migrations/assignee-key-words.ts drops its earlier shape. */
+export const COLUMN_INDEX = {
+  kind: 1,
+  positionScope: 1,
+  state: 1,
+  relativePosition: 1,
+  _id: 1,
+  projectId: 1,
+  labelKeys: 1,
+  milestoneId: 1,
+  confidential: 1,
+  assigneeKeys: 1,
+} as const;
 
 export function createDiscussionsModels(connection: Connection, outbox: Outbox): DiscussionsModels {
   const noteableSchema = documentSchema<NoteableDoc>({
@@ -261,6 +284,7 @@ export function createDiscussionsModels(connection: Connection, outbox: Outbox):
     labelSet: mixed,
     labelCount: Number,
     labelKeys: String,
+    assigneeKeys: String,
   });
   noteableSchema.index({ kind: 1, projectId: 1, iid: 1 });
   noteableSchema.index({ kind: 1, groupId: 1, iid: 1 });
@@ -277,25 +301,17 @@ export function createDiscussionsModels(connection: Connection, outbox: Outbox):
   for (const key of LIST_ORDER_KEYS) {
     noteableSchema.index({ kind: 1, projectId: 1, [key]: 1, _id: 1, ...LIST_FILTER_KEYS });
   }
-  // Documents written before labelCount (or labelKeys) existed, for the steps that fill them (migrations/).
+  // Documents written before labelCount (or labelKeys, assigneeKeys) existed, for the steps that fill them
+  // (migrations/).
   noteableSchema.index({ labelCount: 1 });
   noteableSchema.index({ labelKeys: 1 });
+  noteableSchema.index({ assigneeKeys: 1 });
   // Neighbours and free places of a position (relative-position.ts).
   noteableSchema.index({ positionScope: 1, relativePosition: 1 });
   // Board columns (board-columns.store.ts): the open or closed issues of a root group walked by position;
-  // the readable projects, the labels, the milestone and confidentiality are checked on each entry, so a
-  // page, a deep page and a capped count never read the documents they pass over.
-  noteableSchema.index({
-    kind: 1,
-    positionScope: 1,
-    state: 1,
-    relativePosition: 1,
-    _id: 1,
-    projectId: 1,
-    labelKeys: 1,
-    milestoneId: 1,
-    confidential: 1,
-  });
+  // the readable projects, the labels, the milestone, confidentiality and the assignees are checked on
+  // each entry, so a page, a deep page and a capped count never read the documents they pass over.
+  noteableSchema.index(COLUMN_INDEX);
   // A user's snippets, newest first (GET /snippets, personal-snippets.ts): without it every snippet was read.
   noteableSchema.index({ kind: 1, 'author.id': 1, _id: -1 });
   addOutboxFields(noteableSchema);

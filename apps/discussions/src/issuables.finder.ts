@@ -6,7 +6,16 @@ import {
 } from '@gl/contracts';
 import type { Visibility } from '@gl/contracts';
 import { featureAvailable, type FeatureLevels } from '@gl/service-kit';
-import { withLabel, withNoLabel, withoutLabel, withSomeLabel } from './noteable-documents';
+import {
+  withAssignee,
+  withLabel,
+  withNoAssignee,
+  withNoLabel,
+  withoutAssignee,
+  withoutLabel,
+  withSomeAssignee,
+  withSomeLabel,
+} from './noteable-documents';
 
 /**
  * IssuesFinder and MergeRequestsFinder (app/finders/issuable_finder.rb and its params) as one pure
@@ -97,23 +106,37 @@ function authorFilter(id: number | undefined, username: string | undefined): Fil
 }
 
 /**
- * assignee_id (an id, None or Any) and assignee_username (every name given: AND); the same for a merge
- * request's reviewer_id and reviewer_username.
+ * assignee_id (an id, None or Any) and assignee_username (every name given: AND), on the assignee words
+ * (`assigneeKeys`), which the list indexes carry.
  */
 function assigneeFilter(
-  field: 'assigneeIds' | 'reviewerIds',
+  id: number | 'None' | 'Any' | undefined,
+  usernames: string[] | undefined,
+  lookups: FinderLookups,
+): Filter[] {
+  if (id === 'None') return [withNoAssignee()];
+  if (id === 'Any') return [withSomeAssignee()];
+  if (id !== undefined) return [withAssignee(id)];
+  if (!usernames || usernames.length === 0) return [];
+  const ids = usernames.map((name) => lookups.userIds.get(name));
+  if (ids.some((known) => known === undefined)) return [NOTHING];
+  return (ids as number[]).map(withAssignee);
+}
+
+/** reviewer_id (an id, None or Any) and reviewer_username, on a merge request's `reviewerIds`. */
+function reviewerFilter(
   id: number | 'None' | 'Any' | undefined,
   usernames: string[] | undefined,
   lookups: FinderLookups,
 ): Filter {
   // Merge requests written before reviewers existed have no `reviewerIds` at all.
-  if (id === 'None') return { [`${field}.0`]: { $exists: false } };
-  if (id === 'Any') return { [`${field}.0`]: { $exists: true } };
-  if (id !== undefined) return { [field]: id };
+  if (id === 'None') return { 'reviewerIds.0': { $exists: false } };
+  if (id === 'Any') return { 'reviewerIds.0': { $exists: true } };
+  if (id !== undefined) return { reviewerIds: id };
   if (!usernames || usernames.length === 0) return {};
   const ids = usernames.map((name) => lookups.userIds.get(name));
   if (ids.some((known) => known === undefined)) return NOTHING;
-  return { [field]: { $all: ids } };
+  return { reviewerIds: { $all: ids } };
 }
 
 /**
@@ -225,10 +248,10 @@ function negatedFilters(not: Query['not'], lookups: FinderLookups): Filter[] {
   if (not.iids && not.iids.length > 0) out.push({ iid: { $nin: not.iids } });
   if (not.author_id !== undefined) out.push({ 'author.id': { $ne: not.author_id } });
   if (not.author_username !== undefined) out.push({ 'author.username': { $ne: not.author_username } });
-  if (not.assignee_id !== undefined) out.push({ assigneeIds: { $ne: not.assignee_id } });
+  if (not.assignee_id !== undefined) out.push(withoutAssignee(not.assignee_id));
   for (const name of not.assignee_username ?? []) {
     const id = lookups.userIds.get(name);
-    if (id !== undefined) out.push({ assigneeIds: { $ne: id } });
+    if (id !== undefined) out.push(withoutAssignee(id));
   }
   if (not.reviewer_id !== undefined) out.push({ reviewerIds: { $ne: not.reviewer_id } });
   if (not.reviewer_username !== undefined) {
@@ -275,7 +298,7 @@ export function readableFilter(kind: IssuableKind, inScope: ReadableProject[], v
   }
   const everything = projects.filter((p) => p.level >= ACCESS_LEVELS.reporter).map((p) => p.id);
   const rest = projects.filter((p) => p.level < ACCESS_LEVELS.reporter).map((p) => p.id);
-  const own = viewer.userId === null ? [] : [{ 'author.id': viewer.userId }, { assigneeIds: viewer.userId }];
+  const own = viewer.userId === null ? [] : [{ 'author.id': viewer.userId }, withAssignee(viewer.userId)];
   // `$in` rather than `$ne: true`: the database answers it by index (older issues lack the field).
   const readable = [{ confidential: { $in: [false, null] } }, ...own];
   if (rest.length === 0) return { projectId: { $in: everything } };
@@ -308,7 +331,7 @@ export function issuableFilter(input: FinderInput, options: { withState: boolean
     // IssuableFinder#by_scope: the caller's own items (the route refused anonymous callers already).
     if (viewer.userId === null) parts.push(NOTHING);
     else if (scope === 'created_by_me') parts.push({ 'author.id': viewer.userId });
-    else if (scope === 'assigned_to_me') parts.push({ assigneeIds: viewer.userId });
+    else if (scope === 'assigned_to_me') parts.push(withAssignee(viewer.userId));
     else if (scope === 'reviews_for_me') parts.push({ reviewerIds: viewer.userId });
     else parts.push(NOTHING);
   }
@@ -320,7 +343,7 @@ export function issuableFilter(input: FinderInput, options: { withState: boolean
   if (query.labels) parts.push(...labelFilter(query.labels));
   parts.push(milestoneFilter(query.milestone, query.milestone_id, lookups));
   parts.push(authorFilter(query.author_id, query.author_username));
-  parts.push(assigneeFilter('assigneeIds', query.assignee_id, query.assignee_username, lookups));
+  parts.push(...assigneeFilter(query.assignee_id, query.assignee_username, lookups));
   parts.push(searchFilter(query.search, query.in));
   parts.push(dateRange('createdAt', query.created_after, query.created_before));
   parts.push(dateRange('updatedAt', query.updated_after, query.updated_before));
@@ -340,7 +363,7 @@ export function issuableFilter(input: FinderInput, options: { withState: boolean
     // No merge request is a draft here.
     if (query.wip === 'yes' || query.draft === true) parts.push(NOTHING);
     const reviewers = query.reviewer_username === undefined ? undefined : [query.reviewer_username];
-    parts.push(assigneeFilter('reviewerIds', query.reviewer_id, reviewers, lookups));
+    parts.push(reviewerFilter(query.reviewer_id, reviewers, lookups));
     // Nor deployments, nor approvals: those filters select nothing (`approved_by_ids=None` everything).
     if (query.environment !== undefined || query.deployed_before || query.deployed_after) parts.push(NOTHING);
     if (query.approved_by_ids !== undefined && !isNone(query.approved_by_ids)) parts.push(NOTHING);

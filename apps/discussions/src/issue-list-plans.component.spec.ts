@@ -3,6 +3,7 @@ import type { IssueOrderBy } from '@gl/contracts';
 import { issuableFilter, type FinderQuery } from './issuables.finder';
 import { issuableOrder, sortSpec } from './issuable-order';
 import { listIndexKeysMigration } from './migrations/list-index-keys';
+import { assigneeKeyWordsMigration } from './migrations/assignee-key-words';
 import { projectNamespace, startDiscussionsHarness } from './testing/discussions.harness';
 
 /**
@@ -23,6 +24,9 @@ describe('Issue list plans: label, state, milestone and confidentiality filters 
     ['labels=None', { labels: ['None'] }],
     ['labels=Any&state=opened', { labels: ['Any'], state: 'opened' }],
     ['labels=A&milestone=M&confidential=false', { labels: ['A'], milestone: 'M', confidential: false }],
+    ['assignee_id=5&not[assignee_id]=6', { assignee_id: 5, not: { assignee_id: 6 } }],
+    ['assignee_id=None', { assignee_id: 'None' }],
+    ['scope=assigned_to_me&state=opened', { scope: 'assigned_to_me', state: 'opened' }],
   ];
   const orders: [IssueOrderBy | undefined, 'asc' | 'desc' | undefined][] = [
     [undefined, undefined],
@@ -63,7 +67,7 @@ describe('Issue list plans: label, state, milestone and confidentiality filters 
           filterPushdown: true,
           details: [
             expect.stringMatching(
-              /^SEARCH \S+ USING INDEX \S+_kind_1_projectId_1_\S*_id_-?1_state_1_labelKeys_1_milestoneId_1_confidential_1 /,
+              /^SEARCH \S+ USING INDEX \S+_kind_1_projectId_1_\S*_id_-?1_state_1_labelKeys_1_milestoneId_1_confidential_1_assigneeKeys_1 /,
             ),
           ],
         });
@@ -81,8 +85,52 @@ describe('Issue list plans: label, state, milestone and confidentiality filters 
     expect(names).not.toContain('kind_1_projectId_1__id_-1');
     expect(names).not.toContain('kind_1_projectId_1_createdAt_1__id_1');
     expect(names).toContain(
-      'kind_1_projectId_1_createdAt_1__id_1_state_1_labelKeys_1_milestoneId_1_confidential_1',
+      'kind_1_projectId_1_createdAt_1__id_1_state_1_labelKeys_1_milestoneId_1_confidential_1_assigneeKeys_1',
     );
-    expect(names).toContain('kind_1_projectId_1__id_-1_state_1_labelKeys_1_milestoneId_1_confidential_1');
+  });
+
+  it('When indexes without the assignee words exist, then step 5 fills the words and drops those indexes', async () => {
+    const noteables = h.runtime.connection.collection('noteables');
+    const earlier = { state: 1, labelKeys: 1, milestoneId: 1, confidential: 1 };
+    await noteables.createIndex({ kind: 1, projectId: 1, _id: -1, ...earlier });
+    await noteables.createIndex({ kind: 1, projectId: 1, updatedAt: 1, _id: 1, ...earlier });
+    const column = { kind: 1, positionScope: 1, state: 1, relativePosition: 1, _id: 1, projectId: 1 };
+    await noteables.createIndex({ ...column, labelKeys: 1, milestoneId: 1, confidential: 1 });
+    await noteables.insertOne({ _id: 990_001 as never, kind: 'Issue', projectId: 1, assigneeIds: [5, 12] });
+    await noteables.insertOne({ _id: 990_002 as never, kind: 'Snippet', projectId: 1 });
+    await assigneeKeyWordsMigration(5).up(h.runtime.connection, h.runtime.logger);
+    await assigneeKeyWordsMigration(5).up(h.runtime.connection, h.runtime.logger);
+    const filled = await noteables.find({ _id: { $in: [990_001, 990_002] as never[] } }).toArray();
+    expect(filled.map((doc) => doc.assigneeKeys as unknown)).toEqual([' u5 u12 ', ' ']);
+    const names = (await noteables.indexes()).map((index) => index.name);
+    expect(names.filter((name) => name!.endsWith('_confidential_1'))).toEqual([]);
+    expect(names).toContain(
+      'kind_1_positionScope_1_state_1_relativePosition_1__id_1_projectId_1_labelKeys_1_milestoneId_1_confidential_1_assigneeKeys_1',
+    );
+  });
+
+  it('When a signed-in non-member lists a public project, then the read rule (not confidential, theirs, or assigned) is checked along a list index', async () => {
+    const ns = projectNamespace();
+    const noteables = h.runtime.connection.collection('noteables');
+    const projects = [{ id: ns.id, level: 0, visibility: 'public' as const }];
+    const lookups = { milestoneIds: new Map<string, number[]>(), userIds: new Map<string, number>() };
+    const viewer = { userId: 4242, isAdmin: false };
+    const filter = issuableFilter(
+      { kind: 'Issue', query: {}, projects, viewer, lookups },
+      { withState: true },
+    );
+    const explained = (await noteables
+      .find(filter)
+      .sort(sortSpec(issuableOrder(undefined, undefined)))
+      .limit(20)
+      .explain()) as { queryPlanner?: { Plan?: string[] }; filterPushdown?: boolean };
+    const plan = explained.queryPlanner?.Plan;
+    if (!Array.isArray(plan)) return; // not the local FerretDB
+    expect(explained.filterPushdown).toBe(true);
+    expect(plan.map((line) => line.replace(/^.*detail=/, ''))).toEqual([
+      expect.stringMatching(
+        /^SEARCH \S+ USING INDEX \S+_kind_1_projectId_1_\S*_id_-?1_state_1_\S*assigneeKeys_1 /,
+      ),
+    ]);
   });
 });

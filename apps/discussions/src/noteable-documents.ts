@@ -103,6 +103,45 @@ export function labelFields(labels: string[]): {
   };
 }
 
+/**
+ * The assignees as one string of words, ` u<id> u<id> `, as labelKeyWords does for labels: an assignee is
+ * the literal ` u<id> ` in it, which the local FerretDB checks on an index entry (patch 0008), where the
+ * array `assigneeIds` is matched by element on each document read. Issue and merge request lists, their
+ * read rule (an assignee reads a confidential issue) and board columns filter on it.
+ */
+export function assigneeKeyWords(ids: readonly number[]): string {
+  return ` ${ids.map((id) => `u${id} `).join('')}`;
+}
+
+type AssigneeCondition = { assigneeKeys: Record<string, unknown> };
+
+/** Assigned to the user: a literal pattern (digits only; the spaces keep `u5` from matching `u55`). */
+export const withAssignee = (id: number): AssigneeCondition => ({
+  assigneeKeys: { $regex: ` u${id} ` },
+});
+
+/** Not assigned to the user (every writer sets `assigneeKeys`; migration step 5 filled older ones). */
+export const withoutAssignee = (id: number): AssigneeCondition => ({
+  assigneeKeys: { $not: { $regex: ` u${id} ` } },
+});
+
+/** Assigned to anyone (`assignee_id=Any`): every word starts with `u`. */
+export const withSomeAssignee = (): AssigneeCondition => ({ assigneeKeys: { $regex: ' u' } });
+
+/** Assigned to no one (`assignee_id=None`). */
+export const withNoAssignee = (): AssigneeCondition => ({ assigneeKeys: { $not: { $regex: ' u' } } });
+
+/**
+ * What a document stores beside the fields it is derived from, for the filters above: the label fields
+ * when `labels` is given, the assignee words when `assigneeIds` is.
+ */
+export function derivedFields(doc: { labels?: unknown; assigneeIds?: unknown }): Record<string, unknown> {
+  return {
+    ...(Array.isArray(doc.labels) && labelFields(doc.labels as string[])),
+    ...(Array.isArray(doc.assigneeIds) && { assigneeKeys: assigneeKeyWords(doc.assigneeIds as number[]) }),
+  };
+}
+
 /** A user summary for event actors that only carry id, username and name (alert bot, incidents). */
 export function summaryOfActor(actor: EventActor): UserSummary {
   const user = actor ?? { id: 0, username: 'alert-bot', name: 'GitLab Alert Bot' };

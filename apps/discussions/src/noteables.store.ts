@@ -2,7 +2,7 @@ import type { EventEnvelope } from '@gl/contracts';
 import { isDuplicateKeyError, pushEvents, withEvents } from '@gl/service-kit';
 import type { IncidentLinkDoc, MilestoneDoc, NoteableDoc, NoteableKind } from './discussions.models';
 import type { NotesDeps } from './notes.service';
-import { labelFields } from './noteable-documents';
+import { derivedFields } from './noteable-documents';
 import { HAS_VALUE, sortSpec, type IssuableOrder } from './issuable-order';
 
 /** Which noteables of a list the caller may read; `all` when they read every one (no per-item check). */
@@ -20,7 +20,8 @@ export interface NoteableListFilter {
 /** The fields the read rule looks at: what a list reads of every candidate before it reads the page. */
 const AUDIENCE_FIELDS = { _id: 1, kind: 1, confidential: 1, visibility: 1, author: 1, assigneeIds: 1 };
 
-const withLabelFields = (doc: NoteableDoc): NoteableDoc => ({ ...doc, ...labelFields(doc.labels) });
+/** The document with the fields the list filters read beside labels and assignees (derivedFields). */
+const withDerivedFields = (doc: NoteableDoc): NoteableDoc => ({ ...doc, ...derivedFields(doc) });
 
 const newestFirst = (a: NoteableDoc, b: NoteableDoc): number => b._id - a._id;
 
@@ -35,14 +36,14 @@ export function createNoteablesStore(deps: Pick<NotesDeps, 'models' | 'outbox'>)
   return {
     /** Inserts a noteable with the events it carries, then wakes the outbox relay. */
     async insert(doc: NoteableDoc, events: EventEnvelope[]): Promise<void> {
-      await noteables.create(withEvents(withLabelFields(doc), events));
+      await noteables.create(withEvents(withDerivedFields(doc), events));
       outbox.kick();
     },
 
     /** As insert, for a noteable whose id may already be taken (a redelivered event): false then. */
     async insertOnce(doc: NoteableDoc, events: EventEnvelope[]): Promise<boolean> {
       try {
-        await noteables.create(withEvents(withLabelFields(doc), events));
+        await noteables.create(withEvents(withDerivedFields(doc), events));
       } catch (err) {
         if (!isDuplicateKeyError(err)) throw err;
         return false;
@@ -52,8 +53,7 @@ export function createNoteablesStore(deps: Pick<NotesDeps, 'models' | 'outbox'>)
     },
 
     async update(id: number, set: Record<string, unknown>, events: EventEnvelope[]): Promise<void> {
-      const labels = Array.isArray(set.labels) ? labelFields(set.labels as string[]) : {};
-      await noteables.updateOne({ _id: id }, pushEvents({ $set: { ...set, ...labels } }, events));
+      await noteables.updateOne({ _id: id }, pushEvents({ $set: { ...set, ...derivedFields(set) } }, events));
       if (events.length > 0) outbox.kick();
     },
 

@@ -1,6 +1,7 @@
 import { declaredIndexesMigration, type Migration } from '@gl/service-kit';
 import { labelFieldsMigration } from './label-fields';
 import { labelKeyWordsMigration } from './label-key-words';
+import { assigneeKeyWordsMigration } from './assignee-key-words';
 import { listIndexKeysMigration } from './list-index-keys';
 
 /** gl_discussions's steps, oldest first; a release that changes indexes or document shapes appends one. */
@@ -9,4 +10,5 @@ export const DISCUSSIONS_MIGRATIONS: readonly Migration[] = [
   labelFieldsMigration(2),
   labelKeyWordsMigration(3),
   listIndexKeysMigration(4),
+  assigneeKeyWordsMigration(5),
 ];
