@@ -143,34 +143,22 @@ export async function runColumnsBench(options: {
         id: number;
       }
     ).id;
+  /** A group label and its list on the board. */
+  const labelList = async (name: string, color: string) => {
+    const label = await must(call('POST', `/groups/${groupId}/labels`, { name, color }), 201, 'POST label');
+    const list = await must(
+      call('POST', `/groups/${groupId}/boards/${boardId}/lists`, {
+        label_id: (label.json as { id: number }).id,
+      }),
+      201,
+      'POST list',
+    );
+    return (list.json as { id: number }).id;
+  };
   const labelName = `Doing-${suffix}`;
-  const label = await must(
-    call('POST', `/groups/${groupId}/labels`, { name: labelName, color: '#0000FF' }),
-    201,
-    'POST label',
-  );
-  const list = await must(
-    call('POST', `/groups/${groupId}/boards/${boardId}/lists`, {
-      label_id: (label.json as { id: number }).id,
-    }),
-    201,
-    'POST list',
-  );
-  const listId = (list.json as { id: number }).id;
+  const listId = await labelList(labelName, '#0000FF');
   const rareName = `Rare-${suffix}`;
-  const rareLabel = await must(
-    call('POST', `/groups/${groupId}/labels`, { name: rareName, color: '#00FF00' }),
-    201,
-    'POST label',
-  );
-  const rareList = await must(
-    call('POST', `/groups/${groupId}/boards/${boardId}/lists`, {
-      label_id: (rareLabel.json as { id: number }).id,
-    }),
-    201,
-    'POST list',
-  );
-  const rareListId = (rareList.json as { id: number }).id;
+  const rareListId = await labelList(rareName, '#00FF00');
   const me = (await must(call('GET', '/user'), 200, 'GET /user')).json as { id: number };
   const assigneeList = await must(
     call('POST', `/groups/${groupId}/boards/${boardId}/lists`, { assignee_id: me.id }),

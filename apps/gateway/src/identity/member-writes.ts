@@ -71,10 +71,21 @@ export async function removeMember(
   origin: EventOrigin,
   actor: EventActor,
 ): Promise<boolean> {
+  return removeAtNewRevision(deps, member, (revision) =>
+    deps.stores.members.remove(member._id, [
+      memberEvent(origin, EVENT_TYPES.identity.memberRemoved, actor, member, revision),
+    ]),
+  );
+}
+
+/** A removal stamped with the next identity revision; the member's access revision follows if it went. */
+async function removeAtNewRevision(
+  deps: IdentityDeps,
+  member: MemberDoc,
+  remove: (revision: number) => Promise<boolean>,
+): Promise<boolean> {
   const revision = await nextRevision(deps);
-  const removed = await deps.stores.members.remove(member._id, [
-    memberEvent(origin, EVENT_TYPES.identity.memberRemoved, actor, member, revision),
-  ]);
+  const removed = await remove(revision);
   if (removed) await deps.stores.users.raiseAccessRevision(member.userId, revision);
   return removed;
 }
@@ -91,10 +102,7 @@ export async function removeExpiredMember(
   origin: EventOrigin,
   actor: EventActor,
 ): Promise<boolean> {
-  const revision = await nextRevision(deps);
-  const removed = await deps.stores.members.removeExpired(member, [
-    memberExpiredEvent(origin, actor, member, revision),
-  ]);
-  if (removed) await deps.stores.users.raiseAccessRevision(member.userId, revision);
-  return removed;
+  return removeAtNewRevision(deps, member, (revision) =>
+    deps.stores.members.removeExpired(member, [memberExpiredEvent(origin, actor, member, revision)]),
+  );
 }
