@@ -16,9 +16,6 @@ const BOARD_TARGETS =
   'DELETE of a label or milestone finds the boards that list it in any group (a subgroup board may use an ' +
   "ancestor's label); SQLite indexes cannot hold array elements, so it reads the boards, once per deletion";
 
-const OUTBOX_GAUGE =
-  'the outbox_backlog gauge counts pending documents on /metrics scrapes through the _outboxPending index; ' +
-  "after dbStats' ANALYZE (FerretDB patch 0007 stops it) SQLite walked that whole index on small tables";
 const DELETED_USER =
   "gl.identity.user.destroyed (DELETE /users/:id): discussions finds the deleted user's notes and the " +
   "closed_by / merged_by / resolved_by GitLab's foreign keys nullify, once per deleted user, in batches of " +
@@ -48,9 +45,6 @@ export const INTENDED_SCANS: readonly IntendedScan[] = [
   { collection: 'boards', filter: '{"lists.targetId": int32}', reason: BOARD_TARGETS },
   { collection: 'boards', filter: '{"labelIds": int32}', reason: BOARD_TARGETS },
   { collection: 'boards', filter: '{"$or": [{"lists.targetId": int32}, ...]}', reason: BOARD_TARGETS },
-  // Kept until end-to-end runs confirm tools/ferretdb/patches/0007 removed the cause.
-  { service: 'gateway', collection: 'namespaces', filter: '{"_outboxPending": bool}', reason: OUTBOX_GAUGE },
-  { service: 'gateway', collection: 'members', filter: '{"_outboxPending": bool}', reason: OUTBOX_GAUGE },
   {
     collection: 'timeline_heads',
     filter: '{}',
