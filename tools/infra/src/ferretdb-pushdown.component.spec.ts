@@ -430,6 +430,81 @@ describe('FerretDB pushdown gives the same answers as FerretDB without it', () =
     expect(scannedCollections(withPushdown!)).toContain('probe_mod');
   });
 
+  // Patch 0011: a sort key the filter fixes (a range or $in of one type fixes its type, an equality its
+  // value) is left out of the ORDER BY, which SQLite needs to walk the index in order (a "nulls last" list
+  // reads its items with a value by a range on the sort key). The order must stay the one without pushdown.
+  it('When the filter fixes the type or value of a sort key, then pages are read along the index in the same order', async () => {
+    const random = seededRandom(SEED + 16);
+    const pick = <T>(list: readonly T[]): T => list[Math.floor(random() * list.length)] as T;
+    const positions = [
+      new Int32(-3),
+      new Int32(0),
+      new Int32(2),
+      new Long(2),
+      new Double(2),
+      new Double(-0.5),
+      new Int32(-2_147_483_648),
+      'a',
+      'b',
+      new Date(0),
+      new Date(5_000),
+      true,
+      null,
+    ];
+    const documents = Array.from({ length: 600 }, (_, i) => {
+      const doc: Doc = { _id: new Int32(i + 1) };
+      if (random() < 0.95) doc.k = pick(['x', 'y', 'z']);
+      if (random() < 0.9) doc.p = pick(positions);
+      return doc;
+    });
+    const dbs = [withPushdown, withoutPushdown].map((s) => s!.client.db('diff'));
+    const servers = dbs.map((db) => db.collection('diff_fixed'));
+    for (const collection of servers) {
+      await collection.insertMany(documents.map((d) => ({ ...d })));
+      await collection.createIndexes([{ key: { k: 1, p: 1, _id: 1 } }, { key: { p: 1, _id: 1 } }]);
+    }
+    const condition = (): unknown => {
+      const v = pick(positions);
+      const r = random();
+      if (r < 0.3) return { [pick(['$gte', '$gt', '$lt', '$lte'])]: v };
+      if (r < 0.4) return { $gte: v, $lt: pick(positions) };
+      if (r < 0.55) return v;
+      if (r < 0.7) return { $in: [v] };
+      if (r < 0.8) return { $in: [v, pick(positions)] };
+      if (r < 0.9) return { $regex: pick(['a', 'b']) };
+      return { $eq: v };
+    };
+    const mismatches: string[] = [];
+    for (let i = 0; i < 300 && mismatches.length < 3; i++) {
+      const dir = (): 1 | -1 => (random() < 0.5 ? 1 : -1);
+      const filter: Doc =
+        random() < 0.7 ? { $and: [{ k: pick(['x', 'y', 'w']) }, { p: condition() }] } : { p: condition() };
+      const sort: Record<string, 1 | -1> =
+        random() < 0.8 ? { p: dir(), _id: dir() } : { k: dir(), p: dir(), _id: dir() };
+      const skip = random() < 0.3 ? Math.floor(random() * 30) : 0;
+      const limit = random() < 0.7 ? 1 + Math.floor(random() * 25) : 0;
+      const [pushed = '', plain = ''] = await Promise.all(
+        servers.map((c) => outcome(() => c.find(filter, { sort, skip, limit }).toArray())),
+      );
+      if (pushed !== plain) {
+        const shown = EJSON.stringify({ filter, sort, skip, limit });
+        mismatches.push(`#${i} ${shown}\n  pushdown:    ${pushed.slice(0, 400)}\n  no pushdown: ${plain}`);
+      }
+    }
+    expect({ seed: SEED, mismatches }).toEqual({ seed: SEED, mismatches: [] });
+
+    // The items with a position of a "nulls last" page: along {k, p, _id}, no sort step, both directions.
+    for (const d of [1, -1] as const) {
+      const explained = (await servers[0]!
+        .find({ $and: [{ k: 'x' }, { p: { $gte: -2_147_483_648 } }] })
+        .sort({ p: d, _id: d })
+        .limit(20)
+        .explain()) as { queryPlanner?: { Plan?: string[] } };
+      const plan = (explained.queryPlanner?.Plan ?? []).map((line) => line.replace(/^.*detail=/, ''));
+      expect(plan).toEqual([expect.stringMatching(/^SEARCH \S+ USING INDEX \S+_k_1_p_1__id_1 /)]);
+    }
+  });
+
   const cases = [
     { name: 'numeric _ids, regular sort fields', numericIds: true, regular: true },
     { name: 'string and ObjectId _ids, regular sort fields', numericIds: false, regular: true },
