@@ -1,5 +1,5 @@
 import type { EventEnvelope } from '@gl/contracts';
-import { isDuplicateKeyError, pushEvents, withEvents } from '@gl/service-kit';
+import { isDuplicateKeyError, pushEvents, totalFromPage, withEvents } from '@gl/service-kit';
 import type { IncidentLinkDoc, MilestoneDoc, NoteableDoc, NoteableKind } from './discussions.models';
 import type { NotesDeps } from './notes.service';
 import { derivedFields } from './noteable-documents';
@@ -126,34 +126,35 @@ export function createNoteablesStore(deps: Pick<NotesDeps, 'models' | 'outbox'>)
       limit: number,
     ): Promise<{ items: NoteableDoc[]; total: number }> {
       const sort = sortSpec(order);
+      const window = { skip, perPage: limit };
       if (!order.field || !order.nullsLast) {
-        const [items, total] = await Promise.all([
-          noteables.find(filter).sort(sort).skip(skip).limit(limit).lean<NoteableDoc[]>(),
-          noteables.countDocuments(filter),
-        ]);
-        return { items, total };
+        const items = await noteables.find(filter).sort(sort).skip(skip).limit(limit).lean<NoteableDoc[]>();
+        return {
+          items,
+          total: totalFromPage(window, items.length) ?? (await noteables.countDocuments(filter)),
+        };
       }
+      // Nulls last: the items with a value in order, then those without by id. Where the valued ones end
+      // is counted only when this page does not show it (a page they do not reach, or start after).
       const valued = { $and: [filter, { [order.field]: HAS_VALUE[order.field] ?? { $ne: null } }] };
       const blank = { $and: [filter, { [order.field]: null }] };
-      const [withValue, total] = await Promise.all([
-        noteables.countDocuments(valued),
-        noteables.countDocuments(filter),
-      ]);
-      const first =
-        skip < withValue
-          ? await noteables.find(valued).sort(sort).skip(skip).limit(limit).lean<NoteableDoc[]>()
-          : [];
-      const left = limit - first.length;
-      const rest =
-        left > 0
-          ? await noteables
-              .find(blank)
-              .sort({ _id: order.tie })
-              .skip(Math.max(0, skip - withValue))
-              .limit(left)
-              .lean<NoteableDoc[]>()
-          : [];
-      return { items: [...first, ...rest], total };
+      const first = await noteables.find(valued).sort(sort).skip(skip).limit(limit).lean<NoteableDoc[]>();
+      let items = first;
+      if (first.length < limit) {
+        const withValue =
+          first.length > 0 || skip === 0 ? skip + first.length : await noteables.countDocuments(valued);
+        const rest = await noteables
+          .find(blank)
+          .sort({ _id: order.tie })
+          .skip(Math.max(0, skip - withValue))
+          .limit(limit - first.length)
+          .lean<NoteableDoc[]>();
+        items = [...first, ...rest];
+      }
+      return {
+        items,
+        total: totalFromPage(window, items.length) ?? (await noteables.countDocuments(filter)),
+      };
     },
 
     async countWhere(filter: Record<string, unknown>): Promise<number> {
