@@ -22,6 +22,11 @@ export interface MilestoneDoc {
   startDate: string | null;
   createdAt: Date;
   updatedAt: Date;
+  /**
+   * How many times it was published as `gl.boards.milestone.defined` (its copies keep the highest); absent
+   * on milestones written before the event existed (migrations/milestone-definitions.ts publishes them).
+   */
+  revision?: number;
 }
 
 /**
@@ -145,6 +150,7 @@ export function createBoardsModels(connection: Connection): BoardsModels {
     startDate: { type: String, default: null },
     createdAt: Date,
     updatedAt: Date,
+    revision: Number,
   });
   milestoneSchema.index({ groupId: 1, iid: 1 }, { unique: true });
   milestoneSchema.index({ groupId: 1, title: 1 }, { unique: true });

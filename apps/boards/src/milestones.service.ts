@@ -3,6 +3,7 @@ import {
   DOMAIN_EVENT_TYPES,
   EVENT_TEXT_LIMITS,
   type EventEnvelope,
+  type MilestoneDefinedData,
   type Principal,
   type TargetEventData,
   type createMilestoneBody,
@@ -10,6 +11,7 @@ import {
   type updateMilestoneBody,
 } from '@gl/contracts';
 import {
+  ConflictError,
   ModelError,
   NotFoundError,
   createEvent,
@@ -23,7 +25,9 @@ import type { MilestoneDoc } from './boards.models';
 import type { MilestoneChanges, MilestonesStore } from './milestones.store';
 
 export const SERVICE_PRODUCER = 'boards';
-const { milestoneOpened, milestoneClosed, milestoneReopened } = DOMAIN_EVENT_TYPES.boards;
+const { milestoneOpened, milestoneClosed, milestoneReopened, milestoneDefined } = DOMAIN_EVENT_TYPES.boards;
+/** Tries of an update that another write to the same milestone overtook (each reads it again). */
+const UPDATE_TRIES = 5;
 const TAKEN = (): ModelError => ModelError.fields({ title: ['has already been taken'] });
 
 /** Who writes, in which group, for which request: what the milestone events carry. */
@@ -52,6 +56,33 @@ function milestoneEvent(writer: MilestoneWriter, type: string, milestone: Milest
     groupId: writer.groupId,
     data,
   });
+}
+
+/**
+ * `gl.boards.milestone.defined`: the milestone as it is with this write, at the next revision. The write
+ * that carries it applies only at the revision it read (milestones.store.ts update), so the highest
+ * revision is always the milestone's last state whatever the concurrent writes.
+ */
+export function milestoneDefinedEvent(
+  origin: Parameters<typeof createEvent>[0],
+  actor: EventEnvelope['actor'],
+  milestone: MilestoneDoc,
+): EventEnvelope {
+  const data: MilestoneDefinedData = {
+    milestoneId: milestone._id,
+    groupId: milestone.groupId,
+    iid: milestone.iid,
+    revision: milestone.revision ?? 0,
+    title: excerpt(milestone.title, EVENT_TEXT_LIMITS.title),
+    state: milestone.state,
+    startDate: milestone.startDate,
+    dueDate: milestone.dueDate,
+  };
+  return createEvent(origin, { type: milestoneDefined, actor, groupId: milestone.groupId, data });
+}
+
+function definedEvent(writer: MilestoneWriter, milestone: MilestoneDoc): EventEnvelope {
+  return milestoneDefinedEvent(requestOrigin(SERVICE_PRODUCER, writer), eventActor(writer.user), milestone);
 }
 
 /** Group milestones (lib/api/group_milestones.rb, Milestones::CreateService / UpdateService). */
@@ -85,41 +116,51 @@ export function createMilestonesService(milestones: MilestonesStore, outbox: Out
       startDate: params.start_date ?? null,
       createdAt: now,
       updatedAt: now,
+      revision: 1,
     };
-    if (!(await milestones.insert(doc, [milestoneEvent(writer, milestoneOpened, doc)]))) throw TAKEN();
+    const events = [milestoneEvent(writer, milestoneOpened, doc), definedEvent(writer, doc)];
+    if (!(await milestones.insert(doc, events))) throw TAKEN();
     outbox.kick();
     return doc;
   }
 
-  /** Changes a milestone; closing or reopening it publishes milestone.closed / milestone.reopened. */
+  /**
+   * Changes a milestone; closing or reopening it publishes milestone.closed / milestone.reopened, and every
+   * change milestone.defined. Applied at the revision it read: a write that another overtook reads again.
+   */
   async function update(
     writer: MilestoneWriter,
     params: z.infer<typeof updateMilestoneBody>,
   ): Promise<MilestoneDoc> {
-    const current = await get(writer.groupId, params.milestone_id);
-    const changes: MilestoneChanges = { updatedAt: new Date() };
-    if (params.title !== undefined) changes.title = params.title;
-    if (params.description !== undefined) changes.description = params.description;
-    if (params.due_date !== undefined) changes.dueDate = params.due_date;
-    if (params.start_date !== undefined) changes.startDate = params.start_date;
-    const nextState =
-      params.state_event === 'close'
-        ? 'closed'
-        : params.state_event === 'activate'
-          ? 'active'
-          : current.state;
-    if (nextState !== current.state) changes.state = nextState;
-    const after: MilestoneDoc = { ...current, ...changes };
-    requireDateOrder(after.startDate, after.dueDate);
-    const events =
-      nextState === current.state
-        ? []
-        : [milestoneEvent(writer, nextState === 'closed' ? milestoneClosed : milestoneReopened, after)];
-    const updated = await milestones.update(current._id, changes, events);
-    if (updated === 'taken') throw TAKEN();
-    if (!updated) throw new NotFoundError('Milestone');
-    if (events.length > 0) outbox.kick();
-    return updated;
+    for (let tries = 0; tries < UPDATE_TRIES; tries += 1) {
+      const current = await get(writer.groupId, params.milestone_id);
+      const changes: MilestoneChanges = { updatedAt: new Date(), revision: (current.revision ?? 0) + 1 };
+      if (params.title !== undefined) changes.title = params.title;
+      if (params.description !== undefined) changes.description = params.description;
+      if (params.due_date !== undefined) changes.dueDate = params.due_date;
+      if (params.start_date !== undefined) changes.startDate = params.start_date;
+      const nextState =
+        params.state_event === 'close'
+          ? 'closed'
+          : params.state_event === 'activate'
+            ? 'active'
+            : current.state;
+      if (nextState !== current.state) changes.state = nextState;
+      const after: MilestoneDoc = { ...current, ...changes };
+      requireDateOrder(after.startDate, after.dueDate);
+      const events =
+        nextState === current.state
+          ? []
+          : [milestoneEvent(writer, nextState === 'closed' ? milestoneClosed : milestoneReopened, after)];
+      events.push(definedEvent(writer, after));
+      const updated = await milestones.update(current._id, current.revision, changes, events);
+      if (updated === 'taken') throw TAKEN();
+      if (!updated) continue;
+      outbox.kick();
+      return updated;
+    }
+    // The milestone is there (get found it) but every try was overtaken by another write.
+    throw new ConflictError('Milestone was changed by another request, try again');
   }
 
   return { page, get, create, update };

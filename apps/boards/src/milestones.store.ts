@@ -20,7 +20,7 @@ export interface MilestoneFilter {
 }
 
 export type MilestoneChanges = Partial<
-  Pick<MilestoneDoc, 'title' | 'description' | 'dueDate' | 'startDate' | 'state' | 'updatedAt'>
+  Pick<MilestoneDoc, 'title' | 'description' | 'dueDate' | 'startDate' | 'state' | 'updatedAt' | 'revision'>
 >;
 
 /** Group milestones: queries, and writes that carry their domain events (outbox). */
@@ -66,15 +66,21 @@ export function createMilestonesStore(milestones: Model<MilestoneDoc>, counters:
     }
   }
 
-  /** The milestone after the change, null when it is gone, 'taken' when the new title is another's. */
+  /**
+   * The milestone after the change, null when it is gone or no longer at `revision` (another write came
+   * first: the caller reads it again), 'taken' when the new title is another's.
+   */
   async function update(
     id: number,
+    revision: number | undefined,
     changes: MilestoneChanges,
     events: EventEnvelope[],
   ): Promise<MilestoneDoc | null | 'taken'> {
     try {
+      // `revision: null` also matches milestones written before revisions existed.
+      const at = { _id: id, revision: revision ?? null };
       return await milestones
-        .findOneAndUpdate({ _id: id }, pushEvents({ $set: changes }, events), { new: true })
+        .findOneAndUpdate(at, pushEvents({ $set: changes }, events), { new: true })
         .lean<MilestoneDoc>();
     } catch (err) {
       if (isDuplicateKeyError(err)) return 'taken';

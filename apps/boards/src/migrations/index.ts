@@ -1,8 +1,11 @@
 import { declaredIndexesMigration, type Migration } from '@gl/service-kit';
+import { milestoneDefinitionsMigration } from './milestone-definitions';
 
 /** gl_boards's steps, oldest first; a release that changes indexes or document shapes appends one. */
 export const BOARDS_MIGRATIONS: readonly Migration[] = [
   declaredIndexesMigration(),
   // Iterations and their cadences (GET/POST /groups/:id/iterations, iteration lists).
   declaredIndexesMigration(2),
+  // Every milestone published as gl.boards.milestone.defined, for the copies of its state and dates.
+  milestoneDefinitionsMigration(3),
 ];

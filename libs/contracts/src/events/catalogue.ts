@@ -39,6 +39,12 @@ export const DURABLES = {
   discussionsIncidents: 'discussions-incidents',
   /** Discussions' copy of group milestone titles, for "changed milestone to %title" system notes. */
   discussionsMilestones: 'discussions-milestones',
+  /**
+   * Discussions' copy of group milestones as they are (state, dates: `gl.boards.milestone.defined`), for
+   * the Upcoming and Started filters and the milestone_due order. A durable of its own: a consumer's one
+   * filter subject is not turned into several in place.
+   */
+  discussionsMilestoneCopies: 'discussions-milestone-copies',
   /** Discussions' copy of board definitions, for the issues of a board list and moves between lists. */
   discussionsBoards: 'discussions-boards',
   /** Discussions' copy of usernames, for "assigned to @user" system notes. */

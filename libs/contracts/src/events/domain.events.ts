@@ -33,6 +33,8 @@ export const DOMAIN_EVENT_TYPES = {
     milestoneClosed: 'gl.boards.milestone.closed',
     /** A closed milestone activated again (GitLab's `reopened` activity). */
     milestoneReopened: 'gl.boards.milestone.reopened',
+    /** A milestone as it now is (title, state, dates), after each create and update: see milestoneDefinedData. */
+    milestoneDefined: 'gl.boards.milestone.defined',
     /** A board's definition (scope and lists) as it now is, or its deletion: see boardDefinedData. */
     boardDefined: 'gl.boards.board.defined',
   },
@@ -183,3 +185,25 @@ export const boardDefinedData = z.object({
   hideClosedList: z.boolean(),
 });
 export type BoardDefinedData = z.infer<typeof boardDefinedData>;
+
+/** A calendar day, `YYYY-MM-DD`, as milestone and issue dates are stored. */
+const calendarDay = z.string().regex(/^\d{4}-\d{2}-\d{2}$/);
+
+/**
+ * `gl.boards.milestone.defined`: one group milestone as it is after its creation or a change, for the
+ * copies other services keep (discussions: the `Upcoming` / `Started` filters and the `milestone_due`
+ * order). A state-carrying event: consumers keep the one with the highest `revision` (per milestone,
+ * increasing by one with each publication), so redeliveries and reordering change nothing. Bounded:
+ * ids, a title and two days.
+ */
+export const milestoneDefinedData = z.object({
+  milestoneId: z.number().int(),
+  groupId: z.number().int(),
+  iid: z.number().int(),
+  revision: z.number().int(),
+  title: z.string().max(EVENT_TEXT_LIMITS.title),
+  state: z.enum(['active', 'closed']),
+  startDate: calendarDay.nullable(),
+  dueDate: calendarDay.nullable(),
+});
+export type MilestoneDefinedData = z.infer<typeof milestoneDefinedData>;
