@@ -26,6 +26,9 @@ export function projectFilter(projectId: number, query: ActivityEventsQuery): Fi
   return filter;
 }
 
+/** Events deleted per statement when a deleted author's events are removed: short, bounded statements. */
+export const REMOVAL_BATCH = 500;
+
 /**
  * The activity log: recorded in batches; read one page of the log's events matching a filter, with GitLab's
  * bounded count. A filter found past the count limit is remembered for a minute (X-Total is not sent for it),
@@ -74,6 +77,23 @@ export function createActivityLogStore(activities: Model<ActivityDoc>) {
         countUpTo(activities, filter, COUNT_LIMIT, pastCountLimit),
       ]);
       return { items: found.slice(0, window.take), total, hasNext: found.length > window.take };
+    },
+
+    /** A deleted author's events still in the log: ids and projects (null: group or personal events). */
+    async authorEvents(authorId: number): Promise<Pick<ActivityDoc, '_id' | 'projectId'>[]> {
+      return activities
+        .find({ authorId })
+        .select({ _id: 1, projectId: 1 })
+        .lean<Pick<ActivityDoc, '_id' | 'projectId'>[]>();
+    },
+
+    /**
+     * Deletes a deleted author's events (of one project, or all that are left), REMOVAL_BATCH at a time;
+     * returns how many went.
+     */
+    async removeAuthor(authorId: number, projectId?: number): Promise<number> {
+      const filter = projectId === undefined ? { authorId } : { authorId, projectId };
+      return deleteManyInBatches(activities, filter, REMOVAL_BATCH);
     },
 
     /** Retention: deletes the events created before the cutoff (in batches); returns how many went. */

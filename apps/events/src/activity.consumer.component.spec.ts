@@ -1,7 +1,7 @@
 import { DOMAIN_EVENT_TYPES, DURABLES, EVENT_SUBJECTS, EVENT_TYPES } from '@gl/contracts';
 import { PoisonMessageError, startConsumer } from '@gl/service-kit';
 import { activityLogSubscription } from './activity.consumer';
-import { readHead } from './timeline/buckets';
+import { eventsOf, readHead } from './timeline/buckets';
 import { ACTOR, envelope, memberEvent, projectEvent, targetEvent, userCreated } from './testing/envelopes';
 import { startEventsHarness } from './testing/events.harness';
 import { useHarness } from '@gl/testing';
@@ -77,7 +77,7 @@ describe('events-activity-log consumer', () => {
     await recorder().applyBatch([...batch].reverse());
     expect(await count(projectId)).toBe(3);
     const head = await readHead(h.instance.timelines, `project:${projectId}`);
-    expect(head.open.map((a) => a.targetIid)).toEqual([1, 2, 3]);
+    expect(eventsOf(head.open).map((a) => a.targetIid)).toEqual([1, 2, 3]);
     expect(
       await h.instance.models.ingested.countDocuments({ _id: { $in: batch.map((e) => e.id) }, done: true }),
     ).toBe(3);
@@ -92,7 +92,7 @@ describe('events-activity-log consumer', () => {
     expect(await count(projectId)).toBe(250);
     const head = await readHead(h.instance.timelines, `project:${projectId}`);
     expect(head.count).toBe(250);
-    expect(head.open.map((a) => a.targetIid)).toEqual(range(240, 249));
+    expect(eventsOf(head.open).map((a) => a.targetIid)).toEqual(range(240, 249));
   });
 
   it('When a mapped event breaks its schema, then the handler declares it poison', async () => {

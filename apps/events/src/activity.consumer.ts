@@ -16,6 +16,7 @@ import {
 } from '@gl/service-kit';
 import { ProjectionVersion } from './access.cache';
 import { createActivityLogStore } from './activity-log.store';
+import { recordAuthorRemoval } from './author-removal.job';
 import { toActivity, type ActivityDraft } from './activity.mapping';
 import type { ActivityDoc, EventsModels } from './events.models';
 import { createIngestedStore } from './ingested.store';
@@ -30,12 +31,23 @@ const ID = EVENT_TYPES.identity;
  * Keeps the copies of users, projects, groups and memberships the read side needs; each write is idempotent
  * and never lets an older redelivered event overwrite a newer one. Resolves true when a projection was written.
  */
-function project(models: EventsModels, projects: ProjectsStore, event: EventEnvelope): Promise<boolean> {
+function project(
+  models: EventsModels,
+  projects: ProjectsStore,
+  event: EventEnvelope,
+  authorRemovalRecorded: () => void,
+): Promise<boolean> {
   return applyIdentityEvent(
     {
-      // The kit's user copy: the address for avatar_url, and the Ghost User for a deleted author.
+      // The kit's user copy: the address for avatar_url, and the Ghost User for a deleted user still named.
       ...userCopyHandlers(models.users as unknown as Model<never>, {
         fields: (data) => ({ usernameLower: data.username.toLowerCase() }),
+        // GitLab deletes a deleted user's events (author-removal.job.ts): the order is recorded before the
+        // event is acknowledged, and carried out in the background.
+        destroyed: async (data) => {
+          await recordAuthorRemoval(models.authorRemovals, data.userId);
+          authorRemovalRecorded();
+        },
       }),
       project: async (data) => {
         const set = {
@@ -101,6 +113,8 @@ export function createActivityRecorder(
   revisions: Pick<ProjectionRevisions, 'applied'> | null = null,
   /** Told the timeline streams a batch appended to, once their heads are written (live streams wake). */
   onAppended: (streams: string[]) => void = () => undefined,
+  /** Told when a deleted user's events are to be removed (the removal job wakes). */
+  onAuthorRemoval: () => void = () => undefined,
 ): ActivityRecorder {
   const timeline = createTimelineStore(timelines);
   const activityLog = createActivityLogStore(models.activities);
@@ -112,7 +126,7 @@ export function createActivityRecorder(
 
   /** Projections, then the event's activity meaning; throws PoisonMessageError for a broken payload. */
   async function prepare(event: EventEnvelope): Promise<Mapped | null> {
-    if (await project(models, projects, event)) {
+    if (await project(models, projects, event, onAuthorRemoval)) {
       projections.bump();
       await revisions?.applied(event);
     }
@@ -173,8 +187,14 @@ export function createActivityRecorder(
       const record = known.get(item.event.id);
       return record === undefined || record.done === false;
     });
-    const skipped = pending.filter((item) => item.draft === null);
-    const drafts = pending.flatMap((item) => (item.draft ? [item.draft] : []));
+    // An event of a deleted user (delivered late, or again) is not recorded: their events are removed.
+    const deleted = await users.destroyedAmong(
+      pending.flatMap((item) => (item.draft ? [item.draft.authorId] : [])),
+    );
+    const skipped = pending.filter((item) => item.draft === null || deleted.has(item.draft.authorId));
+    const drafts = pending.flatMap((item) =>
+      item.draft && !deleted.has(item.draft.authorId) ? [item.draft] : [],
+    );
     await addAuthors(drafts);
     const claimed = await ingested.claim(
       drafts.filter((draft) => !known.has(draft.sourceEventId)).map((draft) => draft.sourceEventId),

@@ -8,6 +8,7 @@ import {
 } from '@gl/service-kit';
 import { ProjectionVersion, createAccessCache } from './access.cache';
 import { activityLogSubscription, createActivityRecorder, type ActivityRecorder } from './activity.consumer';
+import { createAuthorRemovalJob, type AuthorRemovalJob } from './author-removal.job';
 import { createEventsModels, type EventsModels } from './events.models';
 import { createEventsRouter } from './events.router';
 import { createRetentionJob, type RetentionJob } from './retention.job';
@@ -38,6 +39,7 @@ export function createEventsApp(
   timelines: TimelineModels;
   recorder: ActivityRecorder;
   retention: RetentionJob;
+  authorRemoval: AuthorRemovalJob;
   live: LiveStreams;
 } {
   const models = createEventsModels(runtime.connection);
@@ -54,6 +56,12 @@ export function createEventsApp(
     revisions,
     options: options.stream,
   });
+  const authorRemoval = createAuthorRemovalJob(
+    models,
+    timelines,
+    runtime.logger,
+    options.retentionIntervalMs ?? 3_600_000,
+  );
   const recorder = createActivityRecorder(
     models,
     timelines,
@@ -61,6 +69,7 @@ export function createEventsApp(
     projections,
     revisions,
     live.recorded,
+    () => authorRemoval.wake(),
   );
   const retention = createRetentionJob(
     models,
@@ -79,12 +88,17 @@ export function createEventsApp(
     timelines,
     recorder,
     retention,
+    authorRemoval,
     live,
     subscriptions: [activityLogSubscription(recorder)],
-    start: () => retention.start(),
+    start: () => {
+      retention.start();
+      authorRemoval.start();
+    },
     stop: async () => {
       live.stop();
       await retention.stop();
+      await authorRemoval.stop();
     },
   };
 }

@@ -68,8 +68,20 @@ export interface UserDoc {
   state: string;
   /** Primary address (identity events), for avatar_url; absent on copies older than it. */
   email?: string;
-  /** The user was deleted: their events show the Ghost User. */
+  /**
+   * The user was deleted: their events are removed (author-removal.job.ts); until that is done, and for
+   * anything else naming them, they show as the Ghost User.
+   */
   destroyed?: boolean;
+}
+
+/**
+ * A deleted user whose activity events are still to be removed, written when `user.destroyed` is applied and
+ * deleted once they are all gone (GitLab's loose foreign key cleanup, `LooseForeignKeys::CleanupWorker`).
+ */
+export interface AuthorRemovalDoc {
+  _id: number;
+  at: Date;
 }
 
 export interface ProjectDoc {
@@ -103,6 +115,7 @@ export interface EventsModels {
   projects: Model<ProjectDoc>;
   groups: Model<GroupDoc>;
   members: Model<MemberDoc>;
+  authorRemovals: Model<AuthorRemovalDoc>;
 }
 
 function activitySchema(): Schema<ActivityDoc> {
@@ -133,6 +146,8 @@ function activitySchema(): Schema<ActivityDoc> {
   schema.index({ projectId: 1, targetType: 1, _id: -1 });
   schema.index({ projectId: 1, action: 1, _id: -1 });
   schema.index({ createdAt: -1, _id: -1 });
+  // A deleted author's events, by project (author-removal.job.ts).
+  schema.index({ authorId: 1, projectId: 1, _id: 1 });
   return schema;
 }
 
@@ -182,5 +197,11 @@ export function createEventsModels(connection: Connection): EventsModels {
     projects: defineModel(connection, 'Project', projects, 'projects'),
     groups: defineModel(connection, 'Group', groups, 'groups'),
     members: defineModel(connection, 'Member', members, 'members'),
+    authorRemovals: defineModel(
+      connection,
+      'AuthorRemoval',
+      documentSchema<AuthorRemovalDoc>({ _id: Number, at: Date }),
+      'author_removals',
+    ),
   };
 }

@@ -1,4 +1,5 @@
 import { activityEventEntity } from '@gl/contracts';
+import { GHOST_USER } from '@gl/service-kit';
 import type { ActivityDoc } from './events.models';
 import { authorsOf, presentActivity } from './events.presenter';
 
@@ -35,5 +36,22 @@ describe("presentActivity (GitLab's Entities::Event)", () => {
     const entity = presentActivity(d, authorsOf([d], [], 'http://localhost'));
     expect(entity).toMatchObject({ title: null, data: null, author_username: 'root' });
     expect(Object.keys(entity)).toEqual(expect.arrayContaining(['title', 'data', 'author_username']));
+  });
+
+  it('When the author was deleted and the removal of their events has not reached this one, then it shows the Ghost User', () => {
+    const d = doc({ authorUsername: 'carol', authorName: 'Carol' });
+    const deleted = {
+      _id: 901,
+      username: 'carol',
+      usernameLower: 'carol',
+      name: 'Carol',
+      state: 'active',
+      destroyed: true,
+    };
+    const entity = presentActivity(d, authorsOf([d], [deleted], 'http://localhost'));
+    expect(entity).toMatchObject({
+      author_username: 'ghost',
+      author: { id: GHOST_USER.id, username: 'ghost' },
+    });
   });
 });

@@ -25,6 +25,15 @@ export function createUsersStore(users: Model<UserDoc>) {
     async byIds(ids: number[]): Promise<UserDoc[]> {
       return users.find({ _id: { $in: ids } }).lean<UserDoc[]>();
     },
+    /** Which of these users were deleted (one read of their copies by id). */
+    async destroyedAmong(ids: number[]): Promise<Set<number>> {
+      if (ids.length === 0) return new Set();
+      const found = await users
+        .find({ _id: { $in: [...new Set(ids)] }, destroyed: true })
+        .select({ _id: 1 })
+        .lean<Pick<UserDoc, '_id'>[]>();
+      return new Set(found.map((user) => user._id));
+    },
     /**
      * Authors the identity events never announced (the seeded root) still resolve by id and username; a
      * user the projection has is left as it is.

@@ -16,13 +16,43 @@ import {
 
 export const bucketKey = (stream: string, n: number): string => `${stream}#${n}`;
 
-export function encodeItems(items: ActivityDoc[]): string {
+/**
+ * A slot whose event was removed (its author was deleted): only the id and time stay, so positions, sealing,
+ * the duplicate check of a redelivered event and retention work as before; readers pass it over.
+ */
+export interface RemovedSlot {
+  _id: number;
+  createdAt: Date;
+  removed: true;
+}
+
+/** What a bucket position holds: an event, or the mark of a removed one. */
+export type Slot = ActivityDoc | RemovedSlot;
+
+export const isRemoved = (slot: Slot): slot is RemovedSlot => 'removed' in slot;
+
+/** The events of a bucket's slots, without removed ones. */
+export const eventsOf = (slots: Slot[]): ActivityDoc[] =>
+  slots.filter((slot): slot is ActivityDoc => !isRemoved(slot));
+
+export function encodeItems(items: Slot[]): string {
   return JSON.stringify(items);
 }
 
-export function decodeItems(text: string): ActivityDoc[] {
-  const items = JSON.parse(text) as (Omit<ActivityDoc, 'createdAt'> & { createdAt: string })[];
-  return items.map((item) => ({ ...item, createdAt: new Date(item.createdAt) }));
+export function decodeItems(text: string): Slot[] {
+  const items = JSON.parse(text) as (Omit<Slot, 'createdAt'> & { createdAt: string })[];
+  return items.map((item) => ({ ...item, createdAt: new Date(item.createdAt) }) as Slot);
+}
+
+/** A head's `holes` (see TimelineHeadDoc): removed slots per bucket number. */
+export function decodeHoles(text: string | undefined): Map<number, number> {
+  if (!text) return new Map();
+  return new Map(Object.entries(JSON.parse(text) as Record<string, number>).map(([n, k]) => [Number(n), k]));
+}
+
+export function encodeHoles(holes: Map<number, number>): string {
+  const entries = [...holes].filter(([, k]) => k > 0).sort(([a], [b]) => a - b);
+  return JSON.stringify(Object.fromEntries(entries.map(([n, k]) => [String(n), k])));
 }
 
 /**
@@ -33,14 +63,17 @@ export interface Head {
   count: number;
   lastId: number;
   start: number;
-  /** The open bucket's events: indexes openBucket(count) * BUCKET_SIZE up to count - 1. */
-  open: ActivityDoc[];
+  /** The open bucket's slots: indexes openBucket(count) * BUCKET_SIZE up to count - 1. */
+  open: Slot[];
   /** Sensitive events appended (see TimelineHeadDoc); undefined when not known. */
   sensitive?: number;
   /** Buckets the last append sealed whose own documents may not be written yet (see appendEachOnce). */
   pending: TimelineBucketDoc[];
+  /** Removed slots per bucket number (empty: none); compared as `holesText` by every head write. */
+  holes: Map<number, number>;
+  holesText?: string;
 }
-const EMPTY_HEAD: Head = { count: 0, lastId: 0, start: 0, open: [], pending: [] };
+const EMPTY_HEAD: Head = { count: 0, lastId: 0, start: 0, open: [], pending: [], holes: new Map() };
 
 /**
  * The head's sensitive count after appending `items`: counted from a stream's first event on; a stream begun
@@ -64,8 +97,21 @@ export async function readHead(models: TimelineModels, stream: string): Promise<
     open: decodeItems(head.open ?? '[]'),
     sensitive: head.sensitive,
     pending: decodePending(head.pending),
+    holes: decodeHoles(head.holes),
+    holesText: head.holes,
   };
 }
+
+/** How many stored slots hold an event, not a removed one (from bucket `start` on). */
+export function liveCount(head: Head): number {
+  let removed = 0;
+  for (const [n, k] of head.holes) if (n >= head.start) removed += k;
+  return Math.max(0, head.count - head.start * BUCKET_SIZE - removed);
+}
+
+/** The filter that matches a head only if its `holes` are still the ones read (absent: no removal yet). */
+export const sameHoles = (holesText: string | undefined) =>
+  holesText === undefined ? { holes: { $exists: false } } : { holes: holesText };
 
 function decodePending(text: string | undefined): TimelineBucketDoc[] {
   if (!text) return [];
@@ -73,11 +119,7 @@ function decodePending(text: string | undefined): TimelineBucketDoc[] {
   return docs.map((doc) => ({ ...doc, newestAt: new Date(doc.newestAt) }));
 }
 
-export async function readSealedBucket(
-  models: TimelineModels,
-  stream: string,
-  n: number,
-): Promise<ActivityDoc[]> {
+export async function readSealedBucket(models: TimelineModels, stream: string, n: number): Promise<Slot[]> {
   const key = bucketKey(stream, n);
   const bucket = await models.buckets.findOne({ _id: key }).lean<TimelineBucketDoc>();
   if (bucket) return decodeItems(bucket.items);
@@ -88,18 +130,20 @@ export async function readSealedBucket(
 
 /**
  * Writes the head after an append, only if no other writer appended since `seenCount` was read (a
- * compare-and-set on `count`, which every append raises; a missing head is created, and a second creator
- * gets a duplicate key). The buckets the append sealed ride along in `pending` until they are written.
+ * compare-and-set on `count`, which every append raises, and on `holes`, which a removal changes; a missing
+ * head is created, and a second creator gets a duplicate key). The buckets the append sealed ride along in
+ * `pending` until they are written.
  */
 async function writeHeadIfUnchanged(
   models: TimelineModels,
   stream: string,
   seenCount: number,
-  head: Omit<Head, 'start'>,
+  seenHoles: string | undefined,
+  head: Omit<Head, 'start' | 'holes'>,
 ): Promise<boolean> {
   try {
     const result = await models.heads.updateOne(
-      { _id: stream, count: seenCount },
+      { _id: stream, count: seenCount, ...sameHoles(seenHoles) },
       {
         $set: {
           count: head.count,
@@ -119,23 +163,33 @@ async function writeHeadIfUnchanged(
   }
 }
 
+/** Found in a bucket's JSON only where a slot was marked removed (a string value would escape the quotes). */
+const REMOVED_MARK = /"removed":true/;
+
 /**
  * Writes the sealed buckets a head carries in `pending` (upserts: whoever finishes them writes the same
  * events, fixed when that head won its compare-and-set), then empties `pending` if the head is unchanged.
+ * A bucket a removal has marked meanwhile is left as it is (its upsert meets the key and fails), so a late
+ * finisher never brings back a deleted author's events.
  */
-async function completePending(models: TimelineModels, stream: string, head: Head): Promise<void> {
+export async function completePending(models: TimelineModels, stream: string, head: Head): Promise<void> {
   if (head.pending.length === 0) return;
-  await bulkUpdate(
-    models.buckets,
-    head.pending.map(({ _id, ...fields }) => ({
-      updateOne: { filter: { _id }, update: { $set: fields }, upsert: true },
-    })),
-  );
+  try {
+    await bulkUpdate(
+      models.buckets,
+      head.pending.map(({ _id, ...fields }) => ({
+        updateOne: { filter: { _id, items: { $not: REMOVED_MARK } }, update: { $set: fields }, upsert: true },
+      })),
+    );
+  } catch (err) {
+    // Unordered: the other buckets were written.
+    if (!isDuplicateKeyError(err)) throw err;
+  }
   await models.heads.updateOne({ _id: stream, count: head.count }, { $set: { pending: '[]' } });
 }
 
 /** A sealed bucket's document: its events, and the newest one's time for retention. */
-function bucketDoc(stream: string, n: number, items: ActivityDoc[]): TimelineBucketDoc {
+function bucketDoc(stream: string, n: number, items: Slot[]): TimelineBucketDoc {
   return { _id: bucketKey(stream, n), items: encodeItems(items), newestAt: items.at(-1)!.createdAt };
 }
 
@@ -180,8 +234,8 @@ export async function appendEachOnce(
     const fresh = await notYetIn(models, stream, list, head);
     if (fresh.length === 0) return { appended: false, first: false };
     const next = { ...nextHead(head, fresh), pending: sealedBy(stream, head, fresh) };
-    if (await writeHeadIfUnchanged(models, stream, head.count, next)) {
-      await completePending(models, stream, { ...next, start: head.start });
+    if (await writeHeadIfUnchanged(models, stream, head.count, head.holesText, next)) {
+      await completePending(models, stream, { ...next, start: head.start, holes: head.holes });
       return { appended: true, first: head.count === 0 };
     }
     if (attempt >= APPEND_ATTEMPTS) throw new Error(`timeline ${stream}: ${attempt} appends lost the race`);
@@ -245,7 +299,7 @@ async function recentIds(
 /** The buckets `list` fills after the head's open events (to be written before the head). */
 function sealedBy(stream: string, head: Head, list: ActivityDoc[]): TimelineBucketDoc[] {
   const first = openBucket(head.count);
-  const all = [...head.open, ...list];
+  const all: Slot[] = [...head.open, ...list];
   const sealed: TimelineBucketDoc[] = [];
   for (let offset = 0; offset + BUCKET_SIZE <= all.length; offset += BUCKET_SIZE) {
     sealed.push(bucketDoc(stream, first + sealed.length, all.slice(offset, offset + BUCKET_SIZE)));
@@ -254,9 +308,9 @@ function sealedBy(stream: string, head: Head, list: ActivityDoc[]): TimelineBuck
 }
 
 /** The head after appending `list`: the events past the last full bucket stay open. */
-function nextHead(head: Head, list: ActivityDoc[]): Omit<Head, 'start' | 'pending'> {
+function nextHead(head: Head, list: ActivityDoc[]): Omit<Head, 'start' | 'pending' | 'holes'> {
   const count = head.count + list.length;
-  const all = [...head.open, ...list];
+  const all: Slot[] = [...head.open, ...list];
   return {
     count,
     lastId: Math.max(head.lastId, ...list.map((item) => item._id)),
@@ -278,7 +332,8 @@ export async function appendManyToStream(
   const head = await readHead(models, stream);
   const sealed = sealedBy(stream, head, list);
   for (let i = 0; i < sealed.length; i += 500) await models.buckets.insertMany(sealed.slice(i, i + 500));
-  if (!(await writeHeadIfUnchanged(models, stream, head.count, { ...nextHead(head, list), pending: [] })))
+  const next = { ...nextHead(head, list), pending: [] };
+  if (!(await writeHeadIfUnchanged(models, stream, head.count, head.holesText, next)))
     throw new Error(`timeline ${stream}: appended to during a bulk load`);
 }
 

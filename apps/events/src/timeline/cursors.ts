@@ -1,17 +1,25 @@
 import type { ActivityDoc } from '../events.models';
 import { BUCKET_SIZE, type TimelineModels } from './timeline.models';
-import { openBucket, readHead, readSealedBucket, type Head } from './buckets';
+import {
+  isRemoved,
+  liveCount,
+  openBucket,
+  readHead,
+  readSealedBucket,
+  type Head,
+  type Slot,
+} from './buckets';
 
 export type Order = 'asc' | 'desc';
 
 /** Reads a stream's events lazily in order, a bucket at a time, from a given position. */
 export class StreamCursor {
-  private bucket: ActivityDoc[] = [];
+  private bucket: Slot[] = [];
   private bucketNo: number;
   private index: number;
   private readonly end: number;
   private readonly first: number;
-  private readonly open: ActivityDoc[];
+  private readonly open: Slot[];
   private readonly openNo: number;
 
   constructor(
@@ -30,11 +38,6 @@ export class StreamCursor {
     this.bucketNo = -1;
   }
 
-  /** Events of this stream still stored. */
-  get live(): number {
-    return Math.max(0, this.end - this.first);
-  }
-
   async next(): Promise<ActivityDoc | null> {
     while (this.index >= this.first && this.index < this.end) {
       const n = Math.floor(this.index / BUCKET_SIZE);
@@ -44,8 +47,9 @@ export class StreamCursor {
       }
       const item = this.bucket[this.index - n * BUCKET_SIZE];
       this.index += this.order === 'desc' ? -1 : 1;
-      // A missing slot (a sealed bucket that retention removed meanwhile) is passed over, never invented.
-      if (item) return item;
+      // A missing slot (a sealed bucket that retention removed meanwhile) is passed over, never invented;
+      // so is a removed event (its author was deleted).
+      if (item && !isRemoved(item)) return item;
     }
     return null;
   }
@@ -122,7 +126,32 @@ export async function pageOf(
   };
 }
 
-/** A page of one stream with no filter: positions are known, so only the page's buckets are read. */
+/**
+ * Where a page that passes over `skip` events starts: how many positions to pass over unread, and how many
+ * events after them (in the bucket where the page starts) are still to be passed over by reading. Without
+ * removed events every position holds one; with some, each bucket's events are its size less its holes.
+ */
+export function startOf(head: Head, order: Order, skip: number): { positions: number; events: number } {
+  const first = head.start * BUCKET_SIZE;
+  if (![...head.holes.keys()].some((n) => n >= head.start)) return { positions: skip, events: 0 };
+  const last = openBucket(head.count);
+  const size = (n: number) => Math.min(head.count, (n + 1) * BUCKET_SIZE) - Math.max(first, n * BUCKET_SIZE);
+  let left = skip;
+  let positions = 0;
+  for (let i = 0; i <= last - head.start; i++) {
+    const n = order === 'desc' ? last - i : head.start + i;
+    const events = Math.max(0, size(n) - (head.holes.get(n) ?? 0));
+    if (left < events) return { positions, events: left };
+    left -= events;
+    positions += Math.max(0, size(n));
+  }
+  return { positions, events: 0 };
+}
+
+/**
+ * A page of one stream with no filter: positions are known (less the removed events the head counts per
+ * bucket), so only the page's buckets are read.
+ */
 export async function unfilteredPage(
   models: TimelineModels,
   stream: string,
@@ -130,13 +159,15 @@ export async function unfilteredPage(
   window: PageWindow,
 ): Promise<TimelinePage> {
   const head = await readHead(models, stream);
-  const cursor = new StreamCursor(models, stream, head, order, window.skip);
+  const start = startOf(head, order, window.skip);
+  const cursor = new StreamCursor(models, stream, head, order, start.positions);
+  for (let i = 0; i < start.events; i++) await cursor.next();
   const items: ActivityDoc[] = [];
   for (let i = 0; i < window.take; i++) {
     const item = await cursor.next();
     if (!item) break;
     items.push(item);
   }
-  const live = cursor.live;
+  const live = liveCount(head);
   return { items, total: live > COUNT_LIMIT ? null : live, hasNext: window.skip + window.take < live };
 }

@@ -1,6 +1,6 @@
 import type { ActivityDoc } from '../events.models';
 import { BUCKET_SIZE, type TimelineModels } from './timeline.models';
-import { openBucket, readHead, readSealedBucket, type Head } from './buckets';
+import { isRemoved, openBucket, readHead, readSealedBucket, type Head } from './buckets';
 
 /**
  * Reading a stream by position, for live readers. A position is an event's index in its stream: the head's
@@ -47,8 +47,11 @@ async function eventsBetween(
     const bucket = n === open ? head.open : await readSealedBucket(models, stream, n);
     const lo = Math.max(from, n * BUCKET_SIZE) - n * BUCKET_SIZE;
     const hi = Math.min(to, (n + 1) * BUCKET_SIZE) - n * BUCKET_SIZE;
-    // A slot retention removed meanwhile is passed over, never invented.
-    for (let i = lo; i < hi; i++) if (bucket[i]) items.push(bucket[i]!);
+    // A slot retention removed meanwhile is passed over, never invented; so is a deleted author's event.
+    for (let i = lo; i < hi; i++) {
+      const item = bucket[i];
+      if (item && !isRemoved(item)) items.push(item);
+    }
   }
   return items;
 }

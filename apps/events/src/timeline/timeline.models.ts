@@ -37,6 +37,13 @@ export interface TimelineHeadDoc {
    * compare-and-set decides which writer's buckets they are, so any writer or reader may finish them.
    */
   pending?: string;
+  /**
+   * JSON `{"<bucket n>": k}`: how many slots of bucket n hold a removed event (a deleted author's, see
+   * removal.ts) instead of the event. Positions never move, so appends, sealing and live readers stay as
+   * they are; page skips and totals subtract these without reading buckets. Absent until a removal; every
+   * head write compares it (with `count`), so an append never overwrites a removal's open bucket.
+   */
+  holes?: string;
 }
 
 export interface TimelineBucketDoc {
@@ -66,6 +73,7 @@ export function createTimelineModels(connection: Connection): TimelineModels {
         open: String,
         sensitive: Number,
         pending: String,
+        holes: String,
       }),
       'timeline_heads',
     ),

@@ -35,7 +35,7 @@ function activity(id: number, overrides: Partial<ActivityDoc> = {}): ActivityDoc
   };
 }
 
-const ids = (items: ActivityDoc[]): number[] => items.map((item) => item._id);
+const ids = (items: { _id: number }[]): number[] => items.map((item) => item._id);
 const range = (from: number, to: number): number[] =>
   Array.from({ length: to - from + 1 }, (_, i) => from + i);
 

@@ -18,11 +18,13 @@ import {
   type PageWindow,
   type TimelinePage,
 } from './cursors';
+import { dropStream, removeFromStream, type StreamRemoval } from './removal';
 import { endOf, positionAfter, readFrom, type TailRead } from './tail';
 
 export { COUNT_LIMIT, type Order, type PageWindow, type TimelinePage } from './cursors';
 export type { AppendResult } from './buckets';
 export type { TailRead } from './tail';
+export type { StreamRemoval } from './removal';
 
 /** The streams an activity event belongs to: its project's, its author's, and (project events) all. */
 export const streams = {
@@ -94,6 +96,23 @@ export function createTimelineStore(models: TimelineModels) {
     /** Live readers: the position after an event id (a resumed client's Last-Event-ID). */
     positionAfter(stream: string, eventId: number): Promise<number> {
       return positionAfter(models, stream, eventId);
+    },
+
+    /**
+     * A deleted author's events leave a stream they share with others: marked removed in place, in bounded
+     * steps, looked for from where the lowest expected id would be until every expected id was seen.
+     */
+    removeMatching(
+      stream: string,
+      matches: (item: ActivityDoc) => boolean,
+      expected: Set<number>,
+    ): Promise<StreamRemoval> {
+      return removeFromStream(models, stream, matches, expected);
+    },
+
+    /** A deleted author's own stream goes as a whole. */
+    drop(stream: string): Promise<number> {
+      return dropStream(models, stream);
     },
 
     /** Retention: removes the sealed buckets whose newest event is older than the cutoff. */

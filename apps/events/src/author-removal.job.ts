@@ -1,0 +1,106 @@
+import type { Model } from 'mongoose';
+import type { Logger } from 'pino';
+import { createActivityLogStore } from './activity-log.store';
+import type { AuthorRemovalDoc, EventsModels } from './events.models';
+import type { TimelineModels } from './timeline/timeline.models';
+import { createTimelineStore, streams } from './timeline/timeline.store';
+
+/**
+ * A deleted user's activity events are deleted, not shown as the Ghost User's: `events.author_id` was a
+ * foreign key `ON DELETE CASCADE` (fk_edfd187b6f, db/structure.sql) until GitLab 16.7, and is now a loose
+ * foreign key with `on_delete: async_delete` (config/gitlab_loose_foreign_keys.yml), carried out in the
+ * background by LooseForeignKeys::CleanupWorker; Users::MigrateRecordsToGhostUserService moves issues,
+ * merge requests, notes and snippets to the Ghost User, never events. So does this service: applying
+ * `user.destroyed` records an order (author_removals), and this job carries it out, in bounded steps, from
+ * every list: the shared streams (all projects, each project) by marking the events removed in place, the
+ * author's own stream as a whole, then the activity log. An order is deleted only when all of that is done,
+ * so a run cut short is carried out again, and every step finds what an earlier run did.
+ */
+
+/** Records (again, on redelivery) that a deleted user's events are to be removed. */
+export async function recordAuthorRemoval(removals: Model<AuthorRemovalDoc>, userId: number): Promise<void> {
+  await removals.updateOne({ _id: userId }, { $set: { at: new Date() } }, { upsert: true });
+}
+
+export interface AuthorRemovalJob {
+  /** Carries out every recorded order, one run at a time; resolves how many events were removed. */
+  runOnce(): Promise<number>;
+  /** Starts a run soon (an order was just recorded); failures are logged and retried by the next run. */
+  wake(): void;
+  start(): void;
+  stop(): Promise<void>;
+}
+
+export function createAuthorRemovalJob(
+  models: EventsModels,
+  timelines: TimelineModels,
+  logger: Logger,
+  /** Orders left by a run that failed (or by a replay) are taken up again at this interval. */
+  intervalMs: number,
+): AuthorRemovalJob {
+  const log = createActivityLogStore(models.activities);
+  const timeline = createTimelineStore(timelines);
+  let timer: NodeJS.Timeout | null = null;
+  let queue: Promise<unknown> = Promise.resolve();
+
+  /** Removes one deleted author's events from every stream and the log; resolves how many there were. */
+  async function removeAuthor(authorId: number): Promise<number> {
+    const began = Date.now();
+    const events = await log.authorEvents(authorId);
+    const matches = (item: { authorId: number }) => item.authorId === authorId;
+    const byProject = new Map<number, Set<number>>();
+    for (const { _id, projectId } of events) {
+      if (projectId === null) continue;
+      const ids = byProject.get(projectId);
+      if (ids) ids.add(_id);
+      else byProject.set(projectId, new Set([_id]));
+    }
+    // The all-projects stream first: its expected ids come from the log, which goes project by project next.
+    const all = new Set([...byProject.values()].flatMap((ids) => [...ids]));
+    let steps = (await timeline.removeMatching(streams.allProjects, matches, all)).steps;
+    for (const [projectId, ids] of byProject) {
+      steps += (await timeline.removeMatching(streams.project(projectId), matches, ids)).steps;
+      await log.removeAuthor(authorId, projectId);
+    }
+    await timeline.drop(streams.author(authorId));
+    await log.removeAuthor(authorId);
+    if (events.length > 0)
+      logger.info(
+        { authorId, events: events.length, projects: byProject.size, steps, ms: Date.now() - began },
+        'deleted author: activity events removed',
+      );
+    return events.length;
+  }
+
+  async function run(): Promise<number> {
+    let removed = 0;
+    const orders = await models.authorRemovals.find({}).sort({ _id: 1 }).lean<AuthorRemovalDoc[]>();
+    for (const order of orders) {
+      removed += await removeAuthor(order._id);
+      await models.authorRemovals.deleteOne({ _id: order._id });
+    }
+    return removed;
+  }
+
+  const job: AuthorRemovalJob = {
+    runOnce() {
+      const next = queue.then(run);
+      queue = next.catch(() => undefined);
+      return next;
+    },
+    wake() {
+      job.runOnce().catch((err: unknown) => logger.error({ err }, 'removing deleted authors’ events failed'));
+    },
+    start() {
+      job.wake();
+      timer = setInterval(() => job.wake(), intervalMs);
+      timer.unref();
+    },
+    async stop() {
+      if (timer) clearInterval(timer);
+      timer = null;
+      await queue;
+    },
+  };
+  return job;
+}
