@@ -27,6 +27,7 @@ import { createPersonalSnippets } from './personal-snippets';
 import { createPersonalSnippetsRouter } from './personal-snippets.router';
 import { createIncidentsSubscription, createMilestonesSubscription } from './subscriptions';
 import { createUsersSubscription } from './users.projection';
+import { createMilestoneCopies, milestoneCopiesProjection } from './milestone-copies';
 
 export const SERVICE_NAME = 'discussions';
 
@@ -75,6 +76,7 @@ export function createDiscussionsApp(runtime: ServiceRuntime): ServiceInstance {
       createUsersSubscription(models),
       identityProjection(models, revisions),
       boardsProjection(boards),
+      milestoneCopiesProjection(createMilestoneCopies(models)),
     ],
   };
 }

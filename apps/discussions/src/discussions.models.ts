@@ -55,6 +55,12 @@ export interface NoteableDoc {
   /** Issues: `YYYY-MM-DD` or null (absent on documents written before it existed). */
   dueDate?: string | null;
   /**
+   * Issues and merge requests: their milestone's due date (`YYYY-MM-DD`), or null without a milestone or
+   * a due date on it, for the `milestone_due` and `priority` orders. Set with the milestone, and again on
+   * every issue of a milestone whose copy changes (milestone-copies.ts).
+   */
+  milestoneDue?: string | null;
+  /**
    * Issues: RelativePositioning's place among the issues of `positionScope` (relative-position.ts); null
    * or absent until it has one.
    */
@@ -136,11 +142,21 @@ export interface IncidentLinkDoc {
   issueIid: number;
 }
 
-/** What discussions knows about group milestones, from the boards service's events. */
+/**
+ * What discussions knows about group milestones, from the boards service's events: the title from
+ * `milestone.opened`, the whole milestone from `milestone.defined` (absent fields: not defined yet).
+ */
 export interface MilestoneDoc {
   _id: number;
   iid: number | null;
   title: string;
+  groupId?: number;
+  state?: 'active' | 'closed';
+  /** `YYYY-MM-DD` or null. */
+  startDate?: string | null;
+  dueDate?: string | null;
+  /** The `milestone.defined` revision this copy is at: an older one never overwrites it. */
+  revision?: number;
 }
 
 /** What discussions knows about users, from the identity events: enough for `@username` references. */
@@ -211,7 +227,15 @@ export interface DiscussionsModels {
 const mixed = Schema.Types.Mixed;
 
 /** The stored fields issue and merge request lists are ordered on (issuable-order.ts) besides the id. */
-export const LIST_ORDER_KEYS = ['createdAt', 'updatedAt', 'title', 'dueDate', 'relativePosition', 'mergedAt'];
+export const LIST_ORDER_KEYS = [
+  'createdAt',
+  'updatedAt',
+  'title',
+  'dueDate',
+  'relativePosition',
+  'mergedAt',
+  'milestoneDue',
+];
 
 /**
  * What the list indexes carry after their order (issuables.finder.ts): `state`, the label words
@@ -272,6 +296,7 @@ export function createDiscussionsModels(connection: Connection, outbox: Outbox):
     snippetFiles: mixed,
     confidential: Boolean,
     dueDate: String,
+    milestoneDue: String,
     discussionLocked: Boolean,
     reviewerIds: [Number],
     weight: Number,
@@ -306,6 +331,8 @@ export function createDiscussionsModels(connection: Connection, outbox: Outbox):
   noteableSchema.index({ labelCount: 1 });
   noteableSchema.index({ labelKeys: 1 });
   noteableSchema.index({ assigneeKeys: 1 });
+  // The issues and merge requests of one milestone, whose `milestoneDue` follows the milestone's due date.
+  noteableSchema.index({ milestoneId: 1, milestoneDue: 1 });
   // Neighbours and free places of a position (relative-position.ts).
   noteableSchema.index({ positionScope: 1, relativePosition: 1 });
   // Board columns (board-columns.store.ts): the open or closed issues of a root group walked by position;
@@ -370,8 +397,19 @@ export function createDiscussionsModels(connection: Connection, outbox: Outbox):
     issueId: Number,
     issueIid: Number,
   });
-  const milestoneSchema = documentSchema<MilestoneDoc>({ _id: Number, iid: Number, title: String });
+  const milestoneSchema = documentSchema<MilestoneDoc>({
+    _id: Number,
+    iid: Number,
+    title: String,
+    groupId: Number,
+    state: String,
+    startDate: String,
+    dueDate: String,
+    revision: Number,
+  });
   milestoneSchema.index({ title: 1 });
+  // The Upcoming and Started filters: a scope's groups' open milestones (issuables.scope.ts).
+  milestoneSchema.index({ groupId: 1, state: 1 });
 
   const userSchema = documentSchema<UserDoc>({
     _id: Number,

@@ -19,7 +19,7 @@ export function createIssuableLists(store: NoteablesStore, scope: IssuablesScope
     viewer: FinderViewer,
     withState: boolean,
   ) {
-    const lookups = await scope.lookups(namesOf(query));
+    const lookups = await scope.lookups(namesOf(query), projects);
     return issuableFilter({ kind, query, projects, viewer, lookups }, { withState });
   }
 

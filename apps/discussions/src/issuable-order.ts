@@ -13,6 +13,11 @@ export interface IssuableOrder {
   nullsLast: boolean;
   /** Direction of the id that breaks ties. */
   tie: 1 | -1;
+  /**
+   * The items without a value in parts, one after the other, each by the id (absent: one part): what
+   * decides among them besides the id, as conditions.
+   */
+  blankParts?: Record<string, unknown>[];
 }
 
 /**
@@ -24,6 +29,7 @@ export const HAS_VALUE: Record<string, Record<string, unknown>> = {
   relativePosition: { $gte: -2_147_483_648 },
   dueDate: { $gte: '' },
   mergedAt: { $gte: new Date(0) },
+  milestoneDue: { $gte: '' },
 };
 
 const dir = (sort: 'asc' | 'desc' | undefined): 1 | -1 => (sort === 'asc' ? 1 : -1);
@@ -50,11 +56,27 @@ export function issuableOrder(
     case 'relative_position':
       // Issue.order_by_relative_position: relative_position nulls last, then id in the same direction.
       return { field: 'relativePosition', direction, nullsLast: true, tie: direction };
+    case 'milestone_due':
+      // Milestoneable.order_milestone_due_asc / _desc: `milestones.due_date IS NULL, milestones.id IS NULL,
+      // milestones.due_date <dir>`, then with_order_id_desc. Items whose milestone has no due date come
+      // before those without a milestone. The due date is the item's copy of it (`milestoneDue`).
+      return {
+        field: 'milestoneDue',
+        direction,
+        nullsLast: true,
+        tie: -1,
+        blankParts: [{ milestoneId: { $gte: 1 } }, { milestoneId: null }],
+      };
+    case 'priority':
+      // Issuable.order_due_date_and_labels_priority: the milestone's due date then the highest label
+      // priority, both nulls last in the direction, then with_order_id_desc. Labels here have no priority
+      // (every item's is null), so the due date and the id decide; the items without one are not parted
+      // by having a milestone (the reorder drops order_milestone_due_asc's keys).
+      return { field: 'milestoneDue', direction, nullsLast: true, tie: -1 };
     default:
-      // popularity (upvotes), label_priority (the highest label priority), priority (milestone due date, then
-      // label priority) and milestone_due order first on values no issue here has (award emoji, label
-      // priorities and milestone dates live elsewhere): every key is equal and null, so GitLab's final
-      // `id DESC` alone orders them.
+      // popularity (upvotes) and label_priority (the highest label priority) order first on values no item
+      // here has (award emoji; labels here have no priority): every key is equal and null, so GitLab's
+      // final `id DESC` alone orders them.
       return { field: null, direction, nullsLast: false, tie: -1 };
   }
 }

@@ -79,7 +79,17 @@ function labelFilter(labels: string[]): Filter[] {
   return labels.map((label) => withLabel(label));
 }
 
-/** The milestone filter: a title (or, with the legacy filtering the API uses, a wildcard as title). */
+/** `Upcoming` / `Started` (any case; `#upcoming` / `#started`, the older titles), else null. */
+function milestoneWildcard(value: string): 'upcoming' | 'started' | null {
+  const lower = value.toLowerCase().replace(/^#/, '');
+  return lower === 'upcoming' || lower === 'started' ? lower : null;
+}
+
+/**
+ * IssuableFinder#by_milestone: a title (or, with the legacy filtering the API uses, a wildcard as title).
+ * Upcoming: Milestone.upcoming_ids of the list's groups; Started: Milestone.started — both resolved to
+ * milestone ids by the lookups (issuables.scope.ts milestoneWildcardIds).
+ */
 function milestoneFilter(
   title: string | undefined,
   wildcard: string | undefined,
@@ -90,13 +100,23 @@ function milestoneFilter(
   const lower = value.toLowerCase();
   if (lower === 'none' || lower === 'no milestone') return { milestoneId: null };
   if (lower === 'any') return { milestoneId: { $gte: 1 } };
-  if (lower === 'upcoming' || lower === '#upcoming' || lower === 'started' || lower === '#started') {
-    // Upcoming: the open milestone due next; Started: open milestones whose start date has passed. The
-    // milestone copies discussions keeps carry dates only when the boards service published them.
-    const ids = lookups.milestoneIds.get(lower.startsWith('#') ? lower : `#${lower}`) ?? [];
-    return { milestoneId: { $in: ids } };
-  }
+  const special = milestoneWildcard(value);
+  if (special) return { milestoneId: { $in: lookups.milestoneIds.get(`#${special}`) ?? [] } };
   return { milestoneId: { $in: lookups.milestoneIds.get(value) ?? [] } };
+}
+
+/**
+ * IssuableFinder#by_negated_milestone: `Upcoming` keeps items of active milestones due by today
+ * (Milestone.not_upcoming), `Started` those of active milestones starting after today (not_started), both
+ * through a join, so items without a milestone are left out; a title keeps every item not of it.
+ */
+function negatedMilestoneFilter(value: string, lookups: FinderLookups): Filter {
+  const lower = value.toLowerCase();
+  if (lower === 'none') return { milestoneId: { $gte: 1 } };
+  if (lower === 'any') return { milestoneId: null };
+  const special = milestoneWildcard(value);
+  if (special) return { milestoneId: { $in: lookups.milestoneIds.get(`#not_${special}`) ?? [] } };
+  return { milestoneId: { $nin: lookups.milestoneIds.get(value) ?? [] } };
 }
 
 /** author_id or author_username (the author is stored with the username it had). */
@@ -239,11 +259,7 @@ function negatedFilters(not: Query['not'], lookups: FinderLookups): Filter[] {
   const out: Filter[] = [];
   for (const label of not.labels ?? []) out.push(withoutLabel(label));
   if (not.milestone !== undefined || not.milestone_id !== undefined) {
-    const value = not.milestone_id ?? not.milestone!;
-    const lower = value.toLowerCase();
-    if (lower === 'none') out.push({ milestoneId: { $gte: 1 } });
-    else if (lower === 'any') out.push({ milestoneId: null });
-    else out.push({ milestoneId: { $nin: lookups.milestoneIds.get(value) ?? [] } });
+    out.push(negatedMilestoneFilter(not.milestone_id ?? not.milestone!, lookups));
   }
   if (not.iids && not.iids.length > 0) out.push({ iid: { $nin: not.iids } });
   if (not.author_id !== undefined) out.push({ 'author.id': { $ne: not.author_id } });
@@ -372,10 +388,21 @@ export function issuableFilter(input: FinderInput, options: { withState: boolean
   return { $and: nonEmpty };
 }
 
-/** Names the query refers to, for the lookups: milestone titles and usernames (negated ones too). */
-export function namesOf(query: Query): { milestoneTitles: string[]; usernames: string[] } {
-  const titles = [query.milestone, query.not?.milestone].filter(
-    (t): t is string => t !== undefined && !['none', 'any'].includes(t.toLowerCase()),
+/**
+ * Names the query refers to, for the lookups: milestone titles and usernames (negated ones too), and
+ * whether a milestone wildcard (Upcoming, Started) needs the milestones' dates.
+ */
+export function namesOf(query: Query): {
+  milestoneTitles: string[];
+  usernames: string[];
+  milestoneWildcards: boolean;
+} {
+  const milestones = [
+    query.milestone_id ?? query.milestone,
+    query.not?.milestone_id ?? query.not?.milestone,
+  ].filter((t): t is string => t !== undefined);
+  const titles = milestones.filter(
+    (t) => !['none', 'any'].includes(t.toLowerCase()) && !milestoneWildcard(t),
   );
   const reviewers = [query.reviewer_username, query.not?.reviewer_username].filter(
     (name): name is string => name !== undefined,
@@ -385,5 +412,9 @@ export function namesOf(query: Query): { milestoneTitles: string[]; usernames: s
     ...(query.not?.assignee_username ?? []),
     ...reviewers,
   ];
-  return { milestoneTitles: titles, usernames };
+  return {
+    milestoneTitles: titles,
+    usernames,
+    milestoneWildcards: milestones.some((t) => !!milestoneWildcard(t)),
+  };
 }

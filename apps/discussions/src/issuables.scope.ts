@@ -1,6 +1,7 @@
 import { ACCESS_LEVELS, type InternalContext, type NamespaceContext } from '@gl/contracts';
 import { accessLevelOf, todayUtc, type FeatureLevels } from '@gl/service-kit';
-import type { DiscussionsModels, ProjectRefDoc } from './discussions.models';
+import type { MembershipDoc } from '@gl/service-kit';
+import type { DiscussionsModels, MilestoneDoc, ProjectRefDoc } from './discussions.models';
 import type { FinderLookups, FinderViewer, ReadableProject } from './issuables.finder';
 
 /** Admins read every project (`read_all_resources`); the level the finder gives them. */
@@ -15,7 +16,56 @@ type ProjectCopy = ProjectRefDoc & { features?: FeatureLevels };
 /** A project a list may show items of: what the finder needs, and where its items' URLs point. */
 export interface ScopeProject extends ReadableProject {
   fullPath: string;
+  /** The groups above the project, root first: where its items' milestones come from. */
+  ancestorGroupIds?: number[];
+  /**
+   * The groups whose milestones `Upcoming` looks at in this list (IssuableFinder::Params#related_groups),
+   * the same on every project of one list: a project's group and its ancestors, a group alone, or for
+   * the instance the hierarchies of the caller's groups.
+   */
+  relatedGroupIds?: number[];
 }
+
+/** Lookups' keys for the milestone wildcards (issuables.finder.ts): ids of the milestones each selects. */
+export const MILESTONE_WILDCARD_KEYS = {
+  upcoming: '#upcoming',
+  started: '#started',
+  notUpcoming: '#not_upcoming',
+  notStarted: '#not_started',
+} as const;
+export type MilestoneWildcardKey = (typeof MILESTONE_WILDCARD_KEYS)[keyof typeof MILESTONE_WILDCARD_KEYS];
+
+/**
+ * The milestone ids each wildcard stands for, from the copies of the groups' milestones (today in UTC,
+ * as the database's CURRENT_DATE): Milestone.upcoming_ids — per related group the active milestone due
+ * soonest after today (ties: the lowest id); Milestone.started — active ones whose start date has come;
+ * not_upcoming — active ones due today or before; not_started — active ones starting after today.
+ */
+export function milestoneWildcardIds(
+  copies: Pick<MilestoneDoc, '_id' | 'groupId' | 'state' | 'startDate' | 'dueDate'>[],
+  relatedGroupIds: number[],
+  today: string,
+): Map<MilestoneWildcardKey, number[]> {
+  const active = copies.filter((m) => m.state === 'active');
+  const related = new Set(relatedGroupIds);
+  const next = new Map<number, { id: number; due: string }>();
+  for (const m of active) {
+    if (!m.dueDate || m.dueDate <= today || m.groupId === undefined || !related.has(m.groupId)) continue;
+    const best = next.get(m.groupId);
+    if (!best || m.dueDate < best.due || (m.dueDate === best.due && m._id < best.id)) {
+      next.set(m.groupId, { id: m._id, due: m.dueDate });
+    }
+  }
+  const K = MILESTONE_WILDCARD_KEYS;
+  return new Map<MilestoneWildcardKey, number[]>([
+    [K.upcoming, [...next.values()].map((m) => m.id)],
+    [K.started, active.filter((m) => !!m.startDate && m.startDate <= today).map((m) => m._id)],
+    [K.notUpcoming, active.filter((m) => !!m.dueDate && m.dueDate <= today).map((m) => m._id)],
+    [K.notStarted, active.filter((m) => !!m.startDate && m.startDate > today).map((m) => m._id)],
+  ]);
+}
+
+const union = (lists: (number[] | undefined)[]): number[] => [...new Set(lists.flatMap((l) => l ?? []))];
 
 /**
  * The positioning scope of a project's issues (Issue.relative_positioning_query_base: the projects of the
@@ -69,17 +119,38 @@ export function createIssuablesScope(
    * The projects the caller reads, each with its feature levels: the finder leaves out those whose issues
    * or merge requests the caller may not use (issuables.finder.ts withFeature), for the list's kind.
    */
-  function readable(projects: ProjectCopy[], levelOf: Map<number, number>, viewer: FinderViewer) {
+  function readable(
+    projects: ProjectCopy[],
+    levelOf: Map<number, number>,
+    viewer: FinderViewer,
+    relatedGroupIds: number[],
+  ) {
     return projects.flatMap((p): ScopeProject[] => {
       const level = viewer.isAdmin ? ADMIN_LEVEL : (levelOf.get(p._id) ?? 0);
       if (!readsProject(p, level, viewer)) return [];
-      return [{ id: p._id, level, visibility: p.visibility, fullPath: p.fullPath, features: p.features }];
+      const { visibility, fullPath, features, ancestorGroupIds } = p;
+      return [{ id: p._id, level, visibility, fullPath, features, ancestorGroupIds, relatedGroupIds }];
     });
+  }
+
+  /**
+   * Gitlab::ObjectHierarchy.new(current_user.authorized_groups).all_objects, as far as the projects show
+   * it: the groups of the caller's group memberships and of the projects they are members of, with their
+   * ancestors and the descendants that hold projects.
+   */
+  function hierarchyOf(memberships: MembershipDoc[], projects: ProjectCopy[]): number[] {
+    const groups = new Set(memberships.filter((m) => m.sourceType === 'group').map((m) => m.sourceId));
+    const direct = new Set(memberships.filter((m) => m.sourceType === 'project').map((m) => m.sourceId));
+    const chains = projects.filter((p) => direct.has(p._id) || p.ancestorGroupIds.some((g) => groups.has(g)));
+    return union([[...groups], ...chains.map((p) => p.ancestorGroupIds)]);
   }
 
   /** The one project of a project route, as the gateway resolved it (its signed level). */
   function ofProject(ctx: InternalContext, ns: NamespaceContext): ScopeProject[] {
-    return [{ id: ns.id, level: accessLevelOf(ctx), visibility: ns.visibility, fullPath: ns.fullPath }];
+    const { id, visibility, fullPath, ancestorGroupIds } = ns;
+    // related_groups: project.group.self_and_ancestors.
+    const relatedGroupIds = ancestorGroupIds;
+    return [{ id, level: accessLevelOf(ctx), visibility, fullPath, ancestorGroupIds, relatedGroupIds }];
   }
 
   /**
@@ -95,7 +166,8 @@ export function createIssuablesScope(
     const inGroup = tree.filter((p) => p.ancestorGroupIds.includes(group.id));
     const levelOf = await levels(viewer, inGroup);
     for (const p of inGroup) levelOf.set(p._id, Math.max(levelOf.get(p._id) ?? 0, group.accessLevel));
-    return readable(inGroup, levelOf, viewer);
+    // related_groups of a group list: the group alone.
+    return readable(inGroup, levelOf, viewer, [group.id]);
   }
 
   /**
@@ -104,9 +176,11 @@ export function createIssuablesScope(
    */
   async function ofInstance(ctx: InternalContext): Promise<ScopeProject[]> {
     const viewer = viewerOfContext(ctx);
+    const memberships =
+      viewer.userId === null ? [] : await models.members.find({ userId: viewer.userId }).lean();
     if (viewer.isAdmin) {
       const all = await models.projects.find({ destroyed: false }).lean<ProjectCopy[]>();
-      return readable(all, new Map(), viewer);
+      return readable(all, new Map(), viewer, hierarchyOf(memberships, all));
     }
     const open = viewer.userId === null ? ['public'] : ['public', 'internal'];
     const found = new Map<number, ProjectCopy>();
@@ -114,7 +188,6 @@ export function createIssuablesScope(
       found.set(p._id, p);
     }
     if (viewer.userId !== null) {
-      const memberships = await models.members.find({ userId: viewer.userId }).lean();
       const projectIds = memberships.filter((m) => m.sourceType === 'project').map((m) => m.sourceId);
       const groupIds = memberships.filter((m) => m.sourceType === 'group').map((m) => m.sourceId);
       const groups = groupIds.length ? await models.groups.find({ _id: { $in: groupIds } }).lean() : [];
@@ -129,22 +202,38 @@ export function createIssuablesScope(
       }
     }
     const projects = [...found.values()].filter((p) => !p.destroyed);
-    return readable(projects, await levels(viewer, projects), viewer);
+    return readable(projects, await levels(viewer, projects), viewer, hierarchyOf(memberships, projects));
   }
 
   /**
    * What the query's names stand for: milestone ids by title (GitLab matches the title across the
-   * milestones the projects see: every group milestone copy here), user ids by username.
+   * milestones the projects see: every group milestone copy here), user ids by username; and, when the
+   * query uses a milestone wildcard, the ids of the milestones it selects (milestoneWildcardIds) among
+   * those of the groups above the list's projects, where the items' milestones come from.
    */
-  async function lookups(names: { milestoneTitles: string[]; usernames: string[] }): Promise<FinderLookups> {
-    const [milestones, users] = await Promise.all([
+  async function lookups(
+    names: { milestoneTitles: string[]; usernames: string[]; milestoneWildcards?: boolean },
+    projects: ScopeProject[] = [],
+  ): Promise<FinderLookups> {
+    const groupIds = names.milestoneWildcards ? union(projects.map((p) => p.ancestorGroupIds)) : [];
+    const [milestones, users, copies] = await Promise.all([
       names.milestoneTitles.length
         ? models.milestones.find({ title: { $in: names.milestoneTitles } }).lean()
         : [],
       names.usernames.length ? models.users.find({ username: { $in: names.usernames } }).lean() : [],
+      groupIds.length
+        ? models.milestones
+            .find({ groupId: { $in: groupIds }, state: 'active' })
+            .select({ groupId: 1, state: 1, startDate: 1, dueDate: 1 })
+            .lean<MilestoneDoc[]>()
+        : [],
     ]);
     const milestoneIds = new Map<string, number[]>();
     for (const m of milestones) milestoneIds.set(m.title, [...(milestoneIds.get(m.title) ?? []), m._id]);
+    if (names.milestoneWildcards) {
+      const related = union(projects.map((p) => p.relatedGroupIds));
+      for (const [key, ids] of milestoneWildcardIds(copies, related, todayUtc())) milestoneIds.set(key, ids);
+    }
     return { milestoneIds, userIds: new Map(users.map((u) => [u.username, u._id])) };
   }
 

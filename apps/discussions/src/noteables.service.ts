@@ -24,6 +24,7 @@ import { createNoteablesStore, type ListVisibility, type NoteableListFilter } fr
 import type { NotesDeps, NotesService } from './notes.service';
 import { createDiscussionsProjections } from './projections';
 import { createIssuePositions } from './issue-positions';
+import { createMilestoneCopies } from './milestone-copies';
 import { createPositionsStore } from './positions.store';
 import { assigneesChangeNote, titleChangeNote } from './system-notes';
 
@@ -82,6 +83,7 @@ export function createNoteablesService(deps: NotesDeps, notes: NotesService) {
   const commits = createCommitsService(deps);
   const { branchHead, createCommit } = commits;
   const positions = createIssuePositions(createPositionsStore(deps.models));
+  const milestoneCopies = createMilestoneCopies(deps.models);
 
   async function insert(
     origin: EventOrigin,
@@ -168,6 +170,9 @@ export function createNoteablesService(deps: NotesDeps, notes: NotesService) {
       if (value === undefined) continue;
       set[key] = value;
     }
+    // The milestone's due date goes with it, for the milestone_due and priority orders.
+    if (changes.milestoneId !== undefined)
+      set.milestoneDue = await milestoneCopies.dueOf(changes.milestoneId);
     if (changes.title !== undefined && changes.title !== doc.title) {
       systemNotes.push(titleChangeNote(doc.title, changes.title));
     }
@@ -230,6 +235,9 @@ export function createNoteablesService(deps: NotesDeps, notes: NotesService) {
         ]
       : [];
     await store.update(doc._id, set, events);
+    if (changes.milestoneId !== undefined) {
+      await milestoneCopies.settle(doc._id, changes.milestoneId, set.milestoneDue as string | null);
+    }
     const target = targetOfNoteable(updated);
     for (const body of systemNotes) await notes.createSystemNote(origin, target, actor, body);
     return updated;
@@ -249,6 +257,7 @@ export function createNoteablesService(deps: NotesDeps, notes: NotesService) {
       description: input.description ?? null,
       labels: input.labels ?? [],
       milestoneId: input.milestone_id || null,
+      milestoneDue: await milestoneCopies.dueOf(input.milestone_id),
       assigneeIds: input.assignee_ids ?? [],
       issueType: input.issue_type ?? 'issue',
       confidential: input.confidential ?? false,
@@ -260,7 +269,9 @@ export function createNoteablesService(deps: NotesDeps, notes: NotesService) {
       const position = await positions.claimAtEnd(positionScope, doc._id);
       Object.assign(doc, { positionScope, relativePosition: position });
     }
-    return insert(origin, doc, EVENTS.issueOpened);
+    await insert(origin, doc, EVENTS.issueOpened);
+    await milestoneCopies.settle(doc._id, doc.milestoneId, doc.milestoneDue ?? null);
+    return doc;
   }
 
   function updateIssue(origin: EventOrigin, doc: NoteableDoc, actor: UserSummary, input: IssueUpdate) {
@@ -300,12 +311,15 @@ export function createNoteablesService(deps: NotesDeps, notes: NotesService) {
       description: input.description ?? null,
       labels: input.labels ?? [],
       milestoneId: input.milestone_id || null,
+      milestoneDue: await milestoneCopies.dueOf(input.milestone_id),
       sourceBranch: input.source_branch,
       targetBranch: input.target_branch,
       diffRefs,
       reviewerIds: input.reviewer_ids ?? [],
     });
-    return insert(origin, doc, EVENTS.mergeRequestOpened);
+    await insert(origin, doc, EVENTS.mergeRequestOpened);
+    await milestoneCopies.settle(doc._id, doc.milestoneId, doc.milestoneDue ?? null);
+    return doc;
   }
 
   const mrEvents = {

@@ -134,22 +134,34 @@ export function createNoteablesStore(deps: Pick<NotesDeps, 'models' | 'outbox'>)
           total: totalFromPage(window, items.length) ?? (await noteables.countDocuments(filter)),
         };
       }
-      // Nulls last: the items with a value in order, then those without by id. Where the valued ones end
-      // is counted only when this page does not show it (a page they do not reach, or start after).
+      // Nulls last: the items with a value in order, then those without by id (in parts, when the order
+      // has them: issuable-order.ts blankParts). Where a part ends is counted only when this page does not
+      // show it (a page it does not reach, or starts after).
       const valued = { $and: [filter, { [order.field]: HAS_VALUE[order.field] ?? { $ne: null } }] };
-      const blank = { $and: [filter, { [order.field]: null }] };
-      const first = await noteables.find(valued).sort(sort).skip(skip).limit(limit).lean<NoteableDoc[]>();
-      let items = first;
-      if (first.length < limit) {
-        const withValue =
-          first.length > 0 || skip === 0 ? skip + first.length : await noteables.countDocuments(valued);
-        const rest = await noteables
-          .find(blank)
-          .sort({ _id: order.tie })
-          .skip(Math.max(0, skip - withValue))
-          .limit(limit - first.length)
+      const blank = { [order.field]: null };
+      const parts = [
+        { filter: valued, sort },
+        ...(order.blankParts ?? [{}]).map((part) => ({
+          filter: { $and: [filter, Object.keys(part).length > 0 ? { ...blank, ...part } : blank] },
+          sort: { _id: order.tie },
+        })),
+      ];
+      let items: NoteableDoc[] = [];
+      let offset = skip;
+      for (const [i, part] of parts.entries()) {
+        const found = await noteables
+          .find(part.filter)
+          .sort(part.sort)
+          .skip(offset)
+          .limit(limit - items.length)
           .lean<NoteableDoc[]>();
-        items = [...first, ...rest];
+        items = [...items, ...found];
+        if (items.length >= limit || i === parts.length - 1) break;
+        const size =
+          found.length > 0 || offset === 0
+            ? offset + found.length
+            : await noteables.countDocuments(part.filter);
+        offset = Math.max(0, offset - size);
       }
       return {
         items,

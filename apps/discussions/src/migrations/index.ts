@@ -3,6 +3,7 @@ import { labelFieldsMigration } from './label-fields';
 import { labelKeyWordsMigration } from './label-key-words';
 import { assigneeKeyWordsMigration } from './assignee-key-words';
 import { listIndexKeysMigration } from './list-index-keys';
+import { milestoneDueMigration } from './milestone-due';
 
 /** gl_discussions's steps, oldest first; a release that changes indexes or document shapes appends one. */
 export const DISCUSSIONS_MIGRATIONS: readonly Migration[] = [
@@ -11,4 +12,5 @@ export const DISCUSSIONS_MIGRATIONS: readonly Migration[] = [
   labelKeyWordsMigration(3),
   listIndexKeysMigration(4),
   assigneeKeyWordsMigration(5),
+  milestoneDueMigration(6),
 ];
