@@ -136,11 +136,14 @@ export async function removeFromStream(
 ): Promise<StreamRemoval> {
   const outcome: StreamRemoval = { removed: 0, steps: 0 };
   if (expected.size === 0) return outcome;
+  // The matched ids (marked now or before): once every expected one is among them, the rest is not read.
   const seen = new Set<number>();
-  const allSeen = () => [...expected].every((id) => seen.has(id));
+  const allSeen = () => seen.size >= expected.size && [...expected].every((id) => seen.has(id));
   let head = await readHead(models, stream);
   if (head.count === 0) return outcome;
-  let n = await firstBucketFor(models, stream, head, Math.min(...expected));
+  let lowest = Infinity;
+  for (const id of expected) lowest = Math.min(lowest, id);
+  let n = await firstBucketFor(models, stream, head, lowest);
   for (let attempt = 1; ; attempt++) {
     await completePending(models, stream, head);
     const open = openBucket(head.count);
@@ -153,10 +156,13 @@ export async function removeFromStream(
     }
     const done = allSeen();
     const withOpen = last === open && !done;
-    const openMarked = withOpen ? markMatching(head.open, matches, seen) : null;
+    // The open bucket's marks exist only once the head is written: its ids count as seen from then on.
+    const seenInOpen = new Set<number>();
+    const openMarked = withOpen ? markMatching(head.open, matches, seenInOpen) : null;
     if (openMarked) holes.set(open, holesIn(openMarked.slots));
     if (await writeMarks(models, stream, head, holes, openMarked)) {
       outcome.steps += 1;
+      for (const id of seenInOpen) seen.add(id);
       if (openMarked) outcome.removed += openMarked.removed;
       if (withOpen || done) return outcome;
       n = last;
