@@ -87,13 +87,19 @@ export function createActivityLogStore(activities: Model<ActivityDoc>) {
         .lean<Pick<ActivityDoc, '_id' | 'projectId'>[]>();
     },
 
-    /**
-     * Deletes a deleted author's events (of one project, or all that are left), REMOVAL_BATCH at a time;
-     * returns how many went.
-     */
-    async removeAuthor(authorId: number, projectId?: number): Promise<number> {
-      const filter = projectId === undefined ? { authorId } : { authorId, projectId };
-      return deleteManyInBatches(activities, filter, REMOVAL_BATCH);
+    /** Deletes events by id (already read), REMOVAL_BATCH per statement; returns how many went. */
+    async removeIds(ids: number[]): Promise<number> {
+      let deleted = 0;
+      for (let i = 0; i < ids.length; i += REMOVAL_BATCH) {
+        deleted += (await activities.deleteMany({ _id: { $in: ids.slice(i, i + REMOVAL_BATCH) } }))
+          .deletedCount;
+      }
+      return deleted;
+    },
+
+    /** Deletes whatever is left of a deleted author's events, REMOVAL_BATCH at a time; returns how many went. */
+    async removeAuthor(authorId: number): Promise<number> {
+      return deleteManyInBatches(activities, { authorId }, REMOVAL_BATCH);
     },
 
     /** Retention: deletes the events created before the cutoff (in batches); returns how many went. */

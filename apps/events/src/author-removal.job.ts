@@ -60,7 +60,7 @@ export function createAuthorRemovalJob(
     let steps = (await timeline.removeMatching(streams.allProjects, matches, all)).steps;
     for (const [projectId, ids] of byProject) {
       steps += (await timeline.removeMatching(streams.project(projectId), matches, ids)).steps;
-      await log.removeAuthor(authorId, projectId);
+      await log.removeIds([...ids]);
     }
     await timeline.drop(streams.author(authorId));
     await log.removeAuthor(authorId);

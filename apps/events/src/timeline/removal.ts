@@ -149,10 +149,15 @@ export async function removeFromStream(
     const open = openBucket(head.count);
     const last = Math.min(Math.max(n, head.start) + REMOVAL_BATCH_BUCKETS, open);
     const holes = new Map<number, number>();
-    for (let b = Math.max(n, head.start); b < last; b++) {
-      const marked = await markInSealedBucket(models, stream, b, matches, seen);
+    // Buckets are documents of their own: a batch's are marked side by side.
+    const batch = Array.from(
+      { length: Math.max(0, last - Math.max(n, head.start)) },
+      (_, i) => Math.max(n, head.start) + i,
+    );
+    const marks = await Promise.all(batch.map((b) => markInSealedBucket(models, stream, b, matches, seen)));
+    for (const [i, marked] of marks.entries()) {
       outcome.removed += marked.removed;
-      holes.set(b, marked.holes);
+      holes.set(batch[i]!, marked.holes);
     }
     const done = allSeen();
     const withOpen = last === open && !done;
