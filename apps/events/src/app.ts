@@ -19,8 +19,10 @@ import { createTimelineModels, type TimelineModels } from './timeline/timeline.m
 export const SERVICE_NAME = 'events';
 
 export interface EventsAppOptions {
-  /** How often the retention job runs (default hourly). */
+  /** How often the retention job runs (default hourly); the deleted-author removal job retries as often. */
   retentionIntervalMs?: number;
+  /** How long a deleted author's removal order is kept for a second run (default AUTHOR_REMOVAL_GRACE_MS). */
+  authorRemovalGraceMs?: number;
   /** Longest wait for the identity projection to apply a request's revisions (default 2 s), then 503. */
   revisionWaitMs?: number;
   /** Live stream limits (default: EVENTS_STREAM_* settings, else DEFAULT_STREAM_OPTIONS). */
@@ -61,6 +63,7 @@ export function createEventsApp(
     timelines,
     runtime.logger,
     options.retentionIntervalMs ?? 3_600_000,
+    options.authorRemovalGraceMs,
   );
   const recorder = createActivityRecorder(
     models,

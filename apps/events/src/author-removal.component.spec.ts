@@ -13,6 +13,8 @@ import {
 import { startEventsHarness, type CallOptions } from './testing/events.harness';
 import { bucketKey, decodeItems, encodeItems, isRemoved, readHead } from './timeline/buckets';
 import { createTimelineStore, streams } from './timeline/timeline.store';
+import { createActivityLogStore } from './activity-log.store';
+import { createAuthorRemovalJob, recordAuthorRemoval } from './author-removal.job';
 
 const ID = EVENT_TYPES.identity;
 const D = DOMAIN_EVENT_TYPES.discussions;
@@ -38,6 +40,7 @@ const FRED = person(7403, 'fred7403');
  * every list, while the other authors' events stay, with totals and pages as if they had never been.
  */
 describe("a deleted user's activity events", () => {
+  // The harness's orders go at the end of their run; the grace a deployment keeps is checked on its own below.
   const h = useHarness(startEventsHarness);
 
   /** Every event of a list, page by page, and the X-Total of its first page. */
@@ -247,5 +250,51 @@ describe("a deleted user's activity events", () => {
       ]);
       expect(first.headers.get('x-total')).toBe(String(othersInP1.length + 1));
     });
+  });
+
+  it("When another replica records one of the author's events while the removal runs, then the order's second run removes it", async () => {
+    const [GONE, PROJECT] = [7601, 7610];
+    const job = createAuthorRemovalJob(
+      h.instance.models,
+      h.instance.timelines,
+      h.runtime.logger,
+      3_600_000,
+      60_000,
+    );
+    await recordAuthorRemoval(h.instance.models.authorRemovals, GONE);
+    await job.runOnce();
+    // Checked before the deletion was applied, written after the first run read the log.
+    const straggler = {
+      _id: 7_600_001,
+      sourceEventId: 'straggler',
+      projectId: PROJECT,
+      groupId: null,
+      authorId: GONE,
+      authorUsername: 'gone7601',
+      authorName: 'Gone',
+      action: 'created' as const,
+      actionName: 'opened',
+      targetId: 1,
+      targetIid: 1,
+      targetType: 'Issue',
+      targetTitle: 'late',
+      note: null,
+      pushData: null,
+      createdAt: new Date(),
+    };
+    await createActivityLogStore(h.instance.models.activities).record([straggler]);
+    const timeline = createTimelineStore(h.instance.timelines);
+    for (const stream of [streams.project(PROJECT), streams.allProjects, streams.author(GONE)])
+      await timeline.appendEachOnce(stream, [straggler]);
+    expect(await h.instance.models.authorRemovals.countDocuments({ _id: GONE })).toBe(1);
+    expect(await job.runOnce()).toBe(1);
+    const project = await h.call(`/projects/${PROJECT}/events`, {
+      ns: testNamespace({ kind: 'project', id: PROJECT, visibility: 'public', accessLevel: 0 }),
+      as: null,
+    });
+    expect(events.parse(project.body)).toEqual([]);
+    expect(project.headers.get('x-total')).toBe('0');
+    expect(await h.instance.models.activities.countDocuments({ authorId: GONE })).toBe(0);
+    await job.stop();
   });
 });

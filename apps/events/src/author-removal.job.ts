@@ -22,6 +22,12 @@ export async function recordAuthorRemoval(removals: Model<AuthorRemovalDoc>, use
   await removals.updateOne({ _id: userId }, { $set: { at: new Date() } }, { upsert: true });
 }
 
+/**
+ * How long an order stays after its first run: another replica may have been recording one of the author's
+ * events (checked before the deletion was applied) while the run read the log; a run after this finds it.
+ */
+export const AUTHOR_REMOVAL_GRACE_MS = 60_000;
+
 export interface AuthorRemovalJob {
   /** Carries out every recorded order, one run at a time; resolves how many events were removed. */
   runOnce(): Promise<number>;
@@ -37,10 +43,13 @@ export function createAuthorRemovalJob(
   logger: Logger,
   /** Orders left by a run that failed (or by a replay) are taken up again at this interval. */
   intervalMs: number,
+  graceMs: number = AUTHOR_REMOVAL_GRACE_MS,
 ): AuthorRemovalJob {
   const log = createActivityLogStore(models.activities);
   const timeline = createTimelineStore(timelines);
   let timer: NodeJS.Timeout | null = null;
+  /** The run that ends the grace of the orders still in it. */
+  let graceTimer: NodeJS.Timeout | null = null;
   let queue: Promise<unknown> = Promise.resolve();
 
   /** Removes one deleted author's events from every stream and the log; resolves how many there were. */
@@ -74,10 +83,21 @@ export function createAuthorRemovalJob(
 
   async function run(): Promise<number> {
     let removed = 0;
+    let graceEnds = Infinity;
     const orders = await models.authorRemovals.find({}).sort({ _id: 1 }).lean<AuthorRemovalDoc[]>();
     for (const order of orders) {
       removed += await removeAuthor(order._id);
-      await models.authorRemovals.deleteOne({ _id: order._id });
+      const ends = order.at.getTime() + graceMs;
+      // Recorded again meanwhile (a redelivery): `at` moved, and the order stays for another run.
+      if (ends <= Date.now()) await models.authorRemovals.deleteOne({ _id: order._id, at: order.at });
+      else graceEnds = Math.min(graceEnds, ends);
+    }
+    if (graceEnds < Infinity && !graceTimer) {
+      graceTimer = setTimeout(() => {
+        graceTimer = null;
+        job.wake();
+      }, graceEnds - Date.now());
+      graceTimer.unref();
     }
     return removed;
   }
@@ -98,7 +118,9 @@ export function createAuthorRemovalJob(
     },
     async stop() {
       if (timer) clearInterval(timer);
+      if (graceTimer) clearTimeout(graceTimer);
       timer = null;
+      graceTimer = null;
       await queue;
     },
   };
