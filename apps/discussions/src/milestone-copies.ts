@@ -2,8 +2,18 @@ import { DOMAIN_EVENT_TYPES, DURABLES, milestoneDefinedData, type MilestoneDefin
 import { eventData, isDuplicateKeyError, type Subscription } from '@gl/service-kit';
 import type { DiscussionsModels, MilestoneDoc } from './discussions.models';
 
-/** Issues and merge requests re-dated per command when a milestone's due date changes. */
-export const DUE_BATCH = 1_000;
+/**
+ * Issues and merge requests re-dated per command when a milestone's due date changes. Each item costs
+ * about 3 ms to rewrite on the local FerretDB (its document and every noteables index), and a command
+ * holds the collection's write lock throughout: 200 keep another write's wait under a second.
+ */
+export const DUE_BATCH = 200;
+
+/**
+ * Most items one delivery of a milestone's definition re-dates (about 13 s here): the rest are left to
+ * its redelivery, so no delivery outlives the bus's 30 s wait for its acknowledgement.
+ */
+export const DUE_PER_DELIVERY = 4_000;
 
 /**
  * Discussions' copy of the boards service's group milestones (`gl.boards.milestone.defined`) and the
@@ -19,26 +29,25 @@ export function createMilestoneCopies(models: Pick<DiscussionsModels, 'milestone
   }
 
   /**
-   * Gives every item of the milestone its due date, a batch at a time (each batch one short command on
-   * the local database, whose lock a single update of every item would hold for long). Items already at
-   * the date are not read again, so a repeated or interrupted pass resumes. Returns how many it changed.
+   * Gives the milestone's items its due date, up to `most` of them: the items not at it are found once
+   * (by the milestone's index), then re-dated a batch at a time, each batch one short command. Items
+   * already at the date are not found again, so a repeated or interrupted pass resumes where it stopped.
+   * Returns how many it changed and whether some are left.
    */
-  async function spreadDue(milestoneId: number, due: string | null): Promise<number> {
-    let changed = 0;
-    for (;;) {
-      const stale = await models.noteables
-        .find({ milestoneId, milestoneDue: { $ne: due } })
-        .select({ _id: 1 })
-        .limit(DUE_BATCH)
-        .lean<{ _id: number }[]>();
-      if (stale.length === 0) return changed;
+  async function spreadDue(
+    milestoneId: number,
+    due: string | null,
+    most = Infinity,
+  ): Promise<{ changed: number; more: boolean }> {
+    const found = models.noteables.find({ milestoneId, milestoneDue: { $ne: due } }).select({ _id: 1 });
+    const stale = await (Number.isFinite(most) ? found.limit(most + 1) : found).lean<{ _id: number }[]>();
+    const now = stale.slice(0, most);
+    for (let i = 0; i < now.length; i += DUE_BATCH) {
+      const ids = now.slice(i, i + DUE_BATCH).map((item) => item._id);
       // Still of this milestone: an item moved to another one meanwhile keeps the date its write gave.
-      await models.noteables.updateMany(
-        { _id: { $in: stale.map((item) => item._id) }, milestoneId },
-        { $set: { milestoneDue: due } },
-      );
-      changed += stale.length;
+      await models.noteables.updateMany({ _id: { $in: ids }, milestoneId }, { $set: { milestoneDue: due } });
     }
+    return { changed: now.length, more: stale.length > now.length };
   }
 
   /**
@@ -55,10 +64,13 @@ export function createMilestoneCopies(models: Pick<DiscussionsModels, 'milestone
 
   /**
    * Keeps the newest definition (the highest revision; older and redelivered ones change nothing), then
-   * brings the milestone's items to the date the copy has: also after a redelivery, so a pass cut short
-   * by a crash is finished by the next delivery.
+   * brings up to `most` of the milestone's items to the date the copy has: also after a redelivery, so a
+   * pass cut short (by a crash, or by `most`) is finished by the next delivery.
    */
-  async function apply(data: MilestoneDefinedData): Promise<{ changed: number }> {
+  async function apply(
+    data: MilestoneDefinedData,
+    most = DUE_PER_DELIVERY,
+  ): Promise<{ changed: number; more: boolean }> {
     const { milestoneId, ...fields } = data;
     try {
       await models.milestones.updateOne(
@@ -70,7 +82,7 @@ export function createMilestoneCopies(models: Pick<DiscussionsModels, 'milestone
       // The upsert met a stored newer revision (duplicate _id): the copy is already newer.
       if (!isDuplicateKeyError(err)) throw err;
     }
-    return { changed: await spreadDue(milestoneId, await dueOf(milestoneId)) };
+    return spreadDue(milestoneId, await dueOf(milestoneId), most);
   }
 
   return { dueOf, spreadDue, settle, apply };
@@ -84,7 +96,11 @@ export function milestoneCopiesProjection(copies: MilestoneCopies): Subscription
     durable: DURABLES.discussionsMilestoneCopies,
     filterSubjects: [DOMAIN_EVENT_TYPES.boards.milestoneDefined],
     async handle(event) {
-      await copies.apply(eventData(milestoneDefinedData, event));
+      const data = eventData(milestoneDefinedData, event);
+      const { changed, more } = await copies.apply(data);
+      // Not a failure: the redelivery (after the consumer's back-off) re-dates the next items.
+      if (more)
+        throw new Error(`milestone ${data.milestoneId}: ${changed} items re-dated, more on redelivery`);
     },
   };
 }

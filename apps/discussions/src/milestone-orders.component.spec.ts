@@ -9,6 +9,8 @@ import {
   type NamespaceContext,
 } from '@gl/contracts';
 import { useHarness } from '@gl/testing';
+import type { DiscussionsModels } from './discussions.models';
+import { createMilestoneCopies } from './milestone-copies';
 import { milestoneDueMigration } from './migrations/milestone-due';
 import { projectNamespace, startDiscussionsHarness } from './testing/discussions.harness';
 
@@ -160,6 +162,37 @@ describe('Issue and merge request lists ordered by milestone due date (milestone
       'september',
       'before its milestone',
       'early',
+    ]);
+  });
+
+  it('When a delivery may re-date only some items, then it says more are left and the next goes on', async () => {
+    const { ns, march } = await world();
+    const { connection } = h.runtime;
+    const copies = createMilestoneCopies({
+      noteables: connection.models.Noteable,
+      milestones: connection.models.Milestone,
+    } as Pick<DiscussionsModels, 'noteables' | 'milestones'>);
+    const data: MilestoneDefinedData = {
+      milestoneId: march,
+      groupId: 10,
+      iid: march,
+      revision: 5,
+      title: 'march',
+      state: 'active',
+      startDate: null,
+      dueDate: '2026-08-01',
+    };
+    expect(await copies.apply(data, 1)).toEqual({ changed: 1, more: true });
+    expect(await copies.apply(data, 1)).toEqual({ changed: 1, more: false });
+    expect(await copies.apply(data, 1)).toEqual({ changed: 0, more: false });
+    expect(await list(ns, 'order_by=milestone_due&sort=desc')).toEqual([
+      'mar2',
+      'mar1',
+      'may1',
+      'undated2',
+      'undated1',
+      'none2',
+      'none1',
     ]);
   });
 

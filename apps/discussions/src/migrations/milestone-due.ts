@@ -30,7 +30,8 @@ export function milestoneDueMigration(version: number): Migration {
         .select({ dueDate: 1 })
         .lean<{ _id: number; dueDate: string }[]>();
       let filled = 0;
-      for (const milestone of dated) filled += await copies.spreadDue(milestone._id, milestone.dueDate);
+      for (const milestone of dated)
+        filled += (await copies.spreadDue(milestone._id, milestone.dueDate)).changed;
       logger.info(
         { ms: Date.now() - started, milestones: dated.length, filled },
         'noteables: milestoneDue filled',
