@@ -29,6 +29,11 @@ const GHOST_MIGRATION =
   'gateway migration 3 (ghost-user.ts) creates the Ghost User once per database: it looks for the namespace ' +
   'an interrupted run left, and takes ids past the highest stored one (the _id index walked from its end)';
 
+const MILESTONE_MIGRATIONS =
+  'boards migration 3 (milestone-definitions.ts) publishes the milestones written before ' +
+  'gl.boards.milestone.defined, and discussions migration 6 (milestone-due.ts) reads the dated milestone ' +
+  'copies: once per database, over the milestones only';
+
 export const INTENDED_SCANS: readonly IntendedScan[] = [
   { service: 'gateway', collection: 'projects', filter: '{"$and": [{}, ...]}', reason: PROJECT_LIST },
   {
@@ -80,5 +85,17 @@ export const INTENDED_SCANS: readonly IntendedScan[] = [
     filter: '{}',
     sort: '{"_id": -1}',
     reason: GHOST_MIGRATION,
+  },
+  {
+    service: 'boards',
+    collection: 'milestones',
+    filter: '{"revision": types.NullType}',
+    reason: MILESTONE_MIGRATIONS,
+  },
+  {
+    service: 'discussions',
+    collection: 'milestones',
+    filter: '{"dueDate": {"$gte": string}}',
+    reason: MILESTONE_MIGRATIONS,
   },
 ];
