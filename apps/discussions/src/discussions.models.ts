@@ -331,8 +331,6 @@ export function createDiscussionsModels(connection: Connection, outbox: Outbox):
   noteableSchema.index({ labelCount: 1 });
   noteableSchema.index({ labelKeys: 1 });
   noteableSchema.index({ assigneeKeys: 1 });
-  // The issues and merge requests of one milestone, whose `milestoneDue` follows the milestone's due date.
-  noteableSchema.index({ milestoneId: 1, milestoneDue: 1 });
   // Neighbours and free places of a position (relative-position.ts).
   noteableSchema.index({ positionScope: 1, relativePosition: 1 });
   // Board columns (board-columns.store.ts): the open or closed issues of a root group walked by position;

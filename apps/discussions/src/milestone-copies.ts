@@ -1,6 +1,6 @@
 import { DOMAIN_EVENT_TYPES, DURABLES, milestoneDefinedData, type MilestoneDefinedData } from '@gl/contracts';
 import { eventData, isDuplicateKeyError, type Subscription } from '@gl/service-kit';
-import type { DiscussionsModels, MilestoneDoc } from './discussions.models';
+import type { DiscussionsModels, GroupRefDoc, MilestoneDoc } from './discussions.models';
 
 /**
  * Issues and merge requests re-dated per command when a milestone's due date changes. Each item costs
@@ -20,7 +20,9 @@ export const DUE_PER_DELIVERY = 4_000;
  * milestone's due date each issue and merge request carries (`milestoneDue`), which the `milestone_due`
  * and `priority` orders read by index instead of joining milestones (Issuable.order_milestone_due_asc).
  */
-export function createMilestoneCopies(models: Pick<DiscussionsModels, 'milestones' | 'noteables'>) {
+export function createMilestoneCopies(
+  models: Pick<DiscussionsModels, 'milestones' | 'noteables' | 'projects' | 'groups'>,
+) {
   /** The due date an item of this milestone carries: null without a milestone, a copy or a date. */
   async function dueOf(milestoneId: number | null | undefined): Promise<string | null> {
     if (!milestoneId) return null;
@@ -29,17 +31,39 @@ export function createMilestoneCopies(models: Pick<DiscussionsModels, 'milestone
   }
 
   /**
-   * Gives the milestone's items its due date, up to `most` of them: the items not at it are found once
-   * (by the milestone's index), then re-dated a batch at a time, each batch one short command. Items
-   * already at the date are not found again, so a repeated or interrupted pass resumes where it stopped.
-   * Returns how many it changed and whether some are left.
+   * Where a group milestone's items can be: the projects of the group and its subgroups (from the
+   * identity copy: its root group's projects, then those below the group).
+   */
+  async function projectsUnder(groupId: number): Promise<number[]> {
+    const group = await models.groups.findById(groupId).lean<GroupRefDoc>();
+    const root = group?.rootGroupId ?? groupId;
+    const tree = await models.projects.find({ rootGroupId: root }).select({ ancestorGroupIds: 1 }).lean();
+    return tree.filter((p) => p.ancestorGroupIds.includes(groupId)).map((p) => p._id);
+  }
+
+  /**
+   * Gives the milestone's items its due date, up to `most` of them: the items not at it are found once,
+   * along the list indexes of the group's projects (which carry `milestoneId`; an index led by the
+   * milestone would tempt the planner into every item with a milestone for lists filtered on `Any`), then
+   * re-dated a batch at a time, each batch one short command. Items already at the date are not found
+   * again, so a repeated or interrupted pass resumes where it stopped. Returns how many it changed and
+   * whether some are left.
    */
   async function spreadDue(
     milestoneId: number,
+    groupId: number,
     due: string | null,
     most = Infinity,
   ): Promise<{ changed: number; more: boolean }> {
-    const found = models.noteables.find({ milestoneId, milestoneDue: { $ne: due } }).select({ _id: 1 });
+    const projectIds = await projectsUnder(groupId);
+    const found = models.noteables
+      .find({
+        kind: { $in: ['Issue', 'MergeRequest'] },
+        projectId: { $in: projectIds },
+        milestoneId,
+        milestoneDue: { $ne: due },
+      })
+      .select({ _id: 1 });
     const stale = await (Number.isFinite(most) ? found.limit(most + 1) : found).lean<{ _id: number }[]>();
     const now = stale.slice(0, most);
     for (let i = 0; i < now.length; i += DUE_BATCH) {
@@ -82,7 +106,7 @@ export function createMilestoneCopies(models: Pick<DiscussionsModels, 'milestone
       // The upsert met a stored newer revision (duplicate _id): the copy is already newer.
       if (!isDuplicateKeyError(err)) throw err;
     }
-    return spreadDue(milestoneId, await dueOf(milestoneId), most);
+    return spreadDue(milestoneId, data.groupId, await dueOf(milestoneId), most);
   }
 
   return { dueOf, spreadDue, settle, apply };

@@ -2,13 +2,14 @@ import { z } from 'zod';
 import {
   DOMAIN_EVENT_TYPES,
   DURABLES,
+  EVENT_TYPES,
   issueEntity,
   mergeRequestEntity,
   paramError,
   type MilestoneDefinedData,
   type NamespaceContext,
 } from '@gl/contracts';
-import { useHarness } from '@gl/testing';
+import { groupEventFields, projectEventFields, useHarness } from '@gl/testing';
 import type { DiscussionsModels } from './discussions.models';
 import { createMilestoneCopies } from './milestone-copies';
 import { milestoneDueMigration } from './migrations/milestone-due';
@@ -36,6 +37,15 @@ describe('Issue and merge request lists ordered by milestone due date (milestone
     };
     await h.deliver(DOMAIN_EVENT_TYPES.boards.milestoneDefined, data, DURABLES.discussionsMilestoneCopies);
     return milestoneId;
+  }
+
+  /** A project of group 10 (the milestones' group), as the identity events make it known. */
+  async function place(): Promise<NamespaceContext> {
+    const ns = projectNamespace();
+    await h.deliver(EVENT_TYPES.identity.groupCreated, groupEventFields(10));
+    const fields = projectEventFields(ns.id, { ancestorGroupIds: [10], fullPath: ns.fullPath });
+    await h.deliver(EVENT_TYPES.identity.projectCreated, fields);
+    return ns;
   }
 
   async function open(ns: NamespaceContext, title: string, milestone?: number) {
@@ -69,7 +79,7 @@ describe('Issue and merge request lists ordered by milestone due date (milestone
 
   /** March (a), May (b), a milestone without a due date (c), and items without a milestone. */
   async function world() {
-    const ns = projectNamespace();
+    const ns = await place();
     const march = await define({ dueDate: '2026-03-01' });
     const may = await define({ dueDate: '2026-05-01', state: 'closed' });
     const undated = await define({});
@@ -150,7 +160,7 @@ describe('Issue and merge request lists ordered by milestone due date (milestone
   });
 
   it('When an item’s milestone is copied only after the item was written, then the copy gives it the date', async () => {
-    const ns = projectNamespace();
+    const ns = await place();
     const later = nextMilestone++;
     await open(ns, 'early');
     await open(ns, 'before its milestone', later);
@@ -171,7 +181,9 @@ describe('Issue and merge request lists ordered by milestone due date (milestone
     const copies = createMilestoneCopies({
       noteables: connection.models.Noteable,
       milestones: connection.models.Milestone,
-    } as Pick<DiscussionsModels, 'noteables' | 'milestones'>);
+      projects: connection.models.ProjectRef,
+      groups: connection.models.GroupRef,
+    } as Pick<DiscussionsModels, 'noteables' | 'milestones' | 'projects' | 'groups'>);
     const data: MilestoneDefinedData = {
       milestoneId: march,
       groupId: 10,
@@ -197,7 +209,7 @@ describe('Issue and merge request lists ordered by milestone due date (milestone
   });
 
   it('When merge requests are ordered by milestone_due, then the same order', async () => {
-    const ns = projectNamespace();
+    const ns = await place();
     const june = await define({ dueDate: '2026-06-01' });
     const july = await define({ dueDate: '2026-07-01' });
     for (const [title, milestone] of [
@@ -218,7 +230,7 @@ describe('Issue and merge request lists ordered by milestone due date (milestone
   });
 
   it('When the order or the milestone wildcard is not one GitLab knows, then 400', async () => {
-    const ns = projectNamespace();
+    const ns = await place();
     const order = await h.call('GET', `/projects/${ns.id}/issues?order_by=milestone`, { ns });
     expect(order.status).toBe(400);
     expect(paramError.parse(order.body)).toEqual({ error: 'order_by does not have a valid value' });

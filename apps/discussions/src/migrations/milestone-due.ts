@@ -4,9 +4,8 @@ import { createMilestoneCopies } from '../milestone-copies';
 
 /**
  * `milestoneDue` (the milestone's due date, for the milestone_due and priority orders) on the issues and
- * merge requests written before it existed: after the declared indexes (the list index ordered on it, and
- * the milestone's items by `milestoneId`), every copied milestone with a due date gives it to its items in
- * batches (milestone-copies.ts spreadDue). Items without a milestone, or of one without a date, need
+ * merge requests written before it existed: after the declared indexes (the list index ordered on it),
+ * every copied milestone with a due date gives it to its items in batches (milestone-copies.ts spreadDue). Items without a milestone, or of one without a date, need
  * nothing: an absent field is null to every query. Copies that learn their dates later (the boards service
  * publishes each milestone as `milestone.defined`) spread them when the event is applied. Idempotent:
  * items already at the date are not read again.
@@ -18,20 +17,22 @@ export function milestoneDueMigration(version: number): Migration {
     async up(connection, logger) {
       const started = Date.now();
       await connection.models.Noteable?.init();
-      await connection.models.Milestone?.init();
       const models = {
         noteables: connection.models.Noteable,
         milestones: connection.models.Milestone,
-      } as Pick<DiscussionsModels, 'noteables' | 'milestones'>;
-      if (!models.noteables || !models.milestones) throw new Error('discussions models are not compiled');
+        projects: connection.models.ProjectRef,
+        groups: connection.models.GroupRef,
+      } as Pick<DiscussionsModels, 'noteables' | 'milestones' | 'projects' | 'groups'>;
+      if (Object.values(models).some((model) => !model)) {
+        throw new Error('discussions models are not compiled');
+      }
       const copies = createMilestoneCopies(models);
       const dated = await models.milestones
         .find({ dueDate: { $gte: '' } })
-        .select({ dueDate: 1 })
-        .lean<{ _id: number; dueDate: string }[]>();
+        .select({ dueDate: 1, groupId: 1 })
+        .lean<{ _id: number; dueDate: string; groupId: number }[]>();
       let filled = 0;
-      for (const milestone of dated)
-        filled += (await copies.spreadDue(milestone._id, milestone.dueDate)).changed;
+      for (const m of dated) filled += (await copies.spreadDue(m._id, m.groupId, m.dueDate)).changed;
       logger.info(
         { ms: Date.now() - started, milestones: dated.length, filled },
         'noteables: milestoneDue filled',
