@@ -139,8 +139,10 @@ export function createIssuablesScope(
    * ancestors and the descendants that hold projects.
    */
   function hierarchyOf(memberships: MembershipDoc[], projects: ProjectCopy[]): number[] {
-    const groups = new Set(memberships.filter((m) => m.sourceType === 'group').map((m) => m.sourceId));
-    const direct = new Set(memberships.filter((m) => m.sourceType === 'project').map((m) => m.sourceId));
+    const today = todayUtc();
+    const current = memberships.filter((m) => m.expiresAt === null || m.expiresAt > today);
+    const groups = new Set(current.filter((m) => m.sourceType === 'group').map((m) => m.sourceId));
+    const direct = new Set(current.filter((m) => m.sourceType === 'project').map((m) => m.sourceId));
     const chains = projects.filter((p) => direct.has(p._id) || p.ancestorGroupIds.some((g) => groups.has(g)));
     return union([[...groups], ...chains.map((p) => p.ancestorGroupIds)]);
   }
