@@ -96,7 +96,7 @@ export function createBoardColumnsRouter(deps: BoardColumnsDeps): Router {
     const column = listOf(board, given.list_id);
     const { query, extra } = columnQuery(board, column);
     const viewer = viewerOfContext(req.ctx);
-    const lookups = await scope.lookups(namesOf(query));
+    const lookups = await scope.lookups(namesOf(query), projects);
     const finder = issuableFilter({ kind: 'Issue', query, projects, viewer, lookups }, { withState: true });
     // One flat $and, as the finder builds it: the local database answers it by SQL only when flat.
     const filter = { $and: [...(finder.$and as object[]), ...extra] };

@@ -58,6 +58,14 @@ export const INTENDED_SCANS: readonly IntendedScan[] = [
       'stream) once per run, in the background',
   },
   {
+    service: 'events',
+    collection: 'author_removals',
+    filter: '{}',
+    sort: '{"_id": 1}',
+    reason:
+      'the deleted-author job reads its pending orders (one per deleted user, gone once carried out) on each run',
+  },
+  {
     collection: 'outbox_dead_letters',
     filter: '{}',
     reason: 'the outbox_dead_letters gauge counts the set-aside events on each /metrics scrape',
