@@ -1,4 +1,5 @@
 import type { Logger } from 'pino';
+import { runPeriodically } from '@gl/service-kit';
 import { createActivityLogStore } from './activity-log.store';
 import type { EventsModels } from './events.models';
 import { expireIngested } from './ingested.store';
@@ -36,7 +37,7 @@ export function createRetentionJob(
 ): RetentionJob {
   const log = createActivityLogStore(models.activities);
   const timeline = createTimelineStore(timelines);
-  let timer: NodeJS.Timeout | null = null;
+  let stopTimers: (() => void) | null = null;
   let running: Promise<unknown> = Promise.resolve();
   const job: RetentionJob = {
     async runOnce(now = new Date()) {
@@ -54,13 +55,12 @@ export function createRetentionJob(
       const tick = (): void => {
         running = job.runOnce().catch((err: unknown) => logger.error({ err }, 'retention run failed'));
       };
-      tick();
-      timer = setInterval(tick, intervalMs);
-      timer.unref();
+      // Not at once at start (FIRST_RUN_DELAY_MS): nothing here is urgent.
+      stopTimers = runPeriodically(tick, intervalMs);
     },
     async stop() {
-      if (timer) clearInterval(timer);
-      timer = null;
+      stopTimers?.();
+      stopTimers = null;
       await running;
     },
   };

@@ -33,6 +33,7 @@ export * from './bus';
 export * from './openapi';
 export * from './entities/user-summary';
 export * from './parent-watch';
+export * from './periodic';
 export * from './access/target-access';
 export * from './access/expiry';
 export * from './access/project-features';

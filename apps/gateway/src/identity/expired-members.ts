@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import { requestOrigin, todayUtc } from '@gl/service-kit';
+import { requestOrigin, runPeriodically, todayUtc } from '@gl/service-kit';
 import { OWNER } from './access';
 import { PRODUCER, type IdentityDeps } from './identity.deps';
 import { actorOf } from './identity.events';
@@ -38,7 +38,7 @@ export function createExpiredMembersSweep(
   const { stores } = deps;
   const batchSize = options.batchSize ?? BATCH_SIZE;
   const origin = requestOrigin(PRODUCER, null);
-  let timer: NodeJS.Timeout | null = null;
+  let stopTimers: (() => void) | null = null;
   let running: Promise<unknown> | null = null;
 
   /** A group keeps an owner: an expired Owner stays while no other unexpired Owner holds the group. */
@@ -94,13 +94,12 @@ export function createExpiredMembersSweep(
             running = null;
           });
       };
-      tick();
-      timer = setInterval(tick, options.intervalMs);
-      timer.unref();
+      // Not at once at start (FIRST_RUN_DELAY_MS): an expiry is due by the day, not by the second.
+      stopTimers = runPeriodically(tick, options.intervalMs);
     },
     async stop() {
-      if (timer) clearInterval(timer);
-      timer = null;
+      stopTimers?.();
+      stopTimers = null;
       await running;
     },
   };
