@@ -35,23 +35,34 @@ describe('Issue list plans: label, state, milestone and confidentiality filters 
     ['popularity', 'desc'],
   ];
 
+  /** A project of OWNER's with an issue per label list, and the finder's filter for `query` there. */
+  async function ownersProject(
+    query: FinderQuery,
+    labelLists: string[],
+    fields: Record<string, unknown> = {},
+  ) {
+    const ns = projectNamespace();
+    for (const labels of labelLists) {
+      const res = await h.call('POST', `/projects/${ns.id}/issues`, {
+        ns,
+        json: { title: `t ${labels}`, labels, ...fields },
+        as: OWNER,
+      });
+      expect(res.status).toBe(201);
+    }
+    const projects = [{ id: ns.id, level: 50, visibility: 'private' as const }];
+    const lookups = { milestoneIds: new Map([['M', [7]]]), userIds: new Map<string, number>() };
+    const viewer = { userId: OWNER.id, isAdmin: false };
+    return {
+      noteables: h.runtime.connection.collection('noteables'),
+      filter: issuableFilter({ kind: 'Issue', query, projects, viewer, lookups }, { withState: true }),
+    };
+  }
+
   it.each(queries)(
     'When a project lists %s in any order, then one list index answers the page without sorting',
     async (_name, query) => {
-      const ns = projectNamespace();
-      for (const labels of ['A,c++', 'a.b', '']) {
-        const res = await h.call('POST', `/projects/${ns.id}/issues`, {
-          ns,
-          json: { title: `t ${labels}`, labels },
-          as: OWNER,
-        });
-        expect(res.status).toBe(201);
-      }
-      const noteables = h.runtime.connection.collection('noteables');
-      const projects = [{ id: ns.id, level: 50, visibility: 'private' as const }];
-      const lookups = { milestoneIds: new Map([['M', [7]]]), userIds: new Map<string, number>() };
-      const viewer = { userId: OWNER.id, isAdmin: false };
-      const filter = issuableFilter({ kind: 'Issue', query, projects, viewer, lookups }, { withState: true });
+      const { noteables, filter } = await ownersProject(query, ['A,c++', 'a.b', '']);
       for (const [orderBy, sort] of orders) {
         const explained = (await noteables
           .find(filter)
@@ -91,20 +102,7 @@ describe('Issue list plans: label, state, milestone and confidentiality filters 
   it.each(queries)(
     "When a project lists %s in a nulls-last order, then the items with a value are read along the order's list index without a sort",
     async (_name, query) => {
-      const ns = projectNamespace();
-      for (const labels of ['A,c++', '']) {
-        const res = await h.call('POST', `/projects/${ns.id}/issues`, {
-          ns,
-          json: { title: `t ${labels}`, labels, due_date: '2026-01-02' },
-          as: OWNER,
-        });
-        expect(res.status).toBe(201);
-      }
-      const noteables = h.runtime.connection.collection('noteables');
-      const projects = [{ id: ns.id, level: 50, visibility: 'private' as const }];
-      const lookups = { milestoneIds: new Map([['M', [7]]]), userIds: new Map<string, number>() };
-      const viewer = { userId: OWNER.id, isAdmin: false };
-      const filter = issuableFilter({ kind: 'Issue', query, projects, viewer, lookups }, { withState: true });
+      const { noteables, filter } = await ownersProject(query, ['A,c++', ''], { due_date: '2026-01-02' });
       for (const [orderBy, sort, field, sorting] of nullsLastOrders) {
         const order = issuableOrder(orderBy, sort);
         expect(order).toMatchObject({ field, nullsLast: true });

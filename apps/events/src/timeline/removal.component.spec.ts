@@ -1,5 +1,6 @@
 import { useHarness } from '@gl/testing';
 import type { ActivityDoc } from '../events.models';
+import { activityDoc } from '../testing/activities';
 import { startEventsHarness } from '../testing/events.harness';
 import {
   appendEachOnce,
@@ -17,26 +18,7 @@ import { BUCKET_SIZE, type TimelineModels } from './timeline.models';
 
 const GONE = 9;
 
-function activity(id: number, authorId: number): ActivityDoc {
-  return {
-    _id: id,
-    sourceEventId: `event-${id}`,
-    projectId: 7,
-    groupId: null,
-    authorId,
-    authorUsername: null,
-    authorName: null,
-    action: 'created',
-    actionName: 'opened',
-    targetId: id,
-    targetIid: id,
-    targetType: 'Issue',
-    targetTitle: `issue ${id}`,
-    note: null,
-    pushData: null,
-    createdAt: new Date(Date.UTC(2026, 0, 1) + id * 60_000),
-  };
-}
+const activity = (id: number, authorId: number): ActivityDoc => activityDoc(id, { authorId });
 
 const ids = (items: { _id: number }[]): number[] => items.map((item) => item._id);
 const byGone = (item: ActivityDoc) => item.authorId === GONE;

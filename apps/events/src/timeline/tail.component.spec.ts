@@ -1,30 +1,12 @@
 import { useHarness } from '@gl/testing';
 import type { ActivityDoc } from '../events.models';
+import { activityDoc } from '../testing/activities';
 import { startEventsHarness } from '../testing/events.harness';
 import { appendEachOnce } from './buckets';
 import { RESUME_SEARCH_LIMIT, endOf, positionAfter, readFrom } from './tail';
 import { BUCKET_SIZE, type TimelineModels } from './timeline.models';
 
-function activity(id: number): ActivityDoc {
-  return {
-    _id: id,
-    sourceEventId: `tail-${id}`,
-    projectId: 7,
-    groupId: null,
-    authorId: 3,
-    authorUsername: null,
-    authorName: null,
-    action: 'created',
-    actionName: 'opened',
-    targetId: id,
-    targetIid: id,
-    targetType: 'Issue',
-    targetTitle: `issue ${id}`,
-    note: null,
-    pushData: null,
-    createdAt: new Date(Date.UTC(2026, 0, 1) + id * 60_000),
-  };
-}
+const activity = (id: number): ActivityDoc => activityDoc(id, { sourceEventId: `tail-${id}` });
 const range = (from: number, to: number): ActivityDoc[] =>
   Array.from({ length: to - from + 1 }, (_, i) => activity(from + i));
 const ids = (items: ActivityDoc[]): number[] => items.map((i) => i._id);

@@ -1,4 +1,5 @@
 import type { ActivityDoc } from '../events.models';
+import { activityDoc } from '../testing/activities';
 import { startEventsHarness } from '../testing/events.harness';
 import { BUCKET_SIZE, type TimelineModels } from './timeline.models';
 import {
@@ -13,27 +14,7 @@ import {
 import { COUNT_LIMIT, MergedCursor, StreamCursor, pageOf, unfilteredPage } from './cursors';
 import { useHarness } from '@gl/testing';
 
-function activity(id: number, overrides: Partial<ActivityDoc> = {}): ActivityDoc {
-  return {
-    _id: id,
-    sourceEventId: `event-${id}`,
-    projectId: 7,
-    groupId: null,
-    authorId: 3,
-    authorUsername: null,
-    authorName: null,
-    action: 'created',
-    actionName: 'opened',
-    targetId: id,
-    targetIid: id,
-    targetType: 'Issue',
-    targetTitle: `issue ${id}`,
-    note: null,
-    pushData: null,
-    createdAt: new Date(Date.UTC(2026, 0, 1) + id * 60_000),
-    ...overrides,
-  };
-}
+const activity = activityDoc;
 
 const ids = (items: { _id: number }[]): number[] => items.map((item) => item._id);
 const range = (from: number, to: number): number[] =>
