@@ -1,3 +1,4 @@
+import type { Collection, Document, Filter } from 'mongodb';
 import { OWNER, useHarness } from '@gl/testing';
 import type { IssueOrderBy } from '@gl/contracts';
 import { issuableFilter, type FinderQuery } from './issuables.finder';
@@ -35,6 +36,20 @@ describe('Issue list plans: label, state, milestone and confidentiality filters 
     ['popularity', 'desc'],
   ];
 
+  /** How the local FerretDB plans a page of 20 (SQLite's plan lines), or null on another database. */
+  async function planOf(noteables: Collection, filter: Filter<Document>, sort: Record<string, 1 | -1>) {
+    const explained = (await noteables.find(filter).sort(sort).limit(20).explain()) as {
+      queryPlanner?: { Plan?: string[] };
+      filterPushdown?: boolean;
+    };
+    const plan = explained.queryPlanner?.Plan;
+    if (!Array.isArray(plan)) return null;
+    return {
+      filterPushdown: explained.filterPushdown,
+      details: plan.map((line) => line.replace(/^.*detail=/, '')),
+    };
+  }
+
   /** A project of OWNER's with an issue per label list, and the finder's filter for `query` there. */
   async function ownersProject(
     query: FinderQuery,
@@ -64,15 +79,9 @@ describe('Issue list plans: label, state, milestone and confidentiality filters 
     async (_name, query) => {
       const { noteables, filter } = await ownersProject(query, ['A,c++', 'a.b', '']);
       for (const [orderBy, sort] of orders) {
-        const explained = (await noteables
-          .find(filter)
-          .sort(sortSpec(issuableOrder(orderBy, sort)))
-          .limit(20)
-          .explain()) as { queryPlanner?: { Plan?: string[] }; filterPushdown?: boolean };
-        const plan = explained.queryPlanner?.Plan;
-        if (!Array.isArray(plan)) return; // not the local FerretDB
-        const details = plan.map((line) => line.replace(/^.*detail=/, ''));
-        expect({ orderBy, sort, filterPushdown: explained.filterPushdown, details }).toEqual({
+        const plan = await planOf(noteables, filter, sortSpec(issuableOrder(orderBy, sort)));
+        if (!plan) return; // not the local FerretDB
+        expect({ orderBy, sort, ...plan }).toEqual({
           orderBy,
           sort,
           filterPushdown: true,
@@ -107,14 +116,9 @@ describe('Issue list plans: label, state, milestone and confidentiality filters 
         const order = issuableOrder(orderBy, sort);
         expect(order).toMatchObject({ field, nullsLast: true });
         const valued = { $and: [filter, { [field]: HAS_VALUE[field] }] };
-        const explained = (await noteables.find(valued).sort(sortSpec(order)).limit(20).explain()) as {
-          queryPlanner?: { Plan?: string[] };
-          filterPushdown?: boolean;
-        };
-        const plan = explained.queryPlanner?.Plan;
-        if (!Array.isArray(plan)) return; // not the local FerretDB
-        const details = plan.map((line) => line.replace(/^.*detail=/, ''));
-        expect({ orderBy, sort, filterPushdown: explained.filterPushdown, details }).toEqual({
+        const plan = await planOf(noteables, valued, sortSpec(order));
+        if (!plan) return; // not the local FerretDB
+        expect({ orderBy, sort, ...plan }).toEqual({
           orderBy,
           sort,
           filterPushdown: true,
@@ -175,15 +179,10 @@ describe('Issue list plans: label, state, milestone and confidentiality filters 
       { kind: 'Issue', query: {}, projects, viewer, lookups },
       { withState: true },
     );
-    const explained = (await noteables
-      .find(filter)
-      .sort(sortSpec(issuableOrder(undefined, undefined)))
-      .limit(20)
-      .explain()) as { queryPlanner?: { Plan?: string[] }; filterPushdown?: boolean };
-    const plan = explained.queryPlanner?.Plan;
-    if (!Array.isArray(plan)) return; // not the local FerretDB
-    expect(explained.filterPushdown).toBe(true);
-    expect(plan.map((line) => line.replace(/^.*detail=/, ''))).toEqual([
+    const plan = await planOf(noteables, filter, sortSpec(issuableOrder(undefined, undefined)));
+    if (!plan) return; // not the local FerretDB
+    expect(plan.filterPushdown).toBe(true);
+    expect(plan.details).toEqual([
       expect.stringMatching(
         /^SEARCH \S+ USING INDEX \S+_kind_1_projectId_1_\S*_id_-?1_state_1_\S*assigneeKeys_1 /,
       ),

@@ -9,7 +9,12 @@ import {
   type NamespaceContext,
 } from '@gl/contracts';
 import { OWNER, groupEventFields, projectEventFields, useHarness } from '@gl/testing';
-import { groupNamespace, projectNamespace, startDiscussionsHarness } from './testing/discussions.harness';
+import {
+  groupNamespace,
+  milestoneDefinition,
+  projectNamespace,
+  startDiscussionsHarness,
+} from './testing/discussions.harness';
 
 const ID = EVENT_TYPES.identity;
 const issues = z.array(issueEntity);
@@ -24,17 +29,7 @@ describe('Upcoming and Started milestone filters (IssuableFinder#by_milestone)',
 
   async function define(groupId: number, fields: Partial<MilestoneDefinedData>): Promise<number> {
     const milestoneId = nextMilestone++;
-    const data: MilestoneDefinedData = {
-      milestoneId,
-      groupId,
-      iid: milestoneId,
-      revision: 1,
-      title: `m${milestoneId}`,
-      state: 'active',
-      startDate: null,
-      dueDate: null,
-      ...fields,
-    };
+    const data = milestoneDefinition(milestoneId, { groupId, ...fields });
     await h.deliver(DOMAIN_EVENT_TYPES.boards.milestoneDefined, data, DURABLES.discussionsMilestoneCopies);
     return milestoneId;
   }

@@ -13,7 +13,11 @@ import { groupEventFields, projectEventFields, useHarness } from '@gl/testing';
 import type { DiscussionsModels } from './discussions.models';
 import { createMilestoneCopies } from './milestone-copies';
 import { milestoneDueMigration } from './migrations/milestone-due';
-import { projectNamespace, startDiscussionsHarness } from './testing/discussions.harness';
+import {
+  milestoneDefinition,
+  projectNamespace,
+  startDiscussionsHarness,
+} from './testing/discussions.harness';
 
 const issues = z.array(issueEntity);
 const titles = (items: { title: string }[]) => items.map((i) => i.title);
@@ -24,17 +28,7 @@ describe('Issue and merge request lists ordered by milestone due date (milestone
 
   async function define(fields: Partial<MilestoneDefinedData> & { milestoneId?: number }): Promise<number> {
     const milestoneId = fields.milestoneId ?? nextMilestone++;
-    const data: MilestoneDefinedData = {
-      milestoneId,
-      groupId: 10,
-      iid: milestoneId,
-      revision: 1,
-      title: `m${milestoneId}`,
-      state: 'active',
-      startDate: null,
-      dueDate: null,
-      ...fields,
-    };
+    const data = milestoneDefinition(milestoneId, fields);
     await h.deliver(DOMAIN_EVENT_TYPES.boards.milestoneDefined, data, DURABLES.discussionsMilestoneCopies);
     return milestoneId;
   }

@@ -1,4 +1,4 @@
-import { DURABLES, type EventEnvelope } from '@gl/contracts';
+import { DURABLES, type EventEnvelope, type MilestoneDefinedData } from '@gl/contracts';
 import type { ServiceInstance } from '@gl/service-kit';
 import {
   gatewayEvent,
@@ -39,5 +39,23 @@ export async function startDiscussionsHarness(): Promise<DiscussionsHarness> {
       const events = await outboxEvents(base.runtime.connection, ['noteables', 'notes', 'branches']);
       return events.sort((a, b) => a.occurredAt.localeCompare(b.occurredAt));
     },
+  };
+}
+
+/** A milestone as boards defines it (gl.boards.milestone.defined): active and undated unless `fields` say so. */
+export function milestoneDefinition(
+  milestoneId: number,
+  fields: Partial<MilestoneDefinedData> = {},
+): MilestoneDefinedData {
+  return {
+    milestoneId,
+    groupId: 10,
+    iid: milestoneId,
+    revision: 1,
+    title: `m${milestoneId}`,
+    state: 'active',
+    startDate: null,
+    dueDate: null,
+    ...fields,
   };
 }
