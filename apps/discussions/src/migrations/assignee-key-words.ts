@@ -1,4 +1,4 @@
-import { backfillMissing, type Migration } from '@gl/service-kit';
+import { backfillMissing, dropIndexesIfPresent, type Migration } from '@gl/service-kit';
 import { LIST_ORDER_KEYS } from '../discussions.models';
 import { assigneeKeyWords } from '../noteable-documents';
 
@@ -13,8 +13,8 @@ const REPLACED = [
 /**
  * Fills `assigneeKeys` (the assignees as words, which list filters, the confidential read rule and board
  * columns check on index entries) on noteables written before it existed, found by its index; then drops
- * the list and column indexes that the ones ending in `assigneeKeys` replace. Idempotent: filled documents are not read again, and an index is dropped only if
- * it is there.
+ * the list and column indexes that the ones ending in `assigneeKeys` replace. Idempotent: filled documents
+ * are not read again, and an index is dropped only if it is there.
  */
 export function assigneeKeyWordsMigration(version: number): Migration {
   return {
@@ -28,9 +28,7 @@ export function assigneeKeyWordsMigration(version: number): Migration {
       const filled = await backfillMissing(noteables, 'assigneeKeys', { assigneeIds: 1 }, (doc) => ({
         assigneeKeys: assigneeKeyWords(Array.isArray(doc.assigneeIds) ? (doc.assigneeIds as number[]) : []),
       }));
-      const names = new Set((await noteables.indexes()).map((index) => index.name));
-      const dropped = REPLACED.filter((name) => names.has(name));
-      for (const name of dropped) await noteables.dropIndex(name);
+      const dropped = await dropIndexesIfPresent(noteables, REPLACED);
       logger.info({ ms: Date.now() - started, filled, dropped }, 'noteables: assignee words filled');
     },
   };

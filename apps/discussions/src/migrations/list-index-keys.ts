@@ -1,4 +1,4 @@
-import type { Migration } from '@gl/service-kit';
+import { dropIndexesIfPresent, type Migration } from '@gl/service-kit';
 import { LIST_ORDER_KEYS } from '../discussions.models';
 
 /** The list indexes before they carried the filter keys (discussions.models.ts LIST_FILTER_KEYS). */
@@ -20,10 +20,7 @@ export function listIndexKeysMigration(version: number): Migration {
     async up(connection, logger) {
       const started = Date.now();
       await connection.models.Noteable?.init();
-      const noteables = connection.collection('noteables');
-      const names = new Set((await noteables.indexes()).map((index) => index.name));
-      const dropped = REPLACED.filter((name) => names.has(name));
-      for (const name of dropped) await noteables.dropIndex(name);
+      const dropped = await dropIndexesIfPresent(connection.collection('noteables'), REPLACED);
       logger.info({ ms: Date.now() - started, dropped }, 'noteables: list indexes replaced');
     },
   };

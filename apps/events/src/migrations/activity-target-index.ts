@@ -1,4 +1,4 @@
-import type { Migration } from '@gl/service-kit';
+import { dropIndexesIfPresent, type Migration } from '@gl/service-kit';
 
 const REPLACED = 'projectId_1_targetType_1_action_1__id_-1';
 
@@ -15,8 +15,7 @@ export function activityTargetIndexMigration(version: number): Migration {
       const activities = connection.collection('activities');
       const started = Date.now();
       await activities.createIndex({ projectId: 1, targetType: 1, _id: -1 });
-      const names = (await activities.indexes()).map((index) => index.name);
-      if (names.includes(REPLACED)) await activities.dropIndex(REPLACED);
+      await dropIndexesIfPresent(activities, [REPLACED]);
       logger.info({ ms: Date.now() - started }, 'activities: target_type index replaced');
     },
   };

@@ -12,3 +12,18 @@ export async function ensureIndexes(connection: Connection, logger: Logger): Pro
   await Promise.all(models.map((model) => model.init()));
   logger.info({ models: models.length, ms: Date.now() - started }, 'indexes ready');
 }
+
+/**
+ * Drops the named indexes that exist on `collection` (a migration replacing indexes with wider ones: the
+ * old ones would only cost every write and could still be chosen by the planner). Idempotent: an index
+ * already gone is skipped. Resolves with the names dropped.
+ */
+export async function dropIndexesIfPresent(
+  collection: { indexes(): Promise<{ name?: string }[]>; dropIndex(name: string): Promise<unknown> },
+  names: readonly string[],
+): Promise<string[]> {
+  const present = new Set((await collection.indexes()).map((index) => index.name));
+  const dropped = names.filter((name) => present.has(name));
+  for (const name of dropped) await collection.dropIndex(name);
+  return dropped;
+}
