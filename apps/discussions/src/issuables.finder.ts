@@ -138,9 +138,8 @@ function assigneeFilter(
   if (id === 'Any') return [withSomeAssignee()];
   if (id !== undefined) return [withAssignee(id)];
   if (!usernames || usernames.length === 0) return [];
-  const ids = usernames.map((name) => lookups.userIds.get(name));
-  if (ids.some((known) => known === undefined)) return [NOTHING];
-  return (ids as number[]).map(withAssignee);
+  const ids = userIdsOf(usernames, lookups);
+  return ids ? ids.map(withAssignee) : [NOTHING];
 }
 
 /** reviewer_id (an id, None or Any) and reviewer_username, on a merge request's `reviewerIds`. */
@@ -154,9 +153,14 @@ function reviewerFilter(
   if (id === 'Any') return { 'reviewerIds.0': { $exists: true } };
   if (id !== undefined) return { reviewerIds: id };
   if (!usernames || usernames.length === 0) return {};
+  const ids = userIdsOf(usernames, lookups);
+  return ids ? { reviewerIds: { $all: ids } } : NOTHING;
+}
+
+/** The ids of every username given, or null when one is unknown (then nothing matches, as in GitLab). */
+function userIdsOf(usernames: string[], lookups: FinderLookups): number[] | null {
   const ids = usernames.map((name) => lookups.userIds.get(name));
-  if (ids.some((known) => known === undefined)) return NOTHING;
-  return { reviewerIds: { $all: ids } };
+  return ids.every((id): id is number => id !== undefined) ? ids : null;
 }
 
 /**
