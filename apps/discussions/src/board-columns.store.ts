@@ -1,4 +1,4 @@
-import { countUpTo, createBeyondLimitMemo, type BeyondLimitMemo } from '@gl/service-kit';
+import { countUpTo, createBeyondLimitMemo, findAcrossParts, type BeyondLimitMemo } from '@gl/service-kit';
 import type { DiscussionsModels, NoteableDoc } from './discussions.models';
 
 type Filter = Record<string, unknown>;
@@ -38,11 +38,6 @@ export function createBoardColumnsStore(
   });
   const unpositioned = (filter: Filter): Filter => ({ $and: [...andOf(filter), { relativePosition: null }] });
 
-  async function read(filter: Filter, sort: Record<string, 1>, skip: number, limit: number) {
-    if (limit <= 0) return [];
-    return noteables.find(filter).sort(sort).skip(skip).limit(limit).lean<NoteableDoc[]>();
-  }
-
   /** How many issues have a position, or null past `countLimit`: one walk that stops past the limit. */
   const positionedUpTo = (positioned: Filter) => countUpTo(noteables, positioned, countLimit, memo);
 
@@ -54,16 +49,17 @@ export function createBoardColumnsStore(
     const early = skip + limit < countLimit ? positionedUpTo(positioned) : null;
     // Handled here too: if the page read fails first, the count's own failure must not go unobserved.
     early?.catch(() => undefined);
-    // One more than the page, to know whether a next page exists without counting.
-    const first = await read(positioned, BY_POSITION, skip, limit + 1);
-    let found = first;
-    if (first.length <= limit) {
-      // The positioned issues end on this page (or before it): the rest comes from those without one.
-      const before =
-        first.length > 0 || skip === 0 ? skip + first.length : await noteables.countDocuments(positioned);
-      const rest = await read(blank, BY_ID, Math.max(0, skip - before), limit + 1 - first.length);
-      found = [...first, ...rest];
-    }
+    // One more than the page, to know whether a next page exists without counting; the issues without a
+    // position follow those with one.
+    const found = await findAcrossParts<NoteableDoc>(
+      noteables,
+      [
+        { filter: positioned, sort: BY_POSITION },
+        { filter: blank, sort: BY_ID },
+      ],
+      skip,
+      limit + 1,
+    );
     const items = found.slice(0, limit);
     const hasNext = found.length > limit;
     let total: number | null;

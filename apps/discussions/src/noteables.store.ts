@@ -1,5 +1,5 @@
 import type { EventEnvelope } from '@gl/contracts';
-import { isDuplicateKeyError, pushEvents, totalFromPage, withEvents } from '@gl/service-kit';
+import { findAcrossParts, isDuplicateKeyError, pushEvents, totalFromPage, withEvents } from '@gl/service-kit';
 import type { IncidentLinkDoc, MilestoneDoc, NoteableDoc, NoteableKind } from './discussions.models';
 import type { NotesDeps } from './notes.service';
 import { derivedFields } from './noteable-documents';
@@ -135,8 +135,7 @@ export function createNoteablesStore(deps: Pick<NotesDeps, 'models' | 'outbox'>)
         };
       }
       // Nulls last: the items with a value in order, then those without by id (in parts, when the order
-      // has them: issuable-order.ts blankParts). Where a part ends is counted only when this page does not
-      // show it (a page it does not reach, or starts after).
+      // has them: issuable-order.ts blankParts), as one window (findAcrossParts).
       const valued = { $and: [filter, { [order.field]: HAS_VALUE[order.field] ?? { $ne: null } }] };
       const blank = { [order.field]: null };
       const parts = [
@@ -146,23 +145,7 @@ export function createNoteablesStore(deps: Pick<NotesDeps, 'models' | 'outbox'>)
           sort: { _id: order.tie },
         })),
       ];
-      let items: NoteableDoc[] = [];
-      let offset = skip;
-      for (const [i, part] of parts.entries()) {
-        const found = await noteables
-          .find(part.filter)
-          .sort(part.sort)
-          .skip(offset)
-          .limit(limit - items.length)
-          .lean<NoteableDoc[]>();
-        items = [...items, ...found];
-        if (items.length >= limit || i === parts.length - 1) break;
-        const size =
-          found.length > 0 || offset === 0
-            ? offset + found.length
-            : await noteables.countDocuments(part.filter);
-        offset = Math.max(0, offset - size);
-      }
+      const items = await findAcrossParts<NoteableDoc>(noteables, parts, skip, limit);
       return {
         items,
         total: totalFromPage(window, items.length) ?? (await noteables.countDocuments(filter)),

@@ -30,6 +30,42 @@ export async function findPage<T>(
   return { total, docs };
 }
 
+/** One range of a list read in parts: its filter and the order within it. */
+export interface ListPart<T> {
+  filter: FilterQuery<T>;
+  sort: Record<string, 1 | -1>;
+}
+
+/**
+ * The window (`skip`, `take`) of a list made of several ranges one after another (a nulls-last order: the
+ * items with a value in order, then those without by id), each read along its own index. A range is read
+ * only if the window reaches it, and where one ends is counted only when its own read cannot tell (the
+ * window starts past its end).
+ */
+export async function findAcrossParts<T>(
+  model: Model<T>,
+  parts: readonly ListPart<T>[],
+  skip: number,
+  take: number,
+): Promise<T[]> {
+  let items: T[] = [];
+  let offset = skip;
+  for (const [i, part] of parts.entries()) {
+    const found = await model
+      .find(part.filter)
+      .sort(part.sort)
+      .skip(offset)
+      .limit(take - items.length)
+      .lean<T[]>();
+    items = [...items, ...found];
+    if (items.length >= take || i === parts.length - 1) break;
+    const size =
+      found.length > 0 || offset === 0 ? offset + found.length : await model.countDocuments(part.filter);
+    offset = Math.max(0, offset - size);
+  }
+  return items;
+}
+
 /**
  * How many documents match, or null when more than `limit` do (GitLab stops counting at Kaminari's
  * MAX_COUNT_LIMIT). One count that stops at the first match past the limit: MongoDB walks at most
