@@ -1,5 +1,6 @@
 import type { Model } from 'mongoose';
 import type { Logger } from 'pino';
+import { runPeriodically } from '@gl/service-kit';
 import { createActivityLogStore } from './activity-log.store';
 import type { AuthorRemovalDoc, EventsModels } from './events.models';
 import type { TimelineModels } from './timeline/timeline.models';
@@ -47,7 +48,7 @@ export function createAuthorRemovalJob(
 ): AuthorRemovalJob {
   const log = createActivityLogStore(models.activities);
   const timeline = createTimelineStore(timelines);
-  let timer: NodeJS.Timeout | null = null;
+  let stopTimers: (() => void) | null = null;
   /** The run that ends the grace of the orders still in it. */
   let graceTimer: NodeJS.Timeout | null = null;
   let queue: Promise<unknown> = Promise.resolve();
@@ -112,14 +113,14 @@ export function createAuthorRemovalJob(
       job.runOnce().catch((err: unknown) => logger.error({ err }, 'removing deleted authors’ events failed'));
     },
     start() {
-      job.wake();
-      timer = setInterval(() => job.wake(), intervalMs);
-      timer.unref();
+      // Orders left by a previous run are taken up a minute after start, like the other sweeps
+      // (FIRST_RUN_DELAY_MS); a user.destroyed delivered meanwhile wakes the job at once.
+      stopTimers = runPeriodically(() => job.wake(), intervalMs);
     },
     async stop() {
-      if (timer) clearInterval(timer);
+      stopTimers?.();
       if (graceTimer) clearTimeout(graceTimer);
-      timer = null;
+      stopTimers = null;
       graceTimer = null;
       await queue;
     },
