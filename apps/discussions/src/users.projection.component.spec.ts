@@ -1,29 +1,13 @@
-import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
-import { DURABLES, EVENT_TYPES, type EventEnvelope } from '@gl/contracts';
+import { DURABLES, EVENT_TYPES } from '@gl/contracts';
 import { GHOST_USER, gravatarUrl } from '@gl/service-kit';
-import { DEVELOPER, MAINTAINER, OWNER, useHarness, userEventFields } from '@gl/testing';
+import { DEVELOPER, MAINTAINER, OWNER, gatewayEvent, useHarness, userEventFields } from '@gl/testing';
 import { projectNamespace, startDiscussionsHarness } from './testing/discussions.harness';
 
 const IDENTITY = EVENT_TYPES.identity;
 const summary = z.object({ id: z.number(), username: z.string(), avatar_url: z.string().nullable() });
 const issue = z.object({ iid: z.number(), author: summary });
 const note = z.object({ id: z.number(), body: z.string(), author: summary });
-
-function identityEvent(type: string, data: Record<string, unknown>): EventEnvelope {
-  return {
-    id: randomUUID(),
-    type,
-    version: 1,
-    occurredAt: new Date().toISOString(),
-    producer: 'gateway',
-    correlationId: null,
-    actor: null,
-    projectId: null,
-    groupId: null,
-    data,
-  };
-}
 
 describe('discussions: the users copy and deleted users', () => {
   const h = useHarness(startDiscussionsHarness);
@@ -44,11 +28,11 @@ describe('discussions: the users copy and deleted users', () => {
   const notesOf = async (iid: number) =>
     z.array(note).parse((await h.call('GET', `${base}/${iid}/notes`, { ns, as: OWNER })).body);
   const destroyed = (user: typeof DEVELOPER, hardDelete: boolean) =>
-    identityEvent(IDENTITY.userDestroyed, { userId: user.id, username: user.username, hardDelete });
+    gatewayEvent(IDENTITY.userDestroyed, { userId: user.id, username: user.username, hardDelete });
 
   it("When a participant is known from the users copy, then their avatar_url is the gateway's Gravatar URL", async () => {
     await users().handle(
-      identityEvent(IDENTITY.userCreated, userEventFields({ id: 8101, username: 'mentioned' })),
+      gatewayEvent(IDENTITY.userCreated, userEventFields({ id: 8101, username: 'mentioned' })),
     );
     const iid = await openIssue(OWNER, 'Mentions');
     await comment(OWNER, iid, 'cc @mentioned');
@@ -59,7 +43,7 @@ describe('discussions: the users copy and deleted users', () => {
   });
 
   it('When a user is deleted, then their issues and notes pass to the Ghost User; redelivery changes nothing', async () => {
-    await users().handle(identityEvent(IDENTITY.userCreated, userEventFields({ id: DEVELOPER.id })));
+    await users().handle(gatewayEvent(IDENTITY.userCreated, userEventFields({ id: DEVELOPER.id })));
     const own = await openIssue(DEVELOPER, 'By the developer');
     await comment(DEVELOPER, own, 'my note');
     const other = await openIssue(OWNER, 'By the owner');
