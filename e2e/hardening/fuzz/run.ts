@@ -47,14 +47,18 @@ interface Probe {
 }
 
 /**
- * The probe for a case. The instance-wide project and group lists change whenever another suite running
- * beside the fuzzer creates something, so a refused create there is checked against what the fuzzing owner
- * owns; everything else is read as root, who sees it all.
+ * The probe for a case. The instance-wide project, group and user lists change whenever another suite
+ * running beside the fuzzer creates something, so a refused create there is checked against what the
+ * fuzzing owner owns, or against the one user the request would have made; everything else is read as
+ * root, who sees it all.
  */
-function probeOf(world: World, template: string, params: ParamValues): Probe {
+function probeOf(world: World, template: string, params: ParamValues, username: string | null): Probe {
   const owner = world.tokens.owner;
   if ((template === '/projects' || template === '/groups') && owner !== null) {
     return { path: `${template}?owned=true&per_page=100`, token: owner };
+  }
+  if (template === '/users' && username !== null) {
+    return { path: `/users?username=${encodeURIComponent(username)}`, token: world.root };
   }
   return {
     path: fill(template, params) + (template.endsWith('s') ? '?per_page=100' : ''),
@@ -152,6 +156,22 @@ async function spareToken(world: World): Promise<string> {
   return made.token;
 }
 
+/**
+ * The username a user create would make: read from the body actually sent, whatever the case did to it;
+ * without one there (missing, oversize, not JSON), the valid body's.
+ */
+function usernameOf(body: unknown): string | null {
+  if (typeof body !== 'string') return null;
+  try {
+    const parsed: unknown = JSON.parse(body);
+    const username = (parsed as { username?: unknown } | null)?.username;
+    // A hostile 1 MB name cannot go in a query string; no user can hold it anyway (255 characters at most).
+    return typeof username === 'string' && username.length <= 1_000 ? username : null;
+  } catch {
+    return null;
+  }
+}
+
 interface Built {
   path: string;
   init: Parameters<typeof call>[2];
@@ -190,9 +210,11 @@ async function build(
     headers[m.name] = m.value;
   }
   let body: unknown;
+  let validBody: unknown = null;
   if (op.method !== 'GET' && op.method !== 'DELETE') {
     const valid = (rule?.body?.(c) ??
       (op.operationId === 'receiveRegistryEvents' ? { events: [] } : {})) as Record<string, unknown>;
+    validBody = valid;
     if (m.kind === 'body-field') body = { ...valid, [m.field]: m.value };
     else if (m.kind === 'body-taken') body = { ...valid, [m.field]: await takenValue(op.operationId, c) };
     else if (m.kind === 'body-missing')
@@ -210,7 +232,9 @@ async function build(
   return {
     path,
     init: { token, headers, body, outsideApi: op.outsideApi, timeoutMs: 30_000 },
-    probe: template ? probeOf(world, template, params) : null,
+    probe: template
+      ? probeOf(world, template, params, usernameOf(body) ?? usernameOf(JSON.stringify(validBody)))
+      : null,
   };
 }
 
