@@ -188,4 +188,21 @@ describe('Issue list plans: label, state, milestone and confidentiality filters 
       ),
     ]);
   });
+  it('When a board column is narrowed to the few issues of a rare label, then they are read by the _id index, not along the column index', async () => {
+    const noteables = h.runtime.connection.collection('noteables');
+    const filter = {
+      $and: [
+        { kind: 'Issue' },
+        { projectId: { $in: [1, 2] } },
+        { state: 'opened' },
+        { labelKeys: { $regex: ' l72 ' } },
+        { _id: { $in: [11, 12, 13] } },
+        { positionScope: 'g1' },
+      ],
+    };
+    const plan = await planOf(noteables, filter, { relativePosition: 1, _id: 1 });
+    if (!plan) return; // not the local FerretDB
+    expect(plan.filterPushdown).toBe(true);
+    expect(plan.details[0]).toMatch(/^SEARCH \S+ USING INDEX \S+__id_ /);
+  });
 });
