@@ -19,8 +19,11 @@ import {
 import type { Model } from 'mongoose';
 import { createBeyondLimitMemo } from '@gl/service-kit';
 import { createBoardColumnsStore } from './board-columns.store';
-import type { NoteableDoc } from './discussions.models';
+import type { NoteableDoc, NoteableWordDoc } from './discussions.models';
 import { labelKeyWordsMigration } from './migrations/label-key-words';
+import { noteableWordsMigration } from './migrations/noteable-words';
+import { withLabel } from './noteable-documents';
+import { assigneeWord, labelWord } from './noteable-words.store';
 import { groupNamespace, projectNamespace, startDiscussionsHarness } from './testing/discussions.harness';
 
 const ID = EVENT_TYPES.identity;
@@ -358,18 +361,89 @@ describe('Board lists: GET /groups/:id/boards/:board_id/lists/:list_id/issues an
     expect(await titlesOf(g, board.boardId, 'backlog')).toEqual([]);
   });
 
+  it('When a column is read among the few issues of its label, then every window and total are those read along the column index', async () => {
+    const { g, p, board, doing, open } = await world();
+    const titles = ['a', 'b', 'c', 'd', 'e', 'f', 'g'];
+    const made = [];
+    for (const title of titles) made.push(await open(title, { labels: title < 'e' ? doing : 'other' }));
+    // An entry that outlived its label (removed), and one that outlived its issue (deleted): both ignored.
+    await h.call('PUT', `/projects/${p.id}/issues/${made[1]!.iid}`, {
+      ns: p,
+      level: 50,
+      json: { remove_labels: doing },
+    });
+    await h.call('DELETE', `/projects/${p.id}/issues/${made[2]!.iid}`, { ns: p, level: 50 });
+    const words = h.runtime.connection.model('NoteableWord') as Model<NoteableWordDoc>;
+    await words.create({
+      _id: `${labelWord(doing)}:${made[2]!.id}`,
+      word: labelWord(doing),
+      family: 'label',
+      noteableId: made[2]!.id,
+      touchedAt: new Date(),
+    });
+    expect(await titlesOf(g, board.boardId, 1)).toEqual(['a', 'd']);
+
+    const model = h.runtime.connection.model('Noteable') as Model<NoteableDoc>;
+    const filter = {
+      $and: [{ kind: 'Issue' }, { projectId: { $in: [p.id] } }, { state: 'opened' }, withLabel(doing)],
+    };
+    const scope = `g${p.ancestorGroupIds[0]}`;
+    const narrowed = createBoardColumnsStore({ noteables: model, noteableWords: words });
+    const alongIndex = createBoardColumnsStore(
+      { noteables: model, noteableWords: words },
+      undefined,
+      undefined,
+      0,
+    );
+    const required = [labelWord(doing)];
+    for (const [skip, limit] of [
+      [0, 1],
+      [1, 1],
+      [0, 5],
+      [2, 2],
+    ] as const) {
+      const expected = await alongIndex.page(filter, scope, skip, limit, required);
+      const got = await narrowed.page(filter, scope, skip, limit, required);
+      expect(got.items.map((i) => i.title)).toEqual(expected.items.map((i) => i.title));
+      expect({ total: got.total, hasNext: got.hasNext }).toEqual({
+        total: expected.total,
+        hasNext: expected.hasNext,
+      });
+    }
+    // A word nobody has: nothing, at once.
+    expect(await narrowed.page(filter, scope, 0, 5, [labelWord(`none${unique()}`)])).toEqual({
+      items: [],
+      total: 0,
+      hasNext: false,
+    });
+  });
+
+  it('When entries are missing (issues stored before they existed), then the migration step puts the issues back in their columns', async () => {
+    const { g, board, doing, open } = await world();
+    const a = await open('a', { labels: doing, assignee_ids: [OWNER.id] });
+    const words = h.runtime.connection.model('NoteableWord') as Model<NoteableWordDoc>;
+    await words.deleteMany({ noteableId: a.id });
+    expect(await titlesOf(g, board.boardId, 1)).toEqual([]);
+    await noteableWordsMigration(7).up(h.runtime.connection, h.runtime.logger);
+    await noteableWordsMigration(7).up(h.runtime.connection, h.runtime.logger);
+    expect(await titlesOf(g, board.boardId, 1)).toEqual(['a']);
+    const entries = await words.find({ noteableId: a.id }).lean();
+    expect(entries.map((e) => e.word).sort()).toEqual([labelWord(doing), assigneeWord(OWNER.id)].sort());
+  });
+
   it('When a column holds more issues than the count limit, then no total, and whether a next page exists', async () => {
     const { p, open } = await world();
     for (const title of ['a', 'b', 'c', 'd']) await open(title);
     const model = h.runtime.connection.model('Noteable') as Model<NoteableDoc>;
+    const words = h.runtime.connection.model('NoteableWord') as Model<NoteableWordDoc>;
     const filter = { $and: [{ kind: 'Issue' }, { projectId: { $in: [p.id] } }, { state: 'opened' }] };
     const scope = `g${p.ancestorGroupIds[0]}`;
-    const limited = createBoardColumnsStore({ noteables: model }, 3);
+    const limited = createBoardColumnsStore({ noteables: model, noteableWords: words }, 3);
     const first = await limited.page(filter, scope, 0, 2);
     expect(first.items.map((i) => i.title)).toEqual(['a', 'b']);
     expect(first).toMatchObject({ total: null, hasNext: true });
     expect(await limited.page(filter, scope, 2, 2)).toMatchObject({ total: null, hasNext: false });
-    const counted = createBoardColumnsStore({ noteables: model }, 4);
+    const counted = createBoardColumnsStore({ noteables: model, noteableWords: words }, 4);
     expect(await counted.page(filter, scope, 0, 2)).toMatchObject({ total: 4, hasNext: true });
     expect(await counted.page(filter, scope, 4, 2)).toMatchObject({ items: [], total: 4, hasNext: false });
   });
@@ -378,11 +452,12 @@ describe('Board lists: GET /groups/:id/boards/:board_id/lists/:list_id/issues an
     const { p, open } = await world();
     for (const title of ['a', 'b', 'c', 'd']) await open(title);
     const model = h.runtime.connection.model('Noteable') as Model<NoteableDoc>;
+    const words = h.runtime.connection.model('NoteableWord') as Model<NoteableWordDoc>;
     const filter = { $and: [{ kind: 'Issue' }, { projectId: { $in: [p.id] } }, { state: 'opened' }] };
     const scope = `g${p.ancestorGroupIds[0]}`;
     const clock = { at: 0 };
     const memo = createBeyondLimitMemo({ ttlMs: 60_000, now: () => clock.at });
-    const store = createBoardColumnsStore({ noteables: model }, 3, memo);
+    const store = createBoardColumnsStore({ noteables: model, noteableWords: words }, 3, memo);
     expect(await store.page(filter, scope, 0, 2)).toMatchObject({ total: null, hasNext: true });
     await model.updateOne({ projectId: p.id, title: 'd' }, { $set: { state: 'closed' } });
     // Within the minute the column is still taken to be past the limit; the page itself is current.

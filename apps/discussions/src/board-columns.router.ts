@@ -94,7 +94,7 @@ export function createBoardColumnsRouter(deps: BoardColumnsDeps): Router {
     const given = params();
     const { board, projects } = await boardOf(req, res, given.board_id);
     const column = listOf(board, given.list_id);
-    const { query, extra } = columnQuery(board, column);
+    const { query, extra, required } = columnQuery(board, column);
     const viewer = viewerOfContext(req.ctx);
     const lookups = await scope.lookups(namesOf(query), projects);
     const finder = issuableFilter({ kind: 'Issue', query, projects, viewer, lookups }, { withState: true });
@@ -105,7 +105,7 @@ export function createBoardColumnsRouter(deps: BoardColumnsDeps): Router {
     const positionScope = `g${group.ancestorGroupIds[0] ?? group.id}`;
     let found: ColumnPage = { items: [], total: 0, hasNext: false };
     const list = await readPage(req, async (skip, limit) => {
-      found = await deps.columns.page(filter, positionScope, skip, limit);
+      found = await deps.columns.page(filter, positionScope, skip, limit, required);
       return { items: found.items, total: found.total ?? 0 };
     });
     if (found.total !== null) {

@@ -1,10 +1,19 @@
 import { countUpTo, createBeyondLimitMemo, findAcrossParts, type BeyondLimitMemo } from '@gl/service-kit';
 import type { DiscussionsModels, NoteableDoc } from './discussions.models';
+import { createNoteableWordsStore } from './noteable-words.store';
 
 type Filter = Record<string, unknown>;
 
 /** GitLab (Kaminari MAX_COUNT_LIMIT): past 10,000 issues a list's total is not counted and not sent. */
 export const COLUMN_COUNT_LIMIT = 10_000;
+
+/**
+ * A column whose label or assignee at most this many issues have is read from those issues alone (their
+ * word entries, noteable-words.store.ts) rather than along the column index. Reading an issue by id and
+ * checking the column's conditions on it costs about as much as walking 100 index entries, and a count of
+ * a sparse column walks every issue of the group: below this, the few issues are the cheaper read.
+ */
+export const NARROW_LIMIT = 300;
 
 export interface ColumnPage {
   items: NoteableDoc[];
@@ -25,13 +34,28 @@ const BY_ID = { _id: 1 } as const;
  * The issues without one follow in id order, along {kind, projectId, relativePosition, _id}.
  * A column found past the count limit is remembered as such for a minute (`memo`): that count walks
  * more entries than the page, and a board's columns are read again at every page load.
+ * A column that requires a label or an assignee (`words`, as noteable-words.store.ts names them) that few
+ * issues have is read among those issues only: their ids, found by the word's entries, go into the filter
+ * and the local database reads them by id (FerretDB patch 0012). A sparse column otherwise walks the
+ * group's entries until it has a page, and its count walks all of them.
  */
 export function createBoardColumnsStore(
-  models: Pick<DiscussionsModels, 'noteables'>,
+  models: Pick<DiscussionsModels, 'noteables' | 'noteableWords'>,
   countLimit = COLUMN_COUNT_LIMIT,
   memo: BeyondLimitMemo = createBeyondLimitMemo(),
+  narrowLimit = NARROW_LIMIT,
 ) {
   const { noteables } = models;
+  const words = createNoteableWordsStore(models.noteableWords);
+
+  /** The filter among the issues of the first of `required` few enough issues have, else as it is. */
+  async function narrowed(filter: Filter, required: readonly string[]): Promise<Filter> {
+    for (const word of required) {
+      const ids = await words.fewNoteableIds(word, narrowLimit);
+      if (ids !== null) return { $and: [...andOf(filter), { _id: { $in: ids } }] };
+    }
+    return filter;
+  }
 
   const positionedIn = (filter: Filter, scope: string): Filter => ({
     $and: [...andOf(filter), { positionScope: scope }],
@@ -41,7 +65,14 @@ export function createBoardColumnsStore(
   /** How many issues have a position, or null past `countLimit`: one walk that stops past the limit. */
   const positionedUpTo = (positioned: Filter) => countUpTo(noteables, positioned, countLimit, memo);
 
-  async function page(filter: Filter, scope: string, skip: number, limit: number): Promise<ColumnPage> {
+  async function page(
+    given: Filter,
+    scope: string,
+    skip: number,
+    limit: number,
+    required: readonly string[] = [],
+  ): Promise<ColumnPage> {
+    const filter = await narrowed(given, required);
     const positioned = positionedIn(filter, scope);
     const blank = unpositioned(filter);
     // A first page that is full cannot tell the total: the positioned issues are counted (up to the limit)

@@ -143,6 +143,18 @@ export interface IncidentLinkDoc {
 }
 
 /**
+ * One label or assignee of a noteable as an entry of its own (noteable-words.store.ts): `word` is the
+ * label's key or `u<id>`, `_id` is `<word>:<noteableId>`, `touchedAt` the last write that named it.
+ */
+export interface NoteableWordDoc {
+  _id: string;
+  word: string;
+  family: 'label' | 'assignee';
+  noteableId: number;
+  touchedAt: Date;
+}
+
+/**
  * What discussions knows about group milestones, from the boards service's events: the title from
  * `milestone.opened`, the whole milestone from `milestone.defined` (absent fields: not defined yet).
  */
@@ -222,6 +234,7 @@ export interface DiscussionsModels {
   members: Model<MembershipDoc>;
   positionClaims: Model<PositionClaimDoc>;
   positionLeases: Model<PositionLeaseDoc>;
+  noteableWords: Model<NoteableWordDoc>;
 }
 
 const mixed = Schema.Types.Mixed;
@@ -438,6 +451,16 @@ export function createDiscussionsModels(connection: Connection, outbox: Outbox):
   claimSchema.index({ scope: 1, position: 1 });
   const leaseSchema = documentSchema<PositionLeaseDoc>({ _id: String, holder: String, until: Date });
   const groupSchema = documentSchema<GroupRefDoc>({ _id: Number, rootGroupId: Number, destroyed: Boolean });
+  const wordSchema = documentSchema<NoteableWordDoc>({
+    _id: String,
+    word: String,
+    family: String,
+    noteableId: Number,
+    touchedAt: Date,
+  });
+  // The noteables with a word (a rare board column's issues), and a noteable's words of a family (pruning).
+  wordSchema.index({ word: 1, noteableId: 1 });
+  wordSchema.index({ noteableId: 1, family: 1, word: 1 });
 
   const models: DiscussionsModels = {
     noteables: defineModel(connection, 'Noteable', noteableSchema, 'noteables'),
@@ -452,6 +475,7 @@ export function createDiscussionsModels(connection: Connection, outbox: Outbox):
     members: defineModel(connection, 'Member', membershipSchema(), 'members'),
     positionClaims: defineModel(connection, 'PositionClaim', claimSchema, 'position_claims'),
     positionLeases: defineModel(connection, 'PositionLease', leaseSchema, 'position_leases'),
+    noteableWords: defineModel(connection, 'NoteableWord', wordSchema, 'noteable_words'),
   };
   outbox.register(models.noteables);
   outbox.register(models.notes);

@@ -187,6 +187,8 @@ export function createIssueRelations(deps: Pick<NotesDeps, 'models'>) {
       await noteables.db.collection('epic_issues').deleteMany({ issueId: issue._id });
       await noteables.db.collection('issuable_subscriptions').deleteMany({ noteableId: issue._id });
       await noteables.deleteOne({ _id: issue._id, kind: 'Issue' });
+      // Its label and assignee entries last: until then they still name an issue (noteable-words.store.ts).
+      await noteables.db.collection('noteable_words').deleteMany({ noteableId: issue._id });
     },
   };
 }

@@ -3,6 +3,7 @@ import { findAcrossParts, isDuplicateKeyError, pushEvents, totalFromPage, withEv
 import type { IncidentLinkDoc, MilestoneDoc, NoteableDoc, NoteableKind } from './discussions.models';
 import type { NotesDeps } from './notes.service';
 import { derivedFields } from './noteable-documents';
+import { createNoteableWordsStore, wordsOf } from './noteable-words.store';
 import { HAS_VALUE, sortSpec, type IssuableOrder } from './issuable-order';
 
 /** Which noteables of a list the caller may read; `all` when they read every one (no per-item check). */
@@ -32,10 +33,14 @@ const newestFirst = (a: NoteableDoc, b: NoteableDoc): number => b._id - a._id;
 export function createNoteablesStore(deps: Pick<NotesDeps, 'models' | 'outbox'>) {
   const { models, outbox } = deps;
   const noteables = models.noteables;
+  // A noteable's labels and assignees as entries of their own, written before the noteable (no reader
+  // finds it with a label and no entry): noteable-words.store.ts.
+  const words = createNoteableWordsStore(models.noteableWords);
 
   return {
     /** Inserts a noteable with the events it carries, then wakes the outbox relay. */
     async insert(doc: NoteableDoc, events: EventEnvelope[]): Promise<void> {
+      await words.ensure(doc._id, wordsOf(doc));
       await noteables.create(withEvents(withDerivedFields(doc), events));
       outbox.kick();
     },
@@ -43,6 +48,7 @@ export function createNoteablesStore(deps: Pick<NotesDeps, 'models' | 'outbox'>)
     /** As insert, for a noteable whose id may already be taken (a redelivered event): false then. */
     async insertOnce(doc: NoteableDoc, events: EventEnvelope[]): Promise<boolean> {
       try {
+        await words.ensure(doc._id, wordsOf(doc));
         await noteables.create(withEvents(withDerivedFields(doc), events));
       } catch (err) {
         if (!isDuplicateKeyError(err)) throw err;
@@ -53,7 +59,12 @@ export function createNoteablesStore(deps: Pick<NotesDeps, 'models' | 'outbox'>)
     },
 
     async update(id: number, set: Record<string, unknown>, events: EventEnvelope[]): Promise<void> {
-      await noteables.updateOne({ _id: id }, pushEvents({ $set: { ...set, ...derivedFields(set) } }, events));
+      await words.replace(id, wordsOf(set), async () => {
+        await noteables.updateOne(
+          { _id: id },
+          pushEvents({ $set: { ...set, ...derivedFields(set) } }, events),
+        );
+      });
       if (events.length > 0) outbox.kick();
     },
 

@@ -97,6 +97,7 @@ export function createUsersStore(models: Pick<DiscussionsModels, 'noteables' | '
       if (kind === 'Issue')
         await noteables.db.collection('epic_issues').deleteMany({ issueId: { $in: ids } });
       await noteables.deleteMany({ _id: { $in: ids } });
+      await noteables.db.collection('noteable_words').deleteMany({ noteableId: { $in: ids } });
       if (ids.length < BATCH) return;
     }
   }

@@ -4,6 +4,7 @@ import { labelKeyWordsMigration } from './label-key-words';
 import { assigneeKeyWordsMigration } from './assignee-key-words';
 import { listIndexKeysMigration } from './list-index-keys';
 import { milestoneDueMigration } from './milestone-due';
+import { noteableWordsMigration } from './noteable-words';
 
 /** gl_discussions's steps, oldest first; a release that changes indexes or document shapes appends one. */
 export const DISCUSSIONS_MIGRATIONS: readonly Migration[] = [
@@ -13,4 +14,5 @@ export const DISCUSSIONS_MIGRATIONS: readonly Migration[] = [
   listIndexKeysMigration(4),
   assigneeKeyWordsMigration(5),
   milestoneDueMigration(6),
+  noteableWordsMigration(7),
 ];

@@ -1,0 +1,44 @@
+import type { Model } from 'mongoose';
+import type { Migration } from '@gl/service-kit';
+import type { NoteableDoc, NoteableWordDoc } from '../discussions.models';
+import { createNoteableWordsStore, wordsOf } from '../noteable-words.store';
+
+const BATCH = 1_000;
+
+/**
+ * The label and assignee entries (noteable-words.store.ts) of the noteables written before they existed:
+ * every noteable is read once in `_id` order, a batch at a time, and its entries are created (an entry
+ * that is there is only touched). Idempotent; progress is logged per 10,000 noteables.
+ */
+export function noteableWordsMigration(version: number): Migration {
+  return {
+    version,
+    name: 'noteable_words: an entry per label and assignee of every noteable',
+    async up(connection, logger) {
+      const started = Date.now();
+      const noteables = connection.models.Noteable as Model<NoteableDoc> | undefined;
+      const entries = connection.models.NoteableWord as Model<NoteableWordDoc> | undefined;
+      if (!noteables || !entries) throw new Error('discussions models are not compiled');
+      await entries.init();
+      const words = createNoteableWordsStore(entries);
+      let after = -Infinity;
+      let read = 0;
+      for (;;) {
+        const batch = await noteables
+          .find({ _id: { $gt: after } })
+          .sort({ _id: 1 })
+          .limit(BATCH)
+          .select({ labels: 1, assigneeIds: 1 })
+          .lean<Pick<NoteableDoc, '_id' | 'labels' | 'assigneeIds'>[]>();
+        await words.ensureMany(batch.map((doc) => ({ id: doc._id, words: wordsOf(doc) })));
+        read += batch.length;
+        if (read % 10_000 < batch.length && batch.length > 0) {
+          logger.info({ read, ms: Date.now() - started }, 'noteable_words: filling');
+        }
+        if (batch.length < BATCH) break;
+        after = batch[batch.length - 1]!._id;
+      }
+      logger.info({ ms: Date.now() - started, read }, 'noteable_words: filled');
+    },
+  };
+}
