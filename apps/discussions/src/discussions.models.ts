@@ -277,6 +277,20 @@ export const COLUMN_INDEX = {
   assigneeKeys: 1,
 } as const;
 
+/** COLUMN_INDEX's keys led by _id (see its use below). */
+export const COLUMN_BY_ID_INDEX = {
+  _id: 1,
+  kind: 1,
+  positionScope: 1,
+  state: 1,
+  relativePosition: 1,
+  projectId: 1,
+  labelKeys: 1,
+  milestoneId: 1,
+  confidential: 1,
+  assigneeKeys: 1,
+} as const;
+
 export function createDiscussionsModels(connection: Connection, outbox: Outbox): DiscussionsModels {
   const noteableSchema = documentSchema<NoteableDoc>({
     _id: Number,
@@ -350,6 +364,10 @@ export function createDiscussionsModels(connection: Connection, outbox: Outbox):
   // the readable projects, the labels, the milestone, confidentiality and the assignees are checked on
   // each entry, so a page, a deep page and a capped count never read the documents they pass over.
   noteableSchema.index(COLUMN_INDEX);
+  // The same keys led by _id: a column narrowed to the few issues of a rare label (board-columns.store.ts)
+  // reads them by id, and the local FerretDB checks the column's conditions on these entries (patch 0012)
+  // instead of reading each from the document (two JSON parses a field). MongoDB needs only the _id index.
+  noteableSchema.index(COLUMN_BY_ID_INDEX);
   // A user's snippets, newest first (GET /snippets, personal-snippets.ts): without it every snippet was read.
   noteableSchema.index({ kind: 1, 'author.id': 1, _id: -1 });
   addOutboxFields(noteableSchema);
