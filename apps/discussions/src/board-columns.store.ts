@@ -52,7 +52,7 @@ export function createBoardColumnsStore(
   /** The filter among the issues of the first of `required` few enough issues have, else as it is. */
   async function narrowed(filter: Filter, required: readonly string[]): Promise<Filter> {
     for (const word of required) {
-      const ids = await words.fewNoteableIds(word, narrowLimit);
+      const ids = await words.fewNoteableIds(word, narrowLimit, memo);
       if (ids !== null) return { $and: [...andOf(filter), { _id: { $in: ids } }] };
     }
     return filter;

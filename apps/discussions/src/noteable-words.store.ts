@@ -1,5 +1,5 @@
 import type { Model } from 'mongoose';
-import { countUpTo } from '@gl/service-kit';
+import { countUpTo, type BeyondLimitMemo } from '@gl/service-kit';
 import type { NoteableWordDoc } from './discussions.models';
 import { labelKey } from './noteable-documents';
 
@@ -100,10 +100,11 @@ export function createNoteableWordsStore(words: Model<NoteableWordDoc>, now: () 
 
     /**
      * The ids of the noteables with the word, or null when more than `limit` have it (the caller then reads
-     * along its own index). Counted first, so a common word costs one bounded count of entries.
+     * along its own index). Counted first, so a common word costs one bounded count of entries, and with
+     * `memo` none for a minute after (a word that became rare meanwhile is only read the slower way).
      */
-    async fewNoteableIds(word: string, limit: number): Promise<number[] | null> {
-      if ((await countUpTo(words, { word }, limit)) === null) return null;
+    async fewNoteableIds(word: string, limit: number, memo?: BeyondLimitMemo): Promise<number[] | null> {
+      if ((await countUpTo(words, { word }, limit, memo)) === null) return null;
       // distinct: one answer rather than a document per entry (the local FerretDB spends most of a small
       // read on each document it returns).
       return words.distinct<'noteableId', number>('noteableId', { word });
