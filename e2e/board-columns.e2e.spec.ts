@@ -124,4 +124,24 @@ describe('board lists: column issues and card moves through the gateway', () => 
     // The boards service still answers its own list route.
     expect((await api(`/groups/${groupId}/boards/${boardId}/lists/${listId}`)).status).toBe(200);
   });
+  it('When a column is paged by cursor, then following Link rel="next" through the gateway walks it once', async () => {
+    const titles: string[] = [];
+    let url: string | null =
+      `/groups/${groupId}/boards/${boardId}/lists/${listId}/issues?pagination=keyset&per_page=1`;
+    for (let guard = 0; url !== null && guard < 10; guard++) {
+      const res = await api(url);
+      expect(res.status).toBe(200);
+      expect(res.headers.get('x-total')).toBeNull();
+      titles.push(...((await res.json()) as Issue[]).map((i) => i.title));
+      const link = res.headers.get('link');
+      // An absolute URL on the gateway, as GitLab's HeaderBuilder writes it.
+      url = link ? new URL(link.slice(1, link.indexOf('>'))).href.replace(/^.*\/api\/v4/, '') : null;
+    }
+    expect(titles).toEqual(['one', 'two']);
+    const bad = await api(
+      `/groups/${groupId}/boards/${boardId}/lists/${listId}/issues?pagination=keyset&cursor=x`,
+    );
+    expect(bad.status).toBe(400);
+    expect(await bad.json()).toEqual({ error: 'cursor is invalid' });
+  });
 });

@@ -7,7 +7,7 @@ import { percentile, roundTenth } from './stats';
  * `npm run bench -- --scenario columns [--scale F]`: one group with 100,000 issues (× F) seeded straight
  * into the discussions database: a fifth of them in the board's label list, a fifth assigned to the user
  * of its assignee list, one in a thousand in a rare label's list, the rest in its backlog. Then the first
- * page of each list and of the backlog, and a deep page of the label list, each read 200 times one after
+ * page of each list and of the backlog, and a deep page of the label list (by offset, and by cursor), each read 200 times one after
  * another through the gateway (p50/p99; target p99 < 50 ms). The seeded issues are copies of four issues
  * made through the API (templateOf), so they have every field the service writes.
  */
@@ -195,6 +195,23 @@ export async function runColumnsBench(options: {
   const backlog = await newIssue({ title: 'backlog' });
   const column = (ref: number | string, page = 1) =>
     call('GET', `/groups/${groupId}/boards/${boardId}/lists/${ref}/issues?per_page=20&page=${page}`);
+  /** The cursor after the first `items` issues of a list, walking it by cursor 100 at a time. */
+  const cursorAfter = async (ref: number, items: number): Promise<string> => {
+    let cursor: string | null = null;
+    for (let walked = 0; walked < items;) {
+      const take = Math.min(100, items - walked);
+      const query = `pagination=keyset&per_page=${take}${cursor ? `&cursor=${cursor}` : ''}`;
+      const reply = await must(
+        call('GET', `/groups/${groupId}/boards/${boardId}/lists/${ref}/issues?${query}`),
+        200,
+        'GET column by cursor',
+      );
+      if (!reply.nextCursor) throw new Error(`columns: the list ended after ${walked + take} issues`);
+      cursor = reply.nextCursor;
+      walked += take;
+    }
+    return cursor!;
+  };
   await until(async () => {
     const r = await column(listId);
     return r.status === 200 && (r.json as unknown[]).length === 1;
@@ -235,6 +252,14 @@ export async function runColumnsBench(options: {
   latencies['GET label list page 1'] = await timeSequential(() => column(listId));
   latencies['GET backlog page 1'] = await timeSequential(() => column('backlog'));
   latencies[`GET label list page ${deepPage}`] = await timeSequential(() => column(listId, deepPage));
+  // The same deep page by cursor (pagination=keyset), reached by walking the list by cursor once.
+  const cursorAt = await cursorAfter(listId, (deepPage - 1) * 20);
+  latencies[`GET label list page ${deepPage} by cursor`] = await timeSequential(() =>
+    call(
+      'GET',
+      `/groups/${groupId}/boards/${boardId}/lists/${listId}/issues?pagination=keyset&per_page=20&cursor=${cursorAt}`,
+    ),
+  );
   latencies['GET assignee list page 1'] = await timeSequential(() => column(assigneeListId));
   latencies['GET rare label list page 1'] = await timeSequential(() => column(rareListId));
   // The floor: a group request of the boards service, measured right after the columns.

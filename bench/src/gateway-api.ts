@@ -4,6 +4,8 @@ export interface GatewayReply {
   json: unknown;
   /** X-Total, 0 when absent. */
   total: number;
+  /** X-Next-Cursor (keyset pagination), null when absent. */
+  nextCursor: string | null;
 }
 
 export async function callGateway(
@@ -24,5 +26,6 @@ export async function callGateway(
     status: response.status,
     json: text ? (JSON.parse(text) as unknown) : null,
     total: Number(response.headers.get('x-total') ?? '0'),
+    nextCursor: response.headers.get('x-next-cursor'),
   };
 }

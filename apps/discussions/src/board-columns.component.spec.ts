@@ -336,6 +336,91 @@ describe('Board lists: GET /groups/:id/boards/:board_id/lists/:list_id/issues an
     expect(pages).toEqual(['b', 'a', 'c']);
   });
 
+  /** Every page of a column by cursor, `perPage` at a time: the titles and each answer's headers. */
+  async function walkByCursor(g: NamespaceContext, boardId: number, list: string | number, perPage: number) {
+    const titles: string[] = [];
+    const answers: { link: string | null; next: string | null; total: string | null }[] = [];
+    let query = `?pagination=keyset&per_page=${perPage}`;
+    for (let guard = 0; guard < 50; guard++) {
+      const res = await column(g, boardId, list, query);
+      expect(res.status).toBe(200);
+      titles.push(...issues.parse(res.body).map((i) => i.title));
+      const link = res.headers.get('link');
+      const next = res.headers.get('x-next-cursor');
+      answers.push({ link, next, total: res.headers.get('x-total') });
+      if (!link) break;
+      query = new URL(link.slice(1, link.indexOf('>'))).search;
+    }
+    return { titles, answers };
+  }
+
+  it('When a column is paged by cursor (pagination=keyset), then every issue once, in the offset order, across positioned and unpositioned ones', async () => {
+    const { g, board, doing, open } = await world();
+    const made = [];
+    for (const title of ['a', 'b', 'c', 'd', 'e']) made.push(await open(title, { labels: doing }));
+    const noteables = h.runtime.connection.collection('noteables');
+    for (const issue of [made[0]!, made[3]!]) {
+      await noteables.updateOne(
+        { _id: issue.id as never },
+        { $set: { relativePosition: null, positionScope: null } },
+      );
+    }
+    const expected = await titlesOf(g, board.boardId, 1);
+    expect(expected).toEqual(['b', 'c', 'e', 'a', 'd']);
+    for (const perPage of [1, 2, 5, 20]) {
+      const { titles, answers } = await walkByCursor(g, board.boardId, 1, perPage);
+      expect(titles).toEqual(expected);
+      for (const answer of answers) expect(answer.total).toBeNull();
+      const last = answers[answers.length - 1]!;
+      expect(last).toMatchObject({ link: null, next: null });
+      for (const answer of answers.slice(0, -1)) {
+        expect(answer.link).toMatch(/; rel="next"$/);
+        expect(answer.link).toContain(`cursor=${answer.next}`);
+        expect(answer.link).toContain(`per_page=${perPage}`);
+      }
+    }
+  });
+
+  it('When issues are added while a column is paged by cursor, then none already shown comes again and none before the cursor is skipped', async () => {
+    const { g, board, doing, open } = await world();
+    for (const title of ['a', 'b', 'c']) await open(title, { labels: doing });
+    const first = await column(g, board.boardId, 1, '?pagination=keyset&per_page=2');
+    expect(issues.parse(first.body).map((i) => i.title)).toEqual(['a', 'b']);
+    await open('d', { labels: doing }); // a new issue goes to the end
+    const cursor = first.headers.get('x-next-cursor')!;
+    const rest = await column(g, board.boardId, 1, `?pagination=keyset&per_page=5&cursor=${cursor}`);
+    expect(issues.parse(rest.body).map((i) => i.title)).toEqual(['c', 'd']);
+    expect(rest.headers.get('link')).toBeNull();
+  });
+
+  it("When the cursor or the pagination is not one the server wrote, then 400 and GitLab's parameter message", async () => {
+    const { g, board } = await world();
+    const bad = [
+      ['cursor=***', 'cursor is invalid'],
+      ['cursor=bm90IGpzb24', 'cursor is invalid'],
+      [
+        `cursor=${Buffer.from('{"relative_position":1,"id":2,"_kd":"p"}').toString('base64url')}`,
+        'cursor is invalid',
+      ],
+      [
+        `cursor=${Buffer.from('{"relative_position":"1","id":2,"_kd":"n"}').toString('base64url')}`,
+        'cursor is invalid',
+      ],
+      [`cursor=${Buffer.from('[1,2]').toString('base64url')}`, 'cursor is invalid'],
+      [`cursor=${'A'.repeat(400)}`, 'cursor is invalid'],
+    ];
+    for (const [query, message] of bad) {
+      const res = await column(g, board.boardId, 1, `?pagination=keyset&${query}`);
+      expect({ query, status: res.status, body: res.body }).toEqual({
+        query,
+        status: 400,
+        body: { error: message },
+      });
+    }
+    const unknown = await column(g, board.boardId, 1, '?pagination=sideways');
+    expect(unknown.status).toBe(400);
+  });
+
   it('When labels hold regular expression characters, then a list matches its label literally', async () => {
     const { g, open } = await world();
     const odd = `C++ (v2).*${unique()}`;

@@ -7,10 +7,12 @@ import {
   ParamError,
   collectParams,
   projectionCaughtUp,
+  readPageRequest,
   requestOrigin,
   requireUser,
   route,
   sendJson,
+  setKeysetPaginationHeaders,
   setUncountedPaginationHeaders,
   type ProjectionRevisions,
 } from '@gl/service-kit';
@@ -26,6 +28,7 @@ import type { NoteablesStore } from './noteables.store';
 import type { BoardCopies, BoardCopyDoc } from './board-projection';
 import { columnOf, columnQuery, inColumn, moveChanges, type Column } from './board-columns';
 import type { BoardColumnsStore, ColumnPage } from './board-columns.store';
+import { decodeColumnCursor, encodeColumnCursor } from './column-cursor';
 
 export interface BoardColumnsDeps {
   boards: BoardCopies;
@@ -103,6 +106,20 @@ export function createBoardColumnsRouter(deps: BoardColumnsDeps): Router {
     // Issue.order_by_relative_position within the group's root group (positionScopeOfNamespace).
     const group = req.ctx.namespace!;
     const positionScope = `g${group.ancestorGroupIds[0] ?? group.id}`;
+    if (given.pagination === 'keyset') {
+      const { perPage } = readPageRequest(req.query);
+      const after = given.cursor === undefined ? null : decodeColumnCursor(given.cursor);
+      const page = await deps.columns.pageAfter(filter, positionScope, after, perPage, required);
+      const last = page.items[page.items.length - 1];
+      const next =
+        page.hasNext && last
+          ? encodeColumnCursor({ relativePosition: last.relativePosition ?? null, id: last._id })
+          : null;
+      const body = await present(req, page.items, projects);
+      setKeysetPaginationHeaders(req, res, next);
+      sendJson(res, 200, body);
+      return;
+    }
     let found: ColumnPage = { items: [], total: 0, hasNext: false };
     const list = await readPage(req, async (skip, limit) => {
       found = await deps.columns.page(filter, positionScope, skip, limit, required);

@@ -1,6 +1,7 @@
 import { countUpTo, createBeyondLimitMemo, findAcrossParts, type BeyondLimitMemo } from '@gl/service-kit';
 import type { DiscussionsModels, NoteableDoc } from './discussions.models';
 import { createNoteableWordsStore } from './noteable-words.store';
+import type { ColumnCursor } from './column-cursor';
 
 type Filter = Record<string, unknown>;
 
@@ -108,7 +109,52 @@ export function createBoardColumnsStore(
     return { items, total, hasNext };
   }
 
-  return { page };
+  /**
+   * The page after `after` (keyset pagination: GitLab's boards page their columns by cursor), `limit`
+   * issues and whether more follow. It starts where the cursor points along the same index, so a deep page
+   * costs what the first does, where an offset page walks every entry before it.
+   */
+  async function pageAfter(
+    given: Filter,
+    scope: string,
+    after: ColumnCursor | null,
+    limit: number,
+    required: readonly string[] = [],
+  ): Promise<{ items: NoteableDoc[]; hasNext: boolean }> {
+    const filter = await narrowed(given, required);
+    const parts: { filter: Filter; sort: typeof BY_POSITION | typeof BY_ID }[] = [];
+    if (after === null || after.relativePosition !== null) {
+      const positioned = positionedIn(filter, scope);
+      const from = after?.relativePosition;
+      parts.push({
+        filter:
+          after === null
+            ? positioned
+            : {
+                $and: [
+                  ...andOf(positioned),
+                  // The range seeks the index to the cursor's position; the $or leaves out what precedes it
+                  // at that position.
+                  { relativePosition: { $gte: from } },
+                  { $or: [{ relativePosition: { $gt: from } }, { _id: { $gt: after.id } }] },
+                ],
+              },
+        sort: BY_POSITION,
+      });
+    }
+    const blank = unpositioned(filter);
+    parts.push({
+      filter:
+        after !== null && after.relativePosition === null
+          ? { $and: [...andOf(blank), { _id: { $gt: after.id } }] }
+          : blank,
+      sort: BY_ID,
+    });
+    const found = await findAcrossParts<NoteableDoc>(noteables, parts, 0, limit + 1);
+    return { items: found.slice(0, limit), hasNext: found.length > limit };
+  }
+
+  return { page, pageAfter };
 }
 
 /** The conditions of a filter as one flat list: the local database answers a flat `$and` by SQL. */

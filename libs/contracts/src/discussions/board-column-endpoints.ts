@@ -15,6 +15,13 @@ export const boardColumnQuery = z.object({
   list_id: boardListRef,
   page: integerParam.optional(),
   per_page: integerParam.optional(),
+  /**
+   * `keyset`: pages by cursor (GitLab's `pagination=keyset`), as GitLab's boards page their columns; the
+   * answer's `Link` rel="next" and `X-Next-Cursor` carry the next page's cursor, and no totals.
+   */
+  pagination: z.enum(['offset', 'keyset']).optional(),
+  /** With `pagination=keyset`: where the page starts, from the previous page's `X-Next-Cursor`. */
+  cursor: z.string().max(1_000).optional(),
 });
 
 /** Boards::Issues::MoveService's parameters (GraphQL issueMoveList / the board's drag and drop). */

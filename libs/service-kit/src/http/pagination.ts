@@ -110,3 +110,19 @@ function writePageHeaders(req: Request, res: Response, page: PageRequest, header
   }
   res.setHeader('Link', links.join(', '));
 }
+
+/**
+ * GitLab's cursor-based keyset pagination headers (Gitlab::Pagination::Keyset::CursorPager and its
+ * HeaderBuilder): when a next page exists, `Link: <url>; rel="next"` whose query is the request's own with
+ * `cursor` set to the next page's cursor, and `X-Next-Cursor` with the cursor alone. No page numbers and no
+ * totals; the last page has neither header.
+ */
+export function setKeysetPaginationHeaders(req: Request, res: Response, nextCursor: string | null): void {
+  if (nextCursor === null) return;
+  const original = new URL(req.originalUrl, 'http://placeholder');
+  const query = new URLSearchParams(original.search);
+  query.set('cursor', nextCursor);
+  query.sort();
+  res.setHeader('Link', `<${requestBaseUrl(req)}${original.pathname}?${query.toString()}>; rel="next"`);
+  res.setHeader('X-Next-Cursor', nextCursor);
+}
