@@ -21,7 +21,8 @@ export function noteableWordsMigration(version: number): Migration {
       if (!noteables || !entries) throw new Error('discussions models are not compiled');
       await entries.init();
       const words = createNoteableWordsStore(entries);
-      let after = -Infinity;
+      // Ids start at 1; a finite bound keeps every batch a range of the _id index (-Infinity is not one).
+      let after = 0;
       let read = 0;
       for (;;) {
         const batch = await noteables
