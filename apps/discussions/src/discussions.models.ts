@@ -263,13 +263,10 @@ export const LIST_FILTER_KEYS = {
   assigneeKeys: 1,
 } as const;
 
-/** The board columns' index (see below); migrations/assignee-key-words.ts drops its earlier shape. */
-export const COLUMN_INDEX = {
-  kind: 1,
-  positionScope: 1,
-  state: 1,
-  relativePosition: 1,
-  _id: 1,
+/** A board column's issues in order: the open or closed issues of a root group, by position. */
+const COLUMN_ORDER_KEYS = { kind: 1, positionScope: 1, state: 1, relativePosition: 1 } as const;
+/** What a column checks on each entry: readable projects, labels, milestone, confidentiality, assignees. */
+const COLUMN_FILTER_KEYS = {
   projectId: 1,
   labelKeys: 1,
   milestoneId: 1,
@@ -277,19 +274,11 @@ export const COLUMN_INDEX = {
   assigneeKeys: 1,
 } as const;
 
-/** COLUMN_INDEX's keys led by _id (see its use below). */
-export const COLUMN_BY_ID_INDEX = {
-  _id: 1,
-  kind: 1,
-  positionScope: 1,
-  state: 1,
-  relativePosition: 1,
-  projectId: 1,
-  labelKeys: 1,
-  milestoneId: 1,
-  confidential: 1,
-  assigneeKeys: 1,
-} as const;
+/** The board columns' index (see below); migrations/assignee-key-words.ts drops its earlier shape. */
+export const COLUMN_INDEX = { ...COLUMN_ORDER_KEYS, _id: 1, ...COLUMN_FILTER_KEYS } as const;
+
+/** The same keys led by _id (see its use below). */
+export const COLUMN_BY_ID_INDEX = { _id: 1, ...COLUMN_ORDER_KEYS, ...COLUMN_FILTER_KEYS } as const;
 
 export function createDiscussionsModels(connection: Connection, outbox: Outbox): DiscussionsModels {
   const noteableSchema = documentSchema<NoteableDoc>({
