@@ -97,7 +97,7 @@ export function createBoardColumnsRouter(deps: BoardColumnsDeps): Router {
     const given = params();
     const { board, projects } = await boardOf(req, res, given.board_id);
     const column = listOf(board, given.list_id);
-    const { query, extra, required } = columnQuery(board, column);
+    const { query, extra } = columnQuery(board, column);
     const viewer = viewerOfContext(req.ctx);
     const lookups = await scope.lookups(namesOf(query), projects);
     const finder = issuableFilter({ kind: 'Issue', query, projects, viewer, lookups }, { withState: true });
@@ -109,7 +109,7 @@ export function createBoardColumnsRouter(deps: BoardColumnsDeps): Router {
     if (given.pagination === 'keyset') {
       const { perPage } = readPageRequest(req.query);
       const after = given.cursor === undefined ? null : decodeColumnCursor(given.cursor);
-      const page = await deps.columns.pageAfter(filter, positionScope, after, perPage, required);
+      const page = await deps.columns.pageAfter(filter, positionScope, after, perPage);
       const last = page.items[page.items.length - 1];
       const next =
         page.hasNext && last
@@ -122,7 +122,7 @@ export function createBoardColumnsRouter(deps: BoardColumnsDeps): Router {
     }
     let found: ColumnPage = { items: [], total: 0, hasNext: false };
     const list = await readPage(req, async (skip, limit) => {
-      found = await deps.columns.page(filter, positionScope, skip, limit, required);
+      found = await deps.columns.page(filter, positionScope, skip, limit);
       return { items: found.items, total: found.total ?? 0 };
     });
     if (found.total !== null) {

@@ -1,21 +1,12 @@
 import { countUpTo, createBeyondLimitMemo, findAcrossParts, type BeyondLimitMemo } from '@gl/service-kit';
 import type { DiscussionsModels, NoteableDoc } from './discussions.models';
-import { createNoteableWordsStore } from './noteable-words.store';
+import { NARROW_LIMIT, createNoteableWordsStore } from './noteable-words.store';
 import type { ColumnCursor } from './column-cursor';
 
 type Filter = Record<string, unknown>;
 
 /** GitLab (Kaminari MAX_COUNT_LIMIT): past 10,000 issues a list's total is not counted and not sent. */
 export const COLUMN_COUNT_LIMIT = 10_000;
-
-/**
- * A column whose label or assignee at most this many issues have is read from those issues alone (their
- * word entries, noteable-words.store.ts) rather than along the column index. Measured on the local
- * FerretDB: reading a word's entries costs about 0.07 ms each and the narrowed page about 12 ms, while a
- * sparse column's count walks every issue of the group at 0.4 µs each (40 ms at 100,000 issues); below
- * this the few issues are the cheaper read in a large group, and cost at most ~30 ms in a small one.
- */
-export const NARROW_LIMIT = 200;
 
 export interface ColumnPage {
   items: NoteableDoc[];
@@ -36,8 +27,7 @@ const BY_ID = { _id: 1 } as const;
  * The issues without one follow in id order, along {kind, projectId, relativePosition, _id}.
  * A column found past the count limit is remembered as such for a minute (`memo`): that count walks
  * more entries than the page, and a board's columns are read again at every page load.
- * A column that requires a label or an assignee (`words`, as noteable-words.store.ts names them) that few
- * issues have is read among those issues only: their ids, found by the word's entries, go into the filter
+ * A column that requires a label or an assignee that few issues have is read among those issues only: their ids, found by the word's entries, go into the filter
  * and the local database reads them by id (FerretDB patch 0012). A sparse column otherwise walks the
  * group's entries until it has a page, and its count walks all of them.
  */
@@ -50,14 +40,8 @@ export function createBoardColumnsStore(
   const { noteables } = models;
   const words = createNoteableWordsStore(models.noteableWords);
 
-  /** The filter among the issues of the first of `required` few enough issues have, else as it is. */
-  async function narrowed(filter: Filter, required: readonly string[]): Promise<Filter> {
-    for (const word of required) {
-      const ids = await words.fewNoteableIds(word, narrowLimit, memo);
-      if (ids !== null) return { $and: [...andOf(filter), { _id: { $in: ids } }] };
-    }
-    return filter;
-  }
+  /** The filter among the few issues of a label or assignee it requires (noteable-words.store.ts). */
+  const narrowed = (filter: Filter) => words.narrow(filter, narrowLimit, memo);
 
   const positionedIn = (filter: Filter, scope: string): Filter => ({
     $and: [...andOf(filter), { positionScope: scope }],
@@ -67,14 +51,8 @@ export function createBoardColumnsStore(
   /** How many issues have a position, or null past `countLimit`: one walk that stops past the limit. */
   const positionedUpTo = (positioned: Filter) => countUpTo(noteables, positioned, countLimit, memo);
 
-  async function page(
-    given: Filter,
-    scope: string,
-    skip: number,
-    limit: number,
-    required: readonly string[] = [],
-  ): Promise<ColumnPage> {
-    const filter = await narrowed(given, required);
+  async function page(given: Filter, scope: string, skip: number, limit: number): Promise<ColumnPage> {
+    const filter = await narrowed(given);
     const positioned = positionedIn(filter, scope);
     const blank = unpositioned(filter);
     // A first page that is full cannot tell the total: the positioned issues are counted (up to the limit)
@@ -119,9 +97,8 @@ export function createBoardColumnsStore(
     scope: string,
     after: ColumnCursor | null,
     limit: number,
-    required: readonly string[] = [],
   ): Promise<{ items: NoteableDoc[]; hasNext: boolean }> {
-    const filter = await narrowed(given, required);
+    const filter = await narrowed(given);
     const parts: { filter: Filter; sort: typeof BY_POSITION | typeof BY_ID }[] = [];
     if (after === null || after.relativePosition !== null) {
       const positioned = positionedIn(filter, scope);

@@ -3,7 +3,6 @@ import type { NoteableDoc } from './discussions.models';
 import type { FinderQuery } from './issuables.finder';
 import type { BoardCopyDoc, BoardListCopy } from './board-projection';
 import { withAssignee, withLabel, withoutAssignee, withoutLabel } from './noteable-documents';
-import { assigneeWord, labelWord } from './noteable-words.store';
 
 /**
  * What a board list selects, after Boards::Issues::ListService (app/services/boards/issues/list_service.rb
@@ -43,13 +42,8 @@ export function boardListLabels(board: BoardCopyDoc): string[] {
 /**
  * The finder query and extra conditions of one list of one board. Labels (the board's and the list's,
  * all required; the backlog's, all excluded) are extra conditions on `labelKeys`, for the column index.
- * `required` names the labels and assignees every issue of the column has (noteable-words.store.ts words),
- * the list's own first: the store reads a column among the few issues one of them has.
  */
-export function columnQuery(
-  board: BoardCopyDoc,
-  column: Column,
-): { query: FinderQuery; extra: Filter[]; required: string[] } {
+export function columnQuery(board: BoardCopyDoc, column: Column): { query: FinderQuery; extra: Filter[] } {
   // EE::Boards::Issues::ListService#filter_params: the board's scope.
   const extra: Filter[] = board.labels.map(withLabel);
   const query: FinderQuery = { state: column.kind === 'closed' ? 'closed' : 'opened' };
@@ -80,13 +74,7 @@ export function columnQuery(
     // Issues here carry no iteration: an iteration list holds none.
     else extra.push({ _id: { $in: [] } });
   }
-  const required = board.labels.map(labelWord);
-  if (board.assigneeId !== null) required.push(assigneeWord(board.assigneeId));
-  if (column.kind === 'list' && column.list.kind === 'label' && column.list.labelTitle !== null)
-    required.unshift(labelWord(column.list.labelTitle));
-  if (column.kind === 'list' && column.list.kind === 'assignee')
-    required.unshift(assigneeWord(column.list.targetId));
-  return { query, extra, required };
+  return { query, extra };
 }
 
 /** Whether the issue is in the list now (the list's criterion only; the board scope is not asked). */

@@ -3,6 +3,7 @@ import { issueEntity, paramError } from '@gl/contracts';
 import { DEVELOPER, GUEST, OWNER, REPORTER, useHarness } from '@gl/testing';
 import { labelFieldsMigration } from './migrations/label-fields';
 import { labelKeyWordsMigration } from './migrations/label-key-words';
+import { labelKey } from './noteable-documents';
 import { projectNamespace, startDiscussionsHarness } from './testing/discussions.harness';
 
 const issues = z.array(issueEntity);
@@ -192,6 +193,54 @@ describe('Project issue lists: filters and order (IssuesFinder)', () => {
       titles: ['both', 'both closed', 'both extra', 'bug'],
       total: '4',
     });
+  });
+
+  it('When a label or assignee has few issues, then its list is read among them, entries that outlived it (a removed label, a deleted issue) ignored', async () => {
+    const ns = projectNamespace();
+    const label = `Rare${Date.now().toString(36)}`;
+    const kept = await open(ns, { title: 'kept', labels: label, assignee_ids: [OWNER.id] });
+    const removed = await open(ns, {
+      title: 'removed',
+      labels: `${label},other`,
+      assignee_ids: [OWNER.id],
+    });
+    const deleted = await open(ns, { title: 'deleted', labels: label });
+    await open(ns, { title: 'plain' });
+    const put = await h.call('PUT', `/projects/${ns.id}/issues/${removed.iid}`, {
+      ns,
+      json: { remove_labels: label, assignee_ids: [] },
+      as: OWNER,
+    });
+    expect(put.status).toBe(200);
+    const gone = await h.call('DELETE', `/projects/${ns.id}/issues/${deleted.iid}`, { ns, as: OWNER });
+    expect(gone.status).toBe(204);
+    // Within a minute of the change the removed label's and assignee's entries are still there.
+    const entries = h.runtime.connection.collection('noteable_words');
+    expect(await entries.countDocuments({ noteableId: removed.id })).toBe(3);
+    await entries.insertOne({
+      _id: `${labelKey(label)}:${deleted.id}` as never,
+      word: labelKey(label),
+      family: 'label',
+      noteableId: deleted.id,
+      touchedAt: new Date(),
+    });
+    const page = async (query: string) => {
+      const res = await h.call('GET', `/projects/${ns.id}/issues?${query}`, { ns, as: OWNER });
+      expect(res.status).toBe(200);
+      return { titles: titles(issues.parse(res.body)), total: res.headers.get('x-total') };
+    };
+    expect(await page(`labels=${label}`)).toEqual({ titles: ['kept'], total: '1' });
+    expect(await page(`assignee_id=${OWNER.id}`)).toEqual({ titles: ['kept'], total: '1' });
+    expect(await page(`labels=${label}&order_by=title&sort=asc&per_page=1&page=2`)).toEqual({
+      titles: [],
+      total: '1',
+    });
+    const stats = await h.call('GET', `/projects/${ns.id}/issues_statistics?labels=${label}`, {
+      ns,
+      as: OWNER,
+    });
+    expect(stats.body).toEqual({ statistics: { counts: { all: 1, closed: 0, opened: 1 } } });
+    expect(kept.title).toBe('kept');
   });
 
   it('When labels are given, then issues having all of them; None and Any; not[labels] excludes', async () => {

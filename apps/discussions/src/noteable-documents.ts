@@ -88,6 +88,34 @@ export const withSomeLabel = (): LabelCondition => ({ labelKeys: { $regex: ' l' 
 export const withNoLabel = (): LabelCondition => ({ labelKeys: { $not: { $regex: ' l' } } });
 
 /**
+ * The label and assignee words every match of `filter` has: the `withLabel` and `withAssignee` conditions
+ * among its top-level conditions (a flat or nested `$and`). Conditions under `$or`, `$not` or a negation
+ * require nothing. The store reads a filter requiring a rare word among that word's noteables only
+ * (noteable-words.store.ts).
+ */
+export function requiredWords(filter: Record<string, unknown>): string[] {
+  const words: string[] = [];
+  const visit = (condition: Record<string, unknown>): void => {
+    for (const [key, value] of Object.entries(condition)) {
+      if (key === '$and' && Array.isArray(value)) {
+        for (const part of value as Record<string, unknown>[]) visit(part);
+        continue;
+      }
+      if (key !== 'labelKeys' && key !== 'assigneeKeys') continue;
+      const ops = value as Record<string, unknown> | null;
+      if (typeof ops !== 'object' || ops === null || Object.keys(ops).length !== 1) continue;
+      const pattern = ops.$regex;
+      // ` <word> `: a label key (l and hex digits) or an assignee (u and digits), spaces around it.
+      const word =
+        typeof pattern === 'string' ? /^ ((?:l[0-9a-f]+)|(?:u\d+)) $/.exec(pattern)?.[1] : undefined;
+      if (word !== undefined) words.push(word);
+    }
+  };
+  visit(filter);
+  return [...new Set(words)];
+}
+
+/**
  * What a document stores beside `labels`: the label words the list and column filters read, and
  * `labelSet` and `labelCount`, which earlier releases' list filters read (migration step 2 fills them).
  */

@@ -1,7 +1,7 @@
 import type { Model } from 'mongoose';
 import { countUpTo, type BeyondLimitMemo } from '@gl/service-kit';
 import type { NoteableWordDoc } from './discussions.models';
-import { labelKey } from './noteable-documents';
+import { labelKey, requiredWords } from './noteable-documents';
 
 /**
  * An entry per label and per assignee of a noteable, `{word, noteableId}`: what a multikey index on
@@ -38,6 +38,15 @@ export function wordsOf(doc: { labels?: unknown; assigneeIds?: unknown }): Words
 }
 
 /**
+ * A list or column requiring a label or assignee at most this many noteables have is read among those
+ * alone (`narrow`) rather than along its index. Measured on the local
+ * FerretDB: reading a word's entries costs about 0.07 ms each and the narrowed page about 12 ms, while a
+ * sparse column's count walks every issue of the group at 0.4 µs each (40 ms at 100,000 issues); below
+ * this the few issues are the cheaper read in a large group, and cost at most ~30 ms in a small one.
+ */
+export const NARROW_LIMIT = 200;
+
+/**
  * How long an entry is kept after the last write that named it, whatever later writes say: longer than
  * any clock difference between replicas (see `replace`).
  */
@@ -67,9 +76,26 @@ export function createNoteableWordsStore(words: Model<NoteableWordDoc>, now: () 
   /** Creates or refreshes (touchedAt) the noteable's entries for these words. */
   const ensure = (noteableId: number, set: WordsOfWrite) => ensureMany([{ id: noteableId, words: set }]);
 
+  /**
+   * The ids of the noteables with the word, or null when more than `limit` have it (the caller then reads
+   * along its own index). Counted first, so a common word costs one bounded count of entries, and with
+   * `memo` none for a minute after (a word that became rare meanwhile is only read the slower way).
+   */
+  async function fewNoteableIds(
+    word: string,
+    limit: number,
+    memo?: BeyondLimitMemo,
+  ): Promise<number[] | null> {
+    if ((await countUpTo(words, { word }, limit, memo)) === null) return null;
+    // distinct: one answer rather than a document per entry (the local FerretDB spends most of a small
+    // read on each document it returns).
+    return words.distinct<'noteableId', number>('noteableId', { word });
+  }
+
   return {
     ensure,
     ensureMany,
+    fewNoteableIds,
 
     /**
      * Writes a noteable's words around the write of the noteable itself (`write`):
@@ -99,15 +125,26 @@ export function createNoteableWordsStore(words: Model<NoteableWordDoc>, now: () 
     },
 
     /**
-     * The ids of the noteables with the word, or null when more than `limit` have it (the caller then reads
-     * along its own index). Counted first, so a common word costs one bounded count of entries, and with
-     * `memo` none for a minute after (a word that became rare meanwhile is only read the slower way).
+     * `filter` among the noteables of the first word it requires (noteable-documents.ts requiredWords) that
+     * at most `limit` noteables have: their ids join it as `_id: {$in}`, which the local FerretDB reads by
+     * an index led by _id (patch 0012). Else `filter` as it is.
      */
-    async fewNoteableIds(word: string, limit: number, memo?: BeyondLimitMemo): Promise<number[] | null> {
-      if ((await countUpTo(words, { word }, limit, memo)) === null) return null;
-      // distinct: one answer rather than a document per entry (the local FerretDB spends most of a small
-      // read on each document it returns).
-      return words.distinct<'noteableId', number>('noteableId', { word });
+    async narrow(
+      filter: Record<string, unknown>,
+      limit: number,
+      memo?: BeyondLimitMemo,
+    ): Promise<Record<string, unknown>> {
+      for (const word of requiredWords(filter)) {
+        const ids = await fewNoteableIds(word, limit, memo);
+        if (ids === null) continue;
+        // One flat $and, as the finder builds its filters.
+        const conditions =
+          Object.keys(filter).length === 1 && Array.isArray(filter.$and)
+            ? (filter.$and as unknown[])
+            : [filter];
+        return { $and: [...conditions, { _id: { $in: ids } }] };
+      }
+      return filter;
     },
   };
 }

@@ -1,9 +1,16 @@
 import type { EventEnvelope } from '@gl/contracts';
-import { findAcrossParts, isDuplicateKeyError, pushEvents, totalFromPage, withEvents } from '@gl/service-kit';
+import {
+  createBeyondLimitMemo,
+  findAcrossParts,
+  isDuplicateKeyError,
+  pushEvents,
+  totalFromPage,
+  withEvents,
+} from '@gl/service-kit';
 import type { IncidentLinkDoc, MilestoneDoc, NoteableDoc, NoteableKind } from './discussions.models';
 import type { NotesDeps } from './notes.service';
 import { derivedFields } from './noteable-documents';
-import { createNoteableWordsStore, wordsOf } from './noteable-words.store';
+import { NARROW_LIMIT, createNoteableWordsStore, wordsOf } from './noteable-words.store';
 import { HAS_VALUE, sortSpec, type IssuableOrder } from './issuable-order';
 
 /** Which noteables of a list the caller may read; `all` when they read every one (no per-item check). */
@@ -36,6 +43,10 @@ export function createNoteablesStore(deps: Pick<NotesDeps, 'models' | 'outbox'>)
   // A noteable's labels and assignees as entries of their own, written before the noteable (no reader
   // finds it with a label and no entry): noteable-words.store.ts.
   const words = createNoteableWordsStore(models.noteableWords);
+  // Labels and assignees found on many noteables, for a minute: their lists skip counting the entries.
+  const commonWords = createBeyondLimitMemo();
+  /** A finder filter among the few noteables of a label or assignee it requires (noteable-words.store.ts). */
+  const narrowed = (filter: Record<string, unknown>) => words.narrow(filter, NARROW_LIMIT, commonWords);
 
   return {
     /** Inserts a noteable with the events it carries, then wakes the outbox relay. */
@@ -129,6 +140,7 @@ export function createNoteablesStore(deps: Pick<NotesDeps, 'models' | 'outbox'>)
      * A page of the noteables a finder filter selects (issuables.finder.ts), in a list order
      * (issuable-order.ts), and how many there are. Items without a value for a nulls-last field are read
      * after the others, as a second range of the same window, so each part is still read along an index.
+     * A filter requiring a label or assignee few noteables have is read among those (`narrowed`).
      */
     async pageWhere(
       filter: Record<string, unknown>,
@@ -136,6 +148,7 @@ export function createNoteablesStore(deps: Pick<NotesDeps, 'models' | 'outbox'>)
       skip: number,
       limit: number,
     ): Promise<{ items: NoteableDoc[]; total: number }> {
+      filter = await narrowed(filter);
       const sort = sortSpec(order);
       const window = { skip, perPage: limit };
       if (!order.field || !order.nullsLast) {
@@ -164,7 +177,7 @@ export function createNoteablesStore(deps: Pick<NotesDeps, 'models' | 'outbox'>)
     },
 
     async countWhere(filter: Record<string, unknown>): Promise<number> {
-      return noteables.countDocuments(filter);
+      return noteables.countDocuments(await narrowed(filter));
     },
 
     async milestone(id: number): Promise<MilestoneDoc | null> {
