@@ -30,6 +30,8 @@ export interface ColumnsBenchResult {
   latencies: Record<string, Latency>;
   /** The group issue list with the list's label and order, measured the same way (no target). */
   reference: Latency;
+  /** The group issue list with the rare label (no target). */
+  rareReference: Latency;
   /**
    * The board's lists (GET /groups/:id/boards/:board_id/lists, the boards service), measured the same way
    * (no target): what any group request costs through the gateway on this machine at this moment.
@@ -288,7 +290,18 @@ export async function runColumnsBench(options: {
   options.log(
     `columns: reference GET group issue list (same label): p50 ${reference.p50Ms} ms, p99 ${reference.p99Ms} ms`,
   );
-  return { issues: count, listIssues, latencies, reference, floor };
+  const rareReference = await timeSequential(
+    () =>
+      call(
+        'GET',
+        `/groups/${groupId}/issues?labels=${rareName}&state=opened&order_by=relative_position&sort=asc&per_page=20`,
+      ),
+    count > 10_000 ? REFERENCE_SAMPLES_AT_SIZE : SAMPLES,
+  );
+  options.log(
+    `columns: reference GET group issue list (rare label): p50 ${rareReference.p50Ms} ms, p99 ${rareReference.p99Ms} ms`,
+  );
+  return { issues: count, listIssues, latencies, reference, rareReference, floor };
 }
 
 /** Not part of a plain run (it seeds 100,000 issues first). */
