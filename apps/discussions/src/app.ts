@@ -28,6 +28,7 @@ import { createPersonalSnippetsRouter } from './personal-snippets.router';
 import { createIncidentsSubscription, createMilestonesSubscription } from './subscriptions';
 import { createUsersSubscription } from './users.projection';
 import { createMilestoneCopies, milestoneCopiesProjection } from './milestone-copies';
+import { createMilestoneRedatingJob } from './milestone-redating.job';
 
 export const SERVICE_NAME = 'discussions';
 
@@ -46,6 +47,8 @@ export function createDiscussionsApp(runtime: ServiceRuntime): ServiceInstance {
   const revisions = createProjectionRevisions(runtime.connection);
   const boards = createBoardCopies(createBoardCopiesModel(runtime.connection));
   const positions = createPositionsStore(models);
+  const milestoneCopies = createMilestoneCopies(models);
+  const redating = createMilestoneRedatingJob(milestoneCopies, models, runtime.logger);
   const app = createRuntimeHttpApp(runtime, SERVICE_NAME, {
     serves: DISCUSSIONS_ENDPOINTS,
     apiRouters: [
@@ -76,7 +79,9 @@ export function createDiscussionsApp(runtime: ServiceRuntime): ServiceInstance {
       createUsersSubscription(models),
       identityProjection(models, revisions),
       boardsProjection(boards),
-      milestoneCopiesProjection(createMilestoneCopies(models)),
+      milestoneCopiesProjection(milestoneCopies, redating),
     ],
+    start: () => redating.start(),
+    stop: () => redating.stop(),
   };
 }

@@ -169,6 +169,8 @@ export interface MilestoneDoc {
   dueDate?: string | null;
   /** The `milestone.defined` revision this copy is at: an older one never overwrites it. */
   revision?: number;
+  /** Set while some of the milestone's items still carry an older due date (milestone-redating.job.ts). */
+  redating?: boolean;
 }
 
 /** What discussions knows about users, from the identity events: enough for `@username` references. */
@@ -424,8 +426,11 @@ export function createDiscussionsModels(connection: Connection, outbox: Outbox):
     startDate: String,
     dueDate: String,
     revision: Number,
+    redating: Boolean,
   });
   milestoneSchema.index({ title: 1 });
+  // The milestones whose items the re-dating job still has to bring to their due date.
+  milestoneSchema.index({ redating: 1 });
   // The Upcoming and Started filters: a scope's groups' open milestones (issuables.scope.ts).
   milestoneSchema.index({ groupId: 1, state: 1 });
 

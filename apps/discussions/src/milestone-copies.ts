@@ -11,7 +11,8 @@ export const DUE_BATCH = 200;
 
 /**
  * Most items one delivery of a milestone's definition re-dates (about 13 s here): the rest are left to
- * its redelivery, so no delivery outlives the bus's 30 s wait for its acknowledgement.
+ * the re-dating job (milestone-redating.job.ts), so no delivery outlives the bus's 30 s wait for its
+ * acknowledgement and the deliveries behind it do not wait for a large milestone.
  */
 export const DUE_PER_DELIVERY = 4_000;
 
@@ -89,7 +90,8 @@ export function createMilestoneCopies(
   /**
    * Keeps the newest definition (the highest revision; older and redelivered ones change nothing), then
    * brings up to `most` of the milestone's items to the date the copy has: also after a redelivery, so a
-   * pass cut short (by a crash, or by `most`) is finished by the next delivery.
+   * pass cut short by a crash is finished by the next delivery. Items left past `most` are recorded on the
+   * copy (`redating`) for the re-dating job, which the caller wakes.
    */
   async function apply(
     data: MilestoneDefinedData,
@@ -106,7 +108,9 @@ export function createMilestoneCopies(
       // The upsert met a stored newer revision (duplicate _id): the copy is already newer.
       if (!isDuplicateKeyError(err)) throw err;
     }
-    return spreadDue(milestoneId, data.groupId, await dueOf(milestoneId), most);
+    const spread = await spreadDue(milestoneId, data.groupId, await dueOf(milestoneId), most);
+    if (spread.more) await models.milestones.updateOne({ _id: milestoneId }, { $set: { redating: true } });
+    return spread;
   }
 
   return { dueOf, spreadDue, settle, apply };
@@ -114,17 +118,17 @@ export function createMilestoneCopies(
 
 export type MilestoneCopies = ReturnType<typeof createMilestoneCopies>;
 
-/** `gl.boards.milestone.defined` into the copy (its own durable: see DURABLES.discussionsMilestoneCopies). */
-export function milestoneCopiesProjection(copies: MilestoneCopies): Subscription {
+/**
+ * `gl.boards.milestone.defined` into the copy (its own durable: see DURABLES.discussionsMilestoneCopies).
+ * A milestone with more items than one delivery re-dates is handed to the re-dating job (`redating`).
+ */
+export function milestoneCopiesProjection(copies: MilestoneCopies, redating: { wake(): void }): Subscription {
   return {
     durable: DURABLES.discussionsMilestoneCopies,
     filterSubjects: [DOMAIN_EVENT_TYPES.boards.milestoneDefined],
     async handle(event) {
-      const data = eventData(milestoneDefinedData, event);
-      const { changed, more } = await copies.apply(data);
-      // Not a failure: the redelivery (after the consumer's back-off) re-dates the next items.
-      if (more)
-        throw new Error(`milestone ${data.milestoneId}: ${changed} items re-dated, more on redelivery`);
+      const { more } = await copies.apply(eventData(milestoneDefinedData, event));
+      if (more) redating.wake();
     },
   };
 }

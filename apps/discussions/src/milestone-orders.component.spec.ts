@@ -11,7 +11,8 @@ import {
 } from '@gl/contracts';
 import { groupEventFields, projectEventFields, useHarness } from '@gl/testing';
 import type { DiscussionsModels } from './discussions.models';
-import { createMilestoneCopies } from './milestone-copies';
+import { createMilestoneCopies, type MilestoneCopies } from './milestone-copies';
+import { createMilestoneRedatingJob } from './milestone-redating.job';
 import { milestoneDueMigration } from './migrations/milestone-due';
 import {
   milestoneDefinition,
@@ -25,6 +26,17 @@ let nextMilestone = 820_000;
 
 describe('Issue and merge request lists ordered by milestone due date (milestone_due, priority)', () => {
   const h = useHarness(startDiscussionsHarness);
+
+  /** The models the milestone copies and the re-dating job use, from the harness's connection. */
+  const copyModels = () => {
+    const { models } = h.runtime.connection;
+    return {
+      noteables: models.Noteable,
+      milestones: models.Milestone,
+      projects: models.ProjectRef,
+      groups: models.GroupRef,
+    } as Pick<DiscussionsModels, 'noteables' | 'milestones' | 'projects' | 'groups'>;
+  };
 
   async function define(fields: Partial<MilestoneDefinedData> & { milestoneId?: number }): Promise<number> {
     const milestoneId = fields.milestoneId ?? nextMilestone++;
@@ -171,13 +183,7 @@ describe('Issue and merge request lists ordered by milestone due date (milestone
 
   it('When a delivery may re-date only some items, then it says more are left and the next goes on', async () => {
     const { ns, march } = await world();
-    const { connection } = h.runtime;
-    const copies = createMilestoneCopies({
-      noteables: connection.models.Noteable,
-      milestones: connection.models.Milestone,
-      projects: connection.models.ProjectRef,
-      groups: connection.models.GroupRef,
-    } as Pick<DiscussionsModels, 'noteables' | 'milestones' | 'projects' | 'groups'>);
+    const copies = createMilestoneCopies(copyModels());
     const data: MilestoneDefinedData = {
       milestoneId: march,
       groupId: 10,
@@ -200,6 +206,48 @@ describe('Issue and merge request lists ordered by milestone due date (milestone
       'none2',
       'none1',
     ]);
+  });
+
+  it('When a delivery leaves items, then the copy is marked and the re-dating job brings them all to the date, then unmarks it', async () => {
+    const ns = await place();
+    const august = await define({ dueDate: '2026-08-01' });
+    for (const title of ['a', 'b', 'c']) await open(ns, title, august);
+    const models = copyModels();
+    const copies = createMilestoneCopies(models);
+    const data = milestoneDefinition(august, { dueDate: '2026-09-01', revision: 7 });
+    expect(await copies.apply(data, 1)).toEqual({ changed: 1, more: true });
+    expect((await models.milestones.findById(august).lean())?.redating).toBe(true);
+
+    const job = createMilestoneRedatingJob(copies, models, h.runtime.logger, 60_000, 1);
+    expect(await job.runOnce()).toBe(2);
+    expect((await models.milestones.findById(august).lean())?.redating).toBeUndefined();
+    const dues = await models.noteables.find({ milestoneId: august }).select({ milestoneDue: 1 }).lean();
+    expect(dues.map((d) => d.milestoneDue)).toEqual(['2026-09-01', '2026-09-01', '2026-09-01']);
+    expect(await job.runOnce()).toBe(0);
+  });
+
+  it('When the date changes while the job re-dates, then the copy stays marked and the next run brings the items to the new date', async () => {
+    const ns = await place();
+    const october = await define({ dueDate: '2026-10-01' });
+    for (const title of ['a', 'b']) await open(ns, title, october);
+    const models = copyModels();
+    const copies = createMilestoneCopies(models);
+    await models.milestones.updateOne({ _id: october }, { $set: { dueDate: '2026-11-01', redating: true } });
+    // The date moves again while the run spreads the first one.
+    const moving: MilestoneCopies = {
+      ...copies,
+      async spreadDue(...args) {
+        const spread = await copies.spreadDue(...args);
+        await models.milestones.updateOne({ _id: october }, { $set: { dueDate: '2026-12-01' } });
+        return spread;
+      },
+    };
+    await createMilestoneRedatingJob(moving, models, h.runtime.logger).runOnce();
+    expect((await models.milestones.findById(october).lean())?.redating).toBe(true);
+    await createMilestoneRedatingJob(copies, models, h.runtime.logger).runOnce();
+    expect((await models.milestones.findById(october).lean())?.redating).toBeUndefined();
+    const dues = await models.noteables.find({ milestoneId: october }).select({ milestoneDue: 1 }).lean();
+    expect(dues.map((d) => d.milestoneDue)).toEqual(['2026-12-01', '2026-12-01']);
   });
 
   it('When merge requests are ordered by milestone_due, then the same order', async () => {
