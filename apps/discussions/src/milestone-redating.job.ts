@@ -1,19 +1,13 @@
 import type { Logger } from 'pino';
-import { runPeriodically } from '@gl/service-kit';
+import { createBackgroundJob, type BackgroundJob } from '@gl/service-kit';
 import type { DiscussionsModels, MilestoneDoc } from './discussions.models';
 import { DUE_PER_DELIVERY, type MilestoneCopies } from './milestone-copies';
 
 /** How often copies left `redating` (by a crash, or by a run cut short) are looked for again. */
 export const REDATING_INTERVAL_MS = 60_000;
 
-export interface MilestoneRedatingJob {
-  /** Brings the items of every copy marked `redating` to its due date; resolves how many it changed. */
-  runOnce(): Promise<number>;
-  /** Starts a run soon (a delivery left items); failures are logged and retried by the next run. */
-  wake(): void;
-  start(): void;
-  stop(): Promise<void>;
-}
+/** Brings the items of every copy marked `redating` to its due date; a pass resolves how many it changed. */
+export type MilestoneRedatingJob = BackgroundJob<number>;
 
 /**
  * Re-dates the items of a milestone whose due date changed, past what one delivery of its definition does
@@ -32,9 +26,6 @@ export function createMilestoneRedatingJob(
   intervalMs = REDATING_INTERVAL_MS,
   step = DUE_PER_DELIVERY,
 ): MilestoneRedatingJob {
-  let queue: Promise<unknown> = Promise.resolve();
-  let stopTimers: (() => void) | null = null;
-
   async function redate(copy: MilestoneDoc): Promise<number> {
     const began = Date.now();
     const due = copy.dueDate ?? null;
@@ -64,23 +55,5 @@ export function createMilestoneRedatingJob(
     return changed;
   }
 
-  const job: MilestoneRedatingJob = {
-    runOnce() {
-      const next = queue.then(run);
-      queue = next.catch(() => undefined);
-      return next;
-    },
-    wake() {
-      job.runOnce().catch((err: unknown) => logger.error({ err }, 'milestone re-dating failed'));
-    },
-    start() {
-      stopTimers = runPeriodically(() => job.wake(), intervalMs);
-    },
-    async stop() {
-      stopTimers?.();
-      stopTimers = null;
-      await queue;
-    },
-  };
-  return job;
+  return createBackgroundJob(run, { intervalMs, logger, failure: 'milestone re-dating failed' });
 }

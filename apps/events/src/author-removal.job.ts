@@ -1,6 +1,6 @@
 import type { Model } from 'mongoose';
 import type { Logger } from 'pino';
-import { runPeriodically } from '@gl/service-kit';
+import { createBackgroundJob, type BackgroundJob } from '@gl/service-kit';
 import { createActivityLogStore } from './activity-log.store';
 import type { AuthorRemovalDoc, EventsModels } from './events.models';
 import type { TimelineModels } from './timeline/timeline.models';
@@ -29,14 +29,11 @@ export async function recordAuthorRemoval(removals: Model<AuthorRemovalDoc>, use
  */
 export const AUTHOR_REMOVAL_GRACE_MS = 60_000;
 
-export interface AuthorRemovalJob {
-  /** Carries out every recorded order, one run at a time; resolves how many events were removed. */
-  runOnce(): Promise<number>;
-  /** Starts a run soon (an order was just recorded); failures are logged and retried by the next run. */
-  wake(): void;
-  start(): void;
-  stop(): Promise<void>;
-}
+/**
+ * Carries out every recorded order, one pass at a time (a pass resolves how many events were removed);
+ * woken when an order is recorded, and every interval for orders left by a pass that failed or a replay.
+ */
+export type AuthorRemovalJob = BackgroundJob<number>;
 
 export function createAuthorRemovalJob(
   models: EventsModels,
@@ -48,10 +45,8 @@ export function createAuthorRemovalJob(
 ): AuthorRemovalJob {
   const log = createActivityLogStore(models.activities);
   const timeline = createTimelineStore(timelines);
-  let stopTimers: (() => void) | null = null;
   /** The run that ends the grace of the orders still in it. */
   let graceTimer: NodeJS.Timeout | null = null;
-  let queue: Promise<unknown> = Promise.resolve();
 
   /** Removes one deleted author's events from every stream and the log; resolves how many there were. */
   async function removeAuthor(authorId: number): Promise<number> {
@@ -103,27 +98,16 @@ export function createAuthorRemovalJob(
     return removed;
   }
 
-  const job: AuthorRemovalJob = {
-    runOnce() {
-      const next = queue.then(run);
-      queue = next.catch(() => undefined);
-      return next;
-    },
-    wake() {
-      job.runOnce().catch((err: unknown) => logger.error({ err }, 'removing deleted authors’ events failed'));
-    },
-    start() {
-      // Orders left by a previous run are taken up a minute after start, like the other sweeps
-      // (FIRST_RUN_DELAY_MS); a user.destroyed delivered meanwhile wakes the job at once.
-      stopTimers = runPeriodically(() => job.wake(), intervalMs);
-    },
-    async stop() {
-      stopTimers?.();
+  // Orders left by a previous run are taken up a minute after start, like the other sweeps
+  // (FIRST_RUN_DELAY_MS); a user.destroyed delivered meanwhile wakes the job at once.
+  const job: AuthorRemovalJob = createBackgroundJob(run, {
+    intervalMs,
+    logger,
+    failure: 'removing deleted authors’ events failed',
+    onStop: () => {
       if (graceTimer) clearTimeout(graceTimer);
-      stopTimers = null;
       graceTimer = null;
-      await queue;
     },
-  };
+  });
   return job;
 }

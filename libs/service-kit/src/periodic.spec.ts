@@ -1,4 +1,4 @@
-import { runPeriodically } from './periodic';
+import { createBackgroundJob, runPeriodically } from './periodic';
 
 describe('runPeriodically', () => {
   beforeEach(() => jest.useFakeTimers());
@@ -25,5 +25,40 @@ describe('runPeriodically', () => {
     stop();
     jest.advanceTimersByTime(10_000_000);
     expect(tick).not.toHaveBeenCalled();
+  });
+});
+
+describe('createBackgroundJob', () => {
+  it('When passes are asked for at once, then they run one after another, and a failed one is logged, not thrown', async () => {
+    const order: string[] = [];
+    let running = 0;
+    let n = 0;
+    const errors: string[] = [];
+    const job = createBackgroundJob(
+      async () => {
+        running++;
+        expect(running).toBe(1);
+        const mine = ++n;
+        order.push(`start ${mine}`);
+        await new Promise((resolve) => setImmediate(resolve));
+        order.push(`end ${mine}`);
+        running--;
+        if (mine === 2) throw new Error('boom');
+        return mine;
+      },
+      {
+        intervalMs: 60_000,
+        logger: { error: (_f, message) => errors.push(message) },
+        failure: 'pass failed',
+      },
+    );
+    const first = job.runOnce();
+    job.wake();
+    const third = job.runOnce();
+    expect(await first).toBe(1);
+    expect(await third).toBe(3);
+    expect(order).toEqual(['start 1', 'end 1', 'start 2', 'end 2', 'start 3', 'end 3']);
+    expect(errors).toEqual(['pass failed']);
+    await job.stop();
   });
 });
