@@ -22,8 +22,7 @@ import { createBoardColumnsStore } from './board-columns.store';
 import type { NoteableDoc, NoteableWordDoc } from './discussions.models';
 import { labelKeyWordsMigration } from './migrations/label-key-words';
 import { noteableWordsMigration } from './migrations/noteable-words';
-import { withLabel } from './noteable-documents';
-import { assigneeWord, labelWord } from './noteable-words.store';
+import { assigneeKey, labelKey, withLabel } from './noteable-documents';
 import { groupNamespace, projectNamespace, startDiscussionsHarness } from './testing/discussions.harness';
 
 const ID = EVENT_TYPES.identity;
@@ -460,8 +459,8 @@ describe('Board lists: GET /groups/:id/boards/:board_id/lists/:list_id/issues an
     await h.call('DELETE', `/projects/${p.id}/issues/${made[2]!.iid}`, { ns: p, level: 50 });
     const words = h.runtime.connection.model('NoteableWord') as Model<NoteableWordDoc>;
     await words.create({
-      _id: `${labelWord(doing)}:${made[2]!.id}`,
-      word: labelWord(doing),
+      _id: `${labelKey(doing)}:${made[2]!.id}`,
+      word: labelKey(doing),
       family: 'label',
       noteableId: made[2]!.id,
       touchedAt: new Date(),
@@ -513,7 +512,7 @@ describe('Board lists: GET /groups/:id/boards/:board_id/lists/:list_id/issues an
     await noteableWordsMigration(7).up(h.runtime.connection, h.runtime.logger);
     expect(await titlesOf(g, board.boardId, 1)).toEqual(['a']);
     const entries = await words.find({ noteableId: a.id }).lean();
-    expect(entries.map((e) => e.word).sort()).toEqual([labelWord(doing), assigneeWord(OWNER.id)].sort());
+    expect(entries.map((e) => e.word).sort()).toEqual([labelKey(doing), assigneeKey(OWNER.id)].sort());
   });
 
   it('When a column holds more issues than the count limit, then no total, and whether a next page exists', async () => {

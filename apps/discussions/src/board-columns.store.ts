@@ -1,5 +1,6 @@
 import { countUpTo, createBeyondLimitMemo, findAcrossParts, type BeyondLimitMemo } from '@gl/service-kit';
 import type { DiscussionsModels, NoteableDoc } from './discussions.models';
+import { andOf } from './noteable-documents';
 import { NARROW_LIMIT, createNoteableWordsStore } from './noteable-words.store';
 import type { ColumnCursor } from './column-cursor';
 
@@ -27,9 +28,10 @@ const BY_ID = { _id: 1 } as const;
  * The issues without one follow in id order, along {kind, projectId, relativePosition, _id}.
  * A column found past the count limit is remembered as such for a minute (`memo`): that count walks
  * more entries than the page, and a board's columns are read again at every page load.
- * A column that requires a label or an assignee that few issues have is read among those issues only: their ids, found by the word's entries, go into the filter
- * and the local database reads them by id (FerretDB patch 0012). A sparse column otherwise walks the
- * group's entries until it has a page, and its count walks all of them.
+ * A column that requires a label or an assignee that few issues have is read among those issues only:
+ * their ids, found by the word's entries, go into the filter and the local database reads them by id
+ * (FerretDB patch 0012). A sparse column otherwise walks the group's entries until it has a page, and its
+ * count walks all of them.
  */
 export function createBoardColumnsStore(
   models: Pick<DiscussionsModels, 'noteables' | 'noteableWords'>,
@@ -132,13 +134,6 @@ export function createBoardColumnsStore(
   }
 
   return { page, pageAfter };
-}
-
-/** The conditions of a filter as one flat list: the local database answers a flat `$and` by SQL. */
-function andOf(filter: Filter): Filter[] {
-  const keys = Object.keys(filter);
-  if (keys.length === 1 && keys[0] === '$and') return filter.$and as Filter[];
-  return [filter];
 }
 
 export type BoardColumnsStore = ReturnType<typeof createBoardColumnsStore>;

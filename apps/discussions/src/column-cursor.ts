@@ -35,8 +35,8 @@ export function decodeColumnCursor(text: string): ColumnCursor {
   } catch {
     throw invalid;
   }
-  const { relative_position: position, id, _kd: direction } = (parsed ?? {}) as Record<string, unknown>;
   if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw invalid;
+  const { relative_position: position, id, _kd: direction } = parsed as Record<string, unknown>;
   if (!isInteger(id) || !(position === null || isInteger(position)) || direction !== 'n') throw invalid;
   return { relativePosition: position, id };
 }

@@ -87,6 +87,13 @@ export const withSomeLabel = (): LabelCondition => ({ labelKeys: { $regex: ' l' 
 /** No label at all (`labels=None`): no word starts. */
 export const withNoLabel = (): LabelCondition => ({ labelKeys: { $not: { $regex: ' l' } } });
 
+/** The conditions of a filter as one flat list: the local database answers a flat `$and` by SQL. */
+export function andOf(filter: Record<string, unknown>): Record<string, unknown>[] {
+  const keys = Object.keys(filter);
+  if (keys.length === 1 && keys[0] === '$and') return filter.$and as Record<string, unknown>[];
+  return [filter];
+}
+
 /**
  * The label and assignee words every match of `filter` has: the `withLabel` and `withAssignee` conditions
  * among its top-level conditions (a flat or nested `$and`). Conditions under `$or`, `$not` or a negation
@@ -138,19 +145,24 @@ export function labelFields(labels: string[]): {
  * read rule (an assignee reads a confidential issue) and board columns filter on it.
  */
 export function assigneeKeyWords(ids: readonly number[]): string {
-  return ` ${ids.map((id) => `u${id} `).join('')}`;
+  return ` ${ids.map((id) => `${assigneeKey(id)} `).join('')}`;
+}
+
+/** An assignee's word in `assigneeKeys`: `u` and the user id. */
+export function assigneeKey(userId: number): string {
+  return `u${userId}`;
 }
 
 type AssigneeCondition = { assigneeKeys: Record<string, unknown> };
 
 /** Assigned to the user: a literal pattern (digits only; the spaces keep `u5` from matching `u55`). */
 export const withAssignee = (id: number): AssigneeCondition => ({
-  assigneeKeys: { $regex: ` u${id} ` },
+  assigneeKeys: { $regex: ` ${assigneeKey(id)} ` },
 });
 
 /** Not assigned to the user (every writer sets `assigneeKeys`; migration step 5 filled older ones). */
 export const withoutAssignee = (id: number): AssigneeCondition => ({
-  assigneeKeys: { $not: { $regex: ` u${id} ` } },
+  assigneeKeys: { $not: { $regex: ` ${assigneeKey(id)} ` } },
 });
 
 /** Assigned to anyone (`assignee_id=Any`): every word starts with `u`. */

@@ -1,7 +1,8 @@
 import { useHarness } from '@gl/testing';
 import type { Model } from 'mongoose';
 import type { NoteableWordDoc } from './discussions.models';
-import { createNoteableWordsStore, labelWord, wordsOf } from './noteable-words.store';
+import { labelKey } from './noteable-documents';
+import { createNoteableWordsStore, wordsOf } from './noteable-words.store';
 import { startDiscussionsHarness } from './testing/discussions.harness';
 
 let nextId = 70_000_000 + Math.floor(Math.random() * 1_000_000);
@@ -17,15 +18,15 @@ describe('noteable words: an entry per label and assignee of a noteable', () => 
     const store = createNoteableWordsStore(model(), () => clock.at);
     const id = nextId++;
     await store.replace(id, wordsOf({ labels: ['a', 'b'], assigneeIds: [7] }), async () => undefined);
-    expect(await wordsOfNoteable(id)).toEqual([labelWord('a'), labelWord('b'), 'u7'].sort());
+    expect(await wordsOfNoteable(id)).toEqual([labelKey('a'), labelKey('b'), 'u7'].sort());
     // Within the minute a replaced label's entry stays (another replica's clock may be behind).
     clock.at += 30_000;
     await store.replace(id, wordsOf({ labels: ['c'] }), async () => undefined);
-    expect(await wordsOfNoteable(id)).toEqual([labelWord('a'), labelWord('b'), labelWord('c'), 'u7'].sort());
+    expect(await wordsOfNoteable(id)).toEqual([labelKey('a'), labelKey('b'), labelKey('c'), 'u7'].sort());
     clock.at += 90_000;
     await store.replace(id, wordsOf({ labels: ['c'] }), async () => undefined);
     // Only the family written is replaced: the assignee entry stays.
-    expect(await wordsOfNoteable(id)).toEqual([labelWord('c'), 'u7'].sort());
+    expect(await wordsOfNoteable(id)).toEqual([labelKey('c'), 'u7'].sort());
   });
 
   it('When a write fails, then its new entries stay (extra entries are harmless) and the old ones too', async () => {
@@ -37,7 +38,7 @@ describe('noteable words: an entry per label and assignee of a noteable', () => 
         throw new Error('write failed');
       }),
     ).rejects.toThrow('write failed');
-    expect(await wordsOfNoteable(id)).toEqual([labelWord('a'), labelWord('b')].sort());
+    expect(await wordsOfNoteable(id)).toEqual([labelKey('a'), labelKey('b')].sort());
   });
 
   it('When writers replace the labels of one noteable at once, then the entries hold at least the labels the last write left', async () => {
@@ -57,7 +58,7 @@ describe('noteable words: an entry per label and assignee of a noteable', () => 
       ),
     );
     const held = await wordsOfNoteable(id);
-    for (const label of stored.labels) expect(held).toContain(labelWord(label));
+    for (const label of stored.labels) expect(held).toContain(labelKey(label));
   });
 
   it('When few noteables have a word, then their ids; when more than the limit, null', async () => {

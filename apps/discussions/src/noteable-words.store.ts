@@ -1,13 +1,14 @@
 import type { Model } from 'mongoose';
 import { countUpTo, type BeyondLimitMemo } from '@gl/service-kit';
 import type { NoteableWordDoc } from './discussions.models';
-import { labelKey, requiredWords } from './noteable-documents';
+import { andOf, assigneeKey, labelKey, requiredWords } from './noteable-documents';
 
 /**
- * An entry per label and per assignee of a noteable, `{word, noteableId}`: what a multikey index on
- * `labels` and `assigneeIds` holds on MongoDB, which the local FerretDB cannot build. A board column of a
- * rare label or assignee finds its few issues by a range of these entries and reads just those
- * (board-columns.store.ts), where checking the words on the column index walked every issue of the group.
+ * An entry per label and per assignee of a noteable, `{word, noteableId}` (the words of `labelKeys` and
+ * `assigneeKeys`): what a multikey index on `labels` and `assigneeIds` holds on MongoDB, which the local
+ * FerretDB cannot build. A list or board column of a rare label or assignee finds its few noteables by a
+ * range of these entries and reads just those (`narrow`), where checking the words on its index walked
+ * every issue of the scope.
  *
  * Entries may outlive the word on the noteable (a removed label, a deleted issue), never the other way
  * round: a reader re-checks every condition on the noteables it narrows to, so an extra entry costs a
@@ -23,26 +24,20 @@ export interface WordsOfWrite {
   assignee?: string[];
 }
 
-/** The word a label list or filter names: the label's key (noteable-documents.ts labelKey). */
-export const labelWord = (label: string): string => labelKey(label);
-
-/** The word an assignee list or filter names. */
-export const assigneeWord = (userId: number): string => `u${userId}`;
-
 /** The words of the families a document or a `$set` carries (`labels`, `assigneeIds`). */
 export function wordsOf(doc: { labels?: unknown; assigneeIds?: unknown }): WordsOfWrite {
   const words: WordsOfWrite = {};
-  if (Array.isArray(doc.labels)) words.label = (doc.labels as string[]).map(labelWord);
-  if (Array.isArray(doc.assigneeIds)) words.assignee = (doc.assigneeIds as number[]).map(assigneeWord);
+  if (Array.isArray(doc.labels)) words.label = (doc.labels as string[]).map(labelKey);
+  if (Array.isArray(doc.assigneeIds)) words.assignee = (doc.assigneeIds as number[]).map(assigneeKey);
   return words;
 }
 
 /**
  * A list or column requiring a label or assignee at most this many noteables have is read among those
- * alone (`narrow`) rather than along its index. Measured on the local
- * FerretDB: reading a word's entries costs about 0.07 ms each and the narrowed page about 12 ms, while a
- * sparse column's count walks every issue of the group at 0.4 µs each (40 ms at 100,000 issues); below
- * this the few issues are the cheaper read in a large group, and cost at most ~30 ms in a small one.
+ * alone (`narrow`) rather than along its index. Measured on the local FerretDB: reading a word's entries
+ * costs about 0.07 ms each and the narrowed page about 12 ms, while a sparse column's count walks every
+ * issue of the group at 0.4 µs each (40 ms at 100,000 issues); below this the few issues are the cheaper
+ * read in a large group, and cost at most ~30 ms in a small one.
  */
 export const NARROW_LIMIT = 200;
 
@@ -136,13 +131,7 @@ export function createNoteableWordsStore(words: Model<NoteableWordDoc>, now: () 
     ): Promise<Record<string, unknown>> {
       for (const word of requiredWords(filter)) {
         const ids = await fewNoteableIds(word, limit, memo);
-        if (ids === null) continue;
-        // One flat $and, as the finder builds its filters.
-        const conditions =
-          Object.keys(filter).length === 1 && Array.isArray(filter.$and)
-            ? (filter.$and as unknown[])
-            : [filter];
-        return { $and: [...conditions, { _id: { $in: ids } }] };
+        if (ids !== null) return { $and: [...andOf(filter), { _id: { $in: ids } }] };
       }
       return filter;
     },
