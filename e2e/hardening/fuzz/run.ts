@@ -157,19 +157,21 @@ async function spareToken(world: World): Promise<string> {
 }
 
 /**
- * The username a user create would make: read from the body actually sent, whatever the case did to it;
- * without one there (missing, oversize, not JSON), the valid body's.
+ * The username a user create would make, from a body as sent (JSON text) or as built; null without one
+ * (missing, oversize, not JSON). The body actually sent is asked first, whatever the case did to it.
  */
 function usernameOf(body: unknown): string | null {
-  if (typeof body !== 'string') return null;
-  try {
-    const parsed: unknown = JSON.parse(body);
-    const username = (parsed as { username?: unknown } | null)?.username;
-    // A hostile 1 MB name cannot go in a query string; no user can hold it anyway (255 characters at most).
-    return typeof username === 'string' && username.length <= 1_000 ? username : null;
-  } catch {
-    return null;
+  let parsed: unknown = body;
+  if (typeof body === 'string') {
+    try {
+      parsed = JSON.parse(body);
+    } catch {
+      return null;
+    }
   }
+  const username = (parsed as { username?: unknown } | null)?.username;
+  // A hostile 1 MB name cannot go in a query string; no user can hold it anyway (255 characters at most).
+  return typeof username === 'string' && username.length <= 1_000 ? username : null;
 }
 
 interface Built {
@@ -232,9 +234,7 @@ async function build(
   return {
     path,
     init: { token, headers, body, outsideApi: op.outsideApi, timeoutMs: 30_000 },
-    probe: template
-      ? probeOf(world, template, params, usernameOf(body) ?? usernameOf(JSON.stringify(validBody)))
-      : null,
+    probe: template ? probeOf(world, template, params, usernameOf(body) ?? usernameOf(validBody)) : null,
   };
 }
 

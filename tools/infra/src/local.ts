@@ -55,13 +55,6 @@ async function clearStale(
   fs.rmSync(pidFile, { force: true });
 }
 
-/** Ports must differ from each other; freePort alone may hand out the same just-released port twice. */
-async function distinctPorts(n: number): Promise<number[]> {
-  const ports = new Set<number>();
-  while (ports.size < n) ports.add(await freePort());
-  return [...ports];
-}
-
 async function natsVersion(bin: string): Promise<[number, number] | undefined> {
   return new Promise((resolve) => {
     execFile(bin, ['--version'], { timeout: 10_000 }, (err, stdout) => {
@@ -203,7 +196,8 @@ export async function startLocal(opts: StartInfraOptions): Promise<InfraHandle> 
   for (const d of ['ferretdb', 'nats', 'logs']) fs.mkdirSync(path.join(dataDir, d), { recursive: true });
   fs.writeFileSync(path.join(dataDir, 'owner.pid'), `${process.pid}\n`);
 
-  const [mongoPort = 0, natsPort = 0, httpPort = 0] = await distinctPorts(3);
+  // freePort never hands out one port twice in a process.
+  const [mongoPort, natsPort, httpPort] = [await freePort(), await freePort(), await freePort()];
   const version = await natsVersion(bins.natsServer);
   const syncInterval = version !== undefined && (version[0] > 2 || (version[0] === 2 && version[1] >= 10));
   if (!syncInterval)
