@@ -6,6 +6,7 @@ import {
   buildOpenApiDocument,
   errorHandler,
   httpMetricsMiddleware,
+  limitRequestBody,
   limitRequestLine,
   parseQueryString,
   rejectMalformedRequests,
@@ -76,6 +77,7 @@ export function createGatewayApp(deps: GatewayDeps): Express {
   // (414) and malformed strings (HandleMalformedStrings, 400), which Express could not even decode.
   app.use(limitRequestLine());
   app.use(rejectMalformedRequests());
+  app.use(limitRequestBody());
 
   app.get('/-/health', (_req, res) => sendJson(res, 200, { status: 'ok' }));
   app.get('/-/readiness', async (_req, res) => {

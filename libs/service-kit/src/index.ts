@@ -4,6 +4,7 @@ export * from './logging';
 export * from './metrics';
 export * from './runtime';
 export * from './http/body';
+export * from './http/body-edge';
 export * from './http/error-handler';
 export * from './http/internal-context';
 export * from './http/json';

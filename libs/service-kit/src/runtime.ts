@@ -17,6 +17,7 @@ import { startConsumer, type RunningConsumer, type Subscription } from './bus/co
 import { watchParent } from './parent-watch';
 import { watchStorage } from './storage-metrics';
 import { answerOversizedRequests } from './http/request-line';
+import { answerExpectContinue } from './http/body-edge';
 
 /** What a service's composition root hands to its `createApp`. */
 export interface ServiceRuntime<C extends BaseServiceConfig = BaseServiceConfig> {
@@ -122,6 +123,7 @@ export async function runService<S extends z.ZodObject>(
     server.once('error', reject);
   });
   answerOversizedRequests(server);
+  answerExpectContinue(server);
   // Keep-alive longer than the gateway's agent so the proxy never reuses a socket we are closing.
   server.keepAliveTimeout = 65_000;
   server.headersTimeout = 66_000;

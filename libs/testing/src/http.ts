@@ -7,7 +7,7 @@ import {
   type NamespaceContext,
   type Principal,
 } from '@gl/contracts';
-import { signContext } from '@gl/service-kit';
+import { answerExpectContinue, signContext } from '@gl/service-kit';
 import { TEST_CONTEXT_SECRET } from './runtime';
 
 export interface TestServer {
@@ -19,6 +19,8 @@ export interface TestServer {
 export async function listen(app: Express): Promise<TestServer> {
   const server: Server = app.listen(0, '127.0.0.1');
   await new Promise<void>((resolve) => server.once('listening', resolve));
+  // As every process answers it (runService), so that tests see the production edge.
+  answerExpectContinue(server);
   const { port } = server.address() as AddressInfo;
   return {
     url: `http://127.0.0.1:${port}`,

@@ -8,3 +8,4 @@ export * from './random';
 export * from './polling';
 export * from './use-harness';
 export * from './identity-data';
+export * from './raw-socket';

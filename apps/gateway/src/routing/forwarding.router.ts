@@ -6,6 +6,7 @@ import { applyAuth } from '../auth/auth.middleware';
 import { resolveGroup, resolveProject, findProject, projectContext } from '../namespaces/resolve';
 import { signedRevision } from '../identity/revisions';
 import { ALERT_NOTIFY_PATTERN, ROUTE_TABLE, type RouteSpec, type ServiceName } from './route-table';
+import { prepareForwardedHeaders } from './proxy';
 import { guardStream, streamCredentials } from './stream-guard';
 
 export interface ForwardingDeps {
@@ -82,6 +83,7 @@ function forward(deps: ForwardingDeps, spec: RouteSpec) {
     req.url = url;
     req.forwardContext = await sign(deps, req, namespace);
     if (credentials) guardStream(credentials, req, res, deps.stores.users, deps.externalUrl);
+    prepareForwardedHeaders(req);
     proxy(req, res, next);
   };
 }
@@ -160,6 +162,7 @@ export function createAlertNotifyForwarder(deps: ForwardingDeps): RequestHandler
       req,
       await projectContext(deps.stores, project, null, deps.externalUrl),
     );
+    prepareForwardedHeaders(req);
     deps.proxies.alerts(req, res, next);
   };
 }

@@ -10,7 +10,7 @@ import {
 } from 'http-proxy-middleware';
 import type { Logger } from 'pino';
 import { INTERNAL_CONTEXT_HEADER, REQUEST_ID_HEADER } from '@gl/contracts';
-import { JSON_CONTENT_TYPE } from '@gl/service-kit';
+import { BODY_LIMIT_EXCEEDED, JSON_CONTENT_TYPE } from '@gl/service-kit';
 import { roundRobin } from './upstreams';
 
 declare module 'express-serve-static-core' {
@@ -24,6 +24,21 @@ declare module 'express-serve-static-core' {
 
 /** Client headers that must never reach a service: credentials and any forged internal context. */
 const STRIPPED_HEADERS = ['private-token', 'sudo', 'job-token', 'cookie', INTERNAL_CONTEXT_HEADER];
+
+/**
+ * The headers the service receives, written on the request itself before it is proxied: http-proxy copies
+ * `req.headers` into the upstream request, and its `proxyReq` hook is not a safe place for this (it is
+ * skipped for `Expect: 100-continue` requests, whose headers are sent at once).
+ */
+export function prepareForwardedHeaders(req: Request): void {
+  const headers = req.headers;
+  for (const header of STRIPPED_HEADERS) delete headers[header];
+  if (!req.forwardAuthorization) delete headers.authorization;
+  if (req.forwardContext) headers[INTERNAL_CONTEXT_HEADER] = req.forwardContext;
+  headers[REQUEST_ID_HEADER] = req.id as string;
+  headers['x-forwarded-host'] = headers.host ?? '';
+  headers['x-forwarded-proto'] = req.protocol;
+}
 
 /**
  * Response headers a service may send back. Node's default (16 KiB) is less than a paginated answer to a
@@ -73,12 +88,9 @@ export function createServiceProxy(targets: string | readonly string[], logger: 
     plugins: [debugProxyErrorsPlugin, proxyEventsPlugin] as unknown as Plugin<Request, ServerResponse>[],
     on: {
       proxyReq(proxyReq: ClientRequest, req: Request) {
-        for (const header of STRIPPED_HEADERS) proxyReq.removeHeader(header);
-        if (!req.forwardAuthorization) proxyReq.removeHeader('authorization');
-        if (req.forwardContext) proxyReq.setHeader(INTERNAL_CONTEXT_HEADER, req.forwardContext);
-        proxyReq.setHeader(REQUEST_ID_HEADER, req.id as string);
-        proxyReq.setHeader('x-forwarded-host', req.headers.host ?? '');
-        proxyReq.setHeader('x-forwarded-proto', req.protocol);
+        // A chunked body that grows past the limit is refused at the edge (limitRequestBody); the part
+        // already sent must not leave the service waiting for the rest.
+        req.once(BODY_LIMIT_EXCEEDED, () => proxyReq.destroy());
       },
       proxyRes(proxyRes: IncomingMessage, _req: IncomingMessage, res: ServerResponse) {
         // A live stream never ends by itself: when the client goes (or the gateway ends it), the service's
@@ -88,6 +100,8 @@ export function createServiceProxy(targets: string | readonly string[], logger: 
         }
       },
       error(err: Error, req: IncomingMessage, res: ServerResponse | Socket, target?: unknown) {
+        // Already answered (a refused body whose upload to the service was cut): nothing to tell anyone.
+        if ('writableEnded' in res && res.writableEnded) return;
         logger.warn({ err: err.message, target: String(target), url: req.url }, 'upstream unavailable');
         if (!('setHeader' in res) || res.headersSent) {
           res.destroy();

@@ -38,18 +38,22 @@ function readRaw(req: Request, limit: number): Promise<Buffer> {
     }
     const chunks: Buffer[] = [];
     let size = 0;
-    req.on('data', (chunk: Buffer) => {
+    const onData = (chunk: Buffer): void => {
       size += chunk.length;
       if (size > limit) {
-        req.removeAllListeners('data');
+        req.off('data', onData);
         req.resume();
         reject(new HttpError(413, { message: '413 Request Entity Too Large' }));
         return;
       }
       chunks.push(chunk);
-    });
+    };
+    req.on('data', onData);
     req.on('end', () => resolve(Buffer.concat(chunks)));
     req.on('error', reject);
+    // A request paused on purpose (the edge's body count, limitRequestBody) does not start flowing when a
+    // listener is added.
+    req.resume();
   });
 }
 

@@ -44,6 +44,8 @@ function clientMistakeStatus(err: unknown): number | null {
 
 export function errorHandler(logger: Logger) {
   return (err: unknown, req: Request, res: Response, _next: NextFunction): void => {
+    // Answered already, e.g. a body refused at the edge while a reader of it failed on the same limit.
+    if (res.writableEnded) return;
     const rendered = renderError(err);
     if (rendered) {
       sendJson(res, rendered.status, rendered.body);

@@ -80,13 +80,22 @@ export function answerOversizedRequests(server: Server): void {
 const LINGER_MS = 2_000;
 
 /**
- * Answers, then keeps reading what the client is still sending until it closes (nginx's lingering
- * close): closing a socket with unread data resets the connection, and the client would see ECONNRESET
- * instead of the answer.
+ * Keeps reading what the client is still sending until it closes, for at most LINGER_MS, after the answer
+ * (nginx's lingering close): closing a socket with unread data resets the connection, and the client would
+ * see ECONNRESET instead of the answer. Node's server would destroy the socket as soon as a `Connection:
+ * close` answer is written (`destroySoon`), so for this socket it only ends its side.
  */
-function answerAndClose(socket: Socket, response: string): void {
+export function lingerThenClose(socket: Socket): void {
+  socket.destroySoon = () => {
+    socket.end();
+  };
   socket.on('data', () => undefined);
   socket.resume();
   socket.setTimeout(LINGER_MS, () => socket.destroy());
+}
+
+/** Answers with a raw response (the HTTP parser has given up on this connection), then closes as above. */
+function answerAndClose(socket: Socket, response: string): void {
+  lingerThenClose(socket);
   socket.end(response);
 }
