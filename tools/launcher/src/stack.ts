@@ -102,6 +102,16 @@ function replicaSummary(replicaUrls: Record<string, string[]>): string {
 }
 
 /**
+ * `GL_CPU_PROF_DIR=<dir>`: every process writes a V8 CPU profile there when it stops (`--cpu-prof`), named
+ * after the process and its start, to open in Chrome DevTools or speedscope; how to see where a request's time goes.
+ */
+function profilingArgs(name: string): string[] {
+  const dir = process.env.GL_CPU_PROF_DIR;
+  if (!dir) return [];
+  return ['--cpu-prof', `--cpu-prof-dir=${dir}`, `--cpu-prof-name=${name}.${Date.now()}.cpuprofile`];
+}
+
+/**
  * Starts the six services and the gateway from dist/ as child processes on loopback, each with its own
  * port, and waits until the gateway reports every service ready. Used by `npm start`, the end-to-end
  * tests and the benchmarks, so all three run the same thing.
@@ -138,7 +148,7 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
       ? join(options.rootDir, 'dist', 'apps', worker.service, worker.entry)
       : join(options.rootDir, 'dist', 'apps', kind, 'main.js');
     if (!existsSync(entry)) throw new Error(`${entry} is missing: run \`npm run build\` first`);
-    const child = spawn(process.execPath, ['--enable-source-maps', entry], {
+    const child = spawn(process.execPath, ['--enable-source-maps', ...profilingArgs(name), entry], {
       cwd: options.rootDir,
       env: { ...process.env, ...envs.get(name) },
       stdio: options.output === 'inherit' ? 'inherit' : ['ignore', 'pipe', 'pipe'],
