@@ -64,5 +64,7 @@ export const internalContext = z.object({
   namespace: namespaceContext.nullable(),
   /** Absent from contexts signed before revisions existed: then nothing is awaited. */
   identityRevision: identityRevision.optional(),
+  /** The client's address as the gateway saw it, for limits per address (anonymous live streams). */
+  clientAddress: z.string().max(64).optional(),
 });
 export type InternalContext = z.infer<typeof internalContext>;

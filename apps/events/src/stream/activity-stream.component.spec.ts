@@ -50,7 +50,9 @@ const titles = (client: SseClient) => parsed(client).map((e) => e.target_title);
 
 describe('live activity streams (…/events/stream)', () => {
   const h = useHarness(() =>
-    startEventsHarness({ stream: { maxPerUser: 2, heartbeatMs: 300, bufferLimit: 64 * 1024 } }),
+    startEventsHarness({
+      stream: { maxPerUser: 2, maxAnonymousPerAddress: 2, heartbeatMs: 300, bufferLimit: 64 * 1024 },
+    }),
   );
   const open: SseClient[] = [];
   let revision = 0;
@@ -168,6 +170,27 @@ describe('live activity streams (…/events/stream)', () => {
     expect(badHeader.status).toBe(400);
   });
 
+  it.each(['99999999999999999999', '9'.repeat(5000), '1e3', '0x10', '-1'])(
+    'When Last-Event-ID is %s (the parameter refuses it too), then 400 "last_event_id is invalid"',
+    async (value) => {
+      for (const [path, headers] of [
+        [`/projects/${OPEN}/events/stream`, { 'Last-Event-ID': value }],
+        [`/projects/${OPEN}/events/stream?last_event_id=${value}`, {}],
+      ] as const) {
+        const answer = await stream(path, { as: null, ns: openNs() }, headers);
+        expect({
+          path: path.slice(0, 80),
+          status: answer.status,
+          body: JSON.parse(await answer.body()) as unknown,
+        }).toEqual({
+          path: path.slice(0, 80),
+          status: 400,
+          body: { error: 'last_event_id is invalid' },
+        });
+      }
+    },
+  );
+
   it('When events are recorded while a replay runs, then the client gets every one exactly once, in order', async () => {
     const first = issue(OPEN, 'seam-0');
     await record(first);
@@ -258,6 +281,7 @@ describe('live activity streams (…/events/stream)', () => {
     expect([a.status, b.status]).toEqual([200, 200]);
     const c = await stream(`/events/stream`, { as: SLOW });
     expect(c.status).toBe(429);
+    expect(c.headers['retry-after']).toBe('1');
     expect(JSON.parse(await c.body())).toEqual({ message: '429 Too Many Requests' });
     a.close();
     const d = await h.eventually(
@@ -270,6 +294,20 @@ describe('live activity streams (…/events/stream)', () => {
       5_000,
     );
     expect(d.status).toBe(200);
+  });
+
+  it('When one address opens more anonymous streams than allowed, then 429 with Retry-After; another address is served', async () => {
+    const anonymous = (clientAddress: string) =>
+      stream(`/projects/${OPEN}/events/stream`, { as: null, ns: openNs(), clientAddress });
+    const first = await anonymous('198.51.100.7');
+    const second = await anonymous('198.51.100.7');
+    expect([first.status, second.status]).toEqual([200, 200]);
+    const third = await anonymous('198.51.100.7');
+    expect({ status: third.status, retryAfter: third.headers['retry-after'] }).toEqual({
+      status: 429,
+      retryAfter: '1',
+    });
+    expect((await anonymous('198.51.100.8')).status).toBe(200);
   });
 
   it('When the service stops, then its streams end (clients resume elsewhere)', async () => {

@@ -16,6 +16,8 @@ export interface StreamOptions {
   maxPerUser: number;
   /** Open anonymous streams per process (public projects' streams need no token). */
   maxAnonymous: number;
+  /** Open anonymous streams per client address, counted over every replica (429 past it). */
+  maxAnonymousPerAddress: number;
   /** Bytes waiting for a slow client before its stream ends with `event: overflow`. */
   bufferLimit: number;
   heartbeatMs: number;
@@ -25,6 +27,7 @@ export interface StreamOptions {
 export const DEFAULT_STREAM_OPTIONS: StreamOptions = {
   maxPerUser: 5,
   maxAnonymous: 1_000,
+  maxAnonymousPerAddress: 20,
   bufferLimit: 1024 * 1024,
   heartbeatMs: 15_000,
   retryMs: 1_000,
@@ -53,12 +56,19 @@ export interface ActivityStreamsDeps {
   options: StreamOptions;
 }
 
-/** Last-Event-ID from the header, else `?last_event_id=` (already parsed by the contract). */
+/**
+ * Last-Event-ID from the header, else `?last_event_id=` (already parsed by the contract), by one rule: an
+ * event id is digits and a safe integer. (Node drops the whitespace around a header's value, as HTTP says
+ * it is not part of it, so `Last-Event-ID:  5` is 5, where the parameter ` 5` is refused.)
+ */
 function resumeId(req: Request, fromQuery: number | undefined): number | undefined {
   const header = req.headers['last-event-id'];
-  if (typeof header === 'string' && header.trim() !== '') {
-    if (!/^\d+$/.test(header.trim())) throw new ParamError(['last_event_id is invalid']);
-    return Number(header.trim());
+  if (typeof header === 'string' && header !== '') {
+    const id = Number(header);
+    if (!/^\d{1,16}$/.test(header) || !Number.isSafeInteger(id)) {
+      throw new ParamError(['last_event_id is invalid']);
+    }
+    return id;
   }
   return fromQuery;
 }
@@ -129,21 +139,35 @@ export function createActivityStreams(deps: ActivityStreamsDeps) {
     return items.map((item) => ({ id: item._id, text: byId.get(item._id)! }));
   }
 
-  async function takeSlot(principal: Principal | null): Promise<StreamSlot | null> {
-    if (principal) {
-      const slot = await deps.slots.take(principal.id, options.maxPerUser, randomUUID());
-      if (!slot) throw new HttpError(429, TOO_MANY_STREAMS);
-      return slot;
-    }
-    if (anonymous >= options.maxAnonymous) throw new HttpError(429, TOO_MANY_STREAMS);
-    return null;
+  /**
+   * A place for one more stream of this caller, or 429 with a Retry-After of one heartbeat: places free as
+   * streams close, and a dead replica's within a few heartbeats.
+   */
+  async function takeSlot(
+    req: Request,
+    res: Response,
+    principal: Principal | null,
+  ): Promise<StreamSlot | null> {
+    const refuse = (): never => {
+      res.setHeader('Retry-After', String(Math.ceil(options.heartbeatMs / 1000)));
+      throw new HttpError(429, TOO_MANY_STREAMS);
+    };
+    if (principal)
+      return (await deps.slots.take(`user:${principal.id}`, options.maxPerUser, randomUUID())) ?? refuse();
+    if (anonymous >= options.maxAnonymous) refuse();
+    const address = req.ctx.clientAddress;
+    if (!address) return null;
+    return (
+      (await deps.slots.take(`anonymous:${address}`, options.maxAnonymousPerAddress, randomUUID())) ??
+      refuse()
+    );
   }
 
   return {
     /** Answers one stream request: validation and access are the caller's; this opens and runs the stream. */
     async serve(req: Request, res: Response, request: StreamRequest, lastEventId?: number): Promise<void> {
       const resumeAfter = resumeId(req, lastEventId);
-      const slot = await takeSlot(request.principal);
+      const slot = await takeSlot(req, res, request.principal);
       if (!request.principal) anonymous += 1;
       const { stream } = request;
       let following = false;

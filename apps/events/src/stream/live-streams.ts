@@ -22,6 +22,7 @@ const SHUTDOWN_CHECK_MS = 500;
 const streamEnv = z.object({
   EVENTS_STREAM_MAX_PER_USER: z.coerce.number().int().min(1).optional(),
   EVENTS_STREAM_MAX_ANONYMOUS: z.coerce.number().int().min(0).optional(),
+  EVENTS_STREAM_MAX_ANONYMOUS_PER_ADDRESS: z.coerce.number().int().min(1).optional(),
   EVENTS_STREAM_BUFFER_BYTES: z.coerce.number().int().min(1024).optional(),
   EVENTS_STREAM_HEARTBEAT_MS: z.coerce.number().int().min(100).optional(),
 });
@@ -33,6 +34,9 @@ export function streamOptionsFromEnv(env: NodeJS.ProcessEnv = process.env): Stre
     ...(parsed.EVENTS_STREAM_MAX_PER_USER !== undefined && { maxPerUser: parsed.EVENTS_STREAM_MAX_PER_USER }),
     ...(parsed.EVENTS_STREAM_MAX_ANONYMOUS !== undefined && {
       maxAnonymous: parsed.EVENTS_STREAM_MAX_ANONYMOUS,
+    }),
+    ...(parsed.EVENTS_STREAM_MAX_ANONYMOUS_PER_ADDRESS !== undefined && {
+      maxAnonymousPerAddress: parsed.EVENTS_STREAM_MAX_ANONYMOUS_PER_ADDRESS,
     }),
     ...(parsed.EVENTS_STREAM_BUFFER_BYTES !== undefined && {
       bufferLimit: parsed.EVENTS_STREAM_BUFFER_BYTES,

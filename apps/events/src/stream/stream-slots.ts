@@ -2,9 +2,9 @@ import { Schema, type Connection, type Model } from 'mongoose';
 import { defineModel, isDuplicateKeyError } from '@gl/service-kit';
 
 /**
- * A user's open live streams, counted across every events replica: slot `user:<id>#<n>` (n < the limit) is
- * held by one connection until `until`, which the connection pushes forward while it is open. A replica
- * that dies leaves its slots to expire. Each slot is one document read and written by its string `_id`
+ * A user's (or an anonymous address's) open live streams, counted across every events replica: slot
+ * `user:<id>#<n>` (n < the limit) is held by one connection until `until`, which the connection pushes
+ * forward while it is open. A replica that dies leaves its slots to expire. Each slot is one document read and written by its string `_id`
  * (FerretDB answers those without a scan), and taking one is an insert or a compare-and-set on `until`.
  */
 export interface StreamSlotDoc {
@@ -29,13 +29,16 @@ export interface StreamSlot {
 }
 
 export function createStreamSlots(model: Model<StreamSlotDoc>, holdMs: number) {
-  const key = (userId: number, n: number): string => `user:${userId}#${n}`;
+  const key = (holder: string, n: number): string => `${holder}#${n}`;
 
   return {
-    /** One of the user's `limit` slots for connection `owner`, or null when all are held. */
-    async take(userId: number, limit: number, owner: string): Promise<StreamSlot | null> {
+    /**
+     * One of the holder's `limit` slots (`user:<id>`, or `anonymous:<address>`) for connection `owner`, or
+     * null when all are held.
+     */
+    async take(holder: string, limit: number, owner: string): Promise<StreamSlot | null> {
       for (let n = 0; n < limit; n++) {
-        const _id = key(userId, n);
+        const _id = key(holder, n);
         const until = new Date(Date.now() + holdMs);
         let taken = false;
         try {

@@ -21,6 +21,8 @@ export interface CallOptions {
   tier?: InternalContext['tier'];
   /** The identity revisions the gateway would sign for this caller. */
   revision?: IdentityRevision;
+  /** The client address the gateway would sign. */
+  clientAddress?: string;
 }
 
 export interface EventsHarness {
@@ -48,6 +50,7 @@ export async function startEventsHarness(options: EventsAppOptions = {}): Promis
       namespace: options.ns ?? null,
       tier: options.tier ?? 'ultimate',
       ...(options.revision ? { identityRevision: options.revision } : {}),
+      ...(options.clientAddress ? { clientAddress: options.clientAddress } : {}),
     });
   return {
     runtime,

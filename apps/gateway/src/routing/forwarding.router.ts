@@ -55,6 +55,7 @@ async function sign(deps: ForwardingDeps, req: Request, namespace: NamespaceCont
     principal,
     namespace,
     identityRevision: await signedRevision(deps.stores, principal),
+    ...(req.socket.remoteAddress ? { clientAddress: req.socket.remoteAddress } : {}),
   };
   return signContext(deps.contextSecret, context);
 }

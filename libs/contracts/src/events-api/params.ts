@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { paginationQuery } from '../primitives';
+import { paginationQuery } from '../pagination';
 
 /** Stored actions, the values of the `action` filter (GitLab's Event.actions). */
 export const ACTIVITY_ACTIONS = [
@@ -56,13 +56,23 @@ export const userEventsQuery = activityEventsQuery.extend({ user_id: z.string().
 export const projectEventsQuery = activityEventsQuery.extend({ id: z.string().min(1) });
 
 /**
+ * An event id as a stream resumes from it, by the rule the Last-Event-ID header follows too: digits only
+ * and a safe integer. Anything else stays a string, which the number refuses ("last_event_id is invalid");
+ * a plain coercion let `1e3`, `0x10` and ` 5` through as numbers.
+ */
+const eventIdParam = z.preprocess(
+  (raw) => (typeof raw === 'string' && /^\d{1,16}$/.test(raw) ? Number(raw) : raw),
+  z.number().int().min(0).max(Number.MAX_SAFE_INTEGER),
+);
+
+/**
  * The live activity streams (`…/events/stream`, not GitLab's): the lists' event filters, and where to resume
  * for clients that cannot send the `Last-Event-ID` header (the header wins when both are given).
  */
 export const activityStreamQuery = z.object({
   action: z.enum(ACTIVITY_ACTIONS).optional(),
   target_type: z.enum(targetTypeValues).optional(),
-  last_event_id: z.coerce.number().int().min(0).optional(),
+  last_event_id: eventIdParam.optional(),
 });
 export type ActivityStreamQuery = z.infer<typeof activityStreamQuery>;
 
