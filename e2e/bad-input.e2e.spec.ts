@@ -127,6 +127,26 @@ describe('bad input end to end', () => {
     });
   });
 
+  describe('strings that are not Unicode (a lone surrogate read back as U+FFFD)', () => {
+    it('When an issue title or a project description holds "\\ud800", then 400 "Bad Request" and nothing changes', async () => {
+      const issue = await raw(`/api/v4/projects/${project.id}/issues`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: '{"title":"lone \\ud800 surrogate"}',
+      });
+      expect(pick(issue)).toEqual(BAD_REQUEST);
+      const described = await raw(`/api/v4/projects/${project.id}`, {
+        method: 'PUT',
+        headers: { 'content-type': 'application/json' },
+        body: '{"description":"lone \\udfff"}',
+      });
+      expect(pick(described)).toEqual(BAD_REQUEST);
+      expect(await json<unknown[]>(await api(`/projects/${project.id}/issues?search=lone`))).toEqual([]);
+      const read = await json<{ description: string }>(await api(`/projects/${project.id}`));
+      expect(read.description).not.toContain('\ufffd');
+    });
+  });
+
   describe('request line length (nginx in front of GitLab: 8 KiB)', () => {
     it('When a paginated list is asked with an 8 KB query, then 200 and all four Link URLs carry it (was a 502)', async () => {
       for (let i = 0; i < 3; i++) {

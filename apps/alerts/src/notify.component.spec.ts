@@ -63,6 +63,14 @@ describe('Alert ingestion', () => {
       expect(await listAlerts(ns)).toEqual([]);
     });
 
+    it('When a payload string holds a lone surrogate, then 400 and nothing is stored (it read back as U+FFFD)', async () => {
+      const ns = projectNamespace();
+      const created = await integration(ns);
+      const body = '{"title":"broken \\ud800 title"}';
+      expect((await h.notify(created.path, { ns, token: created.token, body })).status).toBe(400);
+      expect(await listAlerts(ns)).toEqual([]);
+    });
+
     it('When a payload resolves but no open alert matches, then 400 and nothing is stored', async () => {
       const ns = projectNamespace();
       const created = await integration(ns);

@@ -1,5 +1,5 @@
 import { Router, type Request, type Response } from 'express';
-import { isHigherTier, requestOrigin, sendJson } from '@gl/service-kit';
+import { hasIllFormedString, isHigherTier, requestOrigin, sendJson } from '@gl/service-kit';
 import { jsonDepth, mapGenericPayload, mapPrometheusAlert } from './alert-payload';
 import type { AlertsService } from './alerts.service';
 import { tokenMatches } from './integration-token';
@@ -114,6 +114,8 @@ export function createNotifyRouter(
       }
     }
     if (!payload || typeof payload !== 'object' || Array.isArray(payload)) return status(res, 400);
+    // A lone surrogate (`"\ud800"`) is not Unicode and would be stored as U+FFFD: refused as bad input.
+    if (hasIllFormedString(payload)) return status(res, 400);
     const body = payload as Record<string, unknown>;
     const origin = requestOrigin(producer, req.ctx);
 

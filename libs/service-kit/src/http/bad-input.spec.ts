@@ -145,6 +145,20 @@ describe('service HTTP shell: bad input is a 4xx', () => {
       expect(handled).toEqual([]);
     });
 
+    it('When a JSON string holds a lone surrogate (not Unicode, it would read back as U+FFFD), then 400 "Bad Request"', async () => {
+      for (const body of [
+        '{"title":"\\ud800"}',
+        '{"labels":["ok","x\\udfff"]}',
+        '{"position":{"a":{"b":{"c":"\\udc00"}}}}',
+        '{"\\ud800":"key"}',
+      ]) {
+        expect({ body, answer: await json(body) }).toEqual({ body, answer: BAD_REQUEST });
+      }
+      expect(handled).toEqual([]);
+      const paired = await json('{"title":"\\ud83d\\ude00"}');
+      expect(paired.status).toBe(200);
+    });
+
     it('When a form body has a broken escape or invalid UTF-8, then 400 "Bad Request"', async () => {
       for (const body of ['name=%ZZ', 'name=%FF', 'name=%']) {
         const answer = await call('/api/v4/echo/1', {

@@ -3,7 +3,7 @@ import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import busboy from 'busboy';
 import { HttpError, ParamError } from '../errors';
 import { JSON_LIMIT_MESSAGES, jsonLimitBroken, jsonNestingExceeds } from './json-limits';
-import { paramsHaveNullByte, percentDecode, sendMalformed } from './malformed';
+import { hasIllFormedString, paramsHaveNullByte, percentDecode, sendMalformed } from './malformed';
 import { parseNestedParams, parseQueryString, type ParamObject } from './nested-params';
 
 /**
@@ -99,6 +99,7 @@ export function readBody(limit = DEFAULT_BODY_LIMIT): RequestHandler {
         req.body = {};
       } else if (type === 'application/json' || type.endsWith('+json')) {
         req.body = parseJson(raw);
+        if (hasIllFormedString(req.body)) throw new MalformedBodyError();
       } else if (type === 'application/x-www-form-urlencoded') {
         // Rack refuses a form body with a bad escape or invalid UTF-8 (NUL bytes: checked below).
         const bytes = percentDecode(raw.toString('latin1'), true);

@@ -100,6 +100,25 @@ export function paramsHaveNullByte(params: unknown): boolean {
   return values.some((value) => valueHasNullByte(value, 0));
 }
 
+/**
+ * A string anywhere in a parsed JSON body (values and keys) that holds a lone UTF-16 surrogate: JSON's
+ * `"\ud800"` escape is the one way to write a string that is not Unicode, which UTF-8 (BSON, the wire)
+ * cannot carry; stored, it read back as U+FFFD. It is the body's invalid UTF-8, and refused as such.
+ */
+// With the `u` flag a surrogate pair is one code point, so only a surrogate on its own matches.
+const LONE_SURROGATE = /\p{Surrogate}/u;
+
+export function hasIllFormedString(value: unknown): boolean {
+  if (typeof value === 'string') return LONE_SURROGATE.test(value);
+  if (Array.isArray(value)) return value.some(hasIllFormedString);
+  if (value && typeof value === 'object') {
+    for (const [key, child] of Object.entries(value as Record<string, unknown>)) {
+      if (LONE_SURROGATE.test(key) || hasIllFormedString(child)) return true;
+    }
+  }
+  return false;
+}
+
 /** The path, the query parameters and the Authorization header (bodies are checked where they are read). */
 export function requestMalformed(req: Request): boolean {
   const url = req.originalUrl ?? req.url ?? '';
