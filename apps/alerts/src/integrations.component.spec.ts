@@ -127,7 +127,7 @@ describe('HTTP alert integrations', () => {
     expect(second.headers.get('x-next-page')).toBe('');
     expect(second.headers.get('link')).toContain('rel="prev"');
     expect((await h.call('GET', `${base(ns.id)}?per_page=0`, { ns })).body).toEqual({
-      error: 'per_page does not have a valid value',
+      error: 'per_page has a value not allowed',
     });
     const other = projectNamespace();
     const empty = await h.call('GET', base(other.id), { ns: other });

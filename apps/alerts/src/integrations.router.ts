@@ -43,9 +43,8 @@ export function createIntegrationsRouter(
 
   route(router, ALERTS_API.listAlertHttpIntegrations, async ({ req, res, ctx, params }) => {
     const ns = projectWith(ctx, ACCESS_LEVELS.maintainer);
-    // GitLab's pagination messages (per_page=0: "does not have a valid value") before the contract's.
-    const page = readPageRequest(req.query);
     params();
+    const page = readPageRequest(req.query);
     const { items, total } = await integrations.pageOfHttp(ns.id, page);
     setPaginationHeaders(req, res, page, total);
     sendJson(

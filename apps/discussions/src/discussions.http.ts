@@ -1,19 +1,12 @@
 import type { Request, Response } from 'express';
 import { readPageRequest, sendJson, setPaginationHeaders, type PageRequest } from '@gl/service-kit';
 
-/** Kaminari's `page(n)`: a page of 0 or less is the first page (GitLab answers it, not a 400). */
-function firstPageAtLeast(query: Record<string, unknown>): Record<string, unknown> {
-  const page = typeof query.page === 'string' ? query.page.trim() : query.page;
-  if (typeof page === 'string' && /^-?\d+$/.test(page) && Number(page) <= 0) return { ...query, page: '1' };
-  return query;
-}
-
 /** The page a list request asks for, and its items as the reader finds them for that window. */
 export async function readPage<T>(
   req: Request,
   read: (skip: number, limit: number) => Promise<{ items: T[]; total: number }>,
 ): Promise<{ page: PageRequest; items: T[]; total: number }> {
-  const page = readPageRequest(firstPageAtLeast(req.query));
+  const page = readPageRequest(req.query);
   return { page, ...(await read(page.skip, page.perPage)) };
 }
 

@@ -1,4 +1,5 @@
 export * from './primitives';
+export * from './pagination';
 export * from './limits';
 export * from './shared';
 export * from './context';

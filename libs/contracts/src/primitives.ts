@@ -91,9 +91,3 @@ export type Visibility = z.infer<typeof visibility>;
 
 export const tier = z.enum(['free', 'premium', 'ultimate']);
 export type Tier = z.infer<typeof tier>;
-
-/** GitLab's offset pagination parameters (lib/api/pagination_params.rb). */
-export const paginationQuery = z.object({
-  page: z.preprocess(coerceInteger, z.number().int().min(1)).optional(),
-  per_page: z.preprocess(coerceInteger, z.number().int().min(1)).optional(),
-});

@@ -1,8 +1,8 @@
 import { Router, type Request, type Response } from 'express';
-import { IDENTITY_API, listStarrersQuery } from '@gl/contracts';
+import { IDENTITY_API } from '@gl/contracts';
 import { sendJson, setPaginationHeaders } from '@gl/service-kit';
 import { resolveProject } from '../namespaces/resolve';
-import { callerOf, identityRoutes, pageOf, paramsOf } from './http';
+import { callerOf, identityRoutes, pageOf } from './http';
 import type { IdentityRouterDeps } from './router-deps';
 import type { ProjectDoc } from './identity.models';
 import { presentProject } from './projects.presenter';
@@ -37,9 +37,8 @@ export function createStarsRouter(deps: IdentityRouterDeps & { stars: StarsServi
     await answer(res, await stars.unstar(project, callerOf(req).id));
   });
 
-  // GitLab's `search` filter, which the contract does not list.
-  serve(IDENTITY_API.listStarrers, async ({ req, res }) => {
-    const { search } = paramsOf(req, listStarrersQuery);
+  serve(IDENTITY_API.listStarrers, async ({ req, res, params }) => {
+    const { search } = params();
     const project = await projectOf(req);
     const page = pageOf(req);
     const { total, rows } = await stars.starrers(project, search, page);

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { paginationQuery } from '../pagination';
 import { booleanParam, integerParam } from '../primitives';
 import { ALERT_SEVERITIES, ALERT_STATUSES } from './entities';
 
@@ -33,8 +34,7 @@ export const listAlertsQuery = z.object({
   search: z.string().optional(),
   order_by: z.enum(['started_at', 'ended_at', 'severity', 'status', 'event_count', 'created_at']).optional(),
   sort: z.enum(['asc', 'desc']).optional(),
-  page: integerParam.optional(),
-  per_page: integerParam.optional(),
+  ...paginationQuery.shape,
 });
 
 export const updateAlertBody = z.object({ status: z.enum(ALERT_STATUSES) });

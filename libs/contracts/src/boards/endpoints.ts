@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { byOperationId, defineEndpoints } from '../endpoint';
-import { integerParam, paginationQuery } from '../primitives';
+import { integerParam } from '../primitives';
+import { paginationQuery } from '../pagination';
 import {
   boardEntity,
   boardListEntity,

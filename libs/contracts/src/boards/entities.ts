@@ -7,10 +7,10 @@ import {
   dateOrDateTimeParam,
   isoDate,
   isoTimestamp,
-  paginationQuery,
   positiveIdParam,
   stringListParam,
 } from '../primitives';
+import { paginationQuery } from '../pagination';
 import { groupSummary, userSummary } from '../shared';
 
 /** GroupLabel entity (lib/api/entities/group_label.rb, without issue counters of other services). */

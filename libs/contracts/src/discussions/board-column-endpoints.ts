@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineEndpoints } from '../endpoint';
+import { paginationQuery } from '../pagination';
 import { integerParam } from '../primitives';
 import { issueEntity } from './entities';
 
@@ -13,8 +14,7 @@ export type BoardListRef = z.infer<typeof boardListRef>;
 export const boardColumnQuery = z.object({
   board_id: integerParam,
   list_id: boardListRef,
-  page: integerParam.optional(),
-  per_page: integerParam.optional(),
+  ...paginationQuery.shape,
   /**
    * `keyset`: pages by cursor (GitLab's `pagination=keyset`), as GitLab's boards page their columns; the
    * answer's `Link` rel="next" and `X-Next-Cursor` carry the next page's cursor, and no totals.

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineEndpoints } from '../endpoint';
-import { paginationQuery } from '../primitives';
+import { paginationQuery } from '../pagination';
 import { epicIssueEntity, epicIssueLinkEntity } from './entities';
 
 /** The issues of an epic (ee/lib/api/epic_issues.rb) [higher tier]. */

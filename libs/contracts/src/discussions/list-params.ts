@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { paginationQuery } from '../pagination';
 import { booleanParam, coerceInteger, iidsListParam, integerParam, stringListParam } from '../primitives';
 
 /**
@@ -89,12 +90,6 @@ const issueFilterFields = {
   weight: userIdOrWildcard.optional(),
 };
 
-/** Offset pagination as Kaminari reads it: a page of 0 or less is the first page. */
-const listPagination = {
-  page: integerParam.optional(),
-  per_page: z.preprocess(coerceInteger, z.number().int().min(1)).optional(),
-};
-
 /** lib/api/helpers/issues_helpers.rb `sort_options`. */
 export const ISSUE_ORDER_BY = [
   'created_at',
@@ -139,7 +134,7 @@ export const DUE_DATE_FILTERS = [
 
 /** GET /projects/:id/issues, /groups/:id/issues, /issues (`issues_params`). */
 export const issueListQuery = z.object({
-  ...listPagination,
+  ...paginationQuery.shape,
   ...issueFilterFields,
   with_labels_details: booleanParam.optional(),
   state: z.enum(['opened', 'closed', 'all']).optional(),
@@ -158,7 +153,7 @@ export type IssueStatisticsQuery = z.infer<typeof issueStatisticsQuery>;
 
 /** GET /projects/:id/merge_requests, /groups/:id/merge_requests, /merge_requests (`merge_requests_params`). */
 export const mergeRequestListQuery = z.object({
-  ...listPagination,
+  ...paginationQuery.shape,
   labels: stringListParam.optional(),
   milestone: textParam.optional(),
   iids: iidsListParam.optional(),

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineEndpoints } from '../endpoint';
-import { paginationQuery } from '../primitives';
+import { paginationQuery } from '../pagination';
 import { issueEntity, mergeRequestEntity } from './entities';
 
 /**

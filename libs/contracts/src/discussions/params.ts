@@ -1,11 +1,6 @@
 import { z } from 'zod';
-import {
-  booleanParam,
-  dateOrDateTimeParam,
-  integerParam,
-  paginationQuery,
-  stringListParam,
-} from '../primitives';
+import { booleanParam, dateOrDateTimeParam, integerParam, stringListParam } from '../primitives';
+import { paginationQuery } from '../pagination';
 import { TEXT_LIMITS, modelLimits } from '../limits';
 
 /** Grape coerces scalars to String for `type: String` parameters. */

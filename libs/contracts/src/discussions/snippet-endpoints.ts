@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineEndpoints } from '../endpoint';
-import { paginationQuery } from '../primitives';
+import { paginationQuery } from '../pagination';
 import { snippetEntity } from './entities';
 import { dateTimeParam } from './list-params';
 import { createSnippetBody, updateSnippetBody } from './params';

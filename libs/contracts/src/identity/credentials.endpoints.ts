@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { EndpointDeclaration } from '../endpoint';
-import { booleanParam, integerParam, paginationQuery } from '../primitives';
+import { booleanParam, integerParam } from '../primitives';
+import { paginationQuery } from '../pagination';
 import { stringParam } from './params';
 import { emailEntity, personalAccessTokenEntity } from './users';
 

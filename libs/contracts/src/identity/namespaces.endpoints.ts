@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { EndpointDeclaration } from '../endpoint';
+import { paginationQuery } from '../pagination';
 import { booleanParam, integerParam } from '../primitives';
 import { groupDetailEntity, groupEntity, listGroupsQuery } from './groups';
 import { stringParam } from './params';
@@ -34,7 +35,7 @@ export const NAMESPACE_ENDPOINTS = [
     summary: 'Every visible group below a group, at any depth',
     tags: groups,
     auth: 'optional-token',
-    params: listGroupsQuery,
+    params: listGroupsQuery.extend(paginationQuery.shape),
     response: { status: 200, description: 'Groups', schema: z.array(groupEntity), paginated: true },
     errors: [400, 401, 404],
   },
@@ -56,7 +57,7 @@ export const NAMESPACE_ENDPOINTS = [
     summary: "The caller's personal namespace and groups (an admin: all)",
     tags: namespaces,
     auth: 'token',
-    params: listNamespacesQuery,
+    params: listNamespacesQuery.extend(paginationQuery.shape),
     response: { status: 200, description: 'Namespaces', schema: z.array(namespaceEntity), paginated: true },
     errors: [401],
   },

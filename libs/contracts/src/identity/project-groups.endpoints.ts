@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { EndpointDeclaration } from '../endpoint';
+import { paginationQuery } from '../pagination';
 import { stringParam, integerListParam } from './params';
 import { projectEntity } from './projects';
 
@@ -32,7 +33,7 @@ export const PROJECT_GROUP_ENDPOINTS = [
     summary: "The project's ancestor groups visible to the caller",
     tags: projects,
     auth: 'optional-token',
-    params: listProjectGroupsQuery,
+    params: listProjectGroupsQuery.extend(paginationQuery.shape),
     response: {
       status: 200,
       description: 'Groups',

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { booleanParam, integerParam, paginationQuery, positiveIdParam } from '../primitives';
+import { booleanParam, integerParam, positiveIdParam } from '../primitives';
+import { paginationQuery } from '../pagination';
 
 export const listRegistryRepositoriesQuery = paginationQuery.extend({
   tags: booleanParam.optional(),

@@ -1,33 +1,35 @@
 import type { Request, Response } from 'express';
+import { DEFAULT_PER_PAGE, MAX_PER_PAGE, readPagination } from '@gl/contracts';
 import { ParamError } from '../errors';
 
-export const DEFAULT_PER_PAGE = 20;
-export const MAX_PER_PAGE = 100;
+export { DEFAULT_PER_PAGE, MAX_PER_PAGE };
 
 export interface PageRequest {
   page: number;
   perPage: number;
-  /** Documents to skip: (page - 1) * perPage. */
+  /** Documents to skip: (page - 1) * perPage, at most MAX_SKIP. */
   skip: number;
 }
 
-function positiveInt(raw: unknown, name: string, fallback: number): number {
-  if (raw === undefined || raw === '') return fallback;
-  const text = typeof raw === 'string' ? raw.trim() : typeof raw === 'number' ? String(raw) : '';
-  if (!/^-?\d+$/.test(text)) throw new ParamError([`${name} is invalid`]);
-  const value = Number(text);
-  if (value <= 0) throw new ParamError([`${name} does not have a valid value`]);
-  return value;
-}
+/**
+ * The most documents a page skips. A page further on is past the end of every list here, and a skip the
+ * database reads as a 32-bit integer is one every store (MongoDB, FerretDB, in-memory slices) takes.
+ */
+export const MAX_SKIP = 2 ** 31 - 1;
 
-/** GitLab offset pagination parameters: page ≥ 1, per_page ≥ 1 (0 → 400), per_page capped at 100. */
+/**
+ * GitLab's offset pagination parameters, read by the one rule every list shares (`readPagination` in
+ * libs/contracts/src/pagination.ts, which cites GitLab): page ≤ 0 or empty is page 1, per_page 0 is 400
+ * "per_page has a value not allowed", a non-integer is 400 "<name> is invalid", per_page is capped at 100.
+ */
 export function readPageRequest(
   query: Record<string, unknown>,
   defaultPerPage = DEFAULT_PER_PAGE,
 ): PageRequest {
-  const page = positiveInt(query.page, 'page', 1);
-  const perPage = Math.min(positiveInt(query.per_page, 'per_page', defaultPerPage), MAX_PER_PAGE);
-  return { page, perPage, skip: (page - 1) * perPage };
+  const read = readPagination(query, defaultPerPage);
+  if ('errors' in read) throw new ParamError(read.errors);
+  const { page, perPage } = read;
+  return { page, perPage, skip: Math.min((page - 1) * perPage, MAX_SKIP) };
 }
 
 /** The client-facing base URL of this request; the gateway forwards the original host and protocol. */

@@ -157,7 +157,8 @@ describe('service HTTP shell', () => {
     it('When per_page is 0 or over 100, then 400 or capped at 100', async () => {
       const zero = await call('/api/v4/items?per_page=0');
       expect(zero.status).toBe(400);
-      expect(await zero.json()).toEqual({ error: 'per_page does not have a valid value' });
+      // Grape's except_values message (lib/api/pagination_params.rb: `except_values: [0]`).
+      expect(await zero.json()).toEqual({ error: 'per_page has a value not allowed' });
       const big = await call('/api/v4/items?per_page=500');
       expect(big.headers.get('x-per-page')).toBe('100');
     });
