@@ -27,11 +27,11 @@ import { presentEpic, presentIssue, presentMergeRequest, type NamespaceView } fr
 import type { NoteableDoc } from './discussions.models';
 import { readPage, sendPage } from './discussions.http';
 import type { IssuableLists } from './issuable-lists';
-import { withFeature } from './issuables.finder';
 import { viewerOfContext, type IssuablesScope, type ScopeProject } from './issuables.scope';
 import type { NoteablesService } from './noteables.service';
 import { pathIdOf } from './path-ids';
 import { epicFieldsOf } from './issue-epics';
+import { issueReader, relatableIssue, requireIssueRelation, withIssueProjects } from './epic-issue-access';
 
 /** Grape's `mutually_exclusive` pairs of the list parameters (lib/api/issues.rb, merge_requests.rb). */
 const EXCLUSIVE = [
@@ -250,25 +250,6 @@ export function createIssuablesRouter(deps: IssuablesRouterDeps): Router {
     return epic;
   }
 
-  /**
-   * Ability.issues_readable_by_user over the group's subtree: an issue of a project the caller reads whose
-   * issues they may use (read_issue is prevented where the feature is disabled, or private and they are no
-   * member), and, confidential, only for Reporter and up there, its author or an assignee.
-   */
-  function readsIssue(req: Request, projects: ScopeProject[]) {
-    const levels = new Map(withFeature('Issue', projects).map((p) => [p.id, p.level]));
-    const viewer = viewerOfContext(req.ctx);
-    return (issue: NoteableDoc): boolean => {
-      const level = levels.get(issue.projectId ?? -1);
-      if (level === undefined) return false;
-      if (!issue.confidential || viewer.isAdmin || level >= ACCESS_LEVELS.reporter) return true;
-      return (
-        viewer.userId !== null &&
-        (issue.author.id === viewer.userId || issue.assigneeIds.includes(viewer.userId))
-      );
-    };
-  }
-
   async function presentLink(
     req: Request,
     epic: NoteableDoc,
@@ -294,10 +275,10 @@ export function createIssuablesRouter(deps: IssuablesRouterDeps): Router {
   route(router, DISCUSSIONS_API.listGroupEpicIssues, async ({ req, res, params }) => {
     params();
     const epic = await epicFor(req, ACCESS_LEVELS.none);
-    const projects = await groupProjects(req, res);
     const links = await noteables.epicIssues.ofEpic(epic._id);
-    const readable = readsIssue(req, projects);
     const issues = await Promise.all(links.map((l) => noteables.findIssueById(l.issueId)));
+    const projects = await withIssueProjects(scope, req.ctx, await groupProjects(req, res), issues);
+    const readable = issueReader(req.ctx, projects);
     const items = links.flatMap((link, i) => {
       const issue = issues[i];
       return issue && issue.kind === 'Issue' && readable(issue) ? [{ link, issue }] : [];
@@ -326,15 +307,16 @@ export function createIssuablesRouter(deps: IssuablesRouterDeps): Router {
     requireUser(req.ctx);
     // authorize_can_admin_epic_link!: admin_epic_relation (Reporter and up).
     const epic = await epicFor(req, ACCESS_LEVELS.reporter);
-    const issue = await noteables.findIssueById(pathIdOf(req, 'issue_id'));
-    if (!issue || issue.kind !== 'Issue') throw new NotFoundError();
-    const projects = await groupProjects(req, res);
-    // EpicIssues::CreateService: only issues of the epic's group and subgroups the caller may relate.
-    if (!readsIssue(req, projects)(issue)) {
-      throw new HttpError(404, {
-        message: 'No matching issue found. Make sure that you are adding a valid issue URL.',
-      });
-    }
+    const found = await noteables.findIssueById(pathIdOf(req, 'issue_id'));
+    const relatable = { scope, epicIssues: noteables.epicIssues };
+    // The issue may be in any project the caller relates issues of, inside the epic's group or not.
+    const { issue, projects } = await relatableIssue(
+      relatable,
+      req.ctx,
+      epic,
+      found,
+      await groupProjects(req, res),
+    );
     const link = await noteables.epicIssues.assign(epic._id, issue._id);
     if (link === 'already') throw new HttpError(409, { message: 'Issue(s) already assigned' });
     sendJson(res, 201, await presentLink(req, epic, issue, link, projects));
@@ -347,7 +329,9 @@ export function createIssuablesRouter(deps: IssuablesRouterDeps): Router {
     if (!link) throw new NotFoundError();
     if (link.epicId !== epic._id) throw new ForbiddenError();
     const issue = await noteables.findIssueById(link.issueId);
-    const projects = await groupProjects(req, res);
+    const projects = await withIssueProjects(scope, req.ctx, await groupProjects(req, res), [issue]);
+    // authorize_can_assign_to_epic!(link.issue): admin_issue_relation on the issue, wherever it is.
+    if (issue) requireIssueRelation(req.ctx, projects, issue, 'forbidden');
     await noteables.epicIssues.remove(link._id);
     sendJson(res, 200, issue ? await presentLink(req, epic, issue, link, projects) : { id: link._id });
   });

@@ -173,6 +173,22 @@ export function createIssuablesScope(
   }
 
   /**
+   * These projects, wherever they are, as the caller reads them (levels from the projection alone): an epic
+   * may hold issues of projects outside its group, which the gateway signed no context for. Unreadable,
+   * unknown and destroyed projects are left out.
+   */
+  async function ofProjectIds(ctx: InternalContext, ids: number[]): Promise<ScopeProject[]> {
+    if (ids.length === 0) return [];
+    const viewer = viewerOfContext(ctx);
+    const found = await models.projects
+      .find({ _id: { $in: [...new Set(ids)] }, destroyed: { $ne: true } })
+      .lean<ProjectCopy[]>();
+    const levelOf = await levels(viewer, found);
+    // related_groups of a project: its group and that group's ancestors.
+    return found.flatMap((p) => readable([p], levelOf, viewer, p.ancestorGroupIds));
+  }
+
+  /**
    * Every project the caller reads (IssuableFinder without a project or group): public ones, internal
    * ones when signed in, and those of their memberships; admins every project.
    */
@@ -246,7 +262,7 @@ export function createIssuablesScope(
     return project.rootGroupId === null ? `p${projectId}` : `g${project.rootGroupId}`;
   }
 
-  return { ofProject, ofGroup, ofInstance, lookups, positionScopeOf };
+  return { ofProject, ofGroup, ofProjectIds, ofInstance, lookups, positionScopeOf };
 }
 
 export type IssuablesScope = ReturnType<typeof createIssuablesScope>;

@@ -39,7 +39,13 @@ export function createRegistryApp(runtime: ServiceRuntime<RegistryConfig>): Serv
     apiRouters: [
       // First: a project's unavailable container registry is a 403 before any handler.
       createRegistryFeatureGate(deps.stores.projects),
-      createRegistryRouter({ ...deps, config: runtime.config, outbox: runtime.outbox, revisions }),
+      createRegistryRouter({
+        ...deps,
+        config: runtime.config,
+        outbox: runtime.outbox,
+        revisions,
+        metrics: runtime.metrics,
+      }),
     ],
     serves: REGISTRY_ENDPOINTS,
   });

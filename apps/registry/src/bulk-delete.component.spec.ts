@@ -65,6 +65,21 @@ describe('DELETE /projects/:id/registry/repositories/:repository_id/tags (bulk)'
     expect(reply.body).toEqual({ error: 'keep_n is invalid' });
   });
 
+  // lib/api/project_container_repositories.rb declares keep_n an Integer and older_than a String and checks
+  // nothing more, so these are GitLab's 202; what its cleanup makes of them is selection.spec.ts's.
+  it.each([
+    ['odd-age', { older_than: 'bogus' }, { olderThan: 'bogus' }],
+    ['odd-minus', { older_than: '-1d' }, { olderThan: '-1d' }],
+    ['odd-keep', { keep_n: '-1' }, { keepN: -1 }],
+    ['odd-empty', { name_regex_delete: '' }, { nameRegexDelete: '' }],
+  ])('When %s: %p is given, then 202 as GitLab and the job carries it', async (name, given, carried) => {
+    const path = await freshRepository(name);
+    const form = { name_regex_delete: '.*', ...given };
+    const reply = await h.call('DELETE', path, { ns: p.ns, as: MAINTAINER, form });
+    expect(reply).toMatchObject({ status: 202, body: 202 });
+    expect(await jobsFor(path)).toEqual([expect.objectContaining(carried)]);
+  });
+
   it('When a developer asks, then 403', async () => {
     const path = await freshRepository('dev');
     expect(

@@ -25,6 +25,8 @@ describe('parseChronicDuration (GitLab older_than)', () => {
     ['1D', 86_400],
     ['  7d ', 604_800],
     ['5 bananas 2h', 7205],
+    // Not a negative span: ChronicDuration ignores the unknown word "-" (what GitLab's cleanup does).
+    ['-1d', 86_400],
   ])('When parsing %p, then it is %d seconds', (input, seconds) => {
     expect(parseChronicDuration(input)).toBe(seconds);
   });

@@ -1,10 +1,5 @@
 import { Router } from 'express';
-import {
-  REGISTRY_API,
-  registryNotificationEnvelope,
-  registryNotificationEvent,
-  type InternalContext,
-} from '@gl/contracts';
+import { REGISTRY_API, type InternalContext } from '@gl/contracts';
 import {
   UnauthorizedError,
   projectionCaughtUp,
@@ -15,9 +10,11 @@ import {
   sendJson,
   setPaginationHeaders,
   type ProjectionRevisions,
+  type ServiceMetrics,
 } from '@gl/service-kit';
 import { groupRead, projectRead } from './access';
 import type { RegistryConfig } from './config';
+import { droppedNotificationsCounter, reportDropped, screenNotifications } from './notifications';
 import { presentRepository, presentTag, presentTagDetail, type RepositoryView } from './registry.presenters';
 import { applyNotification, repositoryPath } from './registry.service';
 import {
@@ -52,10 +49,13 @@ export interface RouterDeps extends RegistryApiDeps {
    * identity revisions, so a removal or a visibility change counts on the next request (else 503).
    */
   revisions: Pick<ProjectionRevisions, 'caughtUp'>;
+  /** Where dropped registry notifications are counted. */
+  metrics: ServiceMetrics;
 }
 
 export function createRegistryRouter(deps: RouterDeps): Router {
   const host = deps.config.REGISTRY_HOST;
+  const dropped = droppedNotificationsCounter(deps.metrics);
   const router = Router();
 
   const present = (ctx: InternalContext, views: RepositoryView[]) =>
@@ -155,13 +155,10 @@ export function createRegistryRouter(deps: RouterDeps): Router {
     const secret = deps.config.REGISTRY_NOTIFICATION_SECRET;
     // An unset secret refuses everyone; any header, whatever its length or bytes, is a match or a 401.
     if (!secretsEqual(req.headers.authorization, secret)) throw new UnauthorizedError();
-    const envelope = registryNotificationEnvelope.safeParse(req.body);
-    if (envelope.success) {
-      for (const raw of envelope.data.events) {
-        const event = registryNotificationEvent.safeParse(raw);
-        if (event.success) await applyNotification(deps, event.data);
-      }
-    }
+    // Malformed events are dropped, counted and logged, never stored: still 200 (notifications.ts says why).
+    const screened = screenNotifications(req.body);
+    reportDropped(deps.logger, dropped, screened.dropped);
+    for (const event of screened.events) await applyNotification(deps, event);
     sendJson(res, 200, {});
   });
 

@@ -171,7 +171,12 @@ export async function scheduleRepositoryDelete(
 
 /**
  * The bulk delete's rules from its parameters (lib/api/project_container_repositories.rb): every broken
- * expression and a missing delete expression, all in one 400.
+ * expression and a missing delete expression, all in one 400. Nothing else is refused, as there: keep_n is
+ * only an Integer (a negative one keeps nothing), older_than any String and an empty name_regex_delete a
+ * valid expression matching no tag. An older_than ChronicDuration cannot read deletes nothing when the job
+ * runs (cleanup_tags_base_service.rb `older_than_in_seconds`: nil.seconds fails it); selection.ts applies
+ * them all as that service does. ContainerExpirationPolicy's lists of allowed keep_n and older_than values
+ * (app/models/container_expiration_policy.rb) validate the project's cleanup policy, not this endpoint.
  */
 export function cleanupRulesOf(params: BulkDeleteTagsParams): CleanupRules {
   const problems: string[] = [];

@@ -173,3 +173,32 @@ describe('regexpError and anchoredRegexp', () => {
     expect(re.test('xv1')).toBe(false);
   });
 });
+
+/**
+ * Parameters GitLab accepts with 202 (lib/api/project_container_repositories.rb declares keep_n an Integer
+ * and older_than a String with no other check) and what its cleanup then does with them
+ * (app/services/projects/container_repository/cleanup_tags_base_service.rb): this selection must do the same.
+ */
+describe('selectTagsToDelete with the values GitLab accepts unchecked', () => {
+  it('When keep_n is negative, then nothing is kept (partition_by_keep_n: index >= keep_n)', () => {
+    const s = selectTagsToDelete(TAGS, rules({ keepN: -1 }), NOW);
+    expect(s.toDelete).toHaveLength(7);
+    expect(s.error).toBeNull();
+  });
+
+  it('When name_regex_delete is empty, then it is \\A\\z and matches no tag', () => {
+    const s = selectTagsToDelete(TAGS, rules({ nameRegexDelete: '' }), NOW);
+    expect(s).toMatchObject({ matched: 0, toDelete: [], error: null });
+  });
+
+  it('When older_than is -1d, then it is one day (ChronicDuration drops the minus sign)', () => {
+    const s = selectTagsToDelete(TAGS, rules({ olderThan: '-1d' }), NOW);
+    expect(s.toDelete).toEqual(selectTagsToDelete(TAGS, rules({ olderThan: '1d' }), NOW).toDelete);
+    expect(s.toDelete).toHaveLength(6);
+  });
+
+  it('When older_than is not a duration, then nothing is deleted (GitLab: nil.seconds fails the job)', () => {
+    const s = selectTagsToDelete(TAGS, rules({ olderThan: 'bogus' }), NOW);
+    expect(s).toMatchObject({ toDelete: [], error: 'invalid older_than' });
+  });
+});
