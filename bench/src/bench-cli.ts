@@ -14,6 +14,7 @@ import { stopLoad } from './load';
 import { registryScenario } from './registry.bench';
 import { scaleScenario } from './scale.bench';
 import { columnsScenario } from './columns.bench';
+import { DEFAULT_RATES, DEFAULT_STEP_SECONDS, mixedScenario } from './mixed.bench';
 import { streamScenario } from './stream.bench';
 import { met, type Scenario, type ScenarioContext, type SummaryRow } from './scenario';
 import { formatSummary, summaryMarkdown } from './summary';
@@ -26,7 +27,8 @@ import { formatSummary, summaryMarkdown } from './summary';
 const USAGE =
   'usage: npm run bench -- [--scenario NAME ...] [--duration N] [--connections N] [--json]\n' +
   '  scenarios: gateway, alerts, registry [--tags N], events [--events N] [--ingest K], scale [--scale F],\n' +
-  '  columns [--scale F] (100,000 issues × F in one group, a board column read through the gateway)\n' +
+  '  columns [--scale F] (100,000 issues × F in one group, a board column read through the gateway),\n' +
+  '  mixed [--scale F] [--rates 50,100,200] [--step-seconds N] (a GitLab-like mix at stepped arrival rates)\n' +
   '  (a plain run does gateway, alerts, registry and events at their full sizes; scale only when named)';
 const WARMUP_SECONDS = 1;
 
@@ -39,6 +41,8 @@ interface Args {
   events: number;
   ingest: number;
   scale: number;
+  rates: number[];
+  stepSeconds: number;
 }
 
 function boundedFraction(raw: string | undefined, name: string): number {
@@ -65,6 +69,19 @@ function boundedInt(
   return value;
 }
 
+/** `--rates 100,200,400`: arrival rates to step through, ascending, each 1 to 5,000 requests a second. */
+function rateList(raw: string | undefined): number[] {
+  if (raw === undefined) return DEFAULT_RATES;
+  const rates = raw.split(',').map(Number);
+  const valid = rates.every(
+    (r, i) => Number.isInteger(r) && r >= 1 && r <= 5_000 && (i === 0 || r > rates[i - 1]!),
+  );
+  if (!valid || rates.length > 20) {
+    throw new Error(`--rates must be up to 20 ascending integers from 1 to 5000, comma-separated\n${USAGE}`);
+  }
+  return rates;
+}
+
 function readArgs(argv: string[]): Args | null {
   const { values } = parseArgs({
     args: argv,
@@ -77,6 +94,8 @@ function readArgs(argv: string[]): Args | null {
       events: { type: 'string' },
       ingest: { type: 'string' },
       scale: { type: 'string' },
+      rates: { type: 'string' },
+      'step-seconds': { type: 'string' },
       help: { type: 'boolean', short: 'h', default: false },
     },
   });
@@ -90,6 +109,8 @@ function readArgs(argv: string[]): Args | null {
     tags: boundedInt(values.tags, 'tags', 100_000, 1, 1_000_000),
     events: boundedInt(values.events, 'events', 1_000_000, 1, 2_000_000),
     ingest: boundedInt(values.ingest, 'ingest', 20_000, 1, 200_000),
+    rates: rateList(values.rates),
+    stepSeconds: boundedInt(values['step-seconds'], 'step-seconds', DEFAULT_STEP_SECONDS, 5, 300),
   };
 }
 
@@ -101,6 +122,7 @@ function scenariosOf(args: Args): Scenario[] {
     eventsScenario({ events: args.events, ingest: args.ingest }),
     scaleScenario({ scale: args.scale }),
     columnsScenario({ scale: args.scale }),
+    mixedScenario({ scale: args.scale, rates: args.rates, stepSeconds: args.stepSeconds }),
     streamScenario,
   ];
   if (args.scenarios.length === 0) return all.filter((s) => s.inDefaultRun);
@@ -205,12 +227,14 @@ async function bench(args: Args, teardown: Teardown): Promise<void> {
   };
   const report: Record<string, unknown> = { at: new Date().toISOString(), machine };
   const rows: SummaryRow[] = [];
+  const details: string[] = [];
   for (const [index, scenario] of scenarios.entries()) {
     const started = Date.now();
     log(`scenario ${index + 1}/${scenarios.length}: ${scenario.name}`);
     const outcome = await scenario.run(context);
     report[scenario.name] = outcome.result;
     rows.push(...outcome.rows);
+    if (outcome.details) details.push(outcome.details);
     log(`scenario ${scenario.name} done in ${((Date.now() - started) / 1_000).toFixed(1)} s`);
   }
   report.summary = rows.map((row) => ({ ...row, met: met(row) }));
@@ -227,7 +251,8 @@ async function bench(args: Args, teardown: Teardown): Promise<void> {
   writeFileSync(
     join(resultsDir, `${stem}.md`),
     `# npm run bench${full ? '' : ` -- ${scenarios.map((s) => `--scenario ${s.name}`).join(' ')}`}, ` +
-      `${String(report.at)}\n\n${summaryMarkdown(rows)}\n\n${describeMachine(machine, args)}\n`,
+      `${String(report.at)}\n\n${summaryMarkdown(rows)}\n\n${describeMachine(machine, args)}\n` +
+      details.map((d) => `\n${d}\n`).join(''),
   );
   log(`wrote bench/results/${stem}.json and ${stem}.md`);
 }

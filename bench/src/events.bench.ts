@@ -118,19 +118,18 @@ export interface ActivitySeed {
   events: number;
   /** A project made through the API: every tenth event is its own, so it has deep pages. */
   realProject: number;
+  /**
+   * Instead of the real project and synthetic ones: these projects made through the API, written by these
+   * users, round-robin (the mixed scenario, whose readers are members of them all).
+   */
+  spread?: { projects: number[]; authors: number[] };
   log: (line: string) => void;
 }
 
-/**
- * Seeds `events` activity events over PROJECTS projects (the real one and PROJECTS - 1 synthetic ones root
- * is a member of, so /events?scope=all covers them all) with the events service's own bulk loader
- * (dist/apps/events/bench-seed.js), which writes the log and the timelines as its consumer would; its
- * progress lines are passed on.
- */
-export async function seedActivityLog(seed: ActivitySeed): Promise<void> {
+/** Synthetic projects root is a member of, so /events?scope=all covers them all. */
+async function addSyntheticProjects(seed: ActivitySeed, fakeIds: number[]): Promise<void> {
   const connection = await mongoose.createConnection(seed.mongoUrl, { dbName: seed.database }).asPromise();
   try {
-    const fakeIds = Array.from({ length: PROJECTS - 1 }, (_, i) => FAKE_PROJECT_BASE + i);
     await connection.collection('projects').insertMany(
       fakeIds.map((id) => ({
         _id: id as never,
@@ -157,11 +156,29 @@ export async function seedActivityLog(seed: ActivitySeed): Promise<void> {
   } finally {
     await connection.close();
   }
+}
+
+/**
+ * Seeds `events` activity events over PROJECTS projects (the real one and PROJECTS - 1 synthetic ones), or
+ * over `spread`, with the events service's own bulk loader (dist/apps/events/bench-seed.js), which writes
+ * the log and the timelines as its consumer would; its progress lines are passed on.
+ */
+export async function seedActivityLog(seed: ActivitySeed): Promise<void> {
+  const where = seed.spread
+    ? ['--real-projects', seed.spread.projects.join(','), '--authors', seed.spread.authors.join(',')]
+    : [
+        ...['--real-project', String(seed.realProject), '--fake-project-base', String(FAKE_PROJECT_BASE)],
+        ...['--projects', String(PROJECTS), '--author', '1'],
+      ];
+  if (!seed.spread) {
+    await addSyntheticProjects(
+      seed,
+      Array.from({ length: PROJECTS - 1 }, (_, i) => FAKE_PROJECT_BASE + i),
+    );
+  }
   const args = [
     resolve(__dirname, '..', 'apps', 'events', 'bench-seed.js'),
-    ...['--events', String(seed.events), '--real-project', String(seed.realProject)],
-    ...['--fake-project-base', String(FAKE_PROJECT_BASE), '--projects', String(PROJECTS)],
-    ...['--author', '1', '--id-base', String(SEEDED_ID_BASE)],
+    ...['--events', String(seed.events), ...where, '--id-base', String(SEEDED_ID_BASE)],
   ];
   const child = spawn(process.execPath, args, {
     env: { ...process.env, MONGO_URL: seed.mongoUrl, MONGO_DB: seed.database },

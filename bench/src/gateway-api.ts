@@ -29,3 +29,15 @@ export async function callGateway(
     nextCursor: response.headers.get('x-next-cursor'),
   };
 }
+
+/** The reply when it has the expected status; otherwise an error naming the call and the start of the answer. */
+export async function expectReply(
+  reply: Promise<GatewayReply>,
+  status: number,
+  what: string,
+): Promise<GatewayReply> {
+  const r = await reply;
+  if (r.status !== status)
+    throw new Error(`${what} answered ${r.status}: ${JSON.stringify(r.json).slice(0, 300)}`);
+  return r;
+}

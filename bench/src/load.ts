@@ -31,6 +31,9 @@ export function stopLoad(): void {
   current?.stop();
 }
 
+/** Whether SIGINT asked the load to stop (for load generators other than autocannon's). */
+export const isLoadStopped = (): boolean => stopped;
+
 /** One bounded autocannon run; a guard stops it if it overruns its duration by 30 s. */
 async function run(
   url: string,

@@ -89,8 +89,8 @@ async function expectStatus(reply: Promise<Reply>, status: number, what: string)
 }
 
 /** Runs task(0..count-1) with `clients` at a time, logging progress every 10 s. */
-async function fill(
-  options: ScaleBenchOptions,
+export async function fill(
+  options: Pick<ScaleBenchOptions, 'log' | 'connections'>,
   what: string,
   count: number,
   task: (i: number) => Promise<void>,

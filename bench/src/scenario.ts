@@ -36,6 +36,8 @@ export interface SummaryRow {
 export interface ScenarioOutcome<R> {
   result: R;
   rows: SummaryRow[];
+  /** Markdown the scenario adds under the table of its results file (figures the table has no room for). */
+  details?: string;
 }
 
 export interface Scenario<R = unknown> {

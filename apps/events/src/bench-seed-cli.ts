@@ -8,23 +8,39 @@ import { createTimelineStore, streamsOf } from './timeline/timeline.store';
  * Seeds N synthetic activity events (log and timelines, written as the consumer writes them) for
  * `npm run bench -- --scenario events`: event i belongs to `--real-project` when i % 10 == 0 (so a real
  * project has deep pages) and otherwise to one of `--projects - 1` synthetic ids from `--fake-project-base`.
+ * The mixed scenario spreads them over real projects and authors instead: `--real-projects 5,6,7` and
+ * `--authors 1,40,41` (round-robin over the projects, the author moving on after each round), so every
+ * project and every one of those users has activity of its own.
  * Prints one JSON line of progress per chunk and a final summary.
  */
 const USAGE =
-  'usage: bench-seed --events N --real-project ID --fake-project-base ID --projects N --author ID --id-base ID   (env: MONGO_URL, MONGO_DB)';
+  'usage: bench-seed --events N (--real-project ID --fake-project-base ID --projects N --author ID | --real-projects ID,ID… --authors ID,ID…) --id-base ID   (env: MONGO_URL, MONGO_DB)';
 
 const env = z.object({ MONGO_URL: z.string().min(1), MONGO_DB: z.string().min(1) }).safeParse(process.env);
 const CHUNK = 100_000;
 
+const idList = z
+  .string()
+  .regex(/^\d+(,\d+)*$/)
+  .transform((list) => list.split(',').map(Number));
+
 const args = z
-  .object({
-    events: z.coerce.number().int().positive(),
-    'real-project': z.coerce.number().int().positive(),
-    'fake-project-base': z.coerce.number().int().positive(),
-    projects: z.coerce.number().int().min(2),
-    author: z.coerce.number().int().positive(),
-    'id-base': z.coerce.number().int().positive(),
-  })
+  .union([
+    z.object({
+      events: z.coerce.number().int().positive(),
+      'real-project': z.coerce.number().int().positive(),
+      'fake-project-base': z.coerce.number().int().positive(),
+      projects: z.coerce.number().int().min(2),
+      author: z.coerce.number().int().positive(),
+      'id-base': z.coerce.number().int().positive(),
+    }),
+    z.object({
+      events: z.coerce.number().int().positive(),
+      'real-projects': idList,
+      authors: idList,
+      'id-base': z.coerce.number().int().positive(),
+    }),
+  ])
   .safeParse(
     Object.fromEntries(
       process.argv
@@ -69,8 +85,15 @@ async function main(): Promise<number> {
     for (let from = 0; from < a.events; from += CHUNK) {
       const chunk: ActivityDoc[] = [];
       for (let i = from; i < Math.min(a.events, from + CHUNK); i++) {
+        const at = now - (a.events - i) * 1_000;
+        if ('authors' in a) {
+          const projects = a['real-projects'];
+          const author = a.authors[Math.floor(i / projects.length) % a.authors.length]!;
+          chunk.push(synthetic(i, projects[i % projects.length]!, author, a['id-base'], at));
+          continue;
+        }
         const projectId = i % 10 === 0 ? a['real-project'] : a['fake-project-base'] + (i % (a.projects - 1));
-        chunk.push(synthetic(i, projectId, a.author, a['id-base'], now - (a.events - i) * 1_000));
+        chunk.push(synthetic(i, projectId, a.author, a['id-base'], at));
       }
       for (let i = 0; i < chunk.length; i += 5_000) {
         await models.activities.insertMany(chunk.slice(i, i + 5_000), { ordered: false, lean: true });
