@@ -8,6 +8,7 @@ import type {
 import { ACCESS_LEVELS, type ProjectFeature } from '@gl/contracts';
 import { Router } from 'express';
 import {
+  signedFeatureLevels,
   ForbiddenError,
   NotFoundError,
   accessLevelOf,
@@ -156,10 +157,10 @@ export function createFeatureGate(models: Pick<DiscussionsModels, 'projects'>): 
     // Grape's authenticate_non_get! comes first: an anonymous write is the handlers' 401.
     if (req.method !== 'GET' && !req.ctx.principal) return next();
     const feature = FEATURE_OF[match[1]!]!;
-    const project = await models.projects
-      .findById(ns.id, { features: 1 })
-      .lean<{ features?: FeatureLevels }>();
-    if (featureAvailable(project?.features, feature, accessLevelOf(req.ctx))) return next();
+    const features =
+      signedFeatureLevels(ns) ??
+      (await models.projects.findById(ns.id, { features: 1 }).lean<{ features?: FeatureLevels }>())?.features;
+    if (featureAvailable(features, feature, accessLevelOf(req.ctx))) return next();
     if (feature !== 'issues') throw new ForbiddenError();
     const [, , one, below] = match;
     if (one === undefined && req.method === 'GET') {

@@ -1,6 +1,7 @@
 import { ACCESS_LEVELS, type InternalContext, type NamespaceContext, type Visibility } from '@gl/contracts';
 import { Router } from 'express';
 import {
+  signedFeatureLevels,
   ForbiddenError,
   NotFoundError,
   accessLevelOf,
@@ -91,8 +92,8 @@ export function createRegistryFeatureGate(projects: ProjectsStore): Router {
     if (!PROJECT_REGISTRY_PATH.test(req.path) || !ns || ns.kind !== 'project') return next();
     const level = accessLevelOf(req.ctx);
     if (!canSee(ns.visibility, level, req.ctx)) return next();
-    const project = await projects.find(ns.id);
-    if (!featureAvailable(project?.features, 'container_registry', level)) throw new ForbiddenError();
+    const features = signedFeatureLevels(ns) ?? (await projects.find(ns.id))?.features;
+    if (!featureAvailable(features, 'container_registry', level)) throw new ForbiddenError();
     next();
   });
   return router;

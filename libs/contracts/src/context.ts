@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { featureAccessLevel } from './identity/project-features';
 import { tier, visibility } from './primitives';
 
 /**
@@ -37,6 +38,12 @@ export const namespaceContext = z.object({
   ancestorGroupIds: z.array(z.number().int()),
   /** The caller's membership level (0 none, 10..50), inherited from ancestor groups; admins are separate. */
   accessLevel: z.number().int(),
+  /**
+   * A project's feature levels other than `enabled` (ProjectFeature), so that a service gates a feature
+   * without reading its copy of the project on every request. Absent for groups, and from contexts signed
+   * before it was carried: then the service reads its copy.
+   */
+  features: z.record(z.string(), featureAccessLevel).optional(),
 });
 export type NamespaceContext = z.infer<typeof namespaceContext>;
 

@@ -1,8 +1,9 @@
-import type { NamespaceContext, Principal, Visibility } from '@gl/contracts';
+import type { FeatureAccessLevel, NamespaceContext, Principal, Visibility } from '@gl/contracts';
 import { NotFoundError, canReadNamespace } from '@gl/service-kit';
 import type { NamespaceDoc, ProjectDoc } from '../identity/identity.models';
 import type { IdentityStores } from '../identity/identity.stores';
 import { membershipLevel } from '../identity/memberships';
+import { featureLevels } from '../identity/project-features';
 import { groupWebUrl, projectWebUrl } from '../identity/urls';
 
 /**
@@ -94,7 +95,15 @@ export async function projectContext(
     webUrl: projectWebUrl(externalUrl, project),
     ancestorGroupIds: project.ancestorGroupIds,
     accessLevel: level,
+    features: signedFeatures(project),
   };
+}
+
+/** The project's feature levels that are not `enabled` (absent means enabled to every service). */
+function signedFeatures(project: ProjectDoc): Record<string, FeatureAccessLevel> {
+  return Object.fromEntries(
+    Object.entries(featureLevels(project)).filter(([, level]) => level !== 'enabled'),
+  );
 }
 
 export async function resolveProject(

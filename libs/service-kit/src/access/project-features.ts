@@ -1,4 +1,9 @@
-import { ACCESS_LEVELS, type FeatureAccessLevel, type ProjectFeature } from '@gl/contracts';
+import {
+  ACCESS_LEVELS,
+  type FeatureAccessLevel,
+  type NamespaceContext,
+  type ProjectFeature,
+} from '@gl/contracts';
 
 /** A project's feature levels as identity events carry them (absent or null: every feature `enabled`). */
 export type FeatureLevels = Partial<Record<string, FeatureAccessLevel>> | null | undefined;
@@ -26,4 +31,15 @@ export function featureAvailable(
   if (level === 'disabled') return false;
   if (level === 'private') return accessLevel >= (PRIVATE_MIN_LEVEL[feature] ?? ACCESS_LEVELS.guest);
   return true;
+}
+
+/**
+ * The addressed project's feature levels as the gateway signed them, or undefined when the context has
+ * none (a group, or a context signed before they were carried): then the caller reads its own copy.
+ */
+export function signedFeatureLevels(
+  namespace: NamespaceContext | null | undefined,
+): FeatureLevels | undefined {
+  if (!namespace || namespace.kind !== 'project') return undefined;
+  return namespace.features;
 }
