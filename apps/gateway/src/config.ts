@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { tier } from '@gl/contracts';
 import { baseServiceConfig } from '@gl/service-kit';
 import { DEFAULT_EXPIRED_MEMBERS_SWEEP_MS } from './identity/expired-members';
+import { DEFAULT_SHARED_TTL_MS } from './identity/identity-cache-peers';
 import { upstreamUrls } from './routing/upstreams';
 
 /** Gateway settings; one instance setting (GITLAB_TIER) selects the feature tier for every service. */
@@ -19,6 +20,11 @@ export const gatewayConfigSchema = baseServiceConfig.extend({
   DATA_DIR: z.string().default('.data/dev'),
   /** How long token, user, namespace and membership lookups are reused; another replica's writes show after it. */
   IDENTITY_CACHE_TTL_MS: z.coerce.number().int().min(0).default(5_000),
+  /**
+   * How long they are reused while the gateway replicas announce their identity writes to each other on the
+   * bus (identity-cache-peers.ts); the TTL above applies whenever the bus is away. 0: no announcements.
+   */
+  IDENTITY_CACHE_SHARED_TTL_MS: z.coerce.number().int().min(0).default(DEFAULT_SHARED_TTL_MS),
   /**
    * How often expired memberships are removed (identity/expired-members.ts); GitLab's worker is daily.
    * At least a second, at most what a Node timer holds (about 24.8 days).

@@ -2,6 +2,7 @@ import { runService } from '@gl/service-kit';
 import { createGatewayApp } from './app';
 import { gatewayConfigSchema } from './config';
 import { createExpiredMembersSweep } from './identity/expired-members';
+import { shareIdentityCache } from './identity/identity-cache-peers';
 import { seedRoot } from './identity/root-seed';
 import { createIdentityRouters } from './identity/identity.routers';
 import { openIdentity } from './identity/identity.setup';
@@ -22,6 +23,10 @@ void runService({
       externalUrl: config.GITLAB_EXTERNAL_URL,
       cacheTtlMs: config.IDENTITY_CACHE_TTL_MS,
     });
+    const peers =
+      config.IDENTITY_CACHE_SHARED_TTL_MS > 0
+        ? shareIdentityCache(identity.models.cache, runtime.bus, logger, config.IDENTITY_CACHE_SHARED_TTL_MS)
+        : null;
     await seedRoot(identity, identity.users, {
       rootToken: config.GITLAB_ROOT_TOKEN,
       dataDir: config.DATA_DIR,
@@ -54,6 +59,13 @@ void runService({
     const expiredMembers = createExpiredMembersSweep(identity, logger, {
       intervalMs: config.EXPIRED_MEMBERS_SWEEP_INTERVAL_MS,
     });
-    return { app, start: () => expiredMembers.start(), stop: () => expiredMembers.stop() };
+    return {
+      app,
+      start: () => expiredMembers.start(),
+      stop: async () => {
+        peers?.close();
+        await expiredMembers.stop();
+      },
+    };
   },
 });

@@ -75,11 +75,17 @@ export async function connectBus(
   await ensure();
   const js = jetstream(connection);
   const reconnectListeners: (() => void)[] = [];
+  // The client keeps the server's info while it reconnects, so that alone does not tell a live connection.
+  let connected = true;
 
   void (async () => {
     for await (const status of connection.status()) {
-      if (status.type === 'disconnect') logger.warn({ status: status.type }, 'bus disconnected');
+      if (status.type === 'disconnect') {
+        connected = false;
+        logger.warn({ status: status.type }, 'bus disconnected');
+      }
       if (status.type === 'reconnect') {
+        connected = true;
         logger.info('bus reconnected');
         trackMaxPayload(connection, connection.info?.max_payload);
         // A restarted broker may have lost its stream definition together with unsynced data.
@@ -118,7 +124,7 @@ export async function connectBus(
       reconnectListeners.push(listener);
     },
     isConnected() {
-      return !connection.isClosed() && connection.info !== undefined;
+      return connected && !connection.isClosed() && connection.info !== undefined;
     },
     async close() {
       if (!connection.isClosed()) await connection.drain();
