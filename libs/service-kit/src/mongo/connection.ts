@@ -22,15 +22,47 @@ export interface MongoConnectOptions {
   onServerDetected?: (server: { ferretdb: boolean; version: string; maxPoolSize: number | null }) => void;
 }
 
+/**
+ * `GL_DB_COMMAND_TRACE=1`: every command this process sends is written to stderr as one JSON line (its
+ * name, collection and the shape of its filter), to count and name the round trips a request makes. Off
+ * by default: the driver's command events cost a copy of every reply.
+ */
+const TRACE_COMMANDS = process.env.GL_DB_COMMAND_TRACE === '1';
+
+/** The filter's keys and operators, without values: what a query is, not whom it is for. */
+function shapeOf(value: unknown, depth = 0): unknown {
+  if (depth > 3 || value === null || typeof value !== 'object') return typeof value;
+  if (Array.isArray(value)) return value.length > 0 ? [shapeOf(value[0], depth + 1)] : [];
+  return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, shapeOf(v, depth + 1)]));
+}
+
+function traceCommands(connection: Connection): void {
+  connection.getClient().on('commandStarted', (event) => {
+    const command = event.command as Record<string, unknown>;
+    const filter = command.filter ?? command.query ?? command.pipeline ?? command.updates ?? command.deletes;
+    process.stderr.write(
+      `${JSON.stringify({
+        dbCommand: event.commandName,
+        db: event.databaseName,
+        collection: command[event.commandName],
+        shape: shapeOf(filter),
+      })}\n`,
+    );
+  });
+}
+
 function open(url: string, dbName: string, maxPoolSize?: number): Connection {
-  return mongoose.createConnection(url, {
+  const connection = mongoose.createConnection(url, {
     dbName,
     serverSelectionTimeoutMS: 10_000,
     // FerretDB v1 has no sessions or transactions; retryable writes would be refused there.
     retryWrites: false,
     autoIndex: true,
     ...(maxPoolSize ? { maxPoolSize, minPoolSize: 1 } : {}),
+    ...(TRACE_COMMANDS ? { monitorCommands: true } : {}),
   });
+  if (TRACE_COMMANDS) traceCommands(connection);
+  return connection;
 }
 
 /**
