@@ -5,17 +5,26 @@ import {
   liveCount,
   openBucket,
   readHead,
-  readSealedBucket,
+  readSealedBuckets,
   type Head,
   type Slot,
 } from './buckets';
 
 export type Order = 'asc' | 'desc';
 
-/** Reads a stream's events lazily in order, a bucket at a time, from a given position. */
+/** The most sealed buckets one read of a cursor asks for (20 events each). */
+const MAX_BUCKETS_PER_READ = 32;
+
+/**
+ * Reads a stream's events lazily in order from a given position, sealed buckets in reads that double in
+ * size (1, 2, 4… up to MAX_BUCKETS_PER_READ): a page of 20 costs one read, and counting 10,000 events for
+ * a total costs about twenty instead of five hundred.
+ */
 export class StreamCursor {
   private bucket: Slot[] = [];
   private bucketNo: number;
+  private ahead = new Map<number, Slot[]>();
+  private readSize = 1;
   private index: number;
   private readonly end: number;
   private readonly first: number;
@@ -42,7 +51,7 @@ export class StreamCursor {
     while (this.index >= this.first && this.index < this.end) {
       const n = Math.floor(this.index / BUCKET_SIZE);
       if (n !== this.bucketNo) {
-        this.bucket = n === this.openNo ? this.open : await readSealedBucket(this.models, this.stream, n);
+        this.bucket = n === this.openNo ? this.open : await this.sealed(n);
         this.bucketNo = n;
       }
       const item = this.bucket[this.index - n * BUCKET_SIZE];
@@ -52,6 +61,25 @@ export class StreamCursor {
       if (item && !isRemoved(item)) return item;
     }
     return null;
+  }
+
+  /** Sealed bucket `n`, read with the next ones in the cursor's direction unless already read. */
+  private async sealed(n: number): Promise<Slot[]> {
+    const ready = this.ahead.get(n);
+    if (ready) {
+      this.ahead.delete(n);
+      return ready;
+    }
+    const step = this.order === 'desc' ? -1 : 1;
+    const lowest = Math.floor(this.first / BUCKET_SIZE);
+    const numbers: number[] = [];
+    for (let k = n; numbers.length < this.readSize && k >= lowest && k < this.openNo; k += step)
+      numbers.push(k);
+    this.readSize = Math.min(this.readSize * 2, MAX_BUCKETS_PER_READ);
+    this.ahead = await readSealedBuckets(this.models, this.stream, numbers);
+    const bucket = this.ahead.get(n) ?? [];
+    this.ahead.delete(n);
+    return bucket;
   }
 }
 

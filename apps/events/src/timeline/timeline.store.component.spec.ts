@@ -193,6 +193,31 @@ describe('activity timelines', () => {
       expect(page).toMatchObject({ total: 25, hasNext: true });
     });
 
+    it('When a long stream is walked in both orders, then every event comes once, read in few, growing reads', async () => {
+      const count = BUCKET_SIZE * 70 + 7;
+      for (let from = 1; from <= count; from += 500) {
+        await appendEachOnce(t, stream, range(from, Math.min(from + 499, count)).map(activity));
+      }
+      const find = jest.spyOn(t.buckets, 'find');
+      const findOne = jest.spyOn(t.buckets, 'findOne');
+      try {
+        for (const order of ['desc', 'asc'] as const) {
+          const cursor = new StreamCursor(t, stream, await readHead(t, stream), order);
+          const seen: number[] = [];
+          for (let item = await cursor.next(); item; item = await cursor.next()) seen.push(item._id);
+          expect(seen).toEqual(order === 'desc' ? range(1, count).reverse() : range(1, count));
+        }
+        // 70 sealed buckets in reads of 1, 2, 4, 8, 16, 32 and the rest: 7 per walk, not 70.
+        expect({ find: find.mock.calls.length, findOne: findOne.mock.calls.length }).toEqual({
+          find: 14,
+          findOne: 0,
+        });
+      } finally {
+        find.mockRestore();
+        findOne.mockRestore();
+      }
+    });
+
     it('When more than 10,000 events match, then the page comes without a total and reading stops there', async () => {
       let read = 0;
       const endless = {
