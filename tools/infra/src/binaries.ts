@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { ferretdbPatchSet, patchFiles, preparePatchedBuild, type PatchSet } from './go-patch';
+import { ferretdbPatchSets, patchFiles, preparePatchedBuild, type PatchSet } from './go-patch';
 import { sleep } from './net';
 import { pidAlive, readPidFile } from './proc';
 
@@ -14,7 +14,7 @@ interface GoProgram {
   pkg: string; // what to pass to `go build`
   inputs: string[]; // files whose content decides whether a rebuild is needed
   expect: string; // first-build duration, for the progress line
-  patch?: PatchSet; // changes to a dependency, applied to a copy at build time
+  patches?: PatchSet[]; // changes to dependencies, applied to copies at build time
 }
 
 function programs(rootDir: string): { ferretdb: GoProgram; nats: GoProgram } {
@@ -27,7 +27,7 @@ function programs(rootDir: string): { ferretdb: GoProgram; nats: GoProgram } {
       pkg: '.',
       inputs: ['go.mod', 'go.sum', 'main.go'].map((f) => path.join(fdir, f)),
       expect: 'first time takes ~2 minutes',
-      patch: ferretdbPatchSet(rootDir),
+      patches: ferretdbPatchSets(rootDir),
     },
     nats: {
       name: 'nats-server',
@@ -45,9 +45,9 @@ function inputHash(p: GoProgram): string {
     h.update(`${path.basename(f)}\n`)
       .update(fs.readFileSync(f))
       .update('\n');
-  if (p.patch) {
-    h.update(`${p.patch.module}@${p.patch.version}\n`);
-    for (const f of patchFiles(p.patch)) h.update(`${path.basename(f)}\n`).update(fs.readFileSync(f));
+  for (const set of p.patches ?? []) {
+    h.update(`${set.module}@${set.version}\n`);
+    for (const f of patchFiles(set)) h.update(`${path.basename(f)}\n`).update(fs.readFileSync(f));
   }
   return h.digest('hex');
 }
@@ -99,10 +99,10 @@ async function build(binDir: string, p: GoProgram, hash: string, log: Log): Prom
   const t0 = Date.now();
   log(`building ${p.name} (${p.expect})…`);
   try {
-    const dir = p.patch
-      ? await preparePatchedBuild(p.dir, path.join(binDir, '..', 'go-patched', p.name), p.patch)
+    const dir = p.patches
+      ? await preparePatchedBuild(p.dir, path.join(binDir, '..', 'go-patched', p.name), p.patches)
       : p.dir;
-    if (p.patch) log(`${p.name}: building with a patched ${p.patch.module} (${p.patch.why})`);
+    for (const set of p.patches ?? []) log(`${p.name}: building with a patched ${set.module} (${set.why})`);
     await goBuild(p, dir, tmp);
   } catch (err) {
     fs.rmSync(tmp, { force: true });

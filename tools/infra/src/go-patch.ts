@@ -16,14 +16,27 @@ export interface PatchSet {
   why: string;
 }
 
-/** Our FerretDB v1.24 changes: index-backed queries and the full-scan report (tools/ferretdb/patches). */
-export function ferretdbPatchSet(rootDir: string): PatchSet {
-  return {
-    module: 'github.com/FerretDB/FerretDB',
-    version: 'v1.24.2',
-    dir: path.join(rootDir, 'tools', 'ferretdb', 'patches'),
-    why: 'queries answered by index',
-  };
+/**
+ * Our FerretDB v1.24 changes (tools/ferretdb/patches): index-backed queries, the full-scan report, less CPU
+ * per operation; and the change to its SQLite driver (patches/modernc-sqlite): prepared statements kept per
+ * connection, which only the driver can do (it prepares every statement again, even a driver Stmt).
+ */
+export function ferretdbPatchSets(rootDir: string): PatchSet[] {
+  const dir = path.join(rootDir, 'tools', 'ferretdb', 'patches');
+  return [
+    {
+      module: 'github.com/FerretDB/FerretDB',
+      version: 'v1.24.2',
+      dir,
+      why: 'queries answered by index',
+    },
+    {
+      module: 'modernc.org/sqlite',
+      version: 'v1.32.0', // must stay the version go.mod resolves, or the replace changes it
+      dir: path.join(dir, 'modernc-sqlite'),
+      why: 'prepared statements kept per connection',
+    },
+  ];
 }
 
 /** The patch files in the order they apply. */
@@ -66,25 +79,50 @@ function makeWritable(dir: string): void {
 }
 
 /**
- * Copies the program's module (`programDir`) and the patched dependency under `workDir` and returns the
+ * Copies the program's module (`programDir`) and each patched dependency under `workDir` and returns the
  * directory to run `go build` in. Fails, naming the file, when a patch no longer applies.
  */
 export async function preparePatchedBuild(
   programDir: string,
   workDir: string,
-  set: PatchSet,
+  sets: PatchSet[],
 ): Promise<string> {
   if (fs.existsSync(workDir)) {
     makeWritable(workDir);
     fs.rmSync(workDir, { recursive: true, force: true });
   }
+  const replaces: string[] = [];
+  for (const set of sets) {
+    // One directory per module, named after it ('/' is not allowed in a single path segment).
+    const name = set.module.replace(/[^A-Za-z0-9.-]/g, '+');
+    await copyAndPatch(programDir, path.join(workDir, name), set);
+    replaces.push(`replace ${set.module} => ../${name}\n`);
+  }
+
+  const program = path.join(workDir, 'program');
+  fs.cpSync(programDir, program, { recursive: true });
+  fs.rmSync(path.join(program, 'patches'), { recursive: true, force: true });
+  fs.appendFileSync(path.join(program, 'go.mod'), `\n${replaces.join('')}`);
+  return program;
+}
+
+/** Copies `set`'s module from the module cache to `source` and applies its patches in order. */
+async function copyAndPatch(programDir: string, source: string, set: PatchSet): Promise<void> {
+  // The replace directive pins the module whatever go.mod asks for: a version bump there would otherwise
+  // build silently against the old, patched copy.
+  const required = new RegExp(`^\\s*(?:require\\s+)?${set.module.replace(/\./g, '\\.')}\\s+(\\S+)`, 'm').exec(
+    fs.readFileSync(path.join(programDir, 'go.mod'), 'utf8'),
+  )?.[1];
+  if (required !== set.version)
+    throw new Error(
+      `the ${set.module} patches are for ${set.version}, but go.mod requires ${required ?? 'no version'}`,
+    );
   const download = JSON.parse(
     await run('go', ['mod', 'download', '-json', `${set.module}@${set.version}`], programDir),
   ) as { Dir?: string; Error?: string };
   if (!download.Dir)
     throw new Error(`go mod download ${set.module}@${set.version}: ${download.Error ?? 'no Dir'}`);
 
-  const source = path.join(workDir, 'dependency');
   fs.cpSync(download.Dir, source, { recursive: true });
   makeWritable(source);
   for (const file of patchFiles(set)) {
@@ -102,10 +140,4 @@ export async function preparePatchedBuild(
       );
     }
   }
-
-  const program = path.join(workDir, 'program');
-  fs.cpSync(programDir, program, { recursive: true });
-  fs.rmSync(path.join(program, 'patches'), { recursive: true, force: true });
-  fs.appendFileSync(path.join(program, 'go.mod'), `\nreplace ${set.module} => ../dependency\n`);
-  return program;
 }
