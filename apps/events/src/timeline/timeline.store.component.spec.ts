@@ -196,7 +196,11 @@ describe('activity timelines', () => {
     it('When a long stream is walked in both orders, then every event comes once, read in few, growing reads', async () => {
       const count = BUCKET_SIZE * 70 + 7;
       for (let from = 1; from <= count; from += 500) {
-        await appendEachOnce(t, stream, range(from, Math.min(from + 499, count)).map(activity));
+        await appendEachOnce(
+          t,
+          stream,
+          range(from, Math.min(from + 499, count)).map((id) => activity(id)),
+        );
       }
       const find = jest.spyOn(t.buckets, 'find');
       const findOne = jest.spyOn(t.buckets, 'findOne');
