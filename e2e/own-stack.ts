@@ -13,7 +13,10 @@ export interface OwnStack {
 type StackChoices = Omit<
   Parameters<typeof startStack>[0],
   'rootDir' | 'dataDir' | 'mongoUrl' | 'natsUrl' | 'gatewayPort' | 'rootToken' | 'databasePrefix'
->;
+> & {
+  /** nats-servers of the infrastructure: 3 or 5 run a JetStream cluster (StartInfraOptions.natsNodes). */
+  natsNodes?: number;
+};
 
 /**
  * A stack of a suite's own, beside the one global setup starts (fault tests kill its processes, the free
@@ -24,13 +27,13 @@ type StackChoices = Omit<
 export async function startOwnStack(
   name: string,
   rootToken: string,
-  choices: StackChoices = {},
+  { natsNodes, ...choices }: StackChoices = {},
   check?: (infra: InfraHandle) => void,
 ): Promise<OwnStack> {
   const dataDir = join(rootDir, '.data', `${name}-${process.pid}`);
   mkdirSync(dataDir, { recursive: true });
   writeFileSync(join(dataDir, 'owner.pid'), `${process.pid}\n`);
-  const infra = await startInfra({ rootDir, dataDir, fresh: true });
+  const infra = await startInfra({ rootDir, dataDir, fresh: true, natsNodes });
   try {
     check?.(infra);
     const stack = await startStack({

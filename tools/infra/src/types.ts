@@ -3,10 +3,15 @@ export interface InfraHandle {
   natsUrl: string;
   source: 'env' | 'docker' | 'local';
   stop(): Promise<void>;
-  /** Fault injection for the broker (local mode only): crash it, then bring it back on the same port and store. */
+  /**
+   * Fault injection for the broker (local mode only): crash a node (kill -9), then bring it back on the
+   * same ports and store. `node` counts from 0 (the default, the only one without a cluster).
+   */
   faults?: {
-    killNats(): Promise<void>;
-    restartNats(): Promise<void>;
+    /** How many nats-servers there are: 1, or the cluster's size (natsNodes). */
+    natsNodes: number;
+    killNats(node?: number): Promise<void>;
+    restartNats(node?: number): Promise<void>;
   };
 }
 
@@ -24,4 +29,9 @@ export interface StartInfraOptions {
    * JSON line per shape (our FerretDB patch 0003-full-scan-report).
    */
   scanReport?: string;
+  /**
+   * Local mode: nats-servers to run, 1 (default) or a JetStream cluster of 3 or 5 on loopback (`natsUrl`
+   * then names every node). The services need NATS_STREAM_REPLICAS to keep the stream on several nodes.
+   */
+  natsNodes?: number;
 }

@@ -52,7 +52,9 @@ export function replicasFromCli<Name extends string>(
     } else if (arg.startsWith('--replicas=')) {
       value = arg.slice('--replicas='.length);
     } else {
-      throw new Error(`unknown argument "${arg}"; the only option is --replicas name=count[,name=count…]`);
+      throw new Error(
+        `unknown argument "${arg}"; the options are --replicas name=count[,name=count…] and --nats-cluster 3`,
+      );
     }
     counts = { ...counts, ...parseReplicas(value, names) };
   }

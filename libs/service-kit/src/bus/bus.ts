@@ -3,6 +3,8 @@ import type { NatsConnection } from '@nats-io/nats-core';
 import {
   AckPolicy,
   DeliverPolicy,
+  JetStreamApiCodes,
+  JetStreamApiError,
   RetentionPolicy,
   StorageType,
   jetstream,
@@ -13,6 +15,7 @@ import {
 import { nanos } from '@nats-io/nats-core';
 import { EVENT_STREAM, STREAM_SUBJECTS, type EventEnvelope } from '@gl/contracts';
 import type { Logger } from 'pino';
+import { isLeaderless, whileUnavailable } from './cluster-waits';
 import { forgetMaxPayload, trackMaxPayload } from './payload-limit';
 import { DEFAULT_STREAM_LIMITS, changedLimits, limitsConfig, type StreamLimits } from './stream-limits';
 
@@ -44,6 +47,21 @@ export interface BusOptions {
   streamLimits?: StreamLimits;
 }
 
+/**
+ * How long a starting process waits for JetStream to answer: a cluster started with the services (compose
+ * profile `ha`) has no meta leader, or too few nodes for the stream's replicas, for its first seconds.
+ */
+const STARTUP_WAIT_MS = 60_000;
+/** After a reconnect: the node we were on is gone, and its streams and consumers elect new leaders. */
+const RECONNECT_WAIT_MS = 30_000;
+/**
+ * How long one publish retries while the stream has no leader. When the node leading the stream dies, its
+ * subject has no responders until the survivors notice and elect another: nats-server's Raft waits a random
+ * 4 to 9 s without heartbeats before it calls an election. Failing at once would fail the outbox relay's
+ * pass and pause it for seconds more after every election, and fail a direct publisher's call outright.
+ */
+const PUBLISH_ELECTION_WAIT_MS = 12_000;
+
 /** `nats://a:4222,nats://b:4222`: every server of a cluster, so the client can fail over between them. */
 export function natsServers(url: string): string[] {
   return url
@@ -69,10 +87,22 @@ export async function connectBus(
   // server with another limit.
   trackMaxPayload(connection, connection.info?.max_payload);
   void connection.closed().then(() => forgetMaxPayload(connection));
-  const jsm = await jetstreamManager(connection);
-  const ensure = (): Promise<void> =>
-    ensureStream(jsm, options.streamReplicas ?? 1, options.streamLimits, logger);
-  await ensure();
+  const ensure = (waitMs: number): Promise<void> =>
+    whileUnavailable(() => ensureStream(jsm, options.streamReplicas ?? 1, options.streamLimits, logger), {
+      waitMs,
+      what: 'event stream',
+      logger,
+    });
+  // No API check here: it fails like ensureStream does while a cluster forms, and ensureStream waits.
+  const jsm = await jetstreamManager(connection, { checkAPI: false });
+  try {
+    await ensure(STARTUP_WAIT_MS);
+  } catch (err) {
+    // Else the connection would go on reconnecting in the background, and the caller, who never got a
+    // Bus, could not close it: a process that fails here would not exit.
+    await connection.close().catch(() => undefined);
+    throw err;
+  }
   const js = jetstream(connection);
   const reconnectListeners: (() => void)[] = [];
   // The client keeps the server's info while it reconnects, so that alone does not tell a live connection.
@@ -89,7 +119,9 @@ export async function connectBus(
         logger.info('bus reconnected');
         trackMaxPayload(connection, connection.info?.max_payload);
         // A restarted broker may have lost its stream definition together with unsynced data.
-        await ensure().catch((err: unknown) => logger.error({ err }, 'stream re-creation failed'));
+        await ensure(RECONNECT_WAIT_MS).catch((err: unknown) =>
+          logger.error({ err }, 'stream re-creation failed'),
+        );
         for (const listener of reconnectListeners) listener();
       }
     }
@@ -100,7 +132,13 @@ export async function connectBus(
     js,
     jsm,
     async publish(event) {
-      await js.publish(event.type, JSON.stringify(event), { msgID: event.id, timeout: 5_000 });
+      const data = JSON.stringify(event);
+      // Safe to send again: JetStream drops a repeated msgID within its duplicate window.
+      await whileUnavailable(() => js.publish(event.type, data, { msgID: event.id, timeout: 5_000 }), {
+        waitMs: PUBLISH_ELECTION_WAIT_MS,
+        what: 'publish',
+        retryOn: isLeaderless,
+      });
     },
     async ensureConsumer(durable, filterSubjects) {
       const config = {
@@ -113,12 +151,22 @@ export async function connectBus(
           ? { filter_subject: filterSubjects[0] }
           : { filter_subjects: filterSubjects }),
       };
-      try {
-        await jsm.consumers.info(EVENT_STREAM, durable);
-        await jsm.consumers.update(EVENT_STREAM, durable, config);
-      } catch {
-        await jsm.consumers.add(EVENT_STREAM, config);
-      }
+      // A process (re)started while its cluster elects leaders waits for them, instead of failing its
+      // start; only a consumer that is not there is added (not one whose info timed out meanwhile).
+      await whileUnavailable(
+        async () => {
+          try {
+            await jsm.consumers.info(EVENT_STREAM, durable);
+          } catch (err) {
+            if (!(err instanceof JetStreamApiError && err.code === JetStreamApiCodes.ConsumerNotFound))
+              throw err;
+            await jsm.consumers.add(EVENT_STREAM, config);
+            return;
+          }
+          await jsm.consumers.update(EVENT_STREAM, durable, config);
+        },
+        { waitMs: STARTUP_WAIT_MS, what: `consumer ${durable}`, logger },
+      );
     },
     onReconnect(listener) {
       reconnectListeners.push(listener);
@@ -149,7 +197,10 @@ async function ensureStream(
   let existing;
   try {
     existing = await jsm.streams.info(EVENT_STREAM);
-  } catch {
+  } catch (err) {
+    // Only a stream that is not there is created. Any other failure (JetStream unavailable while a cluster
+    // elects a leader) is thrown for the caller to wait out: an `add` then would only fail the same way.
+    if (!(err instanceof JetStreamApiError && err.code === JetStreamApiCodes.StreamNotFound)) throw err;
     try {
       await jsm.streams.add(config);
     } catch (err) {

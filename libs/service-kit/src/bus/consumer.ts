@@ -4,6 +4,7 @@ import type { Logger } from 'pino';
 import type { z } from 'zod';
 import type { ServiceMetrics } from '../metrics';
 import type { Bus } from './bus';
+import { whileUnavailable } from './cluster-waits';
 import { readConsumerWindow } from './stream-window';
 
 /** Thrown by a handler for a message that can never be processed: the message is terminated, not retried. */
@@ -108,6 +109,17 @@ function watchWindow(
   return () => metrics.windowOf.delete(durable);
 }
 
+/**
+ * The durable consumer's handle. Reading it asks the consumer's leader, which a cluster may be electing
+ * right now (the process restarted because a node went): that is waited out like ensureConsumer does.
+ */
+function getConsumer(bus: Bus, durable: string): ReturnType<Bus['js']['consumers']['get']> {
+  return whileUnavailable(() => bus.js.consumers.get(EVENT_STREAM, durable), {
+    waitMs: 30_000,
+    what: `consumer ${durable}`,
+  });
+}
+
 /** A stream message as an event envelope, or the reasons it is not one (not JSON, or not the schema). */
 export function decodeEnvelope(msg: JsMsg): z.ZodSafeParseResult<EventEnvelope> {
   let decoded: unknown;
@@ -143,7 +155,7 @@ export async function startConsumer(
   const { handleBatch } = subscription;
   if (handleBatch) return startBatchConsumer(bus, { ...subscription, handleBatch }, logger, metrics);
   await bus.ensureConsumer(subscription.durable, subscription.filterSubjects);
-  const consumer = await bus.js.consumers.get(EVENT_STREAM, subscription.durable);
+  const consumer = await getConsumer(bus, subscription.durable);
   metrics?.pendingOf.set(subscription.durable, async () => {
     const info = await consumer.info(true);
     return info.num_pending + info.num_ack_pending;
@@ -210,7 +222,7 @@ export async function startBatchConsumer(
 ): Promise<RunningConsumer> {
   const batchSize = subscription.batchSize ?? DEFAULT_BATCH_SIZE;
   await bus.ensureConsumer(subscription.durable, subscription.filterSubjects);
-  const consumer = await bus.js.consumers.get(EVENT_STREAM, subscription.durable);
+  const consumer = await getConsumer(bus, subscription.durable);
   metrics?.pendingOf.set(subscription.durable, async () => {
     const info = await consumer.info(true);
     return info.num_pending + info.num_ack_pending;

@@ -27,7 +27,7 @@ declare global {
 function removeFinishedRuns(dataRoot: string): void {
   if (!existsSync(dataRoot)) return;
   for (const name of readdirSync(dataRoot)) {
-    if (!/^(test|faults|free|replicas)-\d+$/.test(name)) continue;
+    if (!/^(test|faults|free|replicas|cluster)-\d+$/.test(name)) continue;
     const ownerFile = join(dataRoot, name, 'owner.pid');
     const owner = existsSync(ownerFile) ? Number(readFileSync(ownerFile, 'utf8').trim()) : NaN;
     let alive = false;
