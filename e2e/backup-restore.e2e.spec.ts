@@ -11,10 +11,12 @@ import { startOwnStack } from './own-stack';
 
 /**
  * Backup and restore of the local default on a stack of its own: fill it through the API, back it up while
- * writes go on, wipe the infrastructure, restore, start the current code on it. Every resource, note,
- * alert, tag and activity event is back; new ids follow the old ones; the consumers resume where they
- * stood (no activity event doubled or lost). Then a database in an older shape (no migrations recorded,
- * no route claims) is migrated at start and served. Bounded: about 300 requests, waits capped at 60 s.
+ * writes go on (issues, notes, deletions), wipe the infrastructure, restore, start the current code on it.
+ * Every resource, note, alert, tag and activity event is back; the copy is one moment (every activity
+ * event's target is there, or the target's deletion is in the copy too); new ids follow the old ones;
+ * the consumers resume where they stood (no activity event doubled or lost). Then a database in an older
+ * shape (no migrations recorded, no route claims) is migrated at start and served. Bounded: about 400
+ * requests, waits capped at 60 s.
  */
 const ROOT_TOKEN = 'glpat-backup-root-token-00000000000';
 const REGISTRY_SECRET = 'backup-registry-notification-secret';
@@ -33,15 +35,21 @@ interface Figures {
   documents: number;
   messages: number;
   writesDuringBackup: number;
+  deletionsDuringBackup: number;
   restoredOfThose: number;
   eventsWithoutTheirIssueOrNote: number;
+  /** How long the gateway held writes, and how many waited (manifest `cut`). */
+  fenceHeldMs: number;
+  fenceHeldRequests: number;
 }
 
 /** Runs the built CLI against this suite's servers; resolves with its output, rejects on a non-zero exit. */
-function runTool(args: string[], infra: InfraHandle): Promise<string> {
+function runTool(args: string[], infra: InfraHandle, env: Record<string, string> = {}): Promise<string> {
   return new Promise((resolvePromise, reject) => {
-    const child = spawn(process.execPath, [join(rootDir, 'dist', 'tools', 'backup.js'), ...args], {
-      env: { ...process.env, MONGO_URL: infra.mongoUrl, NATS_URL: infra.natsUrl },
+    // BACKUP_TOOL runs another build of the tool against this stack (an older one, to compare).
+    const tool = process.env.BACKUP_TOOL ?? join(rootDir, 'dist', 'tools', 'backup.js');
+    const child = spawn(process.execPath, [tool, ...args], {
+      env: { ...process.env, MONGO_URL: infra.mongoUrl, NATS_URL: infra.natsUrl, ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let output = '';
@@ -301,33 +309,52 @@ describe('backup and restore of the local default', () => {
     repositoryId = repositories[0]!.id;
     await activityOf(filled);
 
-    // Back up while clients keep writing: what the dump holds must restore as a working whole.
+    // Back up while clients keep writing: what the dump holds must restore as one moment. Two writers
+    // open issues with a note each; every third round one deletes an issue opened during the backup.
     let writing = true;
     const during: { id: number; iid: number; noteId: number }[] = [];
-    const writer = (async () => {
-      for (let i = 1; writing; i++) during.push(await openIssue(`During ${i}`));
-    })();
+    const deleted: { id: number; iid: number; noteId: number }[] = [];
+    const writer = async (name: string): Promise<void> => {
+      for (let i = 1; writing; i++) {
+        during.push(await openIssue(`During ${name}${i}`));
+        const victim = i % 3 === 0 ? during.find((d) => !deleted.includes(d)) : undefined;
+        if (!victim) continue;
+        deleted.push(victim); // before the request: a deletion the copy may hold as soon as it is sent
+        const response = await api(`/projects/${projectId}/issues/${victim.iid}`, { method: 'DELETE' });
+        expect(response.status).toBe(204);
+      }
+    };
+    const writers = Promise.all([writer('a'), writer('b')]);
     const backupStarted = Date.now();
-    const backupOutput = await runTool(['backup', backupDir, '--prefix', PREFIX], infra);
+    const backupOutput = await runTool(['backup', backupDir, '--prefix', PREFIX], infra, {
+      GATEWAY_URL: stack.gatewayUrl,
+      GL_ADMIN_TOKEN: ROOT_TOKEN,
+    });
     figures.backupMs = Date.now() - backupStarted;
     writing = false;
-    await writer;
+    await writers;
     const manifest = JSON.parse(readFileSync(join(backupDir, 'manifest.json'), 'utf8')) as {
       bytes: number;
       databases: { collections: { name: string; documents: number }[] }[];
       stream: { messages: number; consumers: { durable: string }[] };
+      cut?: { moment: boolean; heldMs: number; heldRequests: number };
     };
+    figures.fenceHeldMs = manifest.cut?.heldMs;
+    figures.fenceHeldRequests = manifest.cut?.heldRequests;
     figures.backupBytes = manifest.bytes;
     figures.documents = manifest.databases.flatMap((d) => d.collections).reduce((n, c) => n + c.documents, 0);
     figures.messages = manifest.stream.messages;
     expect(backupOutput).toContain('backup done');
     expect(manifest.stream.consumers.map((c) => c.durable)).toContain('events-activity-log');
     expect(during.length).toBeGreaterThan(0);
+    expect(deleted.length).toBeGreaterThan(0);
+    const deletedIds = new Set(deleted.map((d) => d.id));
+    const deletedTargets = new Set(deleted.flatMap((d) => [`Issue ${d.id}`, `Note ${d.noteId}`]));
 
     // Let the writes made during the backup settle, then remember everything the backup must hold.
     await activityOf([...filled, ...during]);
     before = await snapshot();
-    expect(before.issues).toHaveLength(ISSUES + during.length);
+    expect(before.issues).toHaveLength(ISSUES + during.length - deleted.length);
     expect(before.alerts).toHaveLength(ALERTS);
     expect(before.tags).toHaveLength(TAGS);
 
@@ -344,8 +371,8 @@ describe('backup and restore of the local default', () => {
 
     await startServices();
     // Everything written before the backup began is back with its activity; of what was written while it
-    // ran, some is, each restored item with its activity, none twice. An acknowledged write the dump caught
-    // in the stream but not in its database may leave its activity event behind (never the reverse).
+    // ran, what came before the cut is, each restored item with its activity, none twice; an issue deleted
+    // after the cut is back whole.
     const after = await snapshot();
     const issueIds = new Set(after.issues.map((issue) => issue.id));
     const noteIds = new Set(after.notes.map((note) => note.id));
@@ -370,8 +397,13 @@ describe('backup and restore of the local default', () => {
     restored = after;
 
     expect(after.issues.filter((issue) => issue.title.startsWith('Issue '))).toHaveLength(ISSUES);
-    expect(after.issues).toEqual(before.issues.filter((issue) => issueIds.has(issue.id)));
-    expect(after.notes).toEqual(before.notes.filter((note) => noteIds.has(note.id)));
+    const deletedNoteIds = new Set(deleted.map((d) => d.noteId));
+    expect(after.issues.filter((issue) => !deletedIds.has(issue.id))).toEqual(
+      before.issues.filter((issue) => issueIds.has(issue.id)),
+    );
+    expect(after.notes.filter((note) => !deletedNoteIds.has(note.id))).toEqual(
+      before.notes.filter((note) => noteIds.has(note.id)),
+    );
     const { users, labels, milestones, alerts, tags } = after;
     expect({ users, labels, milestones, alerts, tags }).toEqual({
       users: before.users,
@@ -381,15 +413,19 @@ describe('backup and restore of the local default', () => {
       tags: before.tags,
     });
     expect(after.events.filter(restoredTarget).map(what).sort()).toEqual(required);
-    const duringIds = new Set(during.flatMap((d) => [`Issue ${d.id}`, `Note ${d.noteId}`]));
-    const leftBehind = after.events.filter((e) => !restoredTarget(e));
-    expect(leftBehind.filter((e) => !duringIds.has(`${e.target_type} ${e.target_id}`))).toEqual([]);
-    expect(new Set(after.events.map((e) => e.id)).size).toBe(after.events.length);
+    // One moment: an activity event whose issue or note is missing is one whose deletion the copy holds.
+    const unexplained = after.events
+      .filter((e) => !restoredTarget(e))
+      .filter((e) => !deletedTargets.has(`${e.target_type} ${e.target_id}`));
     Object.assign(figures, {
       writesDuringBackup: during.length,
+      deletionsDuringBackup: deleted.length,
       restoredOfThose: during.filter((d) => issueIds.has(d.id)).length,
-      eventsWithoutTheirIssueOrNote: leftBehind.length,
+      eventsWithoutTheirIssueOrNote: unexplained.length,
     });
+    expect(unexplained.map(what)).toEqual([]);
+    expect(manifest.cut).toMatchObject({ moment: true });
+    expect(new Set(after.events.map((e) => e.id)).size).toBe(after.events.length);
   }, 300_000);
 
   it('When the restored stack takes new writes, then no id is handed out twice and each new event is recorded once', async () => {

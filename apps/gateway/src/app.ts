@@ -19,6 +19,8 @@ import {
 import type { IdentityStores } from './identity/identity.stores';
 import { createAlertNotifyForwarder, createForwardingRouter } from './routing/forwarding.router';
 import type { ServiceName } from './routing/route-table';
+import { createWriteFence } from './write-fence/write-fence';
+import { createWriteFenceRouter } from './write-fence/write-fence.router';
 import type { RequestHandler } from 'express';
 
 export interface GatewayDeps {
@@ -98,6 +100,15 @@ export function createGatewayApp(deps: GatewayDeps): Express {
     });
     sendJson(res, 200, openApi);
   });
+
+  // Before anything that writes: a backup's fence holds every write that comes after it (write-fence.ts).
+  const fence = createWriteFence({
+    held: (id, waitedMs) => deps.logger.info({ fence: id, waitedMs }, 'write fence raised: writes wait'),
+    lifted: (id, heldMs, heldRequests, why) =>
+      deps.logger.info({ fence: id, heldMs, heldRequests, why }, 'write fence lifted: writes go on'),
+  });
+  app.use(createWriteFenceRouter(fence, deps.stores.users, deps.externalUrl));
+  app.use(fence.middleware);
 
   app.all('/api/v3{/*rest}', (_req, res) =>
     sendJson(res, 410, { error: 'API V3 is no longer supported. Use API V4 instead.' }),

@@ -4,8 +4,15 @@ import { connect } from '@nats-io/transport-node';
 import { jetstream, jetstreamManager, type JetStreamManager } from '@nats-io/jetstream';
 import { EVENT_STREAM } from '@gl/contracts';
 import { connectMongo, natsServers } from '@gl/service-kit';
-import { databaseNames, dumpDatabases, nonEmptyDatabases, restoreDatabases } from './databases';
-import { FORMAT, readManifest, writeManifest, type Manifest } from './manifest';
+import {
+  databaseNames,
+  dumpDatabases,
+  nonEmptyDatabases,
+  readBeforeTheFence,
+  restoreDatabases,
+} from './databases';
+import { locateFence, raiseFence, waitForQuiet, type RaisedFence } from './fence';
+import { FORMAT, readManifest, writeManifest, type CutEntry, type Manifest } from './manifest';
 import { createProgress } from './progress';
 import { locateServers, type Servers } from './servers';
 import { consumerPositions, dumpStream, restoreStream } from './stream';
@@ -13,15 +20,17 @@ import { consumerPositions, dumpStream, restoreStream } from './stream';
 /**
  * Backup and restore of an installation (README "Backup and restore"):
  *
- *   npm run backup -- DIR [--prefix gl_]     while the system runs
+ *   npm run backup -- DIR [--prefix gl_] [--max-hold 60]   while the system runs
  *   npm run restore -- DIR [--replace]       with the services stopped
  *
- * Servers: MONGO_URL + NATS_URL, else the local default of DATA_DIR (.data/dev).
+ * Servers: MONGO_URL + NATS_URL, else the local default of DATA_DIR (.data/dev). Gateways to fence:
+ * GATEWAY_URL + GL_ADMIN_TOKEN, else the running local default's (fence.ts).
  */
 const USAGE = [
-  'usage: backup backup DIR [--prefix gl_]',
+  'usage: backup backup DIR [--prefix gl_] [--max-hold SECONDS]',
   '       backup restore DIR [--replace]',
-  'env: MONGO_URL + NATS_URL (else the local infrastructure of DATA_DIR, default .data/dev); NATS_STREAM_REPLICAS',
+  'env: MONGO_URL + NATS_URL (else the local infrastructure of DATA_DIR, default .data/dev); NATS_STREAM_REPLICAS;',
+  '     GATEWAY_URL (comma-separated) + GL_ADMIN_TOKEN: the gateways whose writes the backup holds',
 ].join('\n');
 
 const rootDir = resolve(__dirname, '..', '..');
@@ -35,6 +44,8 @@ interface Args {
   dir: string;
   prefix: string;
   replace: boolean;
+  /** Longest the gateways hold writes; past it they go on and the backup is not a moment. */
+  maxHoldMs: number;
 }
 
 function parse(argv: string[]): Args | null {
@@ -42,12 +53,16 @@ function parse(argv: string[]): Args | null {
   if ((action !== 'backup' && action !== 'restore') || !dir || dir.startsWith('--')) return null;
   let prefix = 'gl_';
   let replace = false;
+  let maxHoldMs = 60_000;
   for (let i = 0; i < rest.length; i++) {
     if (rest[i] === '--prefix' && action === 'backup' && rest[i + 1]) prefix = rest[++i]!;
-    else if (rest[i] === '--replace' && action === 'restore') replace = true;
+    else if (rest[i] === '--max-hold' && action === 'backup' && /^\d+$/.test(rest[i + 1] ?? '')) {
+      maxHoldMs = Number(rest[++i]) * 1_000;
+      if (maxHoldMs < 1_000 || maxHoldMs > 300_000) return null;
+    } else if (rest[i] === '--replace' && action === 'restore') replace = true;
     else return null;
   }
-  return { action, dir: resolve(dir), prefix, replace };
+  return { action, dir: resolve(dir), prefix, replace, maxHoldMs };
 }
 
 async function openServers(servers: Servers) {
@@ -92,9 +107,45 @@ async function backup(args: Args, servers: Servers): Promise<void> {
     const names = await databaseNames(s.client, args.prefix);
     if (names.length === 0) throw new Error(`no database named ${args.prefix}* on ${servers.mongoUrl}`);
     out(`databases: ${names.join(', ')}`);
+    const target = locateFence(process.env, servers.runningLocalDir);
+    if (!target)
+      out('no gateway to fence (GATEWAY_URL unset): writes made while this runs may come back in part');
+    let fence: RaisedFence | null = null;
+    let cut: CutEntry | undefined;
+    let quiet = false;
     let lastSeq = 0;
-    const dumped = await dumpDatabases(s.client, names, args.dir, progress, async () => {
-      if (hasStream) lastSeq = (await s.jsm.streams.info(EVENT_STREAM)).state.last_seq;
+    const dumped = await dumpDatabases(s.client, names, args.dir, progress, {
+      fenced: (name) => !readBeforeTheFence(name, args.prefix),
+      // The cut: from here to the stream's end no client write lands (fence.ts); the activity log was
+      // read before, from events of writes that all came earlier.
+      beforeFenced: async () => {
+        fence = target ? await raiseFence(target, args.maxHoldMs, out) : null;
+        if (fence && hasStream) {
+          quiet = await waitForQuiet(s.jsm, EVENT_STREAM, 5_000);
+          if (!quiet) out('consumers still busy after 5 s: copying anyway (their writes may be cut)');
+        }
+      },
+      beforeCounters: async () => {
+        if (hasStream) lastSeq = (await s.jsm.streams.info(EVENT_STREAM)).state.last_seq;
+        if (!fence) return;
+        const lifted = await fence.release();
+        cut = {
+          moment: lifted.intact,
+          gateways: target!.urls.length,
+          heldMs: lifted.heldMs,
+          heldRequests: lifted.heldRequests,
+          quiet,
+          ...(lifted.intact
+            ? {}
+            : {
+                note: `the fence lifted after --max-hold ${args.maxHoldMs / 1000} s, before the copy's cut`,
+              }),
+        };
+        out(
+          `write fence lifted: writes held ${lifted.heldMs} ms, ${lifted.heldRequests} waited` +
+            (lifted.intact ? '' : ` — WARNING: ${cut.note}; writes made meanwhile may come back in part`),
+        );
+      },
     });
     let bytes = dumped.bytes;
     let stream: Manifest['stream'] = null;
@@ -111,6 +162,7 @@ async function backup(args: Args, servers: Servers): Promise<void> {
       mongoServer,
       databases: dumped.databases,
       stream,
+      ...(cut ? { cut } : {}),
       bytes,
     };
     writeManifest(args.dir, manifest);

@@ -63,6 +63,16 @@ function indexSpecs(raw: Document[]): IndexSpec[] {
  * backup ran without their documents.
  */
 const CONSUMERS_ONLY = ['events', 'notifications'];
+/**
+ * Read before the write fence: the activity log takes no client writes (its API only reads), it is built
+ * from the stream, and the consumer's position read before it puts back whatever came later. So the
+ * largest database costs the fence nothing; notifications, whose settings clients write, waits for it.
+ */
+const BEFORE_THE_FENCE = ['events'];
+
+export function readBeforeTheFence(name: string, prefix: string): boolean {
+  return BEFORE_THE_FENCE.includes(name.slice(prefix.length));
+}
 
 /** The installation's databases: every name starting with the prefix (`gl_` unless MONGO_DB says otherwise). */
 export async function databaseNames(client: MongoClient, prefix: string): Promise<string[]> {
@@ -77,14 +87,20 @@ export async function databaseNames(client: MongoClient, prefix: string): Promis
 /**
  * Writes every collection of every database as canonical Extended JSON (types kept: int32, int64, double,
  * dates), one gzipped file per collection, and reports each collection's count and indexes. The counters
- * of all databases come last, after `beforeCounters` (see COUNTERS).
+ * of all databases come last, after `beforeCounters` (see COUNTERS); the databases clients write come
+ * after `beforeFenced` (see BEFORE_THE_FENCE).
  */
 export async function dumpDatabases(
   client: MongoClient,
   names: string[],
   dir: string,
   progress: Progress,
-  beforeCounters: () => Promise<void>,
+  hooks: {
+    /** Before the first database `fenced` names (the write fence goes up there). */
+    fenced: (name: string) => boolean;
+    beforeFenced: () => Promise<void>;
+    beforeCounters: () => Promise<void>;
+  },
 ): Promise<{ databases: DatabaseEntry[]; bytes: number }> {
   const databases: DatabaseEntry[] = [];
   const counters: DatabaseEntry[] = [];
@@ -107,7 +123,12 @@ export async function dumpDatabases(
     const indexes = indexSpecs((await collection.listIndexes().toArray()) as Document[]);
     return { name: collectionName, file, documents, indexes };
   };
+  let fenced = false;
   for (const name of names) {
+    if (!fenced && hooks.fenced(name)) {
+      fenced = true;
+      await hooks.beforeFenced();
+    }
     mkdirSync(join(dir, 'db', name), { recursive: true });
     const collectionNames = (await client.db(name).listCollections({}, { nameOnly: true }).toArray())
       .map((c) => c.name)
@@ -119,7 +140,8 @@ export async function dumpDatabases(
     }
     databases.push(entry);
   }
-  await beforeCounters();
+  if (!fenced) await hooks.beforeFenced();
+  await hooks.beforeCounters();
   for (const entry of counters) entry.collections.push(await dumpCollection(entry.name, COUNTERS));
   return { databases, bytes };
 }

@@ -49,6 +49,20 @@ export interface StreamEntry {
   consumers: ConsumerEntry[];
 }
 
+/** How the copy was cut (README "Backup and restore"); absent in backups of older builds. */
+export interface CutEntry {
+  /** True: the gateways held writes from before the first fenced database was read to the stream's end. */
+  moment: boolean;
+  gateways: number;
+  /** How long writes waited at the gateways, and how many did. */
+  heldMs: number;
+  heldRequests: number;
+  /** Whether the consumers and relays had caught up before the databases were read. */
+  quiet: boolean;
+  /** Why it is not a moment, when it is not. */
+  note?: string;
+}
+
 export interface Manifest {
   format: typeof FORMAT;
   startedAt: string;
@@ -57,6 +71,7 @@ export interface Manifest {
   mongoServer: string;
   databases: DatabaseEntry[];
   stream: StreamEntry | null;
+  cut?: CutEntry;
   bytes: number;
 }
 

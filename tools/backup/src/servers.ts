@@ -7,6 +7,8 @@ export interface Servers {
   natsUrl: string;
   /** Where they came from, for the first progress line. */
   source: string;
+  /** The data directory of the running local default (its gateway writes through them), else null. */
+  runningLocalDir: string | null;
   /** Stops what we started ourselves (nothing for servers someone else runs). */
   stop(): Promise<void>;
 }
@@ -65,13 +67,19 @@ export async function locateServers(
       mongoUrl: env.MONGO_URL,
       natsUrl: env.NATS_URL,
       source: 'MONGO_URL and NATS_URL',
+      runningLocalDir: null,
       stop: async () => {},
     };
   }
   const dataDir = resolve(rootDir, env.DATA_DIR ?? '.data/dev');
   const running = runningLocal(dataDir);
   if (running)
-    return { ...running, source: `the running local infrastructure of ${dataDir}`, stop: async () => {} };
+    return {
+      ...running,
+      source: `the running local infrastructure of ${dataDir}`,
+      runningLocalDir: dataDir,
+      stop: async () => {},
+    };
   log(`no running infrastructure for ${dataDir}: starting it for this run`);
   const infra = await startInfra({ rootDir, dataDir, log });
   if (infra.source !== 'local') {
@@ -86,6 +94,7 @@ export async function locateServers(
     mongoUrl: infra.mongoUrl,
     natsUrl: infra.natsUrl,
     source: `${infra.source} infrastructure started on ${dataDir}`,
+    runningLocalDir: null,
     stop: () => infra.stop(),
   };
 }
