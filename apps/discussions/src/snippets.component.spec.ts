@@ -62,9 +62,15 @@ describe('Project snippets: PUT, raw, DELETE', () => {
     ]);
   });
 
-  it('When a file name is not ASCII or not well-formed UTF-16, then the entity and raw still answer', async () => {
+  it('When a file name is not ASCII, then the entity and raw still answer; not well-formed UTF-16 is 400', async () => {
     const ns = projectNamespace();
-    for (const fileName of ['\ud800x.txt', 'd\u00e9j\u00e0 \u20ac \ud83d\ude00.md', 'a"b\\c']) {
+    // A lone surrogate is no Unicode text: refused as the body's invalid UTF-8, before any handler.
+    const lone = await h.call('POST', `/projects/${ns.id}/snippets`, {
+      ns,
+      json: { title: 'S', file_name: '\ud800x.txt', content: 'hello' },
+    });
+    expect(lone.status).toBe(400);
+    for (const fileName of ['d\u00e9j\u00e0 \u20ac \ud83d\ude00.md', 'a"b\\c']) {
       const res = await h.call('POST', `/projects/${ns.id}/snippets`, {
         ns,
         json: { title: 'S', file_name: fileName, content: 'hello' },
