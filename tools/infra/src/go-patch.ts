@@ -18,8 +18,9 @@ export interface PatchSet {
 
 /**
  * Our FerretDB v1.24 changes (tools/ferretdb/patches): index-backed queries, the full-scan report, less CPU
- * per operation; and the change to its SQLite driver (patches/modernc-sqlite): prepared statements kept per
- * connection, which only the driver can do (it prepares every statement again, even a driver Stmt).
+ * per operation; and the changes to its SQLite driver (patches/modernc-sqlite): prepared statements kept per
+ * connection, which only the driver can do (it prepares every statement again, even a driver Stmt), and
+ * SQLite's JSON cache comparing texts word by word (its translated memcmp goes byte by byte).
  */
 export function ferretdbPatchSets(rootDir: string): PatchSet[] {
   const dir = path.join(rootDir, 'tools', 'ferretdb', 'patches');
@@ -34,7 +35,7 @@ export function ferretdbPatchSets(rootDir: string): PatchSet[] {
       module: 'modernc.org/sqlite',
       version: 'v1.32.0', // must stay the version go.mod resolves, or the replace changes it
       dir: path.join(dir, 'modernc-sqlite'),
-      why: 'prepared statements kept per connection',
+      why: 'prepared statements kept per connection, JSON cache compared by words',
     },
   ];
 }
