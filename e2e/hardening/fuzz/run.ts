@@ -58,7 +58,10 @@ function probeOf(world: World, template: string, params: ParamValues, username: 
     return { path: `${template}?owned=true&per_page=100`, token: owner };
   }
   if (template === '/users' && username !== null) {
-    return { path: `/users?username=${encodeURIComponent(username)}`, token: world.root };
+    // A lone surrogate cannot be put in a URL; it is what a server that accepted it would have stored
+    // instead (U+FFFD) that must not exist afterwards.
+    const stored = username.replace(/\p{Surrogate}/gu, '\ufffd');
+    return { path: `/users?username=${encodeURIComponent(stored)}`, token: world.root };
   }
   return {
     path: fill(template, params) + (template.endsWith('s') ? '?per_page=100' : ''),
