@@ -31,7 +31,9 @@ func main() {
 	synchronous := flag.String("synchronous", "normal", "SQLite synchronous mode: normal (survives a crash of any process) or full (also an OS crash or power loss, at one fsync per write)")
 	gcPercent := flag.Int("gc-percent", 400, "garbage collector target (as GOGC); the GOGC environment variable wins when set")
 	memLimit := flag.Int64("memory-limit-mib", 0, "soft memory limit in MiB (as GOMEMLIMIT; 0 = a quarter of the machine's memory, at least 256); the GOMEMLIMIT environment variable wins when set")
-	cpuProfile := flag.String("cpuprofile", "", "write a CPU profile of the whole run to this file (for go tool pprof)")
+	// The environment's FERRETDB_CPU_PROFILE reaches the server through every launcher (npm start, tests,
+	// bench) without a flag of their own.
+	cpuProfile := flag.String("cpuprofile", os.Getenv("FERRETDB_CPU_PROFILE"), "write a CPU profile of the whole run to this file (for go tool pprof; default $FERRETDB_CPU_PROFILE)")
 	flag.Parse()
 
 	tuneGC(*gcPercent, *memLimit)
@@ -59,8 +61,8 @@ func main() {
 	}
 
 	f, err := ferretdb.New(&ferretdb.Config{
-		Listener:  ferretdb.ListenerConfig{TCP: *listen},
-		Handler:   "sqlite",
+		Listener: ferretdb.ListenerConfig{TCP: *listen},
+		Handler:  "sqlite",
 		// In WAL mode, synchronous=normal writes each commit to the WAL without waiting for the disk: a
 		// crash of FerretDB or of any client loses nothing acknowledged, an OS crash or power loss can lose
 		// the last commits, as MongoDB's default write concern can (its journal is flushed every 100 ms).
