@@ -1,11 +1,7 @@
-import { type ChildProcess, spawn } from 'node:child_process';
-import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import mongoose from 'mongoose';
 import { seededRandom } from '@gl/testing';
-import { ensureBinaries } from './binaries';
-import { freePort, waitForTcp } from './net';
+import { startServerPair, stopServerPair, type PairedServer } from './ferretdb-server-pair';
 
 /**
  * FerretDB patch 0018: a sorted query whose filter seeks equally far into several indexes (an $in on their
@@ -17,51 +13,18 @@ import { freePort, waitForTcp } from './net';
 const ROOT = path.resolve(__dirname, '..', '..', '..');
 const SEED = Number(process.env.DIFF_SEED ?? Date.now() % 2 ** 31);
 
-const { MongoClient, BSON } = mongoose.mongo;
-type Client = InstanceType<typeof MongoClient>;
+const { BSON } = mongoose.mongo;
 type Doc = Record<string, unknown>;
 
-interface Server {
-  client: Client;
-  proc: ChildProcess;
-  dir: string;
-}
-
-async function startServer(bin: string, disablePushdown: boolean): Promise<Server> {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ferretdb-ordered-'));
-  const port = await freePort();
-  const args = ['-listen', `127.0.0.1:${port}`, '-data', dir, '-parent-pid', String(process.pid)];
-  if (disablePushdown) args.push('-disable-pushdown');
-  const proc = spawn(bin, args, { stdio: 'ignore' });
-  await waitForTcp('127.0.0.1', port, 30_000);
-  const client = await MongoClient.connect(`mongodb://127.0.0.1:${port}`);
-  return { client, proc, dir };
-}
-
-async function stopServer(server: Server | undefined): Promise<void> {
-  if (!server) return;
-  await server.client.close();
-  const exited = new Promise((done) => server.proc.once('exit', done));
-  server.proc.kill('SIGTERM');
-  await exited;
-  fs.rmSync(server.dir, { recursive: true, force: true });
-}
-
 describe('FerretDB reads a sorted page along the index holding its order', () => {
-  let withPushdown: Server | undefined;
-  let withoutPushdown: Server | undefined;
+  let withPushdown: PairedServer | undefined;
+  let withoutPushdown: PairedServer | undefined;
 
   beforeAll(async () => {
-    const bins = await ensureBinaries(ROOT, () => undefined);
-    [withPushdown, withoutPushdown] = await Promise.all([
-      startServer(bins.ferretdb, false),
-      startServer(bins.ferretdb, true),
-    ]);
+    ({ withPushdown, withoutPushdown } = await startServerPair(ROOT, 'ferretdb-ordered-'));
   }, 600_000);
 
-  afterAll(async () => {
-    await Promise.all([stopServer(withPushdown), stopServer(withoutPushdown)]);
-  });
+  afterAll(() => stopServerPair({ withPushdown, withoutPushdown }));
 
   /** Index keys as the list indexes have them: kind, project, the order's key, _id, the filter keys. */
   const orderKeys = ['created', 'updated', 'title', 'due'] as const;

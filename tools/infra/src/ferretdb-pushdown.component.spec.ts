@@ -1,11 +1,8 @@
-import { type ChildProcess, spawn } from 'node:child_process';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import mongoose from 'mongoose';
 import { seededRandom } from '@gl/testing';
-import { ensureBinaries } from './binaries';
-import { freePort, waitForTcp } from './net';
+import { startServerPair, stopServerPair, type PairedServer } from './ferretdb-server-pair';
 
 /**
  * Our FerretDB build pushes filters, sorts, skips, limits and counts down into SQLite
@@ -22,44 +19,11 @@ const SEED = Number(process.env.DIFF_SEED ?? Date.now() % 2 ** 31);
 const DOCUMENTS = 1_000;
 const QUERIES = 1_000;
 
-const { MongoClient, Long, Int32, Double, ObjectId, BSON, BSONRegExp } = mongoose.mongo;
+const { Long, Int32, Double, ObjectId, BSON, BSONRegExp } = mongoose.mongo;
 const { EJSON } = BSON;
-type Client = InstanceType<typeof MongoClient>;
-type Db = ReturnType<Client['db']>;
+type Db = ReturnType<PairedServer['client']['db']>;
 type Collection = ReturnType<Db['collection']>;
 type Doc = Record<string, unknown>;
-
-interface Server {
-  client: Client;
-  proc: ChildProcess;
-  dir: string;
-  /** Every query shape the server answered by reading a whole table (patch 0003). */
-  scanReport: string;
-}
-
-async function startServer(bin: string, disablePushdown: boolean): Promise<Server> {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ferretdb-diff-'));
-  const scanReport = path.join(dir, 'scans.jsonl');
-  const port = await freePort();
-  const args = ['-listen', `127.0.0.1:${port}`, '-data', dir, '-parent-pid', String(process.pid)];
-  if (disablePushdown) args.push('-disable-pushdown');
-  const proc = spawn(bin, args, {
-    stdio: 'ignore',
-    env: { ...process.env, FERRETDB_SCAN_REPORT: scanReport },
-  });
-  await waitForTcp('127.0.0.1', port, 30_000);
-  const client = await MongoClient.connect(`mongodb://127.0.0.1:${port}`);
-  return { client, proc, dir, scanReport };
-}
-
-async function stopServer(server: Server | undefined): Promise<void> {
-  if (!server) return;
-  await server.client.close();
-  const exited = new Promise((done) => server.proc.once('exit', done));
-  server.proc.kill('SIGTERM');
-  await exited;
-  fs.rmSync(server.dir, { recursive: true, force: true });
-}
 
 /** Values chosen to collide: the same number as int32, int64 and double, strings SQLite and MongoDB order alike or not. */
 function valuePool(): unknown[] {
@@ -382,23 +346,17 @@ async function outcome(run: () => Promise<unknown>): Promise<string> {
 }
 
 describe('FerretDB pushdown gives the same answers as FerretDB without it', () => {
-  let withPushdown: Server | undefined;
-  let withoutPushdown: Server | undefined;
+  let withPushdown: PairedServer | undefined;
+  let withoutPushdown: PairedServer | undefined;
 
   beforeAll(async () => {
-    const bins = await ensureBinaries(ROOT, () => undefined);
-    [withPushdown, withoutPushdown] = await Promise.all([
-      startServer(bins.ferretdb, false),
-      startServer(bins.ferretdb, true),
-    ]);
+    ({ withPushdown, withoutPushdown } = await startServerPair(ROOT, 'ferretdb-diff-'));
   }, 600_000);
 
-  afterAll(async () => {
-    await Promise.all([stopServer(withPushdown), stopServer(withoutPushdown)]);
-  });
+  afterAll(() => stopServerPair({ withPushdown, withoutPushdown }));
 
   /** Collections some query of the server answered by a full table scan. */
-  const scannedCollections = (server: Server): string[] =>
+  const scannedCollections = (server: PairedServer): string[] =>
     fs.existsSync(server.scanReport)
       ? fs
           .readFileSync(server.scanReport, 'utf8')
