@@ -6,6 +6,7 @@ import { waitFor } from './clone';
 import { makeApiFixture, type ApiFixture } from './fixture-api';
 import { loadIssues } from './issue-loader';
 import { loadUsers, type LoadedUsers } from './user-loader';
+import type { ScaleBenchOptions } from '../scale.bench';
 
 /**
  * The mixed scenario's fixture at the size the capacity issue names (× `scale`): 10,000 users with
@@ -81,15 +82,8 @@ async function loadTags(
   return made;
 }
 
-export interface FixtureOptions {
-  gatewayUrl: string;
-  rootToken: string;
-  mongoUrl: string;
-  databasePrefix: string;
-  scale: number;
-  connections: number;
-  log: (line: string) => void;
-}
+/** The scale scenario's settings (the stack, its database, the size): the mixed fixture is built from the same. */
+export type FixtureOptions = ScaleBenchOptions;
 
 export async function buildFixture(options: FixtureOptions): Promise<MixedFixture> {
   const { log } = options;
