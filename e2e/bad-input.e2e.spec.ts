@@ -264,14 +264,59 @@ describe('bad input end to end', () => {
       ['/groups/99999999999999999999', 404, { message: '404 Group Not Found' }],
       ['/projects/99999999999999999999', 404, { message: '404 Project Not Found' }],
       ['/groups/-1', 404, { message: '404 Group Not Found' }],
-      ['/users/99999999999999999999', 400, { error: 'id is invalid' }],
+      // GitLab's `/users` routes take digits only (`requirements: { id: /[0-9]*/ }`): the rest is no route.
+      ['/users/99999999999999999999', 404, { message: '404 User Not Found' }],
+      ['/users/0', 404, { message: '404 User Not Found' }],
+      ['/users/-1', 404, { error: '404 Not Found' }],
+      ['/users/abc', 404, { error: '404 Not Found' }],
+      // `type: Integer` ids: every integer is looked up, so it answers as an unknown id does.
+      ['/snippets/0', 404, { message: '404 Snippet Not Found' }],
+      ['/snippets/-1', 404, { message: '404 Snippet Not Found' }],
+      ['/snippets/99999999999999999999', 404, { message: '404 Snippet Not Found' }],
+      ['/snippets/abc', 400, { error: 'id is invalid' }],
+      ['/registry/repositories/0', 404, { message: '404 Not found' }],
     ])('When %s is read, then %d', async (path, status, body) => {
       const answer = await api(path);
       expect(answer.status).toBe(status);
       expect(await answer.json()).toEqual(body);
     });
 
-    it.each(['99999999999999999999', '1e3', '0x10', '-1'])(
+    it.each(['0', '-1', '99999999999999999999'])(
+      'When an issue iid is %s, then reading and subscribing both answer 404 as an unknown iid does',
+      async (iid) => {
+        for (const [method, suffix] of [
+          ['GET', ''],
+          ['POST', '/subscribe'],
+        ]) {
+          const answer = await api(`/projects/${project.id}/issues/${iid}${suffix}`, { method });
+          expect([method, answer.status, await answer.json()]).toEqual([
+            method,
+            404,
+            { message: '404 Not found' },
+          ]);
+        }
+      },
+    );
+
+    it.each(['0', '99999999999999999999'])(
+      'When a board id is %s, then 404 as an unknown board',
+      async (id) => {
+        const answer = await api(`/groups/${group.id}/boards/${id}`);
+        expect(answer.status).toBe(404);
+        expect(await answer.json()).toEqual({ message: '404 Not found' });
+      },
+    );
+
+    it.each(['99999999999999999999', '-1', '0'])(
+      'When a milestone id is %s, then 404 as an unknown milestone',
+      async (id) => {
+        const answer = await api(`/groups/${group.id}/milestones/${id}`);
+        expect(answer.status).toBe(404);
+        expect(await answer.json()).toEqual({ message: '404 Milestone Not Found' });
+      },
+    );
+
+    it.each(['1e3', '0x10', 'abc'])(
       'When a milestone id is %s, then 400 "milestone_id is invalid"',
       async (id) => {
         const answer = await api(`/groups/${group.id}/milestones/${id}`);

@@ -3,7 +3,9 @@ import { z } from 'zod';
 import {
   ACCESS_LEVELS,
   BOARDS_API,
+  boardIdParams,
   integerParam,
+  listIdParams,
   type InternalContext,
   type NamespaceContext,
 } from '@gl/contracts';
@@ -26,10 +28,6 @@ import { groupWriter, readableGroup } from './boards.access';
 import type { BoardDoc } from './boards.models';
 import { LIST_TARGETS, type BoardsService, type ListTarget } from './boards.service';
 import { presentBoard, presentList, type PresentContext } from './presenters';
-
-// The path's ids, coerced (the contracts' schemas describe them as the integers they are once parsed).
-const boardIdParams = z.object({ board_id: integerParam });
-const listIdParams = z.object({ board_id: integerParam, list_id: integerParam });
 
 function presentContext(ctx: InternalContext, group: NamespaceContext): PresentContext {
   return { group, externalUrl: ctx.externalUrl };

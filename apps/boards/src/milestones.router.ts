@@ -1,6 +1,6 @@
 import { Router } from 'express';
 import { z } from 'zod';
-import { ACCESS_LEVELS, BOARDS_API, positiveIdParam, type InternalContext } from '@gl/contracts';
+import { ACCESS_LEVELS, BOARDS_API, recordIdParam, type InternalContext } from '@gl/contracts';
 import {
   ParamError,
   atLeastOneOf,
@@ -16,7 +16,7 @@ import type { MilestoneWriter, MilestonesService } from './milestones.service';
 import { presentMilestone } from './presenters';
 
 /** The path's id, coerced (the contract's schema describes it as the integer it is once parsed). */
-const milestoneIdParams = z.object({ milestone_id: positiveIdParam });
+const milestoneIdParams = z.object({ milestone_id: recordIdParam });
 
 /** A signed-in Reporter+ of a group they can read (404, then 403), as the events they write name them. */
 function milestoneWriter(ctx: InternalContext): MilestoneWriter & { webUrl: string } {

@@ -1,11 +1,9 @@
 import type { Request, Router } from 'express';
-import { z } from 'zod';
-import { ACCESS_LEVELS, DISCUSSIONS_API, positiveIdParam } from '@gl/contracts';
+import { ACCESS_LEVELS, DISCUSSIONS_API } from '@gl/contracts';
 import {
   ForbiddenError,
   NotFoundError,
   accessLevelOf,
-  parseParams,
   requireUser,
   route,
   sendJson,
@@ -22,9 +20,9 @@ import { readPage, sendPage } from './discussions.http';
 import type { NoteDoc, NoteableDoc } from './discussions.models';
 import { presentMergeRequest } from './discussions.presenters';
 import type { NoteablesService } from './noteables.service';
+import { pathIdOf } from './path-ids';
 
-const issueIidOf = (req: Request): number =>
-  parseParams(z.object({ issue_iid: positiveIdParam }), { issue_iid: req.params.issue_iid }).issue_iid;
+const issueIidOf = (req: Request): number => pathIdOf(req, 'issue_iid');
 
 /** Kaminari.paginate_array: a page of a list computed whole. */
 function pageOf<T>(all: T[]) {
@@ -75,9 +73,7 @@ export function routeIssueRelations(router: Router, noteables: NoteablesService)
   route(router, DISCUSSIONS_API.listProjectMergeRequestParticipants, async ({ req, res, params }) => {
     params();
     const ns = readableNamespace(req.ctx, 'project');
-    const iid = parseParams(z.object({ merge_request_iid: positiveIdParam }), {
-      merge_request_iid: req.params.merge_request_iid,
-    }).merge_request_iid;
+    const iid = pathIdOf(req, 'merge_request_iid');
     const mr = await noteables.findByIid('MergeRequest', 'projectId', ns.id, iid);
     if (!mr) throw new NotFoundError();
     if (!canReadNoteable(req.ctx, mr)) throw new ForbiddenError();

@@ -17,7 +17,7 @@ import type { NoteableDoc } from './discussions.models';
 import { presentIssue } from './discussions.presenters';
 import { positionScopeOfNamespace, type IssuablesScope } from './issuables.scope';
 import type { NoteablesService } from './noteables.service';
-import { pathId } from './noteables.router';
+import { pathIdOf } from './path-ids';
 
 /** Issues::ReorderService refused the move: lib/api/issues.rb `render_api_error!({ error: ... }, 422)`. */
 const unprocessable = () => new HttpError(422, { message: { error: 'Unprocessable Entity' } });
@@ -48,7 +48,7 @@ export function createIssueReorderRouter(noteables: NoteablesService, scope: Iss
     const given = params();
     const missing = atLeastOneOf('move_after_id', 'move_before_id')(collectParams(req));
     if (missing) throw new ParamError([missing]);
-    const issue = await noteables.findByIid('Issue', 'projectId', ns.id, pathId(req, 'issue_iid'));
+    const issue = await noteables.findByIid('Issue', 'projectId', ns.id, pathIdOf(req, 'issue_iid'));
     if (!issue) throw new NotFoundError('Issue');
     // authorize! :update_issue: the author, an assignee, or Reporter and up.
     const own = issue.author.id === user.id || issue.assigneeIds.includes(user.id);

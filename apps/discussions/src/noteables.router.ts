@@ -1,6 +1,5 @@
 import { Router, type Request } from 'express';
-import { z } from 'zod';
-import { ACCESS_LEVELS, DISCUSSIONS_API, ISSUE_UPDATE_AT_LEAST_ONE_OF, positiveIdParam } from '@gl/contracts';
+import { ACCESS_LEVELS, DISCUSSIONS_API, ISSUE_UPDATE_AT_LEAST_ONE_OF } from '@gl/contracts';
 import {
   ForbiddenError,
   HttpError,
@@ -11,7 +10,6 @@ import {
   canReadTarget,
   collectParams,
   isHigherTier,
-  parseParams,
   requestOrigin,
   requireUser,
   route,
@@ -46,10 +44,7 @@ import {
 } from './issuable-subscriptions.router';
 import { checkIssueEpicParams, issueEpicParam, issueProjectOf } from './issue-epic-params';
 import type { ListVisibility } from './noteables.store';
-
-export function pathId(req: Request, name: string): number {
-  return parseParams(z.object({ [name]: positiveIdParam }), { [name]: req.params[name] })[name] as number;
-}
+import { pathIdOf } from './path-ids';
 
 /** Epics are a higher-tier feature: without it GitLab's `authorize_epics_feature!` answers 403. */
 export function requireEpicsFeature(req: Request): void {
@@ -72,7 +67,7 @@ export function createNoteablesRouter(noteables: NoteablesService): Router {
 
   async function issueOr404(req: Request): Promise<NoteableDoc> {
     const ns = readableNamespace(req.ctx, 'project');
-    const issue = await noteables.findByIid('Issue', 'projectId', ns.id, pathId(req, 'issue_iid'));
+    const issue = await noteables.findByIid('Issue', 'projectId', ns.id, pathIdOf(req, 'issue_iid'));
     // IssuesFinder leaves out confidential issues the caller cannot read: find_by! → "404 Not found".
     if (!issue || !canReadNoteable(req.ctx, issue)) throw new NotFoundError();
     return issue;
@@ -80,7 +75,7 @@ export function createNoteablesRouter(noteables: NoteablesService): Router {
 
   async function findMergeRequest(req: Request): Promise<NoteableDoc | null> {
     const ns = readableNamespace(req.ctx, 'project');
-    return noteables.findByIid('MergeRequest', 'projectId', ns.id, pathId(req, 'merge_request_iid'));
+    return noteables.findByIid('MergeRequest', 'projectId', ns.id, pathIdOf(req, 'merge_request_iid'));
   }
 
   async function mergeRequestOr404(req: Request): Promise<NoteableDoc> {
@@ -265,7 +260,7 @@ export function createNoteablesRouter(noteables: NoteablesService): Router {
 
   route(router, DISCUSSIONS_API.getProjectSnippet, async ({ req, res }) => {
     const ns = readableNamespace(req.ctx, 'project');
-    const snippet = await noteables.findSnippet(ns.id, pathId(req, 'snippet_id'));
+    const snippet = await noteables.findSnippet(ns.id, pathIdOf(req, 'snippet_id'));
     // `authorize! :read_snippet, snippet` is answered as the finder would: not found.
     if (!snippet || !canReadNoteable(req.ctx, snippet)) throw new NotFoundError('Snippet');
     sendJson(res, 200, presentSnippet(snippet, ns));
@@ -301,7 +296,7 @@ export function createNoteablesRouter(noteables: NoteablesService): Router {
   route(router, DISCUSSIONS_API.getGroupEpic, async ({ req, res }) => {
     const ns = readableNamespace(req.ctx, 'group');
     requireEpicsFeature(req);
-    const epic = await noteables.findByIid('Epic', 'groupId', ns.id, pathId(req, 'epic_iid'));
+    const epic = await noteables.findByIid('Epic', 'groupId', ns.id, pathIdOf(req, 'epic_iid'));
     // GitLab's `authorize!(:read_epic, epic)` runs on a nil epic: an unknown iid is 403, not 404; so is a
     // confidential epic the caller may not read.
     if (!epic || !canReadNoteable(req.ctx, epic)) throw new ForbiddenError();

@@ -113,6 +113,13 @@ describe('Personal snippets and the lists across snippets (lib/api/snippets.rb)'
       status: 400,
       body: { error: 'id is invalid' },
     });
+    // lib/api/snippets.rb: `requires :id, type: Integer`, then `find_by_id` → not_found!('Snippet').
+    for (const id of ['0', '-1', '99999999999999999999']) {
+      expect(await get(`/snippets/${id}`, author)).toMatchObject({
+        status: 404,
+        body: { message: '404 Snippet Not Found' },
+      });
+    }
   });
 
   it("When listed, then /snippets is the caller's own, /public everyone's public, /all what the caller sees", async () => {

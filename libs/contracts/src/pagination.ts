@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { rubyInteger } from './primitives';
 
 /**
  * Offset pagination: one rule for every list, in the contracts (`paginationQuery`) and in the services'
@@ -28,16 +29,10 @@ export const MAX_PER_PAGE = 100;
  */
 export const MAX_PAGE = Number.MAX_SAFE_INTEGER;
 
-/** Ruby's `Integer(s, 10)`: optional blanks around, a sign, digits with single underscores between. */
-const RUBY_INTEGER = /^\s*[+-]?\d+(?:_\d+)*\s*$/;
-
 /** A parameter read as Grape and Kaminari read it: a number, `'default'` (absent or empty) or `'invalid'`. */
 function readInteger(raw: unknown): number | 'default' | 'invalid' {
   if (raw === undefined || raw === null || raw === '') return 'default';
-  // JSON bodies: Ruby's Integer() truncates a float.
-  if (typeof raw === 'number') return Number.isFinite(raw) ? Math.trunc(raw) : 'invalid';
-  if (typeof raw !== 'string' || !RUBY_INTEGER.test(raw)) return 'invalid';
-  return Number(raw.replace(/_/g, '').trim()) || 0;
+  return rubyInteger(raw) ?? 'invalid';
 }
 
 /** The page asked for, from 1 to MAX_PAGE; undefined when absent or empty, null when not an integer. */

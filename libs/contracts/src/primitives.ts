@@ -25,6 +25,29 @@ export function coerceInteger(value: unknown): unknown {
   return value;
 }
 
+/** Ruby's `Integer(s, 10)`, which Grape's Integer coercion uses: optional blanks, a sign, digits with single underscores. */
+const RUBY_INTEGER = /^\s*[+-]?\d+(?:_\d+)*\s*$/;
+
+/** A string or number read as Grape reads an Integer parameter; undefined when it is not one. */
+export function rubyInteger(raw: unknown): number | undefined {
+  // JSON bodies: Ruby's Integer() truncates a float.
+  if (typeof raw === 'number') return Number.isFinite(raw) ? Math.trunc(raw) : undefined;
+  if (typeof raw !== 'string' || !RUBY_INTEGER.test(raw)) return undefined;
+  return Number(raw.replace(/_/g, '').trim()) || 0;
+}
+
+/**
+ * A record's id or iid in a path (`requires :issue_iid, type: Integer` in GitLab's lib/api): every integer is
+ * looked up, so 0, -1 or a 20-digit id gets the resource's 404 exactly as an unknown id does (Rails finds
+ * nothing for an out-of-range integer); anything else is "<name> is invalid". An integer past 2^53 names no
+ * record and is read as 0. Routes GitLab restricts to digits (`/users/:id`) refuse the rest as no route.
+ */
+export const recordIdParam = z.preprocess((raw) => {
+  const id = rubyInteger(raw);
+  if (id === undefined) return raw;
+  return Number.isSafeInteger(id) ? id : 0;
+}, z.number().int());
+
 export const booleanParam = z.preprocess(coerceBoolean, z.boolean());
 export const integerParam = z.preprocess(coerceInteger, z.number().int());
 export const positiveIdParam = z.preprocess(coerceInteger, z.number().int().positive());

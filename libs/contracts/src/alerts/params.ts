@@ -1,10 +1,10 @@
 import { z } from 'zod';
 import { paginationQuery } from '../pagination';
-import { booleanParam, integerParam } from '../primitives';
+import { booleanParam, recordIdParam } from '../primitives';
 import { ALERT_SEVERITIES, ALERT_STATUSES } from './entities';
 
-export const integrationIdParams = z.object({ integration_id: integerParam });
-export const alertIidParams = z.object({ alert_iid: integerParam });
+export const integrationIdParams = z.object({ integration_id: recordIdParam });
+export const alertIidParams = z.object({ alert_iid: recordIdParam });
 
 export const createHttpIntegrationBody = z.object({
   name: z.string().min(1).max(255),

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { byOperationId, defineEndpoints } from '../endpoint';
-import { integerParam } from '../primitives';
+import { recordIdParam } from '../primitives';
 import { paginationQuery } from '../pagination';
 import {
   boardEntity,
@@ -29,8 +29,8 @@ const labels = ['labels'];
 const milestones = ['milestones'];
 const iterations = ['iterations'];
 const board = '/groups/{id}/boards/{board_id}';
-const boardIdParams = z.object({ board_id: integerParam });
-const listIdParams = z.object({ board_id: integerParam, list_id: integerParam });
+export const boardIdParams = z.object({ board_id: recordIdParam });
+export const listIdParams = z.object({ board_id: recordIdParam, list_id: recordIdParam });
 
 export const BOARDS_ENDPOINTS = defineEndpoints('boards', [
   {
@@ -129,7 +129,7 @@ export const BOARDS_ENDPOINTS = defineEndpoints('boards', [
     summary: 'One group milestone',
     tags: milestones,
     auth: 'optional-token',
-    params: z.object({ milestone_id: integerParam }),
+    params: z.object({ milestone_id: recordIdParam }),
     response: { status: 200, description: 'Milestone', schema: milestoneEntity },
     errors: [404],
   },

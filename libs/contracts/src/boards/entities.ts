@@ -2,12 +2,13 @@ import { z } from 'zod';
 import {
   booleanParam,
   coerceInteger,
+  dateOrDateTimeParam,
   iidsListParam,
   integerParam,
-  dateOrDateTimeParam,
   isoDate,
   isoTimestamp,
   positiveIdParam,
+  recordIdParam,
   stringListParam,
 } from '../primitives';
 import { paginationQuery } from '../pagination';
@@ -156,7 +157,7 @@ export const createMilestoneBody = z.object({
 });
 
 export const updateMilestoneBody = z.object({
-  milestone_id: positiveIdParam,
+  milestone_id: recordIdParam,
   title: z.string().min(1).optional(),
   description: z.string().optional(),
   due_date: dateOrDateTimeParam.optional(),
@@ -173,7 +174,7 @@ const clearableIdParam = z.preprocess(
 );
 
 export const updateBoardBody = z.object({
-  board_id: integerParam,
+  board_id: recordIdParam,
   name: z.string().optional(),
   hide_backlog_list: booleanParam.optional(),
   hide_closed_list: booleanParam.optional(),
@@ -194,7 +195,7 @@ export const updateBoardBody = z.object({
 });
 
 export const createListBody = z.object({
-  board_id: integerParam,
+  board_id: recordIdParam,
   label_id: integerParam.optional(),
   milestone_id: integerParam.optional(),
   iteration_id: integerParam.optional(),
@@ -202,8 +203,8 @@ export const createListBody = z.object({
 });
 
 export const moveListBody = z.object({
-  board_id: integerParam,
-  list_id: integerParam,
+  board_id: recordIdParam,
+  list_id: recordIdParam,
   position: integerParam,
 });
 

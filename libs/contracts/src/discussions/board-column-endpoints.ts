@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineEndpoints } from '../endpoint';
 import { paginationQuery } from '../pagination';
-import { integerParam } from '../primitives';
+import { integerParam, recordIdParam } from '../primitives';
 import { issueEntity } from './entities';
 
 /**
@@ -12,7 +12,7 @@ export const boardListRef = z.union([z.enum(['backlog', 'closed']), integerParam
 export type BoardListRef = z.infer<typeof boardListRef>;
 
 export const boardColumnQuery = z.object({
-  board_id: integerParam,
+  board_id: recordIdParam,
   list_id: boardListRef,
   ...paginationQuery.shape,
   /**

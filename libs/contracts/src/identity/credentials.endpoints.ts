@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { EndpointDeclaration } from '../endpoint';
-import { booleanParam, integerParam } from '../primitives';
+import { booleanParam, integerParam, recordIdParam } from '../primitives';
 import { paginationQuery } from '../pagination';
 import { stringParam } from './params';
 import { emailEntity, personalAccessTokenEntity } from './users';
@@ -8,7 +8,7 @@ import { emailEntity, personalAccessTokenEntity } from './users';
 const users = ['users'];
 const tokens = ['personal_access_tokens'];
 
-export const emailIdParam = z.object({ email_id: integerParam });
+export const emailIdParam = z.object({ email_id: recordIdParam });
 
 /** GET /personal_access_tokens (lib/api/personal_access_tokens.rb). */
 export const listPersonalAccessTokensQuery = z.object({
@@ -64,7 +64,7 @@ export const CREDENTIALS_ENDPOINTS = [
     summary: "Delete one of a user's secondary addresses (admin)",
     tags: users,
     auth: 'token',
-    params: emailIdParam.extend({ id: integerParam }),
+    params: emailIdParam.extend({ id: recordIdParam }),
     response: { status: 204, description: 'Deleted' },
     errors: [400, 401, 403, 404],
   },
@@ -101,7 +101,7 @@ export const CREDENTIALS_ENDPOINTS = [
     summary: "One of the caller's tokens (an admin: anyone's)",
     tags: tokens,
     auth: 'token',
-    params: z.object({ id: integerParam }),
+    params: z.object({ id: recordIdParam }),
     response: { status: 200, description: 'Token', schema: personalAccessTokenEntity },
     errors: [400, 401, 404],
   },
@@ -122,7 +122,7 @@ export const CREDENTIALS_ENDPOINTS = [
     summary: 'Revoke a token (its owner or an admin)',
     tags: tokens,
     auth: 'token',
-    params: z.object({ id: integerParam }),
+    params: z.object({ id: recordIdParam }),
     response: { status: 204, description: 'Revoked' },
     errors: [400, 401, 404],
   },

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { booleanParam, integerParam } from '../primitives';
+import { booleanParam, integerParam, recordIdParam } from '../primitives';
 import { userSummary } from '../shared';
 import { dayParam, stringParam } from './params';
 
@@ -22,7 +22,7 @@ export const updateMemberBody = z.object({
 });
 export type UpdateMemberBody = z.infer<typeof updateMemberBody>;
 
-export const memberUserParam = z.object({ user_id: integerParam });
+export const memberUserParam = z.object({ user_id: recordIdParam });
 
 export const removeMemberQuery = z.object({
   user_id: integerParam,

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { booleanParam, integerParam, stringListParam } from '../primitives';
+import { booleanParam, integerParam, recordIdParam, stringListParam } from '../primitives';
 import { userSummary } from '../shared';
 import { dayParam, stringParam } from './params';
 
@@ -42,7 +42,7 @@ export const listUsersQuery = z.object({
   exclude_internal: booleanParam.optional(),
 });
 
-export const userIdParam = z.object({ id: integerParam });
+export const userIdParam = z.object({ id: recordIdParam });
 
 const scopeList = stringListParam.refine(
   (scopes) => scopes.every((s) => (PERSONAL_ACCESS_TOKEN_SCOPES as readonly string[]).includes(s)),
@@ -142,7 +142,7 @@ export const emailEntity = z.object({
 
 /** PUT /users/:id (lib/api/users.rb: the update params and `optional_attributes`). */
 export const updateUserBody = z.object({
-  id: integerParam,
+  id: recordIdParam,
   email: stringParam.optional(),
   password: stringParam.optional(),
   skip_reconfirmation: booleanParam.optional(),
@@ -176,7 +176,7 @@ export const deleteUserQuery = userIdParam.extend({ hard_delete: booleanParam.op
 
 /** GET /users/:user_id/memberships (admin). */
 export const listMembershipsQuery = z.object({
-  user_id: integerParam,
+  user_id: recordIdParam,
   type: z.enum(['Project', 'Namespace']).optional(),
 });
 

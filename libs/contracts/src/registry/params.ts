@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { booleanParam, integerParam, positiveIdParam } from '../primitives';
+import { booleanParam, integerParam, recordIdParam } from '../primitives';
 import { paginationQuery } from '../pagination';
 
 export const listRegistryRepositoriesQuery = paginationQuery.extend({
@@ -8,21 +8,21 @@ export const listRegistryRepositoriesQuery = paginationQuery.extend({
 });
 
 export const getRegistryRepositoryQuery = z.object({
-  id: positiveIdParam,
+  id: recordIdParam,
   tags: booleanParam.optional(),
   tags_count: booleanParam.optional(),
   size: booleanParam.optional(),
 });
 
-export const repositoryIdParams = z.object({ repository_id: positiveIdParam });
+export const repositoryIdParams = z.object({ repository_id: recordIdParam });
 
 export const tagParams = repositoryIdParams.extend({ tag_name: z.string().min(1) });
 
-export const listRegistryTagsQuery = paginationQuery.extend({ repository_id: positiveIdParam });
+export const listRegistryTagsQuery = paginationQuery.extend({ repository_id: recordIdParam });
 
 /** Bulk tag delete (`DELETE …/tags`); regexes are validated by the service with RE2. */
 export const bulkDeleteTagsParams = z.object({
-  repository_id: positiveIdParam,
+  repository_id: recordIdParam,
   name_regex_delete: z.string().optional(),
   name_regex: z.string().optional(),
   name_regex_keep: z.string().optional(),
