@@ -104,7 +104,7 @@ export function createAlertsService(store: AlertsStore, outbox: Outbox) {
 
   /** Wakes the outbox relay when a write that carried events stored something. */
   function published(written: Alert | null): Alert | null {
-    if (written) outbox.kick();
+    if (written) outbox.kick(store.modelName);
     return written;
   }
 

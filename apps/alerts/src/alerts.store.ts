@@ -97,6 +97,9 @@ export function createAlertsStore(model: Model<AlertDoc>, counters: Counters) {
     decode(await model.findOneAndUpdate(filter, change, { new: true }).lean<AlertDoc>());
 
   return {
+    /** The model whose documents carry the alerts' events, for the outbox relay's targeted pass. */
+    modelName: model.modelName,
+
     /** A new alert's id and its project-scoped iid. */
     async allocate(projectId: number): Promise<{ id: number; iid: number }> {
       const [id, iid] = await Promise.all([counters.next('alerts'), counters.next(`alert-iid:${projectId}`)]);

@@ -121,7 +121,7 @@ export function createBoardDefinitions(
   async function publish(boardId: number, groupId: number): Promise<void> {
     for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
       if (await publishOnce(boardId, groupId)) {
-        outbox.kick();
+        outbox.kick(definitions);
         return;
       }
     }

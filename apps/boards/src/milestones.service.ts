@@ -120,7 +120,7 @@ export function createMilestonesService(milestones: MilestonesStore, outbox: Out
     };
     const events = [milestoneEvent(writer, milestoneOpened, doc), definedEvent(writer, doc)];
     if (!(await milestones.insert(doc, events))) throw TAKEN();
-    outbox.kick();
+    outbox.kick(milestones.modelName);
     return doc;
   }
 
@@ -156,7 +156,7 @@ export function createMilestonesService(milestones: MilestonesStore, outbox: Out
       const updated = await milestones.update(current._id, current.revision, changes, events);
       if (updated === 'taken') throw TAKEN();
       if (!updated) continue;
-      outbox.kick();
+      outbox.kick(milestones.modelName);
       return updated;
     }
     // The milestone is there (get found it) but every try was overtaken by another write.

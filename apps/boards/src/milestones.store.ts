@@ -96,7 +96,18 @@ export function createMilestonesStore(milestones: Model<MilestoneDoc>, counters:
     return ids.length ? milestones.find({ _id: { $in: ids } }).lean<MilestoneDoc[]>() : [];
   }
 
-  return { page, find, titleTaken, allocate, insert, update, existsIn, byIds };
+  // modelName: the model whose documents carry the milestones' events (the outbox relay's targeted pass).
+  return {
+    page,
+    find,
+    titleTaken,
+    allocate,
+    insert,
+    update,
+    existsIn,
+    byIds,
+    modelName: milestones.modelName,
+  };
 }
 
 export type MilestonesStore = ReturnType<typeof createMilestonesStore>;

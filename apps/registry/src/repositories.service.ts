@@ -166,7 +166,7 @@ export async function scheduleRepositoryDelete(
     repositoryId: repository._id,
   });
   await deps.stores.repositories.scheduleDelete(repository._id, [command]);
-  deps.outbox.kick();
+  deps.outbox.kick(deps.stores.repositories.modelName);
 }
 
 /**
@@ -219,7 +219,7 @@ export async function requestTagsCleanup(
   const nextSlotAt = new Date(now.getTime() + BULK_DELETE_INTERVAL_MS);
   const taken = await deps.stores.repositories.takeBulkDeleteSlot(repository._id, now, nextSlotAt, [command]);
   if (!taken) throw new HttpError(400, { message: CLEANUP_RATE_LIMITED });
-  deps.outbox.kick();
+  deps.outbox.kick(deps.stores.repositories.modelName);
 }
 
 /**

@@ -91,6 +91,8 @@ export function createRepositoriesStore(repositories: Model<RepositoryDoc>) {
   }
 
   return {
+    /** The model whose documents carry the repositories' events (the outbox relay's targeted pass). */
+    modelName: repositories.modelName,
     findById,
     findInProject,
     findByName,

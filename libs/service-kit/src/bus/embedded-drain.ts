@@ -3,6 +3,7 @@ import { createHash } from 'node:crypto';
 import type { Logger } from 'pino';
 import type { EventEnvelope } from '@gl/contracts';
 import type { DeadLetterDoc } from './dead-letters';
+import type { PassTargets } from './relay-targets';
 import {
   FAILURE_FIELDS,
   OUTBOX_ATTEMPTS_FIELD,
@@ -135,11 +136,12 @@ export function createEmbeddedDrain(deps: EmbeddedDrainDeps) {
    * models (a comment, then a push, go out in that order though they live in different collections), then
    * takes the published events off their documents.
    */
-  async function drainEmbedded(): Promise<RelayPass> {
+  async function drainEmbedded(only: PassTargets['models'] = 'all'): Promise<RelayPass> {
     const now = new Date();
     const drains: DocumentDrain[] = [];
     let fullBatch = false;
-    for (const model of models.values()) {
+    const targets = [...models.values()].filter((m) => only === 'all' || only.has(m.modelName));
+    for (const model of targets) {
       const docs = await readPending(model, now);
       if (docs.length === BATCH) fullBatch = true;
       for (const doc of docs) {
@@ -153,7 +155,7 @@ export function createEmbeddedDrain(deps: EmbeddedDrainDeps) {
 
     const published = drains.filter((d) => d.events.length > 0);
     if (published.length > 0) await recordPublished(published.flatMap((d) => d.events));
-    for (const model of models.values()) {
+    for (const model of targets) {
       await settleDocuments(
         model,
         drains.filter((d) => d.model === model),
@@ -165,8 +167,33 @@ export function createEmbeddedDrain(deps: EmbeddedDrainDeps) {
     return { published: published.reduce((sum, d) => sum + d.events.length, 0), fullBatch };
   }
 
+  /**
+   * Clears, in one command, the documents whose every event went out and that gained none since they were
+   * read (their `_outbox` is still exactly what was read): the usual case, one write per pass. Returns the
+   * documents it could not vouch for, which take the general path.
+   */
+  async function clearFullySent(model: AnyModel, drains: DocumentDrain[]): Promise<DocumentDrain[]> {
+    const whole = drains.filter(
+      (d) => !d.refused && !d.brokerFailed && d.sent.length > 0 && d.sent.length === d.doc._outbox?.length,
+    );
+    if (whole.length === 0) return drains;
+    const matched = await bulkUpdate(
+      model,
+      whole.map((d) => ({
+        updateOne: {
+          filter: { _id: d.doc._id, [OUTBOX_FIELD]: d.doc._outbox },
+          update: { $unset: { [OUTBOX_FIELD]: 1, [OUTBOX_PENDING_FIELD]: 1, ...FAILURE_FIELDS } },
+        },
+      })),
+    );
+    // Some document gained an event meanwhile: the general path below is safe for all of them (pulling
+    // events already gone is a no-op, and a cleared document no longer matches `$size: 0`).
+    return matched === whole.length ? drains.filter((d) => !whole.includes(d)) : drains;
+  }
+
   /** Takes one model's published events off their documents, records refusals, clears emptied outboxes. */
-  async function settleDocuments(model: AnyModel, drains: DocumentDrain[]): Promise<void> {
+  async function settleDocuments(model: AnyModel, all: DocumentDrain[]): Promise<void> {
+    const drains = await clearFullySent(model, all);
     const published = drains.filter((d) => d.events.length > 0);
     if (published.length > 0) {
       await bulkUpdate(

@@ -1,6 +1,7 @@
 import { Schema, type Model } from 'mongoose';
-import type { EventEnvelope } from '@gl/contracts';
+import { eventEnvelope, type EventEnvelope } from '@gl/contracts';
 import { encodeEnvelope } from './payload-limit';
+import { RejectedEventError } from './publish-errors';
 
 /**
  * What the outbox stores: the fields a document carries its unpublished events in, the helpers that put
@@ -69,6 +70,23 @@ export function addOutboxFields(schema: Schema): void {
     [OUTBOX_ERROR_FIELD]: String,
     [OUTBOX_FIRST_FAILED_FIELD]: Date,
   });
+}
+
+/** A stored event that does not parse, or is not an envelope, can never be published. */
+export function decodeStoredEvent(raw: string): EventEnvelope {
+  let value: unknown;
+  try {
+    value = JSON.parse(raw);
+  } catch {
+    throw new RejectedEventError('stored event is not JSON');
+  }
+  const parsed = eventEnvelope.safeParse(value);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw new RejectedEventError(`not an event envelope: ${issue?.path.join('.')} ${issue?.message}`);
+  }
+  // The stored envelope itself, not zod's copy: it is published exactly as it was written.
+  return value as EventEnvelope;
 }
 
 /** Throws UnpublishableEventError for an event the bus could never take: the write fails, nothing is stored. */

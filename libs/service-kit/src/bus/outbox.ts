@@ -1,6 +1,6 @@
 import type { Connection, Model } from 'mongoose';
 import type { Logger } from 'pino';
-import { eventEnvelope, type EventEnvelope } from '@gl/contracts';
+import type { EventEnvelope } from '@gl/contracts';
 import type { ServiceMetrics } from '../metrics';
 import type { Bus } from './bus';
 import { bulkUpdate } from '../mongo/batched-update';
@@ -9,9 +9,11 @@ import { deadLetterModel, type DeadLetterDoc } from './dead-letters';
 import { createEmbeddedDrain, type FailureSoFar, type Outcome, type RelayPass } from './embedded-drain';
 import { countBacklog } from './outbox-backlog';
 import { createQueueDrain } from './queue-drain';
+import { createRelayTargets } from './relay-targets';
 import {
   OUTBOX_FIELD,
   OUTBOX_PENDING_FIELD,
+  decodeStoredEvent,
   encodeEvents,
   outboxEntrySchema,
   type AnyModel,
@@ -28,7 +30,7 @@ export {
   withEvents,
   type AnyModel,
 } from './outbox-documents';
-import { RejectedEventError, failureReason, isMessageRejection } from './publish-errors';
+import { failureReason, isMessageRejection } from './publish-errors';
 
 /**
  * Transactional outbox without transactions (FerretDB has none):
@@ -75,8 +77,11 @@ export interface Outbox {
   register(model: AnyModel): void;
   /** Deletes one document by id (if it still matches `where`) and publishes its events, crash-safe. */
   deleteWithEvents(model: AnyModel, id: unknown, events: EventEnvelope[], where?: object): Promise<boolean>;
-  /** Asks the relay to run now (after a write), instead of waiting for its next tick. */
-  kick(): void;
+  /**
+   * Asks the relay to run now (after a write), instead of waiting for its next sweep. Naming the model
+   * written (or its name) lets the pass read that collection alone; without it the pass reads everything.
+   */
+  kick(written?: AnyModel | string): void;
   /** Publishes everything pending once; resolves with the number of events published. */
   drain(): Promise<number>;
   replayRecent(windowMs?: number): Promise<number>;
@@ -96,23 +101,6 @@ export interface OutboxOptions {
   retryBaseMs?: number;
 }
 
-/** A stored event that does not parse, or is not an envelope, can never be published. */
-function decode(raw: string): EventEnvelope {
-  let value: unknown;
-  try {
-    value = JSON.parse(raw);
-  } catch {
-    throw new RejectedEventError('stored event is not JSON');
-  }
-  const parsed = eventEnvelope.safeParse(value);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    throw new RejectedEventError(`not an event envelope: ${issue?.path.join('.')} ${issue?.message}`);
-  }
-  // The stored envelope itself, not zod's copy: it is published exactly as it was written.
-  return value as EventEnvelope;
-}
-
 export function createOutbox(options: OutboxOptions): Outbox {
   const { connection, bus, logger } = options;
   const entries: Model<OutboxEntry> =
@@ -128,6 +116,7 @@ export function createOutbox(options: OutboxOptions): Outbox {
   const relayParts = { models, logger, batch: BATCH, tryPublish, recordPublished, nextFailure, setAside };
   const embedded = createEmbeddedDrain(relayParts);
   const queue = createQueueDrain({ ...relayParts, entries, staleMs: STALE_PENDING_MS });
+  const targets = createRelayTargets();
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<number> | null = null;
   let again = false;
@@ -150,6 +139,7 @@ export function createOutbox(options: OutboxOptions): Outbox {
       wakeTimer = setTimeout(
         () => {
           wakeTime = Infinity;
+          targets.everything();
           tick();
         },
         Math.max(0, wakeTime - Date.now()),
@@ -171,7 +161,7 @@ export function createOutbox(options: OutboxOptions): Outbox {
   async function tryPublish(raw: string): Promise<Outcome> {
     let envelope: EventEnvelope | null = null;
     try {
-      envelope = decode(raw);
+      envelope = decodeStoredEvent(raw);
       await publishOne(envelope);
       return { ok: true, envelope };
     } catch (err) {
@@ -223,6 +213,7 @@ export function createOutbox(options: OutboxOptions): Outbox {
         '(list and republish with outbox-dead-letters), moving on',
     );
     // The events that waited behind it can go now.
+    targets.everything();
     again = true;
   }
 
@@ -253,13 +244,14 @@ export function createOutbox(options: OutboxOptions): Outbox {
   }
 
   async function drainAll(): Promise<RelayPass> {
-    const queuePass = await queue.drain();
-    const embeddedPass = await embedded.drain();
+    const only = targets.take();
+    const queuePass = only.queue ? await queue.drain() : { published: 0, fullBatch: false };
+    const embeddedPass = await embedded.drain(only.models);
     await purgeOld();
-    return {
-      published: queuePass.published + embeddedPass.published,
-      fullBatch: queuePass.fullBatch || embeddedPass.fullBatch,
-    };
+    const fullBatch = queuePass.fullBatch || embeddedPass.fullBatch;
+    // A backlog: the next pass reads everything, as the pass after a failure does.
+    if (fullBatch) targets.everything();
+    return { published: queuePass.published + embeddedPass.published, fullBatch };
   }
 
   function runDrain(): Promise<number> {
@@ -283,6 +275,7 @@ export function createOutbox(options: OutboxOptions): Outbox {
         pausedUntil = 0;
       } catch (err) {
         // Broker or database unreachable: every event stays where it is; wait longer after each failure.
+        targets.everything();
         failedPasses++;
         const pauseMs = Math.min(RELAY_PAUSE_MAX_MS, RELAY_PAUSE_BASE_MS * 2 ** (failedPasses - 1));
         pausedUntil = Date.now() + pauseMs;
@@ -300,6 +293,10 @@ export function createOutbox(options: OutboxOptions): Outbox {
   function tick(): void {
     if (Date.now() < pausedUntil) return;
     runDrain().catch(() => undefined); // logged in runDrain
+  }
+
+  function schedule(): void {
+    if (!stopped) setImmediate(tick);
   }
 
   const outbox: Outbox = {
@@ -345,13 +342,19 @@ export function createOutbox(options: OutboxOptions): Outbox {
       }
       // Only our own pending entries: one the relay recorded as published meanwhile stays published.
       await entries.updateMany({ _id: { $in: recorded }, state: 'pending' }, { $set: { state: 'ready' } });
-      outbox.kick();
+      targets.queue();
+      schedule();
       return true;
     },
-    kick() {
-      if (!stopped) setImmediate(tick);
+    kick(written) {
+      if (written === undefined) targets.everything();
+      else targets.model(typeof written === 'string' ? written : written.modelName);
+      schedule();
     },
-    drain: () => runDrain(),
+    drain: () => {
+      targets.everything();
+      return runDrain();
+    },
     async replayRecent(windowMs = REPLAY_WINDOW_MS) {
       const recent = await entries
         .find({ state: 'published', publishedAt: { $gte: new Date(Date.now() - windowMs) } })
@@ -372,7 +375,10 @@ export function createOutbox(options: OutboxOptions): Outbox {
     },
     start() {
       stopped = false;
-      timer = setInterval(tick, intervalMs);
+      timer = setInterval(() => {
+        targets.everything();
+        tick();
+      }, intervalMs);
       timer.unref();
       bus.onReconnect(() => {
         // The broker is back: whatever waited for it goes now, not after the pause.

@@ -8,12 +8,18 @@ import type { Model } from 'mongoose';
  */
 export const UPDATES_PER_COMMAND = 1_000;
 
-/** Sends updates (upserts included) in commands of at most UPDATES_PER_COMMAND, unordered within each. */
+/**
+ * Sends updates (upserts included) in commands of at most UPDATES_PER_COMMAND, unordered within each;
+ * resolves with how many documents the filters matched.
+ */
 export async function bulkUpdate<T>(
   model: Model<T>,
   updates: Parameters<Model<T>['bulkWrite']>[0],
-): Promise<void> {
+): Promise<number> {
+  let matched = 0;
   for (let i = 0; i < updates.length; i += UPDATES_PER_COMMAND) {
-    await model.bulkWrite(updates.slice(i, i + UPDATES_PER_COMMAND), { ordered: false });
+    const result = await model.bulkWrite(updates.slice(i, i + UPDATES_PER_COMMAND), { ordered: false });
+    matched += result.matchedCount;
   }
+  return matched;
 }
