@@ -11,17 +11,16 @@ import {
 } from '@gl/service-kit';
 import { projectWith } from './alerts.access';
 import type { AlertsService } from './alerts.service';
-import type { AlertsStore } from './alerts.store';
 import { presentAlert } from './presenters';
 
-export function createAlertsRouter(store: AlertsStore, alerts: AlertsService, producer: string): Router {
+export function createAlertsRouter(alerts: AlertsService, producer: string): Router {
   const router = Router();
 
   route(router, ALERTS_API.listAlerts, async ({ req, res, ctx, params }) => {
     const ns = projectWith(ctx, ACCESS_LEVELS.developer);
     const query = params();
     const page = readPageRequest(req.query);
-    const { total, alerts: found } = await store.list(ns.id, query, page);
+    const { total, alerts: found } = await alerts.list(ns.id, query, page);
     setPaginationHeaders(req, res, page, total);
     sendJson(res, 200, found.map(presentAlert));
   });

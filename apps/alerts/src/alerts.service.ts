@@ -149,6 +149,7 @@ export function createAlertsService(store: AlertsStore, outbox: Outbox) {
     await store.linkIncident(alertId, issueId, issueIid);
   }
 
-  return { ingest, get, setStatus, linkIncident };
+  const list: AlertsStore['list'] = (...args) => store.list(...args);
+  return { list, ingest, get, setStatus, linkIncident };
 }
 export type AlertsService = ReturnType<typeof createAlertsService>;

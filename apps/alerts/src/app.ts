@@ -44,7 +44,7 @@ export function createAlertsApp(
   const app = createRuntimeHttpApp(runtime, SERVICE_NAME, {
     apiRouters: [
       createIntegrationsRouter(integrations, alerts, SERVICE_NAME),
-      createAlertsRouter(stores.alerts, alerts, SERVICE_NAME),
+      createAlertsRouter(alerts, SERVICE_NAME),
       createErrorTrackingRouter(
         createErrorTrackingService(stores.errorTracking, config.ALERTS_ALLOW_LOCAL_REQUESTS ?? false),
       ),

@@ -25,8 +25,7 @@ import {
   setPaginationHeaders,
 } from '@gl/service-kit';
 import { groupWriter, readableGroup } from './boards.access';
-import type { BoardDoc } from './boards.models';
-import { LIST_TARGETS, type BoardsService, type ListTarget } from './boards.service';
+import { LIST_TARGETS, type BoardDoc, type BoardsService, type ListTarget } from './boards.service';
 import { presentBoard, presentList, type PresentContext } from './presenters';
 
 function presentContext(ctx: InternalContext, group: NamespaceContext): PresentContext {

@@ -3,6 +3,8 @@ import type { NamespaceContext, updateBoardBody } from '@gl/contracts';
 import { ModelError, NotFoundError, type Counters } from '@gl/service-kit';
 import { groupAndAncestors } from './boards.access';
 import type { BoardDoc, BoardsModels, ListItem, ListKind } from './boards.models';
+
+export type { BoardDoc };
 import { createBoardsStore, type BoardSettings, type BoardsStore } from './boards.store';
 import { createIterationsService } from './iterations.service';
 import { createIterationsStore, type IterationsStore } from './iterations.store';

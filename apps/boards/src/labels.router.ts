@@ -12,8 +12,7 @@ import {
   setPaginationHeaders,
 } from '@gl/service-kit';
 import { groupAndAncestors, groupWriter, readableGroup } from './boards.access';
-import type { LabelsService } from './labels.service';
-import type { LabelDoc } from './boards.models';
+import type { LabelDoc, LabelsService } from './labels.service';
 import type { LabelSubscriptions } from './label-subscriptions';
 import { presentLabel } from './presenters';
 

@@ -8,6 +8,8 @@ import {
 } from '@gl/contracts';
 import { ConflictError, ModelError, NotFoundError, type PageRequest } from '@gl/service-kit';
 import type { LabelDoc } from './boards.models';
+
+export type { LabelDoc };
 import type { BoardsService } from './boards.service';
 import type { LabelChanges, LabelsStore } from './labels.store';
 

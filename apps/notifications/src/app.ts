@@ -22,7 +22,7 @@ export function createNotificationsApp(
   const identity = createIdentityStore(models);
   const settings = createSettingsService(createSettingsStore(models), identity);
   const app = createRuntimeHttpApp(runtime, SERVICE_NAME, {
-    apiRouters: [createSettingsRouter(identity, settings)],
+    apiRouters: [createSettingsRouter(settings)],
     serves: NOTIFICATIONS_ENDPOINTS,
   });
   return { app, settings, subscriptions: [identityProjection(identity, settings)] };

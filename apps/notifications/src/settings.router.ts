@@ -1,38 +1,22 @@
 import { Router } from 'express';
-import { NOTIFICATIONS_API, type Principal } from '@gl/contracts';
+import { NOTIFICATIONS_API } from '@gl/contracts';
 import { isHigherTier, requireNamespace, requireUser, route, sendJson } from '@gl/service-kit';
-import type { IdentityStore } from './identity.store';
-import {
-  presentGlobalSetting,
-  presentSetting,
-  type SettingsService,
-  type UserAddresses,
-} from './settings.service';
-
-/**
- * The caller's addresses: the primary one the gateway signs into the context, plus what the identity
- * events said (secondary addresses added through POST /users/:id/emails).
- */
-async function addressesOf(identity: IdentityStore, principal: Principal): Promise<UserAddresses> {
-  const known = (await identity.addressesOf(principal.id)) ?? [];
-  const all = [principal.email, ...known].filter(Boolean);
-  return { primary: principal.email, all: [...new Set(all)] };
-}
+import { presentGlobalSetting, presentSetting, type SettingsService } from './settings.service';
 
 /** lib/api/notification_settings.rb: global, group and project settings of the current user. */
-export function createSettingsRouter(identity: IdentityStore, settings: SettingsService): Router {
+export function createSettingsRouter(settings: SettingsService): Router {
   const router = Router();
 
   route(router, NOTIFICATIONS_API.getGlobalNotificationSettings, async ({ res, ctx }) => {
     const principal = requireUser(ctx);
     const view = await settings.find(principal.id, 'global', null);
-    sendJson(res, 200, presentGlobalSetting(view, isHigherTier(ctx), await addressesOf(identity, principal)));
+    sendJson(res, 200, presentGlobalSetting(view, isHigherTier(ctx), await settings.addressesOf(principal)));
   });
 
   route(router, NOTIFICATIONS_API.updateGlobalNotificationSettings, async ({ res, ctx, params }) => {
     const principal = requireUser(ctx);
     const update = params();
-    const addresses = await addressesOf(identity, principal);
+    const addresses = await settings.addressesOf(principal);
     const view = await settings.updateGlobal(principal.id, update, addresses, isHigherTier(ctx));
     sendJson(res, 200, presentGlobalSetting(view, isHigherTier(ctx), addresses));
   });

@@ -6,14 +6,15 @@ import {
   type NotificationEvent,
   type NotificationLevel,
   type NotificationSettingEntity,
+  type Principal,
   type UpdateGlobalNotificationSettingParams,
   type UpdateNotificationSettingParams,
 } from '@gl/contracts';
 import { HttpError, ModelError } from '@gl/service-kit';
 import { resolveEffectiveLevel, type EffectiveLevel, type LevelSetting } from './effective-level';
-import { settingId, type SettingDoc, type SourceType } from './models';
+import type { SettingDoc, SourceType } from './models';
 import type { IdentityStore } from './identity.store';
-import type { SettingsStore } from './settings.store';
+import { settingId, type SettingsStore } from './settings.store';
 
 /** GitLab's defaults: the global setting starts at participating, group and project ones at global. */
 const DEFAULT_LEVEL: Record<SourceType, NotificationLevel> = {
@@ -96,6 +97,16 @@ function checkLevel(level: string | undefined): LevelCheck {
 }
 
 export function createSettingsService(store: SettingsStore, identity: IdentityStore) {
+  /**
+   * The caller's addresses: the primary one the gateway signs into the context, plus what the identity
+   * events said (secondary addresses added through POST /users/:id/emails).
+   */
+  async function addressesOf(principal: Principal): Promise<UserAddresses> {
+    const known = (await identity.addressesOf(principal.id)) ?? [];
+    const all = [principal.email, ...known].filter(Boolean);
+    return { primary: principal.email, all: [...new Set(all)] };
+  }
+
   async function find(userId: number, sourceType: SourceType, sourceId: number | null): Promise<SettingView> {
     return viewOf(await store.find({ userId, sourceType, sourceId }), sourceType);
   }
@@ -215,7 +226,15 @@ export function createSettingsService(store: SettingsStore, identity: IdentitySt
     });
   }
 
-  return { find, updateSource, updateGlobal, removeSource, forgetNotificationEmail, effectiveLevel };
+  return {
+    addressesOf,
+    find,
+    updateSource,
+    updateGlobal,
+    removeSource,
+    forgetNotificationEmail,
+    effectiveLevel,
+  };
 }
 
 export type SettingsService = ReturnType<typeof createSettingsService>;

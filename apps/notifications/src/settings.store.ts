@@ -1,5 +1,7 @@
 import { settingId, type NotificationsModels, type SettingDoc, type SourceType } from './models';
 
+export { settingId };
+
 /** Where a setting belongs: the user, and the global setting or one group's or project's. */
 export interface SettingKey {
   userId: number;

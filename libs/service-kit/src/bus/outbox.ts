@@ -10,6 +10,7 @@ import { createEmbeddedDrain, type FailureSoFar, type Outcome, type RelayPass } 
 import { countBacklog } from './outbox-backlog';
 import { createQueueDrain } from './queue-drain';
 import { createRelayTargets } from './relay-targets';
+import { replayPublished } from './replay-published';
 import {
   OUTBOX_FIELD,
   OUTBOX_PENDING_FIELD,
@@ -355,24 +356,7 @@ export function createOutbox(options: OutboxOptions): Outbox {
       targets.everything();
       return runDrain();
     },
-    async replayRecent(windowMs = REPLAY_WINDOW_MS) {
-      const recent = await entries
-        .find({ state: 'published', publishedAt: { $gte: new Date(Date.now() - windowMs) } })
-        .sort({ createdAt: 1 })
-        .lean<OutboxEntry[]>();
-      for (const entry of recent) {
-        try {
-          await bus.publish(JSON.parse(entry.payload) as EventEnvelope);
-        } catch (err) {
-          // Refused now (a restarted broker with a smaller max_payload): it was acknowledged once; the rest
-          // of the window still needs replaying.
-          if (!isMessageRejection(err)) throw err;
-          logger.warn({ eventId: entry._id, reason: failureReason(err) }, 'outbox replay: event refused');
-        }
-      }
-      if (recent.length > 0) logger.info({ count: recent.length }, 'outbox: replayed recent events');
-      return recent.length;
-    },
+    replayRecent: (windowMs = REPLAY_WINDOW_MS) => replayPublished(entries, bus, logger, windowMs),
     start() {
       stopped = false;
       timer = setInterval(() => {
