@@ -6,29 +6,40 @@ import {
   type ServiceInstance,
   type ServiceRuntime,
 } from '@gl/service-kit';
-import { createFeatureGate } from './discussions.access';
-import { createDiscussionsModels } from './discussions.models';
-import { createDiscussionsRouter } from './discussions.router';
-import { createCommitsRouter } from './commits.router';
-import { createNoteablesRouter } from './noteables.router';
-import { createNoteablesService } from './noteables.service';
-import { createNoteablesStore } from './noteables.store';
-import { createIssuableLists } from './issuable-lists';
-import { createIssuablesRouter } from './issuables.router';
-import { createIssuablesScope } from './issuables.scope';
-import { createIssueReorderRouter } from './issue-reorder.router';
-import { identityProjection } from './identity.projection';
-import { boardsProjection, createBoardCopies, createBoardCopiesModel } from './board-projection';
-import { createBoardColumnsRouter } from './board-columns.router';
-import { createBoardColumnsStore } from './board-columns.store';
-import { createPositionsStore } from './positions.store';
-import { createNotesService } from './notes.service';
-import { createPersonalSnippets } from './personal-snippets';
-import { createPersonalSnippetsRouter } from './personal-snippets.router';
-import { createIncidentsSubscription, createMilestonesSubscription } from './subscriptions';
-import { createUsersSubscription } from './users.projection';
-import { createMilestoneCopies, milestoneCopiesProjection } from './milestone-copies';
-import { createMilestoneRedatingJob } from './milestone-redating.job';
+import { createDiscussionsModels, type DiscussionsDeps } from './discussions.models';
+import { createFeatureGate } from './shared/feature-gate';
+import { createNoteablesStore } from './noteables/noteables.store';
+import { createNoteablesService } from './noteables/noteables.service';
+import { createIssuableSubscriptionsRouter } from './noteables/subscriptions.router';
+import { createNotesStore } from './notes/notes.store';
+import { createNotesService } from './notes/notes.service';
+import { createThreadsRouter } from './notes/threads.router';
+import { createNotesRouter } from './notes/notes.router';
+import { createIssuableLists } from './lists/issuable-lists';
+import { createIssuablesScope } from './lists/issuables.scope';
+import { createIssuesRouter } from './issues/issues.router';
+import { createIssueListsRouter } from './issues/issue-lists.router';
+import { createIssueRelationsRouter } from './issues/issue-relations.router';
+import { createIssueReorderRouter } from './issues/issue-reorder.router';
+import { createPositionsStore } from './issues/positions.store';
+import { createIncidentsSubscription } from './issues/incidents.subscription';
+import { createMergeRequestsRouter } from './merge-requests/merge-requests.router';
+import { createMergeRequestListsRouter } from './merge-requests/merge-request-lists.router';
+import { createProjectSnippetsRouter } from './snippets/project-snippets.router';
+import { createPersonalSnippets } from './snippets/personal-snippets';
+import { createPersonalSnippetsRouter } from './snippets/personal-snippets.router';
+import { createEpicsRouter } from './epics/epics.router';
+import { createEpicIssuesRouter } from './epics/epic-issues.router';
+import { createCommitsRouter } from './commits/commits.router';
+import { boardsProjection, createBoardCopies, createBoardCopiesModel } from './columns/board-projection';
+import { createBoardColumnsRouter } from './columns/board-columns.router';
+import { createBoardColumnsStore } from './columns/board-columns.store';
+import { createBoardColumnsService } from './columns/board-columns.service';
+import { identityProjection } from './copies/identity.projection';
+import { createUsersSubscription } from './copies/users.projection';
+import { createMilestoneCopies, milestoneCopiesProjection } from './copies/milestone-copies';
+import { createMilestoneRedatingJob } from './copies/milestone-redating.job';
+import { createMilestoneTitles, createMilestonesSubscription } from './copies/milestone-titles';
 
 export const SERVICE_NAME = 'discussions';
 
@@ -38,35 +49,55 @@ export const SERVICE_NAME = 'discussions';
  */
 export function createDiscussionsApp(runtime: ServiceRuntime): ServiceInstance {
   const models = createDiscussionsModels(runtime.connection, runtime.outbox);
-  const deps = { models, counters: createCounters(runtime.connection), outbox: runtime.outbox };
-  const notes = createNotesService(deps);
-  const noteables = createNoteablesService(deps, notes);
-  const scope = createIssuablesScope(models);
+  const deps: DiscussionsDeps = {
+    models,
+    counters: createCounters(runtime.connection),
+    outbox: runtime.outbox,
+  };
   const store = createNoteablesStore(deps);
-  const lists = createIssuableLists(store, scope);
-  const revisions = createProjectionRevisions(runtime.connection);
-  const boards = createBoardCopies(createBoardCopiesModel(runtime.connection));
+  const notesStore = createNotesStore(deps);
   const positions = createPositionsStore(models);
   const milestoneCopies = createMilestoneCopies(models);
+  const notes = createNotesService({ counters: deps.counters, store: notesStore });
+  const noteables = createNoteablesService({
+    ...deps,
+    store,
+    notesStore,
+    notes,
+    positions,
+    milestoneCopies,
+  });
+  const scope = createIssuablesScope(models);
+  const lists = createIssuableLists(store, scope);
+  const revisions = createProjectionRevisions(runtime.connection);
+  const pages = { noteables, lists, scope, revisions };
+  const boards = createBoardCopies(createBoardCopiesModel(runtime.connection));
   const redating = createMilestoneRedatingJob(milestoneCopies, models, runtime.logger);
   const app = createRuntimeHttpApp(runtime, SERVICE_NAME, {
     serves: DISCUSSIONS_ENDPOINTS,
     apiRouters: [
       // First: a project's disabled issues, merge requests or snippets answer before any handler.
       createFeatureGate(models),
-      createDiscussionsRouter(noteables, notes),
-      createIssuablesRouter({ noteables, lists, scope, revisions }),
+      createThreadsRouter(noteables, notes),
+      createNotesRouter(noteables, notes),
+      createIssueListsRouter(pages),
+      createMergeRequestListsRouter(pages),
+      createEpicIssuesRouter(pages),
       createIssueReorderRouter(noteables, scope),
       createBoardColumnsRouter({
         boards,
         noteables,
-        store,
-        columns: createBoardColumnsStore(models),
+        columns: createBoardColumnsService({ columns: createBoardColumnsStore(models), noteables: store }),
         scope,
         revisions,
         withLease: (key, work) => positions.withLease(key, work),
       }),
-      createNoteablesRouter(noteables),
+      createIssuesRouter(noteables),
+      createIssueRelationsRouter(noteables),
+      createMergeRequestsRouter(noteables),
+      createProjectSnippetsRouter(noteables),
+      createEpicsRouter(noteables),
+      createIssuableSubscriptionsRouter(noteables),
       createCommitsRouter(noteables),
       createPersonalSnippetsRouter({ noteables, snippets: createPersonalSnippets(models, scope) }),
     ],
@@ -75,7 +106,7 @@ export function createDiscussionsApp(runtime: ServiceRuntime): ServiceInstance {
     app,
     subscriptions: [
       createIncidentsSubscription(noteables),
-      createMilestonesSubscription(noteables),
+      createMilestonesSubscription(createMilestoneTitles(models)),
       createUsersSubscription(models),
       identityProjection(models, revisions),
       boardsProjection(boards),

@@ -103,7 +103,7 @@ export const SNIPPET_RULES: Rules = {
       'lib/api/snippets.rb `get ":id/files/:ref/:file_path/raw"`: find_snippet → not_found!(\'Snippet\')',
   },
   // Only the author finds their snippet among `snippets_for_current_user` (404 for everyone else):
-  // covered by apps/discussions/src/personal-snippets.component.spec.ts and e2e/personal-snippets.
+  // covered by apps/discussions/src/snippets/personal-snippets.component.spec.ts and e2e/personal-snippets.
   updateSnippet: {
     target: 'none',
     special: 'caller-owned',

@@ -1,6 +1,6 @@
 import { backfillMissing, dropIndexesIfPresent, type Migration } from '@gl/service-kit';
-import { LIST_ORDER_KEYS } from '../discussions.models';
-import { assigneeKeyWords } from '../noteable-documents';
+import { LIST_ORDER_KEYS } from '../noteables/noteable.model';
+import { assigneeKeyWords } from '../noteables/word-filters';
 
 /** The list and column indexes before they carried `assigneeKeys` (step 4's shapes and the columns'). */
 const EARLIER_FILTER_KEYS = 'state_1_labelKeys_1_milestoneId_1_confidential_1';

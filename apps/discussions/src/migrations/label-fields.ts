@@ -1,5 +1,5 @@
 import { backfillMissing, type Migration } from '@gl/service-kit';
-import { labelFields } from '../noteable-documents';
+import { labelFields } from '../noteables/word-filters';
 
 /**
  * Fills `labelSet` and `labelCount` (what the list filters read) on noteables written before they

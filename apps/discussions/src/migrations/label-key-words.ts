@@ -1,5 +1,5 @@
 import { backfillMissing, type Migration } from '@gl/service-kit';
-import { labelKeyWords } from '../noteable-documents';
+import { labelKeyWords } from '../noteables/word-filters';
 
 /**
  * Fills `labelKeys` (the board columns' label words) on noteables written before it existed. Idempotent:

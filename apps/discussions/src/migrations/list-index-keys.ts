@@ -1,7 +1,7 @@
 import { dropIndexesIfPresent, type Migration } from '@gl/service-kit';
-import { LIST_ORDER_KEYS } from '../discussions.models';
+import { LIST_ORDER_KEYS } from '../noteables/noteable.model';
 
-/** The list indexes before they carried the filter keys (discussions.models.ts LIST_FILTER_KEYS). */
+/** The list indexes before they carried the filter keys (noteables/noteable.model.ts LIST_FILTER_KEYS). */
 const REPLACED = [
   'kind_1_projectId_1__id_-1',
   ...LIST_ORDER_KEYS.map((key) => `kind_1_projectId_1_${key}_1__id_1`),

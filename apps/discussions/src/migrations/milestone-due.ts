@@ -1,6 +1,6 @@
 import type { Migration } from '@gl/service-kit';
 import type { DiscussionsModels } from '../discussions.models';
-import { createMilestoneCopies } from '../milestone-copies';
+import { createMilestoneCopies } from '../copies/milestone-copies';
 
 /**
  * `milestoneDue` (the milestone's due date, for the milestone_due and priority orders) on the issues and

@@ -1,7 +1,7 @@
 import type { Model } from 'mongoose';
 import type { Migration } from '@gl/service-kit';
-import type { NoteableDoc, NoteableWordDoc } from '../discussions.models';
-import { createNoteableWordsStore, wordsOf } from '../noteable-words.store';
+import type { NoteableDoc, NoteableWordDoc } from '../noteables/noteable.model';
+import { createNoteableWordsStore, wordsOf } from '../noteables/noteable-words.store';
 
 const BATCH = 1_000;
 

@@ -1,7 +1,9 @@
 import { z } from 'zod';
 import { defineEndpoints } from '../endpoint';
 import { paginationQuery } from '../pagination';
+import { recordIdParam } from '../primitives';
 import { epicIssueEntity, epicIssueLinkEntity } from './entities';
+import { epicPath } from './path-params';
 
 /** The issues of an epic (ee/lib/api/epic_issues.rb) [higher tier]. */
 export const EPIC_ISSUE_ENDPOINTS = defineEndpoints('discussions', [
@@ -12,7 +14,7 @@ export const EPIC_ISSUE_ENDPOINTS = defineEndpoints('discussions', [
     summary: 'Issues of an epic the caller may read',
     tags: ['epics'],
     auth: 'optional-token',
-    params: paginationQuery,
+    params: epicPath.extend(paginationQuery.shape),
     response: { status: 200, description: 'Issues', schema: z.array(epicIssueEntity), paginated: true },
     errors: [401, 403, 404],
     higherTier: true,
@@ -24,6 +26,7 @@ export const EPIC_ISSUE_ENDPOINTS = defineEndpoints('discussions', [
     summary: 'Add an issue to an epic (moving it from another)',
     tags: ['epics'],
     auth: 'token',
+    params: epicPath.extend({ issue_id: recordIdParam }),
     response: { status: 201, description: 'Link', schema: epicIssueLinkEntity },
     errors: [401, 403, 404, 409],
     higherTier: true,
@@ -35,6 +38,7 @@ export const EPIC_ISSUE_ENDPOINTS = defineEndpoints('discussions', [
     summary: 'Take an issue out of an epic',
     tags: ['epics'],
     auth: 'token',
+    params: epicPath.extend({ epic_issue_id: recordIdParam }),
     response: { status: 200, description: 'The removed link', schema: epicIssueLinkEntity },
     errors: [401, 403, 404],
     higherTier: true,

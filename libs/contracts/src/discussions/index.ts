@@ -4,3 +4,5 @@ export * from './endpoints';
 export * from './list-params';
 export * from './board-column-endpoints';
 export { personalSnippetEntity, snippetListQuery, type PersonalSnippetEntity } from './snippet-endpoints';
+export { NOTE_OPERATIONS, THREAD_OPERATIONS } from './thread-operations';
+export * from './path-params';

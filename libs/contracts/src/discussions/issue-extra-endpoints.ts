@@ -3,6 +3,7 @@ import { defineEndpoints } from '../endpoint';
 import { paginationQuery } from '../pagination';
 import { userSummary } from '../shared';
 import { mergeRequestEntity } from './entities';
+import { issuePath } from './path-params';
 
 /**
  * What lib/api/issues.rb answers about one issue besides the issue itself: who takes part, the merge
@@ -16,7 +17,7 @@ export const ISSUE_EXTRA_ENDPOINTS = defineEndpoints('discussions', [
     summary: 'Users taking part in an issue',
     tags: ['issues'],
     auth: 'optional-token',
-    params: paginationQuery,
+    params: issuePath.extend(paginationQuery.shape),
     response: { status: 200, description: 'Users', schema: z.array(userSummary), paginated: true },
     errors: [401, 404],
   },
@@ -27,7 +28,7 @@ export const ISSUE_EXTRA_ENDPOINTS = defineEndpoints('discussions', [
     summary: 'Merge requests that close the issue when merged',
     tags: ['issues'],
     auth: 'optional-token',
-    params: paginationQuery,
+    params: issuePath.extend(paginationQuery.shape),
     response: {
       status: 200,
       description: 'Merge requests',
@@ -43,7 +44,7 @@ export const ISSUE_EXTRA_ENDPOINTS = defineEndpoints('discussions', [
     summary: 'Merge requests that mention or close the issue',
     tags: ['issues'],
     auth: 'optional-token',
-    params: paginationQuery,
+    params: issuePath.extend(paginationQuery.shape),
     response: {
       status: 200,
       description: 'Merge requests',
@@ -59,6 +60,7 @@ export const ISSUE_EXTRA_ENDPOINTS = defineEndpoints('discussions', [
     summary: 'Delete an issue (project Owner or admin)',
     tags: ['issues'],
     auth: 'token',
+    params: issuePath,
     response: { status: 204, description: 'Deleted' },
     errors: [401, 403, 404],
   },

@@ -8,6 +8,7 @@ import {
   mergeRequestListQuery,
   reorderIssueBody,
 } from './list-params';
+import { issuePath } from './path-params';
 
 const issues = { status: 200, description: 'Issues', schema: z.array(issueEntity), paginated: true };
 const mergeRequests = {
@@ -86,7 +87,7 @@ export const LIST_ENDPOINTS = defineEndpoints('discussions', [
     summary: 'Place an issue between two others (boards)',
     tags: ['issues'],
     auth: 'token',
-    params: reorderIssueBody,
+    params: issuePath.extend(reorderIssueBody.shape),
     response: { status: 200, description: 'Issue', schema: issueEntity },
     errors: [400, 401, 403, 404, 422],
   },

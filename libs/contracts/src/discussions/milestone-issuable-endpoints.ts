@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { defineEndpoints } from '../endpoint';
 import { paginationQuery } from '../pagination';
 import { issueEntity, mergeRequestEntity } from './entities';
+import { milestonePath } from './path-params';
 
 /**
  * The issues and merge requests of a group milestone (lib/api/group_milestones.rb, milestone_responses.rb
@@ -15,7 +16,7 @@ export const MILESTONE_ISSUABLE_ENDPOINTS = defineEndpoints('discussions', [
     summary: 'Issues of a group milestone',
     tags: ['milestones'],
     auth: 'optional-token',
-    params: paginationQuery,
+    params: milestonePath.extend(paginationQuery.shape),
     response: { status: 200, description: 'Issues', schema: z.array(issueEntity), paginated: true },
     errors: [401, 404],
   },
@@ -26,7 +27,7 @@ export const MILESTONE_ISSUABLE_ENDPOINTS = defineEndpoints('discussions', [
     summary: 'Merge requests of a group milestone',
     tags: ['milestones'],
     auth: 'optional-token',
-    params: paginationQuery,
+    params: milestonePath.extend(paginationQuery.shape),
     response: {
       status: 200,
       description: 'Merge requests',

@@ -20,6 +20,7 @@ import { MERGE_REQUEST_EXTRA_ENDPOINTS } from './merge-request-extra-endpoints';
 import { MILESTONE_ISSUABLE_ENDPOINTS } from './milestone-issuable-endpoints';
 import { EPIC_ISSUE_ENDPOINTS } from './epic-issue-endpoints';
 import { ISSUABLE_SUBSCRIPTION_ENDPOINTS } from './subscription-endpoints';
+import { commitPath, epicPath, issuePath, mergeRequestPath, projectSnippetPath } from './path-params';
 
 /** Issues, merge requests, snippets, epics and commits themselves. */
 export const NOTEABLE_ENDPOINTS = defineEndpoints('discussions', [
@@ -52,6 +53,7 @@ export const NOTEABLE_ENDPOINTS = defineEndpoints('discussions', [
     summary: 'One issue by iid',
     tags: ['issues'],
     auth: 'optional-token',
+    params: issuePath,
     response: { status: 200, description: 'Issue', schema: issueEntity },
     errors: [401, 404],
   },
@@ -62,7 +64,7 @@ export const NOTEABLE_ENDPOINTS = defineEndpoints('discussions', [
     summary: 'Change, close or reopen an issue',
     tags: ['issues'],
     auth: 'token',
-    params: updateIssueBody,
+    params: issuePath.extend(updateIssueBody.shape),
     response: { status: 200, description: 'Issue', schema: issueEntity },
     errors: [400, 401, 403, 404],
   },
@@ -100,6 +102,7 @@ export const NOTEABLE_ENDPOINTS = defineEndpoints('discussions', [
     summary: 'One merge request by iid',
     tags: ['merge_requests'],
     auth: 'optional-token',
+    params: mergeRequestPath,
     response: { status: 200, description: 'Merge request', schema: mergeRequestEntity },
     errors: [401, 404],
   },
@@ -110,7 +113,7 @@ export const NOTEABLE_ENDPOINTS = defineEndpoints('discussions', [
     summary: 'Change, close or reopen a merge request',
     tags: ['merge_requests'],
     auth: 'token',
-    params: updateMergeRequestBody,
+    params: mergeRequestPath.extend(updateMergeRequestBody.shape),
     response: { status: 200, description: 'Merge request', schema: mergeRequestEntity },
     errors: [400, 401, 403, 404],
   },
@@ -121,6 +124,7 @@ export const NOTEABLE_ENDPOINTS = defineEndpoints('discussions', [
     summary: 'Merge a merge request',
     tags: ['merge_requests'],
     auth: 'token',
+    params: mergeRequestPath,
     response: { status: 200, description: 'Merge request', schema: mergeRequestEntity },
     errors: [401, 403, 404, 405],
   },
@@ -155,6 +159,7 @@ export const NOTEABLE_ENDPOINTS = defineEndpoints('discussions', [
     summary: 'One project snippet',
     tags: ['snippets'],
     auth: 'optional-token',
+    params: projectSnippetPath,
     response: { status: 200, description: 'Snippet', schema: snippetEntity },
     errors: [401, 404],
   },
@@ -189,6 +194,7 @@ export const NOTEABLE_ENDPOINTS = defineEndpoints('discussions', [
     summary: 'One epic by iid',
     tags: ['epics'],
     auth: 'optional-token',
+    params: epicPath,
     response: { status: 200, description: 'Epic', schema: epicEntity },
     errors: [401, 403, 404],
     higherTier: true,
@@ -224,6 +230,7 @@ export const NOTEABLE_ENDPOINTS = defineEndpoints('discussions', [
     summary: 'One commit by SHA',
     tags: ['commits'],
     auth: 'optional-token',
+    params: commitPath,
     response: { status: 200, description: 'Commit', schema: commitEntity },
     errors: [401, 404],
   },

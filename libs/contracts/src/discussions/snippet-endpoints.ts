@@ -4,6 +4,7 @@ import { paginationQuery } from '../pagination';
 import { snippetEntity } from './entities';
 import { dateTimeParam } from './list-params';
 import { createSnippetBody, updateSnippetBody } from './params';
+import { personalSnippetPath, projectSnippetPath } from './path-params';
 
 /**
  * Entities::Snippet / Entities::PersonalSnippet: a project snippet's entity, `project_id` null for a
@@ -38,9 +39,18 @@ const rawContent = {
  * The two raw routes of a snippet (lib/api/snippets.rb and lib/api/project_snippets.rb `raw`, and
  * `files/:ref/:file_path/raw` of snippets_helpers.rb): project and personal snippets answer them alike.
  */
-function rawSnippetEndpoints<const R extends string, const F extends string>(s: {
+function rawSnippetEndpoints<
+  const R extends string,
+  const F extends string,
+  P extends z.ZodObject,
+  Q extends z.ZodObject,
+>(s: {
   /** The path of one snippet, e.g. `/snippets/{id}`. */
   path: string;
+  /** Its id in the path. */
+  idParam: P;
+  /** The id, then `raw_file_params`. */
+  fileParams: Q;
   rawId: R;
   fileRawId: F;
   /** "A project snippet's content", "A snippet's first file". */
@@ -56,13 +66,19 @@ function rawSnippetEndpoints<const R extends string, const F extends string>(s: 
     errors: [401, 404],
   };
   return [
-    { ...common, path: `${s.path}/raw`, operationId: s.rawId, summary: `${s.rawSummary} as plain text` },
+    {
+      ...common,
+      path: `${s.path}/raw`,
+      operationId: s.rawId,
+      summary: `${s.rawSummary} as plain text`,
+      params: s.idParam,
+    },
     {
       ...common,
       path: `${s.path}/files/{ref}/{file_path}/raw`,
       operationId: s.fileRawId,
       summary: `${s.fileSummary} as plain text (ref: the snippet's branch, main)`,
-      params: rawFileParams,
+      params: s.fileParams,
     },
   ];
 }
@@ -76,12 +92,14 @@ export const SNIPPET_ENDPOINTS = defineEndpoints('discussions', [
     summary: 'Change a project snippet (its author, Maintainers and up)',
     tags: ['snippets'],
     auth: 'token',
-    params: updateSnippetBody,
+    params: projectSnippetPath.extend(updateSnippetBody.shape),
     response: { status: 200, description: 'Snippet', schema: snippetEntity },
     errors: [400, 401, 403, 404, 422],
   },
   ...rawSnippetEndpoints({
     path: '/projects/{id}/snippets/{snippet_id}',
+    idParam: projectSnippetPath,
+    fileParams: projectSnippetPath.extend(rawFileParams.shape),
     rawId: 'getProjectSnippetRaw',
     fileRawId: 'getProjectSnippetFileRaw',
     rawSummary: "A project snippet's content",
@@ -94,6 +112,7 @@ export const SNIPPET_ENDPOINTS = defineEndpoints('discussions', [
     summary: 'Delete a project snippet (its author, Maintainers and up)',
     tags: ['snippets'],
     auth: 'token',
+    params: projectSnippetPath,
     response: { status: 204, description: 'Deleted' },
     errors: [401, 403, 404],
   },
@@ -156,6 +175,7 @@ export const PERSONAL_SNIPPET_ENDPOINTS = defineEndpoints('discussions', [
     summary: 'One snippet the caller can see',
     tags: ['snippets'],
     auth: 'optional-token',
+    params: personalSnippetPath,
     response: { status: 200, description: 'Snippet', schema: personalSnippetEntity },
     errors: [401, 404],
   },
@@ -166,7 +186,7 @@ export const PERSONAL_SNIPPET_ENDPOINTS = defineEndpoints('discussions', [
     summary: "Change one of the caller's snippets",
     tags: ['snippets'],
     auth: 'token',
-    params: updateSnippetBody,
+    params: personalSnippetPath.extend(updateSnippetBody.shape),
     response: { status: 200, description: 'Snippet', schema: personalSnippetEntity },
     errors: [400, 401, 403, 404, 422],
   },
@@ -177,11 +197,14 @@ export const PERSONAL_SNIPPET_ENDPOINTS = defineEndpoints('discussions', [
     summary: "Delete one of the caller's snippets",
     tags: ['snippets'],
     auth: 'token',
+    params: personalSnippetPath,
     response: { status: 204, description: 'Deleted' },
     errors: [401, 403, 404],
   },
   ...rawSnippetEndpoints({
     path: '/snippets/{id}',
+    idParam: personalSnippetPath,
+    fileParams: personalSnippetPath.extend(rawFileParams.shape),
     rawId: 'getSnippetRaw',
     fileRawId: 'getSnippetFileRaw',
     rawSummary: "A snippet's first file",

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { defineEndpoints } from '../endpoint';
 import { subscriptionEndpoints } from '../subscription-endpoints';
 import { issueEntity, mergeRequestEntity } from './entities';
+import { subscribableIssuePath, subscribableMergeRequestPath } from './path-params';
 
 /** An issuable as the subscription calls answer it: Entities::Issue / Entities::MergeRequest, with `subscribed`. */
 export const subscribedIssueEntity = issueEntity.extend({ subscribed: z.boolean() });
@@ -22,6 +23,7 @@ export const ISSUABLE_SUBSCRIPTION_ENDPOINTS = defineEndpoints('discussions', [
     tags: ['issues'],
     entity: subscribedIssueEntity,
     entityName: 'Issue',
+    params: subscribableIssuePath,
     errors: [401, 404],
   }),
   ...subscriptionEndpoints({
@@ -31,6 +33,7 @@ export const ISSUABLE_SUBSCRIPTION_ENDPOINTS = defineEndpoints('discussions', [
     tags: ['merge_requests'],
     entity: subscribedMergeRequestEntity,
     entityName: 'Merge request',
+    params: subscribableMergeRequestPath,
     errors: [401, 403, 404],
   }),
 ]);

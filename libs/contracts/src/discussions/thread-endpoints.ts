@@ -1,6 +1,13 @@
 import { z } from 'zod';
 import { defineEndpoints, type EndpointDeclaration } from '../endpoint';
+import { recordIdParam } from '../primitives';
 import { discussionEntity, noteEntity } from './entities';
+import {
+  NOTE_OPERATIONS,
+  THREAD_OPERATIONS,
+  type NoteOperationIds,
+  type ThreadOperationIds,
+} from './thread-operations';
 import {
   addDiscussionNoteBody,
   createCommitDiscussionBody,
@@ -14,34 +21,59 @@ import {
   updateSingleNoteBody,
 } from './params';
 
-/** One noteable kind's addresses: its name in operation ids, and the path prefix of one noteable. */
-interface Noteable<N extends string, S extends z.ZodObject> {
-  name: N;
+/**
+ * One noteable kind's addresses: its name in summaries, the path prefix of one noteable and how that path
+ * names it. Its routes' operation ids are written out in thread-operations.ts.
+ */
+interface Noteable<S extends z.ZodRawShape, I extends z.ZodType> {
+  name: string;
   prefix: string;
+  /** `:noteable_id`: an id or iid (`type: Integer`), or for commits a SHA. */
+  noteableId: I;
   /** What starting a thread accepts (merge requests and commits take a diff position). */
-  createThread: S;
+  createThread: z.ZodObject<S>;
   higherTier?: boolean;
 }
 
 /**
- * The thread routes every noteable kind has. The generators keep each endpoint's type (operation ids like
- * `listIssueDiscussions`, each one's params schema), so handlers registered for them get typed params.
+ * Reads an operation id with its literal type: a property of a generic object would read as its
+ * constraint (string), and the handlers registered for the endpoint would lose its params.
  */
-function threadEndpoints<const N extends string, S extends z.ZodObject>(n: Noteable<N, S>) {
+function literalIds<O extends object>(ids: O) {
+  return <K extends keyof O>(key: K): O[K] => ids[key];
+}
+
+/** The path of one noteable, and of one thread and one note of it. */
+function pathParams<I extends z.ZodType>(noteableId: I) {
+  const noteable = z.object({ noteable_id: noteableId });
+  const thread = noteable.extend({ discussion_id: z.string() });
+  return { noteable, thread, note: thread.extend({ note_id: recordIdParam }) };
+}
+
+/**
+ * The thread routes every noteable kind has. The generators keep each endpoint's type (its operation id,
+ * its params schema), so handlers registered for them get typed params.
+ */
+function threadEndpoints<S extends z.ZodRawShape, I extends z.ZodType, const O extends ThreadOperationIds>(
+  n: Noteable<S, I>,
+  ids: O,
+) {
   const tags = ['discussions'];
   const base = `${n.prefix}/discussions`;
   const one = `${base}/{discussion_id}`;
   const note = `${one}/notes/{note_id}`;
   const tier = n.higherTier ? { higherTier: true } : {};
+  const path = pathParams(n.noteableId);
+  const id = literalIds(ids);
   return [
     {
       method: 'GET',
       path: base,
-      operationId: `list${n.name}Discussions` as const,
+      operationId: id('listDiscussions'),
       summary: `Threads of a ${n.name}, oldest first`,
       tags,
       auth: 'token',
-      params: listDiscussionsQuery,
+      params: path.noteable.extend(listDiscussionsQuery.shape),
       response: { status: 200, description: 'Threads', schema: z.array(discussionEntity), paginated: true },
       errors: [401, 404],
       ...tier,
@@ -49,10 +81,11 @@ function threadEndpoints<const N extends string, S extends z.ZodObject>(n: Notea
     {
       method: 'GET',
       path: one,
-      operationId: `get${n.name}Discussion` as const,
+      operationId: id('getDiscussion'),
       summary: 'One thread',
       tags,
       auth: 'token',
+      params: path.thread,
       response: { status: 200, description: 'Thread', schema: discussionEntity },
       errors: [401, 404],
       ...tier,
@@ -60,11 +93,11 @@ function threadEndpoints<const N extends string, S extends z.ZodObject>(n: Notea
     {
       method: 'POST',
       path: base,
-      operationId: `create${n.name}Discussion` as const,
+      operationId: id('createDiscussion'),
       summary: 'Start a thread',
       tags,
       auth: 'token',
-      params: n.createThread,
+      params: z.object({ ...path.noteable.shape, ...n.createThread.shape }),
       response: { status: 201, description: 'Thread', schema: discussionEntity },
       errors: [400, 401, 403, 404],
       ...tier,
@@ -72,12 +105,12 @@ function threadEndpoints<const N extends string, S extends z.ZodObject>(n: Notea
     {
       method: 'GET',
       path: `${one}/notes`,
-      operationId: `list${n.name}DiscussionNotes` as const,
+      operationId: id('listDiscussionNotes'),
       summary: 'Notes of a thread, oldest first',
       tags,
       auth: 'token',
       // GitLab presents the whole thread; paginated here like every other array (20 by default).
-      params: listDiscussionsQuery,
+      params: path.thread.extend(listDiscussionsQuery.shape),
       response: { status: 200, description: 'Notes', schema: z.array(noteEntity), paginated: true },
       errors: [401, 404],
       ...tier,
@@ -85,11 +118,11 @@ function threadEndpoints<const N extends string, S extends z.ZodObject>(n: Notea
     {
       method: 'POST',
       path: `${one}/notes`,
-      operationId: `add${n.name}DiscussionNote` as const,
+      operationId: id('addDiscussionNote'),
       summary: 'Reply to a thread (turns a single comment into a thread where GitLab allows it)',
       tags,
       auth: 'token',
-      params: addDiscussionNoteBody,
+      params: path.thread.extend(addDiscussionNoteBody.shape),
       response: { status: 201, description: 'Note', schema: noteEntity },
       errors: [400, 401, 403, 404],
       ...tier,
@@ -97,10 +130,11 @@ function threadEndpoints<const N extends string, S extends z.ZodObject>(n: Notea
     {
       method: 'GET',
       path: note,
-      operationId: `get${n.name}DiscussionNote` as const,
+      operationId: id('getDiscussionNote'),
       summary: 'One note of a thread',
       tags,
       auth: 'token',
+      params: path.note,
       response: { status: 200, description: 'Note', schema: noteEntity },
       errors: [401, 404],
       ...tier,
@@ -108,11 +142,11 @@ function threadEndpoints<const N extends string, S extends z.ZodObject>(n: Notea
     {
       method: 'PUT',
       path: note,
-      operationId: `update${n.name}DiscussionNote` as const,
+      operationId: id('updateDiscussionNote'),
       summary: 'Edit a note (exactly one of body, resolved)',
       tags,
       auth: 'token',
-      params: updateNoteBody,
+      params: path.note.extend(updateNoteBody.shape),
       response: { status: 200, description: 'Note', schema: noteEntity },
       errors: [400, 401, 403, 404],
       ...tier,
@@ -120,10 +154,11 @@ function threadEndpoints<const N extends string, S extends z.ZodObject>(n: Notea
     {
       method: 'DELETE',
       path: note,
-      operationId: `delete${n.name}DiscussionNote` as const,
+      operationId: id('deleteDiscussionNote'),
       summary: 'Delete a note',
       tags,
       auth: 'token',
+      params: path.note,
       response: { status: 204, description: 'Deleted' },
       errors: [401, 403, 404],
       ...tier,
@@ -132,18 +167,21 @@ function threadEndpoints<const N extends string, S extends z.ZodObject>(n: Notea
 }
 
 /** Resolving a whole thread (merge requests: lib/api/discussions.rb `resolvable_noteable`). */
-function resolveEndpoint<const N extends string>(n: Noteable<N, z.ZodObject>) {
+function resolveEndpoint<S extends z.ZodRawShape, I extends z.ZodType, const O extends string>(
+  n: Noteable<S, I>,
+  operationId: O,
+) {
   const one = `${n.prefix}/discussions/{discussion_id}`;
   const tags = ['discussions'];
   return [
     {
       method: 'PUT',
       path: one,
-      operationId: `resolve${n.name}Discussion` as const,
+      operationId,
       summary: 'Resolve or unresolve a whole thread',
       tags,
       auth: 'token',
-      params: resolveDiscussionBody,
+      params: pathParams(n.noteableId).thread.extend(resolveDiscussionBody.shape),
       response: { status: 200, description: 'Thread', schema: discussionEntity },
       errors: [400, 401, 403, 404],
     },
@@ -151,18 +189,24 @@ function resolveEndpoint<const N extends string>(n: Noteable<N, z.ZodObject>) {
 }
 
 /** The Notes API (single comments), which commits do not have. */
-function notesApiEndpoints<const N extends string>(n: Noteable<N, z.ZodObject>) {
+function notesApiEndpoints<S extends z.ZodRawShape, I extends z.ZodType, const O extends NoteOperationIds>(
+  n: Noteable<S, I>,
+  ids: O,
+) {
   const notes = `${n.prefix}/notes`;
   const tier = n.higherTier ? { higherTier: true } : {};
+  const noteable = pathParams(n.noteableId).noteable;
+  const note = noteable.extend({ note_id: recordIdParam });
+  const id = literalIds(ids);
   return [
     {
       method: 'GET',
       path: notes,
-      operationId: `list${n.name}Notes` as const,
+      operationId: id('listNotes'),
       summary: 'All notes (Notes API)',
       tags: ['notes'],
       auth: 'token',
-      params: listNotesQuery,
+      params: noteable.extend(listNotesQuery.shape),
       response: { status: 200, description: 'Notes', schema: z.array(noteEntity), paginated: true },
       errors: [401, 404],
       ...tier,
@@ -170,11 +214,11 @@ function notesApiEndpoints<const N extends string>(n: Noteable<N, z.ZodObject>) 
     {
       method: 'POST',
       path: notes,
-      operationId: `create${n.name}Note` as const,
+      operationId: id('createNote'),
       summary: 'Add a single comment',
       tags: ['notes'],
       auth: 'token',
-      params: createNoteBody,
+      params: noteable.extend(createNoteBody.shape),
       response: { status: 201, description: 'Note', schema: noteEntity },
       errors: [400, 401, 403, 404],
       ...tier,
@@ -182,10 +226,11 @@ function notesApiEndpoints<const N extends string>(n: Noteable<N, z.ZodObject>) 
     {
       method: 'GET',
       path: `${notes}/{note_id}`,
-      operationId: `get${n.name}Note` as const,
+      operationId: id('getNote'),
       summary: 'One note',
       tags: ['notes'],
       auth: 'token',
+      params: note,
       response: { status: 200, description: 'Note', schema: noteEntity },
       errors: [401, 404],
       ...tier,
@@ -193,11 +238,11 @@ function notesApiEndpoints<const N extends string>(n: Noteable<N, z.ZodObject>) 
     {
       method: 'PUT',
       path: `${notes}/{note_id}`,
-      operationId: `update${n.name}Note` as const,
+      operationId: id('updateNote'),
       summary: 'Edit a note',
       tags: ['notes'],
       auth: 'token',
-      params: updateSingleNoteBody,
+      params: note.extend(updateSingleNoteBody.shape),
       response: { status: 200, description: 'Note', schema: noteEntity },
       errors: [400, 401, 403, 404],
       ...tier,
@@ -205,10 +250,11 @@ function notesApiEndpoints<const N extends string>(n: Noteable<N, z.ZodObject>) 
     {
       method: 'DELETE',
       path: `${notes}/{note_id}`,
-      operationId: `delete${n.name}Note` as const,
+      operationId: id('deleteNote'),
       summary: 'Delete a note',
       tags: ['notes'],
       auth: 'token',
+      params: note,
       response: { status: 204, description: 'Deleted' },
       errors: [401, 403, 404],
       ...tier,
@@ -228,41 +274,50 @@ function alsoAt<const T extends readonly EndpointDeclaration[]>(
 const issue = {
   name: 'Issue',
   prefix: '/projects/{id}/issues/{noteable_id}',
+  noteableId: recordIdParam,
   createThread: createThreadBody,
-} as const;
+};
 const mergeRequest = {
   name: 'MergeRequest',
   prefix: '/projects/{id}/merge_requests/{noteable_id}',
+  noteableId: recordIdParam,
   createThread: createMergeRequestDiscussionBody,
-} as const;
+};
 const snippet = {
   name: 'Snippet',
   prefix: '/projects/{id}/snippets/{noteable_id}',
+  noteableId: recordIdParam,
   // Validated as on the other noteables (and the snippet Notes API); a snippet note is never internal.
   createThread: createThreadBody,
-} as const;
+};
 const epic = {
   name: 'Epic',
   prefix: '/groups/{id}/epics/{noteable_id}',
+  noteableId: recordIdParam,
   createThread: createThreadBody,
   higherTier: true,
-} as const;
+};
 const commit = {
   name: 'Commit',
   prefix: '/projects/{id}/repository/commits/{noteable_id}',
+  noteableId: z.string(),
   createThread: createCommitDiscussionBody,
-} as const;
+};
 
 /** Threads and notes on every noteable kind: the same routes under each kind's path. */
 export const THREAD_ENDPOINTS = defineEndpoints('discussions', [
-  ...threadEndpoints(issue),
-  ...notesApiEndpoints(issue),
-  ...threadEndpoints(mergeRequest),
-  ...resolveEndpoint(mergeRequest),
-  ...notesApiEndpoints(mergeRequest),
-  ...threadEndpoints(snippet),
-  ...notesApiEndpoints(snippet),
-  ...threadEndpoints(epic),
-  ...notesApiEndpoints(epic),
-  ...alsoAt(commit.prefix, '/projects/{id}/commits/{noteable_id}', threadEndpoints(commit)),
+  ...threadEndpoints(issue, THREAD_OPERATIONS.Issue),
+  ...notesApiEndpoints(issue, NOTE_OPERATIONS.Issue),
+  ...threadEndpoints(mergeRequest, THREAD_OPERATIONS.MergeRequest),
+  ...resolveEndpoint(mergeRequest, 'resolveMergeRequestDiscussion'),
+  ...notesApiEndpoints(mergeRequest, NOTE_OPERATIONS.MergeRequest),
+  ...threadEndpoints(snippet, THREAD_OPERATIONS.Snippet),
+  ...notesApiEndpoints(snippet, NOTE_OPERATIONS.Snippet),
+  ...threadEndpoints(epic, THREAD_OPERATIONS.Epic),
+  ...notesApiEndpoints(epic, NOTE_OPERATIONS.Epic),
+  ...alsoAt(
+    commit.prefix,
+    '/projects/{id}/commits/{noteable_id}',
+    threadEndpoints(commit, THREAD_OPERATIONS.Commit),
+  ),
 ]);

@@ -19,7 +19,7 @@ const BOARD_TARGETS =
 const DELETED_USER =
   "gl.identity.user.destroyed (DELETE /users/:id): discussions finds the deleted user's notes and the " +
   "closed_by / merged_by / resolved_by GitLab's foreign keys nullify, once per deleted user, in batches of " +
-  '500 and at most 40 statements a delivery (apps/discussions/src/users.store.ts)';
+  '500 and at most 40 statements a delivery (apps/discussions/src/copies/users.store.ts)';
 
 /**
  * Query shapes that read a whole collection on purpose, each with its reason. Everything else the stack

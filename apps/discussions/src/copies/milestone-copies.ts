@@ -1,0 +1,135 @@
+import { DOMAIN_EVENT_TYPES, DURABLES, milestoneDefinedData, type MilestoneDefinedData } from '@gl/contracts';
+import { eventData, isDuplicateKeyError, type Subscription } from '@gl/service-kit';
+import type { DiscussionsModels } from '../discussions.models';
+import type { GroupRefDoc, MilestoneDoc } from './copies.models';
+
+/**
+ * Issues and merge requests re-dated per command when a milestone's due date changes. Each item costs
+ * about 3 ms to rewrite on the local FerretDB (its document and every noteables index), and a command
+ * holds the collection's write lock throughout: 200 keep another write's wait under a second.
+ */
+export const DUE_BATCH = 200;
+
+/**
+ * Most items one delivery of a milestone's definition re-dates (about 13 s here): the rest are left to
+ * the re-dating job (milestone-redating.job.ts), so no delivery outlives the bus's 30 s wait for its
+ * acknowledgement and the deliveries behind it do not wait for a large milestone.
+ */
+export const DUE_PER_DELIVERY = 4_000;
+
+/**
+ * Discussions' copy of the boards service's group milestones (`gl.boards.milestone.defined`) and the
+ * milestone's due date each issue and merge request carries (`milestoneDue`), which the `milestone_due`
+ * and `priority` orders read by index instead of joining milestones (Issuable.order_milestone_due_asc).
+ */
+export function createMilestoneCopies(
+  models: Pick<DiscussionsModels, 'milestones' | 'noteables' | 'projects' | 'groups'>,
+) {
+  /** The due date an item of this milestone carries: null without a milestone, a copy or a date. */
+  async function dueOf(milestoneId: number | null | undefined): Promise<string | null> {
+    if (!milestoneId) return null;
+    const copy = await models.milestones.findById(milestoneId).select({ dueDate: 1 }).lean<MilestoneDoc>();
+    return copy?.dueDate ?? null;
+  }
+
+  /**
+   * Where a group milestone's items can be: the projects of the group and its subgroups (from the
+   * identity copy: its root group's projects, then those below the group).
+   */
+  async function projectsUnder(groupId: number): Promise<number[]> {
+    const group = await models.groups.findById(groupId).lean<GroupRefDoc>();
+    const root = group?.rootGroupId ?? groupId;
+    const tree = await models.projects.find({ rootGroupId: root }).select({ ancestorGroupIds: 1 }).lean();
+    return tree.filter((p) => p.ancestorGroupIds.includes(groupId)).map((p) => p._id);
+  }
+
+  /**
+   * Gives the milestone's items its due date, up to `most` of them: the items not at it are found once,
+   * along the list indexes of the group's projects (which carry `milestoneId`; an index led by the
+   * milestone would tempt the planner into every item with a milestone for lists filtered on `Any`), then
+   * re-dated a batch at a time, each batch one short command. Items already at the date are not found
+   * again, so a repeated or interrupted pass resumes where it stopped. Returns how many it changed and
+   * whether some are left.
+   */
+  async function spreadDue(
+    milestoneId: number,
+    groupId: number,
+    due: string | null,
+    most = Infinity,
+  ): Promise<{ changed: number; more: boolean }> {
+    const projectIds = await projectsUnder(groupId);
+    const found = models.noteables
+      .find({
+        kind: { $in: ['Issue', 'MergeRequest'] },
+        projectId: { $in: projectIds },
+        milestoneId,
+        milestoneDue: { $ne: due },
+      })
+      .select({ _id: 1 });
+    const stale = await (Number.isFinite(most) ? found.limit(most + 1) : found).lean<{ _id: number }[]>();
+    const now = stale.slice(0, most);
+    for (let i = 0; i < now.length; i += DUE_BATCH) {
+      const ids = now.slice(i, i + DUE_BATCH).map((item) => item._id);
+      // Still of this milestone: an item moved to another one meanwhile keeps the date its write gave.
+      await models.noteables.updateMany({ _id: { $in: ids }, milestoneId }, { $set: { milestoneDue: due } });
+    }
+    return { changed: now.length, more: stale.length > now.length };
+  }
+
+  /**
+   * After an item was written with a milestone and the due date read then: the copy may have changed
+   * between the read and the write, its pass (spreadDue) missing the item not yet of the milestone. Read
+   * again after the write: either that pass saw the item, or this read sees the new date.
+   */
+  async function settle(itemId: number, milestoneId: number | null, written: string | null): Promise<void> {
+    if (!milestoneId) return;
+    const due = await dueOf(milestoneId);
+    if (due === written) return;
+    await models.noteables.updateOne({ _id: itemId, milestoneId }, { $set: { milestoneDue: due } });
+  }
+
+  /**
+   * Keeps the newest definition (the highest revision; older and redelivered ones change nothing), then
+   * brings up to `most` of the milestone's items to the date the copy has: also after a redelivery, so a
+   * pass cut short by a crash is finished by the next delivery. Items left past `most` are recorded on the
+   * copy (`redating`) for the re-dating job, which the caller wakes.
+   */
+  async function apply(
+    data: MilestoneDefinedData,
+    most = DUE_PER_DELIVERY,
+  ): Promise<{ changed: number; more: boolean }> {
+    const { milestoneId, ...fields } = data;
+    try {
+      await models.milestones.updateOne(
+        { _id: milestoneId, $or: [{ revision: null }, { revision: { $lt: data.revision } }] },
+        { $set: fields },
+        { upsert: true },
+      );
+    } catch (err) {
+      // The upsert met a stored newer revision (duplicate _id): the copy is already newer.
+      if (!isDuplicateKeyError(err)) throw err;
+    }
+    const spread = await spreadDue(milestoneId, data.groupId, await dueOf(milestoneId), most);
+    if (spread.more) await models.milestones.updateOne({ _id: milestoneId }, { $set: { redating: true } });
+    return spread;
+  }
+
+  return { dueOf, spreadDue, settle, apply };
+}
+
+export type MilestoneCopies = ReturnType<typeof createMilestoneCopies>;
+
+/**
+ * `gl.boards.milestone.defined` into the copy (its own durable: see DURABLES.discussionsMilestoneCopies).
+ * A milestone with more items than one delivery re-dates is handed to the re-dating job (`redating`).
+ */
+export function milestoneCopiesProjection(copies: MilestoneCopies, redating: { wake(): void }): Subscription {
+  return {
+    durable: DURABLES.discussionsMilestoneCopies,
+    filterSubjects: [DOMAIN_EVENT_TYPES.boards.milestoneDefined],
+    async handle(event) {
+      const { more } = await copies.apply(eventData(milestoneDefinedData, event));
+      if (more) redating.wake();
+    },
+  };
+}

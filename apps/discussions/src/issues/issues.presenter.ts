@@ -1,0 +1,30 @@
+import type { IssueEntity } from '@gl/contracts';
+import type { NoteableDoc } from '../noteables/noteable.model';
+import { issuableHeading, milestoneOf, type IssuableExtras } from '../noteables/issuable.presenter';
+import { iso, isoNow, references, type NamespaceView } from '../shared/presenting';
+
+export function presentIssue(doc: NoteableDoc, ns: NamespaceView, extras: IssuableExtras): IssueEntity {
+  const incident = doc.issueType === 'incident';
+  return {
+    ...issuableHeading(doc),
+    state: doc.state === 'closed' ? 'closed' : 'opened',
+    created_at: isoNow(doc.createdAt),
+    updated_at: isoNow(doc.updatedAt),
+    closed_at: iso(doc.closedAt),
+    closed_by: doc.closedBy ?? null,
+    labels: doc.labels,
+    milestone: milestoneOf(doc, extras.milestone),
+    assignees: doc.assigneeIds.map((id) => ({ id })),
+    author: doc.author,
+    type: incident ? 'INCIDENT' : 'ISSUE',
+    issue_type: incident ? 'incident' : 'issue',
+    user_notes_count: extras.userNotesCount,
+    confidential: doc.confidential,
+    discussion_locked: doc.discussionLocked ?? null,
+    due_date: doc.dueDate ?? null,
+    relative_position: doc.relativePosition ?? null,
+    web_url: `${ns.webUrl}/-/${incident ? 'issues/incident' : 'issues'}/${doc.iid}`,
+    references: references('#', doc.iid!, ns.fullPath),
+    ...(extras.weights && { weight: doc.weight ?? null }),
+  };
+}

@@ -1,0 +1,52 @@
+import type { IssueListQuery, IssueStatisticsQuery, MergeRequestListQuery } from '@gl/contracts';
+import type { NoteableDoc } from '../noteables/noteable.model';
+import { issuableFilter, namesOf, type FinderViewer, type IssuableKind } from './issuables.finder';
+import { issuableOrder } from './issuable-order';
+import type { IssuablesScope, ScopeProject } from './issuables.scope';
+import type { NoteablesStore } from '../noteables/noteables.store';
+
+type ListQuery = IssueListQuery | MergeRequestListQuery;
+
+/**
+ * Lists and counts of issues and merge requests at any scope: the scope gives the readable projects, the
+ * finder turns the query into one filter, the order sorts it, the store reads one page along an index.
+ */
+export function createIssuableLists(store: NoteablesStore, scope: IssuablesScope) {
+  async function filterOf(
+    kind: IssuableKind,
+    query: ListQuery | IssueStatisticsQuery,
+    projects: ScopeProject[],
+    viewer: FinderViewer,
+    withState: boolean,
+  ) {
+    const lookups = await scope.lookups(namesOf(query), projects);
+    return issuableFilter({ kind, query, projects, viewer, lookups }, { withState });
+  }
+
+  /** One page of a list, and the number of items the whole list has (X-Total). */
+  async function page(
+    kind: IssuableKind,
+    query: ListQuery,
+    projects: ScopeProject[],
+    viewer: FinderViewer,
+    window: { skip: number; limit: number },
+  ): Promise<{ items: NoteableDoc[]; total: number }> {
+    const filter = await filterOf(kind, query, projects, viewer, true);
+    const order = issuableOrder(query.order_by, query.sort);
+    return store.pageWhere(filter, order, window.skip, window.limit);
+  }
+
+  /** Gitlab::IssuablesCountForState: the list's issues by state, whatever `state` says. */
+  async function statistics(query: IssueStatisticsQuery, projects: ScopeProject[], viewer: FinderViewer) {
+    const filter = await filterOf('Issue', query, projects, viewer, false);
+    const [opened, closed] = await Promise.all([
+      store.countWhere({ $and: [filter, { state: 'opened' }] }),
+      store.countWhere({ $and: [filter, { state: 'closed' }] }),
+    ]);
+    return { statistics: { counts: { all: opened + closed, closed, opened } } };
+  }
+
+  return { page, statistics };
+}
+
+export type IssuableLists = ReturnType<typeof createIssuableLists>;

@@ -1,0 +1,76 @@
+import type { UserSummary } from '@gl/contracts';
+import { userSummary } from '@gl/service-kit';
+import type { DiscussionsModels } from '../discussions.models';
+import type { NoteableDoc } from './noteable.model';
+import {
+  createIssuableSubscriptionsModel,
+  type IssuableSubscriptionDoc,
+} from './issuable-subscriptions.model';
+
+/** Who is asking about a subscription, and how to list the participants they may see. */
+export interface SubscriptionViewer {
+  userId: number;
+  /** Issuable#participants(user): the users taking part, as far as this viewer reads the notes. */
+  participantIds: () => Promise<number[]>;
+}
+
+/**
+ * Subscriptions of users to issues and merge requests (Subscribable, app/models/concerns/subscribable.rb)
+ * and the reviewer summaries merge requests show.
+ */
+export function createIssuableSubscriptions(models: Pick<DiscussionsModels, 'noteables' | 'users'>) {
+  const subscriptions = createIssuableSubscriptionsModel(models.noteables.db);
+
+  /** The user's explicit choice, or null when they never made one. */
+  async function explicit(noteableId: number, userId: number): Promise<boolean | null> {
+    const doc = await subscriptions
+      .findOne({ noteableId, userId }, { subscribed: 1 })
+      .lean<Pick<IssuableSubscriptionDoc, 'subscribed'>>();
+    return doc ? doc.subscribed : null;
+  }
+
+  return {
+    /**
+     * Subscribable#subscribed?: the explicit choice where there is one, else whether the user takes part
+     * (author, assignee, reviewer, commenter or mentioned: `subscribed_without_subscriptions?`). The
+     * participants are read only when nothing cheaper decides.
+     */
+    async subscribed(doc: NoteableDoc, viewer: SubscriptionViewer | null): Promise<boolean> {
+      if (!viewer) return false;
+      const chosen = await explicit(doc._id, viewer.userId);
+      if (chosen !== null) return chosen;
+      const { userId } = viewer;
+      if (doc.author.id === userId || doc.assigneeIds.includes(userId)) return true;
+      if ((doc.reviewerIds ?? []).includes(userId)) return true;
+      return (await viewer.participantIds()).includes(userId);
+    },
+    /** Subscribable#subscribe / #unsubscribe: records the choice (find_or_initialize_by user). */
+    async set(noteableId: number, userId: number, subscribed: boolean): Promise<void> {
+      await subscriptions.updateOne(
+        { _id: `${noteableId}:${userId}` },
+        { $set: { noteableId, userId, subscribed, updatedAt: new Date() } },
+        { upsert: true },
+      );
+    },
+    /** An issuable's subscriptions go with it (`has_many :subscriptions, dependent: :destroy`). */
+    async removeOf(noteableId: number): Promise<void> {
+      await subscriptions.deleteMany({ noteableId });
+    },
+    /**
+     * Entities::UserBasic of the given users from discussions' copy of the identity users; a user the
+     * copy has not seen yet is shown by id only.
+     */
+    async summaries(ids: number[], externalUrl: string): Promise<Map<number, UserSummary>> {
+      const wanted = [...new Set(ids)];
+      if (wanted.length === 0) return new Map();
+      type Known = { _id: number; username: string; name: string; email?: string; destroyed?: boolean };
+      const found = await models.users.find({ _id: { $in: wanted } }).lean<Known[]>();
+      const base = externalUrl.replace(/\/+$/, '');
+      return new Map(
+        found.map((u) => [u._id, userSummary({ ...u, id: u._id, state: 'active' }, base)] as const),
+      );
+    },
+  };
+}
+
+export type IssuableSubscriptions = ReturnType<typeof createIssuableSubscriptions>;

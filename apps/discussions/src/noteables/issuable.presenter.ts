@@ -1,0 +1,29 @@
+import type { IssueEntity, UserSummary } from '@gl/contracts';
+import type { MilestoneDoc } from '../copies/copies.models';
+import type { NoteableDoc } from './noteable.model';
+
+export function milestoneOf(doc: NoteableDoc, milestone: MilestoneDoc | null): IssueEntity['milestone'] {
+  if (!doc.milestoneId) return null;
+  return { id: doc.milestoneId, iid: milestone?.iid ?? null, title: milestone?.title ?? null };
+}
+
+/** What an issue or merge request shows besides its own document. */
+export interface IssuableExtras {
+  milestone: MilestoneDoc | null;
+  userNotesCount: number;
+  /** The tier has issue weights: the issue shows `weight` (EE::API::Entities::IssueBasic). */
+  weights?: boolean;
+  /** Summaries of the merge request's reviewers, where read (else they are shown by id). */
+  users?: Map<number, UserSummary>;
+}
+
+/** The first fields of an issue or merge request, in the order GitLab's entities list them. */
+export function issuableHeading(doc: NoteableDoc) {
+  return {
+    id: doc._id,
+    iid: doc.iid!,
+    project_id: doc.projectId!,
+    title: doc.title,
+    description: doc.description,
+  };
+}

@@ -1,0 +1,67 @@
+import { Router } from 'express';
+import { DISCUSSIONS_API, NOTE_OPERATIONS } from '@gl/contracts';
+import { ForbiddenError, ParamError, requestOrigin, requireUser, route, sendJson } from '@gl/service-kit';
+import { canAdminNote, canSetCreatedAt, commenter, userSummaryOf } from '../shared/access';
+import { readPage, sendPage } from '../shared/http';
+import { SERVICE_PRODUCER } from '../shared/origin';
+import { parseCreatedAt } from '../shared/params';
+import type { NoteablesService } from '../noteables/noteables.service';
+import type { NotesService } from './notes.service';
+import { presentNote } from './notes.presenter';
+import { NOTEABLE_KINDS, createNoteRequests, internalRequested, visibleNotes } from './note-requests';
+
+/** The noteables with the Notes API (single comments): every one but commits. */
+const NOTES_API_TYPES = ['Issue', 'MergeRequest', 'Snippet', 'Epic'] as const;
+
+/** lib/api/notes.rb: single comments. */
+export function createNotesRouter(noteables: NoteablesService, notes: NotesService): Router {
+  const router = Router();
+  const { targetOf, showNote, deleteNote } = createNoteRequests(noteables, notes);
+
+  for (const type of NOTES_API_TYPES) {
+    const kind = NOTEABLE_KINDS[type];
+    const operations = NOTE_OPERATIONS[type];
+
+    route(router, DISCUSSIONS_API[operations.listNotes], async ({ req, res, ctx, params }) => {
+      requireUser(ctx);
+      const query = params();
+      const list = await readPage(req, async (skip, limit) => {
+        const target = await targetOf(req, type, () => query.noteable_id);
+        return notes.notePage(target, query, skip, limit, visibleNotes(ctx, target));
+      });
+      await sendPage(req, res, list, (items) => items.map(presentNote));
+    });
+
+    route(router, DISCUSSIONS_API[operations.createNote], async ({ req, res, ctx, params }) => {
+      const user = commenter(ctx, kind);
+      const given = params();
+      const target = await targetOf(req, type, () => given.noteable_id);
+      const internal = internalRequested(ctx, type, given);
+      const created = await notes.create(requestOrigin(SERVICE_PRODUCER, ctx), target, userSummaryOf(user), {
+        body: given.body,
+        type: null,
+        createdAt: canSetCreatedAt(ctx) ? parseCreatedAt(given.created_at) : null,
+        internal,
+      });
+      sendJson(res, 201, presentNote(created));
+    });
+
+    route(router, DISCUSSIONS_API[operations.getNote], showNote(type));
+
+    route(router, DISCUSSIONS_API[operations.updateNote], async ({ req, res, ctx, params }) => {
+      requireUser(ctx);
+      const { noteable_id, note_id, body } = params();
+      // Grape's allow_blank: false on the Notes API (the Discussions API lets the model refuse it instead).
+      if (body !== undefined && body.trim() === '') throw new ParamError(['body is empty']);
+      const target = await targetOf(req, type, () => noteable_id);
+      const found = await notes.findNote(target, note_id);
+      if (!canAdminNote(ctx, found)) throw new ForbiddenError();
+      const updated = body === undefined ? found : await notes.updateBody(found, body);
+      sendJson(res, 200, presentNote(updated));
+    });
+
+    route(router, DISCUSSIONS_API[operations.deleteNote], deleteNote(type));
+  }
+
+  return router;
+}
