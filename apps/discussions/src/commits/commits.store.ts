@@ -25,7 +25,7 @@ export function createCommitsStore(deps: Pick<DiscussionsDeps, 'models' | 'outbo
         await models.branches.create(
           withEvents({ _id: branchId(branch.projectId, branch.name), ...branch }, events),
         );
-        outbox.kick();
+        outbox.kick(models.branches);
         return true;
       } catch (err) {
         if (!isDuplicateKeyError(err)) throw err;
@@ -40,7 +40,7 @@ export function createCommitsStore(deps: Pick<DiscussionsDeps, 'models' | 'outbo
       events: EventEnvelope[],
     ): Promise<void> {
       await models.branches.updateOne({ _id: branchId(projectId, name) }, pushEvents({ $set: set }, events));
-      outbox.kick();
+      outbox.kick(models.branches);
     },
 
     /** A commit by its full SHA, or the first one whose SHA starts with an abbreviated one (lower case). */

@@ -55,7 +55,7 @@ export function createNoteablesStore(deps: Pick<DiscussionsDeps, 'models' | 'out
     async insert(doc: NoteableDoc, events: EventEnvelope[]): Promise<void> {
       await words.ensure(doc._id, wordsOf(doc));
       await noteables.create(withEvents(withDerivedFields(doc), events));
-      outbox.kick();
+      outbox.kick(noteables);
     },
 
     /** As insert, for a noteable whose id may already be taken (a redelivered event): false then. */
@@ -67,7 +67,7 @@ export function createNoteablesStore(deps: Pick<DiscussionsDeps, 'models' | 'out
         if (!isDuplicateKeyError(err)) throw err;
         return false;
       }
-      outbox.kick();
+      outbox.kick(noteables);
       return true;
     },
 
@@ -78,7 +78,7 @@ export function createNoteablesStore(deps: Pick<DiscussionsDeps, 'models' | 'out
           pushEvents({ $set: { ...set, ...derivedFields(set) } }, events),
         );
       });
-      if (events.length > 0) outbox.kick();
+      if (events.length > 0) outbox.kick(noteables);
     },
 
     async findById(id: number): Promise<NoteableDoc | null> {

@@ -32,7 +32,7 @@ export function createNotesStore(deps: Pick<DiscussionsDeps, 'models' | 'outbox'
     /** Inserts a note with the events it carries, then wakes the outbox relay if it carries any. */
     async insert(doc: NoteDoc, events: EventEnvelope[]): Promise<void> {
       await notes.create(withEvents(doc, events));
-      if (events.length > 0) outbox.kick();
+      if (events.length > 0) outbox.kick(notes);
     },
 
     /**
