@@ -12,9 +12,8 @@ import {
 import { requireAdmin } from './access';
 import { callerOf, identityRoutes, originOfRequest, pageOf } from './http';
 import { EVENT_TYPES, userEvent } from './identity.events';
-import type { TokenDoc, UserDoc } from './identity.models';
+import type { TokenDoc, UserDoc, UserEmailDoc } from './users.service';
 import type { IdentityRouterDeps } from './router-deps';
-import type { UserEmailDoc } from './user-emails.model';
 import { emailEntity, personalAccessTokenEntity } from './users.entities';
 
 const today = (): string => new Date().toISOString().slice(0, 10);

@@ -6,12 +6,11 @@ import { OWNER, requireLevel } from './access';
 import { transferGroup } from './group-transfer';
 import { resolveGroup, type ResolvedNamespace } from '../namespaces/resolve';
 import type { GroupsFinder } from './groups.finder';
-import type { GroupsService } from './groups.service';
+import type { GroupsService, NamespaceDoc } from './groups.service';
 import type { ProjectsService } from './projects.service';
 import { groupDetailEntity, groupEntity } from './groups.entities';
 import { callerOf, identityRoutes, originOfRequest, pageOf, paramsOf } from './http';
 import type { IdentityRouterDeps } from './router-deps';
-import type { NamespaceDoc } from './identity.models';
 import { presentProjects } from './projects.presenter';
 
 // Parameters the handlers read beyond their contracts' (which document fewer).

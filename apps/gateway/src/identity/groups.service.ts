@@ -8,6 +8,8 @@ import { rewriteSubtree } from './group-subtree';
 import type { IdentityDeps } from './identity.deps';
 import { EVENT_TYPES, groupEvent } from './identity.events';
 import type { NamespaceDoc } from './identity.models';
+
+export type { NamespaceDoc };
 import { insertCreatorMember } from './member-writes';
 import { insertWithRoute, joinPath } from './paths';
 import { saveRoutableEdit } from './routable-edit';

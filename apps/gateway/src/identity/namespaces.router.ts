@@ -4,7 +4,7 @@ import { IDENTITY_API, type Principal } from '@gl/contracts';
 import { sendJson, setPaginationHeaders } from '@gl/service-kit';
 import { OWNER } from './access';
 import { callerOf, identityRoutes, pageOf } from './http';
-import type { NamespaceDoc } from './identity.models';
+import type { NamespaceDoc } from './groups.service';
 import { membershipsOf } from './memberships';
 import { findReadableNamespace } from './namespace-access';
 import { namespaceBasic } from './projects.entities';

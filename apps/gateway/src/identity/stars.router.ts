@@ -4,9 +4,8 @@ import { sendJson, setPaginationHeaders } from '@gl/service-kit';
 import { resolveProject } from '../namespaces/resolve';
 import { callerOf, identityRoutes, pageOf } from './http';
 import type { IdentityRouterDeps } from './router-deps';
-import type { ProjectDoc } from './identity.models';
 import { presentProject } from './projects.presenter';
-import type { StarsService } from './stars.service';
+import type { ProjectDoc, StarsService } from './stars.service';
 import { userBasic } from './users.entities';
 
 /** POST /projects/:id/star, /unstar (201 with the project, or 304 when nothing changes) and starrers. */

@@ -2,6 +2,8 @@ import type { PageRequest } from '@gl/service-kit';
 import type { IdentityDeps } from './identity.deps';
 import type { ProjectDoc, StarDoc, UserDoc } from './identity.models';
 
+export type { ProjectDoc };
+
 /**
  * Stars: one per (user, project), a second star being a duplicate (stars.store.ts). `star_count` is set
  * from a count after each change rather than incremented, so a crash between the two writes heals on the

@@ -3,11 +3,10 @@ import { IDENTITY_API } from '@gl/contracts';
 import { eventActor, NotFoundError, sendJson, sendNoContent, setPaginationHeaders } from '@gl/service-kit';
 import { requireAdmin } from './access';
 import { callerOf, identityRoutes, numericParam, originOfRequest, pageOf } from './http';
-import type { UserDoc } from './identity.models';
 import { presentProjects } from './projects.presenter';
 import type { ProjectsService } from './projects.service';
 import type { IdentityRouterDeps } from './router-deps';
-import type { UserAdminService } from './user-admin.service';
+import type { UserAdminService, UserDoc } from './user-admin.service';
 import { userWithAdminEntity } from './users.entities';
 
 export interface UserAdminRouterDeps extends IdentityRouterDeps {

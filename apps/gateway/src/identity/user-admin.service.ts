@@ -4,6 +4,8 @@ import { destroyGroupTree, destroyProject } from './cascade';
 import type { IdentityDeps } from './identity.deps';
 import { EVENT_TYPES, projectEvent, userDestroyedEvent, userEvent } from './identity.events';
 import type { NamespaceDoc, ProjectDoc, UserDoc, UserProfile } from './identity.models';
+
+export type { UserDoc };
 import { removeMember } from './member-writes';
 import { nameErrors, namespacePathErrors, ValidationErrors } from './paths';
 import { hashPassword } from './passwords';

@@ -26,7 +26,7 @@ import {
   paramsWithRules,
 } from './http';
 import type { IdentityRouterDeps } from './router-deps';
-import type { UserDoc } from './identity.models';
+import type { UserDoc } from './users.service';
 import {
   emailEntity,
   personalAccessTokenEntity,
