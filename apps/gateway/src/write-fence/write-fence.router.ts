@@ -1,7 +1,6 @@
 import { Router, type Request } from 'express';
 import { ForbiddenError, HttpError, UnauthorizedError, sendJson } from '@gl/service-kit';
 import { authenticate } from '../auth/authenticate';
-import type { UsersStore } from '../identity/users.store';
 import { FenceStandsError, type WriteFence } from './write-fence';
 
 /** A fence asks for at most this long: writes held longer would time out at clients anyway. */
@@ -26,7 +25,10 @@ function bounded(value: unknown, fallback: number, max: number): number {
  *   DELETE /-/write-fence/:id                          → 200 {held_ms, held_requests}; 404 not standing
  *   GET    /-/write-fence                              → the fence's state
  */
-export function createWriteFenceRouter(fence: WriteFence, users: UsersStore, externalUrl: string): Router {
+/** The identity lookups authentication needs (the users store), as the auth module declares them. */
+type Credentials = Parameters<typeof authenticate>[1];
+
+export function createWriteFenceRouter(fence: WriteFence, users: Credentials, externalUrl: string): Router {
   const router = Router();
   const requireAdmin = async (req: Request): Promise<void> => {
     const caller = await authenticate(req, users, externalUrl);
