@@ -2,18 +2,19 @@ import { makeFresh } from '../fresh';
 import { unique } from '../../e2e.helpers';
 import { call, must, type Reply } from '../http';
 import { defaultParams } from '../matrix';
-import type { Operation } from '../openapi';
 import { RULES, type CellContext, type ParamValues } from '../rules';
 import type { Visibility } from '../sight';
 import type { World } from '../world';
 import { describeMutation, type FuzzCase } from './cases';
+import { ownedParams } from './owned';
+import { fill, firstDifference, probeOf, probeTemplate, stableRead, usernameOf, type Probe } from './probe';
 
 /**
  * Sends one hostile request and judges the answer: never a 5xx, never slower than the issue's 5 s bound,
  * and a refusal (4xx) leaves the addressed resource as it was. The resource is read back through the API
- * as root — its item, or the list a create adds to — before and after, once background work has settled:
- * the stack's databases are shared with the suites running beside this one, so a whole-database
- * fingerprint would see their writes.
+ * (probe.ts) — its item, or the list a create adds to — before and after, once background work has
+ * settled: the stack's databases are shared with the suites and the other lanes running beside this one,
+ * so a whole-database fingerprint would see their writes.
  */
 export interface FuzzFinding {
   request: string;
@@ -25,54 +26,6 @@ const SLOW_MS = 5_000;
 function contextOf(world: World, visibility: Visibility): CellContext {
   const target = world.targets[visibility];
   return { world, target, r: target.resources, caller: 'owner', visibility };
-}
-
-/** The GET whose answer shows what a write changes: the same path, or the nearest parent with a GET. */
-export function probeTemplate(op: Operation, getPaths: Set<string>): string | null {
-  if (op.method === 'GET') return null;
-  if (op.operationId === 'receiveRegistryEvents') return '/projects/{id}/registry/repositories';
-  if (op.outsideApi) return '/projects/{id}/alert_management/alerts';
-  let path = op.path;
-  while (path.includes('/')) {
-    if (getPaths.has(path)) return path;
-    path = path.slice(0, path.lastIndexOf('/'));
-  }
-  return '/projects/{id}';
-}
-
-/** The GET that shows what a case's write changed, and who reads it. */
-interface Probe {
-  path: string;
-  token: string;
-}
-
-/**
- * The probe for a case. The instance-wide project, group and user lists change whenever another suite
- * running beside the fuzzer creates something, so a refused create there is checked against what the
- * fuzzing owner owns, or against the one user the request would have made; everything else is read as
- * root, who sees it all.
- */
-function probeOf(world: World, template: string, params: ParamValues, username: string | null): Probe {
-  const owner = world.tokens.owner;
-  if ((template === '/projects' || template === '/groups') && owner !== null) {
-    return { path: `${template}?owned=true&per_page=100`, token: owner };
-  }
-  if (template === '/users' && username !== null) {
-    // A lone surrogate cannot be put in a URL; it is what a server that accepted it would have stored
-    // instead (U+FFFD) that must not exist afterwards.
-    const stored = username.replace(/\p{Surrogate}/gu, '\ufffd');
-    return { path: `/users?username=${encodeURIComponent(stored)}`, token: world.root };
-  }
-  return {
-    path: fill(template, params) + (template.endsWith('s') ? '?per_page=100' : ''),
-    token: world.root,
-  };
-}
-
-function fill(template: string, values: ParamValues, raw: Record<string, string> = {}): string {
-  return template.replace(/\{([^}]+)\}/g, (_, name: string) =>
-    name in raw ? raw[name]! : encodeURIComponent(String(values[name] ?? '')),
-  );
 }
 
 /** Path parameters of the alert notify endpoints, read from the integration's own URL. */
@@ -121,25 +74,6 @@ async function takenValue(operationId: string, c: CellContext): Promise<unknown>
   }
 }
 
-/** Where two readings first differ, with a little context, so a finding says what changed. */
-function firstDifference(before: string, after: string): string {
-  let i = 0;
-  while (i < before.length && before[i] === after[i]) i++;
-  const from = Math.max(0, i - 40);
-  return `…${before.slice(from, i + 60)}… became …${after.slice(from, i + 60)}…`;
-}
-
-async function stableRead(path: string, token: string): Promise<string> {
-  let previous = (await call('GET', path, { token })).text;
-  for (let i = 0; i < 10; i++) {
-    await new Promise((resolve) => setTimeout(resolve, 100));
-    const current = (await call('GET', path, { token })).text;
-    if (current === previous) return current;
-    previous = current;
-  }
-  return previous;
-}
-
 /**
  * Operations that revoke the very token they are sent with (GitLab ignores unknown query parameters, so a
  * hostile query still revokes it): each case spends a token of the owner's own, made for it, so the
@@ -159,28 +93,12 @@ async function spareToken(world: World): Promise<string> {
   return made.token;
 }
 
-/**
- * The username a user create would make, from a body as sent (JSON text) or as built; null without one
- * (missing, oversize, not JSON). The body actually sent is asked first, whatever the case did to it.
- */
-function usernameOf(body: unknown): string | null {
-  let parsed: unknown = body;
-  if (typeof body === 'string') {
-    try {
-      parsed = JSON.parse(body);
-    } catch {
-      return null;
-    }
-  }
-  const username = (parsed as { username?: unknown } | null)?.username;
-  // A hostile 1 MB name cannot go in a query string; no user can hold it anyway (255 characters at most).
-  return typeof username === 'string' && username.length <= 1_000 ? username : null;
-}
-
 interface Built {
   path: string;
   init: Parameters<typeof call>[2];
   probe: Probe | null;
+  /** Preparing the case wrote something (a fresh resource, a spare token, a value to collide with). */
+  wrote: boolean;
 }
 
 async function build(
@@ -193,15 +111,27 @@ async function build(
   const rule = RULES[op.operationId];
   const c = contextOf(world, visibility);
   let params: ParamValues = { ...defaultParams(op.path, c), ...notifyParams(c), ...rule?.params?.(c) };
+  let wrote = false;
   // A destructive operation gets a resource of its own unless the case replaces its id anyway.
-  if (rule?.fresh && m.kind !== 'path') params = { ...params, ...(await makeFresh(rule.fresh, c, op.path)) };
+  if (rule?.fresh && m.kind !== 'path') {
+    params = { ...params, ...(await makeFresh(rule.fresh, c, op.path)) };
+    wrote = true;
+  }
+  const owned = await ownedParams(op.operationId, c, m.kind === 'path');
+  if (owned) {
+    params = { ...params, ...owned.params };
+    wrote ||= owned.wrote;
+  }
   const raw = m.kind === 'path' ? { [m.param]: m.value } : {};
   const base = new URLSearchParams(rule?.query?.(c) ?? {}).toString();
   const query = [base, m.kind === 'query' ? m.query : ''].filter(Boolean).join('&');
   const path = `${fill(op.path, params, raw)}${query ? `?${query}` : ''}`;
   const headers: Record<string, string> = {};
   let token: string | null = world.tokens.owner;
-  if (SPENDS_ITS_TOKEN.has(op.operationId)) token = await spareToken(world);
+  if (SPENDS_ITS_TOKEN.has(op.operationId)) {
+    token = await spareToken(world);
+    wrote = true;
+  }
   if (op.operationId === 'receiveRegistryEvents') {
     token = null;
     headers.Authorization = process.env.GL_TEST_REGISTRY_SECRET ?? '';
@@ -221,8 +151,10 @@ async function build(
       (op.operationId === 'receiveRegistryEvents' ? { events: [] } : {})) as Record<string, unknown>;
     validBody = valid;
     if (m.kind === 'body-field') body = { ...valid, [m.field]: m.value };
-    else if (m.kind === 'body-taken') body = { ...valid, [m.field]: await takenValue(op.operationId, c) };
-    else if (m.kind === 'body-missing')
+    else if (m.kind === 'body-taken') {
+      body = { ...valid, [m.field]: await takenValue(op.operationId, c) };
+      wrote = true;
+    } else if (m.kind === 'body-missing')
       body = Object.fromEntries(Object.entries(valid).filter(([k]) => k !== m.field));
     else if (m.kind === 'body-extra')
       body = `${JSON.stringify(valid).slice(0, -1)}${Object.keys(valid).length ? ',' : ''}${JSON.stringify(m.key)}:${JSON.stringify(m.value)}}`;
@@ -234,39 +166,66 @@ async function build(
     headers['Content-Type'] ??= 'application/json';
   }
   const template = probeTemplate(op, getPaths);
+  const username = usernameOf(body) ?? usernameOf(validBody);
   return {
     path,
     init: { token, headers, body, outsideApi: op.outsideApi, timeoutMs: 30_000 },
-    probe: template ? probeOf(world, template, params, usernameOf(body) ?? usernameOf(validBody)) : null,
+    probe: template ? probeOf(world, template, params, username, token) : null,
+    wrote,
   };
 }
 
-export async function runFuzzCase(
-  world: World,
-  fuzz: FuzzCase,
-  getPaths: Set<string>,
-  visibility: Visibility = 'private',
-): Promise<FuzzFinding[]> {
+/**
+ * One lane of the fuzzer: a world of its own, so its writes show in no other lane's read-backs, and the
+ * reading its last refused request left. That reading is the next case's "before" when nothing has been
+ * sent since that could write (the next case made nothing and reads the same probe): reading again would
+ * wait for the same settled state, and a change landing in between is still seen by the after-read.
+ */
+export interface Lane {
+  world: World;
+  getPaths: Set<string>;
+  visibility: Visibility;
+  settled: { key: string; reading: string } | null;
+}
+
+export interface CaseResult {
+  /** The case, as findings name it. */
+  request: string;
+  findings: FuzzFinding[];
+  /** How long the fuzzed request took (null without an answer). */
+  ms: number | null;
+}
+
+export async function runFuzzCase(lane: Lane, fuzz: FuzzCase): Promise<CaseResult> {
   const request = `${fuzz.op.operationId} ${fuzz.op.method} ${fuzz.op.path}: ${describeMutation(fuzz.mutation)}`;
+  const settled = lane.settled;
+  lane.settled = null;
   let built: Built;
   try {
-    built = await build(world, fuzz, getPaths, visibility);
+    built = await build(lane.world, fuzz, lane.getPaths, lane.visibility);
   } catch (err) {
     // The world no longer holds what the case needs: an earlier request destroyed it.
-    return [{ request, problem: `could not prepare: ${err instanceof Error ? err.message : String(err)}` }];
+    const problem = `could not prepare: ${err instanceof Error ? err.message : String(err)}`;
+    return { request, findings: [{ request, problem }], ms: null };
   }
-  const before = built.probe ? await stableRead(built.probe.path, built.probe.token) : null;
+  const key = built.probe ? `${built.probe.token} ${built.probe.path}` : null;
+  let before: string | null = null;
+  if (built.probe) {
+    before = !built.wrote && settled?.key === key ? settled.reading : await stableRead(built.probe);
+  }
   let reply: Reply;
   try {
     reply = await call(fuzz.op.method, built.path, built.init);
   } catch (err) {
-    return [{ request, problem: `no answer: ${err instanceof Error ? err.message : String(err)}` }];
+    const problem = `no answer: ${err instanceof Error ? err.message : String(err)}`;
+    return { request, findings: [{ request, problem }], ms: null };
   }
   const findings: FuzzFinding[] = [];
   if (reply.status >= 500) findings.push({ request, problem: `${reply.status} ${reply.text.slice(0, 200)}` });
   if (reply.ms > SLOW_MS) findings.push({ request, problem: `answered after ${Math.round(reply.ms)} ms` });
   if (built.probe && before !== null && reply.status >= 400 && reply.status < 500) {
-    const after = await stableRead(built.probe.path, built.probe.token);
+    const after = await stableRead(built.probe);
+    lane.settled = { key: key!, reading: after };
     if (after !== before) {
       findings.push({
         request,
@@ -274,5 +233,5 @@ export async function runFuzzCase(
       });
     }
   }
-  return findings;
+  return { request, findings, ms: reply.ms };
 }
