@@ -38,6 +38,7 @@ import { createBoardColumnsService } from './columns/board-columns.service';
 import { identityProjection } from './copies/identity.projection';
 import { createUsersSubscription } from './copies/users.projection';
 import { createMilestoneCopies, milestoneCopiesProjection } from './copies/milestone-copies';
+import { shareMilestoneCache } from './copies/milestone-cache';
 import { createMilestoneRedatingJob } from './copies/milestone-redating.job';
 import { createMilestoneTitles, createMilestonesSubscription } from './copies/milestone-titles';
 
@@ -57,7 +58,9 @@ export function createDiscussionsApp(runtime: ServiceRuntime): ServiceInstance {
   const store = createNoteablesStore(deps);
   const notesStore = createNotesStore(deps);
   const positions = createPositionsStore(models);
-  const milestoneCopies = createMilestoneCopies(models);
+  // Every replica's milestone cache forgets a copy once any replica has written it.
+  const milestoneFlushes = shareMilestoneCache(store.milestoneCache, runtime.bus, runtime.logger);
+  const milestoneCopies = createMilestoneCopies(models, milestoneFlushes.changed);
   const notes = createNotesService({ counters: deps.counters, store: notesStore });
   const noteables = createNoteablesService({
     ...deps,
@@ -106,13 +109,16 @@ export function createDiscussionsApp(runtime: ServiceRuntime): ServiceInstance {
     app,
     subscriptions: [
       createIncidentsSubscription(noteables),
-      createMilestonesSubscription(createMilestoneTitles(models)),
+      createMilestonesSubscription(createMilestoneTitles(models, milestoneFlushes.changed)),
       createUsersSubscription(models),
       identityProjection(models, revisions),
       boardsProjection(boards),
       milestoneCopiesProjection(milestoneCopies, redating),
     ],
     start: () => redating.start(),
-    stop: () => redating.stop(),
+    stop: () => {
+      milestoneFlushes.close();
+      return redating.stop();
+    },
   };
 }

@@ -2,6 +2,7 @@ import { DOMAIN_EVENT_TYPES, DURABLES, milestoneDefinedData, type MilestoneDefin
 import { eventData, isDuplicateKeyError, type Subscription } from '@gl/service-kit';
 import type { DiscussionsModels } from '../discussions.models';
 import type { GroupRefDoc, MilestoneDoc } from './copies.models';
+import type { MilestonesChanged } from './milestone-cache';
 
 /**
  * Issues and merge requests re-dated per command when a milestone's due date changes. Each item costs
@@ -24,6 +25,8 @@ export const DUE_PER_DELIVERY = 4_000;
  */
 export function createMilestoneCopies(
   models: Pick<DiscussionsModels, 'milestones' | 'noteables' | 'projects' | 'groups'>,
+  /** Told after a copy is written, so the caches of the copies forget it (milestone-cache.ts). */
+  changed: MilestonesChanged = () => {},
 ) {
   /** The due date an item of this milestone carries: null without a milestone, a copy or a date. */
   async function dueOf(milestoneId: number | null | undefined): Promise<string | null> {
@@ -109,6 +112,7 @@ export function createMilestoneCopies(
       // The upsert met a stored newer revision (duplicate _id): the copy is already newer.
       if (!isDuplicateKeyError(err)) throw err;
     }
+    changed([milestoneId]);
     const spread = await spreadDue(milestoneId, data.groupId, await dueOf(milestoneId), most);
     if (spread.more) await models.milestones.updateOne({ _id: milestoneId }, { $set: { redating: true } });
     return spread;

@@ -1,9 +1,14 @@
 import { DOMAIN_EVENT_TYPES, DURABLES, targetEventData } from '@gl/contracts';
 import { eventData, isDuplicateKeyError, type Subscription } from '@gl/service-kit';
 import type { DiscussionsModels } from '../discussions.models';
+import type { MilestonesChanged } from './milestone-cache';
 
 /** The copy of the boards service's milestones that notes and issues show (users: users.projection.ts). */
-export function createMilestoneTitles(models: Pick<DiscussionsModels, 'milestones'>) {
+export function createMilestoneTitles(
+  models: Pick<DiscussionsModels, 'milestones'>,
+  /** Told after a copy is written, so the caches of the copies forget it (milestone-cache.ts). */
+  changed: MilestonesChanged = () => {},
+) {
   return {
     /**
      * `milestone.opened`: the title a new milestone had. A copy already defined by `milestone.defined`
@@ -19,6 +24,7 @@ export function createMilestoneTitles(models: Pick<DiscussionsModels, 'milestone
       } catch (err) {
         if (!isDuplicateKeyError(err)) throw err;
       }
+      changed([id]);
     },
   };
 }

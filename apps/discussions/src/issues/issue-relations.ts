@@ -3,6 +3,7 @@ import { userSummary } from '@gl/service-kit';
 import type { NoteDoc } from '../notes/note.model';
 import type { NoteableDoc } from '../noteables/noteable.model';
 import type { DiscussionsDeps } from '../discussions.models';
+import { MENTION } from '../noteables/participation';
 
 /**
  * Issues::ReferencedMergeRequestsService's default closing pattern (Gitlab.config.gitlab.issue_closing_pattern):
@@ -14,7 +15,6 @@ const CLOSING =
 /** `#12` or `group/project#12`, not `&12`, `!12` or a word ending in `#`. */
 const ISSUE_REFERENCE = /(?:^|[^\w&!#/.-])([\w./-]*)#(\d+)\b/g;
 const MERGE_REQUEST_REFERENCE = /(?:^|[^\w&!#/.-])([\w./-]*)!(\d+)\b/g;
-const MENTION = /(?:^|[^\w.@/-])@([\w][\w.-]*[\w]|\w)/g;
 
 function* referencesIn(pattern: RegExp, text: string, fullPath: string): Generator<number> {
   for (const match of text.matchAll(pattern)) {

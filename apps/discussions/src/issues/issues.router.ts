@@ -73,7 +73,7 @@ export function createIssuesRouter(noteables: NoteablesService): Router {
       positionScopeOfNamespace(req.ctx.namespace!),
     );
     if (epic) await noteables.setIssueEpic(origin, doc, epic, author, issueProjectOf(req));
-    sendJson(res, 201, await present.issue(doc, req));
+    sendJson(res, 201, await present.issue(doc, req, { created: true, epic }));
   });
 
   route(router, DISCUSSIONS_API.getProjectIssue, async ({ req, res, params }) => {
@@ -115,7 +115,7 @@ export function createIssuesRouter(noteables: NoteablesService): Router {
       weight: weightParam(req, given.weight),
     });
     if (epic !== undefined) await noteables.setIssueEpic(origin, updated, epic, author, issueProjectOf(req));
-    sendJson(res, 200, await present.issue(updated, req));
+    sendJson(res, 200, await present.issue(updated, req, { epic }));
   });
 
   return router;

@@ -5,7 +5,7 @@ import type { NotesStore } from '../notes/notes.store';
 
 /** What an issue or merge request shows besides its own document: its milestone and user_notes_count. */
 export function createIssuableExtras(stores: {
-  notes: Pick<NotesStore, 'userNotesCount' | 'userNoteCounts'>;
+  notes: Pick<NotesStore, 'userNotesCount' | 'userNoteCounts' | 'noteFacts'>;
   noteables: Pick<NoteablesStore, 'milestone' | 'milestones'>;
 }) {
   const { notes, noteables } = stores;
@@ -14,6 +14,8 @@ export function createIssuableExtras(stores: {
     async userNotesCount(doc: NoteableDoc, withInternal: boolean) {
       return notes.userNotesCount(doc, withInternal);
     },
+    /** The notes' facts of one noteable (participation.ts): its count and participation from one read. */
+    noteFacts: (doc: NoteableDoc) => notes.noteFacts(doc),
     async milestone(id: number | null): Promise<MilestoneDoc | null> {
       return id ? noteables.milestone(id) : null;
     },

@@ -10,8 +10,11 @@ import {
 /** Who is asking about a subscription, and how to list the participants they may see. */
 export interface SubscriptionViewer {
   userId: number;
-  /** Issuable#participants(user): the users taking part, as far as this viewer reads the notes. */
-  participantIds: () => Promise<number[]>;
+  /**
+   * Whether the viewer is among Issuable#participants(user) through the notes and description, as far as
+   * they read the notes (author, assignees and reviewers are decided here first).
+   */
+  takesPart: () => Promise<boolean>;
 }
 
 /**
@@ -35,14 +38,19 @@ export function createIssuableSubscriptions(models: Pick<DiscussionsModels, 'not
      * (author, assignee, reviewer, commenter or mentioned: `subscribed_without_subscriptions?`). The
      * participants are read only when nothing cheaper decides.
      */
-    async subscribed(doc: NoteableDoc, viewer: SubscriptionViewer | null): Promise<boolean> {
+    async subscribed(
+      doc: NoteableDoc,
+      viewer: SubscriptionViewer | null,
+      /** The issuable was created by this request: nobody has chosen yet, nothing to read. */
+      options: { noChoiceYet?: boolean } = {},
+    ): Promise<boolean> {
       if (!viewer) return false;
-      const chosen = await explicit(doc._id, viewer.userId);
+      const chosen = options.noChoiceYet ? null : await explicit(doc._id, viewer.userId);
       if (chosen !== null) return chosen;
       const { userId } = viewer;
       if (doc.author.id === userId || doc.assigneeIds.includes(userId)) return true;
       if ((doc.reviewerIds ?? []).includes(userId)) return true;
-      return (await viewer.participantIds()).includes(userId);
+      return viewer.takesPart();
     },
     /** Subscribable#subscribe / #unsubscribe: records the choice (find_or_initialize_by user). */
     async set(noteableId: number, userId: number, subscribed: boolean): Promise<void> {

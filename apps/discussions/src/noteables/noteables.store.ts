@@ -9,6 +9,7 @@ import {
 } from '@gl/service-kit';
 import type { IncidentLinkDoc } from '../issues/incident-links.model';
 import type { MilestoneDoc } from '../copies/copies.models';
+import { createMilestoneCache } from '../copies/milestone-cache';
 import type { NoteableDoc, NoteableKind } from './noteable.model';
 import type { DiscussionsDeps } from '../discussions.models';
 import { derivedFields } from './word-filters';
@@ -49,6 +50,10 @@ export function createNoteablesStore(deps: Pick<DiscussionsDeps, 'models' | 'out
   const commonWords = createBeyondLimitMemo();
   /** A finder filter among the few noteables of a label or assignee it requires (noteable-words.store.ts). */
   const narrowed = (filter: Record<string, unknown>) => words.narrow(filter, NARROW_LIMIT, commonWords);
+  // Milestone titles every issue answer shows, read once per change rather than once per answer.
+  const milestoneCache = createMilestoneCache((ids) =>
+    models.milestones.find({ _id: { $in: ids } }).lean<MilestoneDoc[]>(),
+  );
 
   return {
     /** Inserts a noteable with the events it carries, then wakes the outbox relay. */
@@ -182,13 +187,17 @@ export function createNoteablesStore(deps: Pick<DiscussionsDeps, 'models' | 'out
       return noteables.countDocuments(await narrowed(filter));
     },
 
+    /** A milestone copy, through the in-process cache (milestone-cache.ts). */
     async milestone(id: number): Promise<MilestoneDoc | null> {
-      return models.milestones.findById(id).lean<MilestoneDoc>();
+      return milestoneCache.one(id);
     },
 
     async milestones(ids: number[]): Promise<MilestoneDoc[]> {
-      return ids.length > 0 ? models.milestones.find({ _id: { $in: ids } }).lean<MilestoneDoc[]>() : [];
+      return ids.length > 0 ? milestoneCache.many(ids) : [];
     },
+
+    /** For app.ts to share with the other replicas and the writers of the copies. */
+    milestoneCache,
 
     /** Usernames by id from the user projection (users it has not seen are absent). */
     async usernames(ids: number[]): Promise<Map<number, string>> {

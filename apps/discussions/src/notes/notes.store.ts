@@ -2,6 +2,7 @@ import type { EventEnvelope } from '@gl/contracts';
 import { withEvents } from '@gl/service-kit';
 import type { NoteDoc } from './note.model';
 import type { NoteableDoc } from '../noteables/noteable.model';
+import type { NoteFacts } from '../noteables/participation';
 import type { NoteTarget } from './note-target';
 import type { DiscussionsDeps } from '../discussions.models';
 
@@ -71,6 +72,16 @@ export function createNotesStore(deps: Pick<DiscussionsDeps, 'models' | 'outbox'
       const filter: Record<string, unknown> = { noteableType: doc.kind, noteableId: doc._id, system: false };
       if (!withInternal) filter.internal = { $ne: true };
       return notes.countDocuments(filter);
+    },
+
+    /**
+     * The facts of a noteable's notes that its answer needs (participation.ts), in one read: its
+     * user_notes_count and whether the caller takes part, where the count alone would not do.
+     */
+    async noteFacts(doc: NoteableDoc): Promise<NoteFacts[]> {
+      return notes
+        .find({ noteableType: doc.kind, noteableId: doc._id }, { author: 1, body: 1, system: 1, internal: 1 })
+        .lean<NoteFacts[]>();
     },
 
     /** The comments of a page of noteables (all of one kind), counted in one query. */
