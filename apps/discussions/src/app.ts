@@ -7,7 +7,7 @@ import {
   type ServiceRuntime,
 } from '@gl/service-kit';
 import { createDiscussionsModels, type DiscussionsDeps } from './discussions.models';
-import { createFeatureGate } from './shared/feature-gate';
+import { createFeatureGate } from './common/feature-gate';
 import { createNoteablesStore } from './noteables/noteables.store';
 import { createNoteablesService } from './noteables/noteables.service';
 import { createIssuableSubscriptionsRouter } from './noteables/subscriptions.router';

@@ -16,10 +16,10 @@ import {
   setUncountedPaginationHeaders,
   type ProjectionRevisions,
 } from '@gl/service-kit';
-import { accessTargetOf, canReadNote, readableNamespace, userSummaryOf } from '../shared/access';
-import { SERVICE_PRODUCER } from '../shared/origin';
+import { accessTargetOf, canReadNote, readableNamespace, userSummaryOf } from '../common/access';
+import { SERVICE_PRODUCER } from '../common/origin';
 import { presentIssue } from '../issues/issues.presenter';
-import { readPage, sendPage } from '../shared/http';
+import { readPage, sendPage } from '../common/http';
 import { issuableFilter, namesOf, readableFilter } from '../lists/issuables.finder';
 import { viewerOfContext, type IssuablesScope, type ScopeProject } from '../lists/issuables.scope';
 import type { NoteableDoc, NoteablesService } from '../noteables/noteables.service';

@@ -1,6 +1,6 @@
 import type { CommitEntity } from '@gl/contracts';
 import type { CommitDoc } from './commit.model';
-import { isoNow, type NamespaceView } from '../shared/presenting';
+import { isoNow, type NamespaceView } from '../common/presenting';
 
 export function presentCommit(doc: CommitDoc, ns: NamespaceView): CommitEntity {
   const date = isoNow(doc.createdAt);

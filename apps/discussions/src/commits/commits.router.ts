@@ -9,10 +9,10 @@ import {
   route,
   sendJson,
 } from '@gl/service-kit';
-import { canReadCode, readableNamespace, requireRole, userSummaryOf } from '../shared/access';
+import { canReadCode, readableNamespace, requireRole, userSummaryOf } from '../common/access';
 import { presentCommit } from './commits.presenter';
-import { readPage, sendPage } from '../shared/http';
-import { SERVICE_PRODUCER } from '../shared/origin';
+import { readPage, sendPage } from '../common/http';
+import { SERVICE_PRODUCER } from '../common/origin';
 import type { NoteablesService } from '../noteables/noteables.service';
 
 /** `read_code` (download_code): lib/api/commits.rb `authorize! :download_code, user_project` → 403. */

@@ -7,7 +7,7 @@ import {
 } from '@gl/contracts';
 import { createEvent, excerpt, type EventOrigin } from '@gl/service-kit';
 import type { CommitDoc } from './commit.model';
-import { actorOf } from '../shared/access';
+import { actorOf } from '../common/access';
 import { createCommitsStore } from './commits.store';
 import type { DiscussionsDeps } from '../discussions.models';
 

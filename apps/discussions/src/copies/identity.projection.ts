@@ -11,7 +11,7 @@ import type { DiscussionsModels } from '../discussions.models';
 /**
  * Keeps discussions' copy of projects (with their feature levels) and memberships: group and instance lists
  * of issues and merge requests read which projects a group's subtree holds and which of them the caller
- * reads (issuables.scope.ts); a disabled feature is refused (shared/feature-gate.ts). The service kit's one
+ * reads (issuables.scope.ts); a disabled feature is refused (common/feature-gate.ts). The service kit's one
  * copy (accessCopyHandlers): idempotent, a newer state is never overwritten.
  */
 export function identityProjection(

@@ -1,6 +1,6 @@
 import type { Request } from 'express';
 import { ForbiddenError, accessLevelOf, isHigherTier } from '@gl/service-kit';
-import { canReadNoteable, readableNamespace } from '../shared/access';
+import { canReadNoteable, readableNamespace } from '../common/access';
 import type { NoteableDoc } from '../noteables/noteable.model';
 import type { NoteablesService } from '../noteables/noteables.service';
 

@@ -1,7 +1,7 @@
 import { Router, type Request } from 'express';
 import { ACCESS_LEVELS, DISCUSSIONS_API } from '@gl/contracts';
 import { ForbiddenError, HttpError, NotFoundError, requireUser, route, sendJson } from '@gl/service-kit';
-import { readPage, sendPage } from '../shared/http';
+import { readPage, sendPage } from '../common/http';
 import type { NoteableDoc } from '../noteables/noteables.service';
 import { presentIssue } from '../issues/issues.presenter';
 import type { ScopeProject } from '../lists/issuables.scope';

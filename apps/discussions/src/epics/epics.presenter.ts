@@ -1,6 +1,6 @@
 import type { EpicEntity } from '@gl/contracts';
 import type { NoteableDoc } from '../noteables/noteable.model';
-import { iso, isoNow, references, type NamespaceView } from '../shared/presenting';
+import { iso, isoNow, references, type NamespaceView } from '../common/presenting';
 
 export function presentEpic(doc: NoteableDoc, ns: NamespaceView): EpicEntity {
   // Epics::UpdateDatesService: a fixed date when the epic says so; no milestones lend theirs here.

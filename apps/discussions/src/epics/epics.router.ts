@@ -10,9 +10,9 @@ import {
   route,
   sendJson,
 } from '@gl/service-kit';
-import { canReadNoteable, readableNamespace, requireRole, userSummaryOf } from '../shared/access';
-import { readPage, sendPage } from '../shared/http';
-import { SERVICE_PRODUCER } from '../shared/origin';
+import { canReadNoteable, readableNamespace, requireRole, userSummaryOf } from '../common/access';
+import { readPage, sendPage } from '../common/http';
+import { SERVICE_PRODUCER } from '../common/origin';
 import type { NoteableChanges } from '../noteables/noteable-writes';
 import type { NoteablesService } from '../noteables/noteables.service';
 import { labelsAfter } from '../noteables/label-changes';

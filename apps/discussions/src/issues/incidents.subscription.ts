@@ -1,7 +1,7 @@
 import { DOMAIN_EVENT_TYPES, DURABLES, alertCreatedData, alertResolvedData } from '@gl/contracts';
 import { PoisonMessageError, eventData, type Subscription } from '@gl/service-kit';
 import type { IncidentsService } from './incidents.service';
-import { SERVICE_PRODUCER } from '../shared/origin';
+import { SERVICE_PRODUCER } from '../common/origin';
 
 /**
  * Alerts ↔ incidents: an alert created with createIncident opens one incident issue (idempotent per alert

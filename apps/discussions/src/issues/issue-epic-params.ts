@@ -1,6 +1,6 @@
 import type { Request } from 'express';
 import { NotFoundError, ParamError, collectParams, isHigherTier, mutuallyExclusive } from '@gl/service-kit';
-import { canReadNoteable } from '../shared/access';
+import { canReadNoteable } from '../common/access';
 import type { NoteableDoc } from '../noteables/noteable.model';
 import type { NoteablesService } from '../noteables/noteables.service';
 

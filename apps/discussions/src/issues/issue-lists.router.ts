@@ -1,7 +1,7 @@
 import { Router } from 'express';
 import { DISCUSSIONS_API } from '@gl/contracts';
 import { route, sendJson } from '@gl/service-kit';
-import { readableNamespace } from '../shared/access';
+import { readableNamespace } from '../common/access';
 import { viewerOfContext } from '../lists/issuables.scope';
 import {
   createIssuablePages,

@@ -1,8 +1,8 @@
 import { Router, type Request } from 'express';
 import { ACCESS_LEVELS, DISCUSSIONS_API } from '@gl/contracts';
 import { ForbiddenError, accessLevelOf, requireUser, route, sendJson } from '@gl/service-kit';
-import { accessTargetOf, canReadMergeRequests, canReadNote, canReadNoteable } from '../shared/access';
-import { pageOf, readPage, sendPage } from '../shared/http';
+import { accessTargetOf, canReadMergeRequests, canReadNote, canReadNoteable } from '../common/access';
+import { pageOf, readPage, sendPage } from '../common/http';
 import type { NoteDoc } from '../notes/notes.service';
 import type { NoteableDoc, NoteablesService } from '../noteables/noteables.service';
 import { presentMergeRequest } from '../merge-requests/merge-requests.presenter';

@@ -12,7 +12,7 @@ import {
   route,
   sendJson,
 } from '@gl/service-kit';
-import { accessTargetOf, canReadNote, readableNamespace } from '../shared/access';
+import { accessTargetOf, canReadNote, readableNamespace } from '../common/access';
 import { presentIssue } from './issues.presenter';
 import { positionScopeOfNamespace, type IssuablesScope } from '../lists/issuables.scope';
 import type { NoteableDoc, NoteablesService } from '../noteables/noteables.service';

@@ -1,7 +1,7 @@
 import type { IssueEntity } from '@gl/contracts';
 import type { NoteableDoc } from '../noteables/noteable.model';
 import { issuableHeading, milestoneOf, type IssuableExtras } from '../noteables/issuable.presenter';
-import { iso, isoNow, references, type NamespaceView } from '../shared/presenting';
+import { iso, isoNow, references, type NamespaceView } from '../common/presenting';
 
 export function presentIssue(doc: NoteableDoc, ns: NamespaceView, extras: IssuableExtras): IssueEntity {
   const incident = doc.issueType === 'incident';

@@ -12,9 +12,9 @@ import {
   route,
   sendJson,
 } from '@gl/service-kit';
-import { canSetCreatedAt, commenter, userSummaryOf } from '../shared/access';
-import { SERVICE_PRODUCER } from '../shared/origin';
-import { parseCreatedAt } from '../shared/params';
+import { canSetCreatedAt, commenter, userSummaryOf } from '../common/access';
+import { SERVICE_PRODUCER } from '../common/origin';
+import { parseCreatedAt } from '../common/params';
 import { labelsAfter } from '../noteables/label-changes';
 import type { NoteablesService } from '../noteables/noteables.service';
 import { createSingleIssuables } from '../noteables/single-issuables';

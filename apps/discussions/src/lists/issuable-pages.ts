@@ -10,9 +10,9 @@ import {
   projectionCaughtUp,
   type ProjectionRevisions,
 } from '@gl/service-kit';
-import { accessTargetOf, canReadNote, readableNamespace } from '../shared/access';
-import { readPage, sendPage } from '../shared/http';
-import type { NamespaceView } from '../shared/presenting';
+import { accessTargetOf, canReadNote, readableNamespace } from '../common/access';
+import { readPage, sendPage } from '../common/http';
+import type { NamespaceView } from '../common/presenting';
 import type { NoteableDoc } from '../noteables/noteable.model';
 import type { NoteablesService } from '../noteables/noteables.service';
 import { presentIssue } from '../issues/issues.presenter';

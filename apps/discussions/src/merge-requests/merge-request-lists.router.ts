@@ -1,7 +1,7 @@
 import { Router } from 'express';
 import { DISCUSSIONS_API } from '@gl/contracts';
 import { ForbiddenError, route } from '@gl/service-kit';
-import { canReadMergeRequests, readableNamespace } from '../shared/access';
+import { canReadMergeRequests, readableNamespace } from '../common/access';
 import {
   createIssuablePages,
   listParams,

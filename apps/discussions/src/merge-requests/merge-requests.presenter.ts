@@ -1,7 +1,7 @@
 import type { MergeRequestEntity } from '@gl/contracts';
 import type { NoteableDoc } from '../noteables/noteable.model';
 import { issuableHeading, milestoneOf, type IssuableExtras } from '../noteables/issuable.presenter';
-import { iso, isoNow, references, type NamespaceView } from '../shared/presenting';
+import { iso, isoNow, references, type NamespaceView } from '../common/presenting';
 
 /** MergeRequest::DRAFT_REGEX: a title starting "Draft:", "[Draft]" or "(Draft)" (any case). */
 const DRAFT_TITLE = /^\s*(?:\[draft\]|\(draft\)|draft:)/i;

@@ -17,9 +17,9 @@ import {
   readableNamespace,
   requireRole,
   userSummaryOf,
-} from '../shared/access';
-import { pageOf, readPage, sendPage } from '../shared/http';
-import { SERVICE_PRODUCER } from '../shared/origin';
+} from '../common/access';
+import { pageOf, readPage, sendPage } from '../common/http';
+import { SERVICE_PRODUCER } from '../common/origin';
 import type { NoteablesService } from '../noteables/noteables.service';
 import { createSingleIssuables } from '../noteables/single-issuables';
 import { findMergeRequest, mergeRequestOr404, requireUpdate } from './merge-request-access';

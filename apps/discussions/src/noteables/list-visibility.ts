@@ -1,6 +1,6 @@
 import type { Request } from 'express';
 import { canReadTarget, seesEveryTarget, viewerOf } from '@gl/service-kit';
-import { accessTargetOf, canReadNoteable } from '../shared/access';
+import { accessTargetOf, canReadNoteable } from '../common/access';
 import type { ListVisibility } from './noteables.store';
 
 /** Which items of a list the caller reads: all of them (admins, Reporter and up), else each by the rule. */

@@ -1,7 +1,7 @@
 import { EVENT_TEXT_LIMITS, type EventActor, type TargetEventData, type UserSummary } from '@gl/contracts';
 import { excerpt } from '@gl/service-kit';
 import type { NoteableDoc, NoteableKind } from './noteable.model';
-import { audienceOf } from '../shared/access';
+import { audienceOf } from '../common/access';
 
 /** The activity target, with the audience the events service reads it with (as it is at this moment). */
 export function targetData(doc: NoteableDoc): TargetEventData {

@@ -4,7 +4,7 @@ import type { NoteableDoc, NoteableKind } from './noteable.model';
 import type { NoteablesStore } from './noteables.store';
 import { blankNoteable, targetData } from './noteable-documents';
 import { assigneesChangeNote, reviewersChangeNote, titleChangeNote } from './system-notes';
-import { actorOf } from '../shared/access';
+import { actorOf } from '../common/access';
 import { targetOfNoteable } from '../notes/note-target';
 import type { NotesService } from '../notes/notes.service';
 import type { MilestoneCopies } from '../copies/milestone-copies';

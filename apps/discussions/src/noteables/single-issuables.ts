@@ -1,7 +1,7 @@
 import type { Request } from 'express';
 import type { IssueEntity } from '@gl/contracts';
 import { isHigherTier } from '@gl/service-kit';
-import { accessTargetOf, canReadNote, canReadNoteable } from '../shared/access';
+import { accessTargetOf, canReadNote, canReadNoteable } from '../common/access';
 import { presentIssue } from '../issues/issues.presenter';
 import { presentMergeRequest } from '../merge-requests/merge-requests.presenter';
 import { ancestorPathOf, epicFieldsOf } from '../epics/issue-epics';

@@ -1,7 +1,7 @@
 import { Router, type Request, type Response } from 'express';
 import { ACCESS_LEVELS, DISCUSSIONS_API } from '@gl/contracts';
 import { ForbiddenError, NotFoundError, accessLevelOf, requireUser, route, sendJson } from '@gl/service-kit';
-import { canReadNoteable } from '../shared/access';
+import { canReadNoteable } from '../common/access';
 import { readableIssue } from '../issues/issue-access';
 import { findMergeRequest } from '../merge-requests/merge-request-access';
 import type { NoteableDoc, NoteablesService } from './noteables.service';

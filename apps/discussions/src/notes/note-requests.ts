@@ -15,7 +15,7 @@ import {
   sendJson,
   sendNoContent,
 } from '@gl/service-kit';
-import { canAdminNote, canReadCode, canReadNote, canReadNoteable, readableNamespace } from '../shared/access';
+import { canAdminNote, canReadCode, canReadNote, canReadNoteable, readableNamespace } from '../common/access';
 import type { NoteablesService } from '../noteables/noteables.service';
 import type { NoteDoc } from './note.model';
 import { targetOfCommit, targetOfNoteable, type NoteTarget } from './note-target';

@@ -2,7 +2,7 @@ import type { NoteableTypeName } from '@gl/contracts';
 import type { AccessTarget } from '@gl/service-kit';
 import type { NoteableDoc } from '../noteables/noteable.model';
 import type { CommitDoc } from '../commits/commit.model';
-import { accessTargetOf } from '../shared/access';
+import { accessTargetOf } from '../common/access';
 
 /** What a note hangs on: an issue, merge request, snippet or epic by database id, or a commit by SHA. */
 export interface NoteTarget {

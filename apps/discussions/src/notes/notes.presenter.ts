@@ -1,7 +1,7 @@
 import type { DiscussionEntity, NoteEntity, PositionEntity, PositionParam } from '@gl/contracts';
 import type { NoteDoc } from './note.model';
 import { isResolvable, isThreadResolved, takesResolution } from './note-rules';
-import { iso, isoNow } from '../shared/presenting';
+import { iso, isoNow } from '../common/presenting';
 
 function presentPosition(position: PositionParam): PositionEntity {
   const out: PositionEntity = {

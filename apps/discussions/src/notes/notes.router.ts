@@ -1,10 +1,10 @@
 import { Router } from 'express';
 import { DISCUSSIONS_API, NOTE_OPERATIONS } from '@gl/contracts';
 import { ForbiddenError, ParamError, requestOrigin, requireUser, route, sendJson } from '@gl/service-kit';
-import { canAdminNote, canSetCreatedAt, commenter, userSummaryOf } from '../shared/access';
-import { readPage, sendPage } from '../shared/http';
-import { SERVICE_PRODUCER } from '../shared/origin';
-import { parseCreatedAt } from '../shared/params';
+import { canAdminNote, canSetCreatedAt, commenter, userSummaryOf } from '../common/access';
+import { readPage, sendPage } from '../common/http';
+import { SERVICE_PRODUCER } from '../common/origin';
+import { parseCreatedAt } from '../common/params';
 import type { NoteablesService } from '../noteables/noteables.service';
 import type { NotesService } from './notes.service';
 import { presentNote } from './notes.presenter';

@@ -24,7 +24,7 @@ import type { NoteDoc } from './note.model';
 import type { NoteTarget } from './note-target';
 import { isResolvable, isThreadResolved } from './note-rules';
 import type { NotesStore } from './notes.store';
-import { actorOf } from '../shared/access';
+import { actorOf } from '../common/access';
 
 export type { NoteDoc } from './note.model';
 

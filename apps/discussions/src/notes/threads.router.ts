@@ -18,10 +18,10 @@ import {
   route,
   sendJson,
 } from '@gl/service-kit';
-import { canAdminNote, canSetCreatedAt, commenter, userSummaryOf } from '../shared/access';
-import { readPage, sendPage } from '../shared/http';
-import { SERVICE_PRODUCER } from '../shared/origin';
-import { parseCreatedAt } from '../shared/params';
+import { canAdminNote, canSetCreatedAt, commenter, userSummaryOf } from '../common/access';
+import { readPage, sendPage } from '../common/http';
+import { SERVICE_PRODUCER } from '../common/origin';
+import { parseCreatedAt } from '../common/params';
 import type { NoteablesService } from '../noteables/noteables.service';
 import { isResolvable, takesResolution } from './note-rules';
 import type { NoteDoc, NotesService } from './notes.service';

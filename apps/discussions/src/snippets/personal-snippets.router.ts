@@ -1,9 +1,9 @@
 import { Router, type Request } from 'express';
 import { DISCUSSIONS_API, type PersonalSnippetEntity } from '@gl/contracts';
 import { NotFoundError, requestOrigin, requireUser, route, sendJson } from '@gl/service-kit';
-import { userSummaryOf } from '../shared/access';
-import { readPage, sendPage } from '../shared/http';
-import { SERVICE_PRODUCER } from '../shared/origin';
+import { userSummaryOf } from '../common/access';
+import { readPage, sendPage } from '../common/http';
+import { SERVICE_PRODUCER } from '../common/origin';
 import type { NoteableDoc, NoteablesService } from '../noteables/noteables.service';
 import type { ScopeProject } from '../lists/issuables.scope';
 import type { PersonalSnippets, SnippetPage } from './personal-snippets';

@@ -2,7 +2,7 @@ import type { InternalContext } from '@gl/contracts';
 import { ACCESS_LEVELS } from '@gl/contracts';
 import type { FilterQuery } from 'mongoose';
 import { canReadTarget, featureAvailable, todayUtc, type FeatureLevels } from '@gl/service-kit';
-import { accessTargetOf } from '../shared/access';
+import { accessTargetOf } from '../common/access';
 import type { DiscussionsModels } from '../discussions.models';
 import type { NoteableDoc } from '../noteables/noteable.model';
 import type { ProjectRefDoc } from '../copies/copies.models';

@@ -9,9 +9,9 @@ import {
   route,
   sendJson,
 } from '@gl/service-kit';
-import { canReadNoteable, readableNamespace, requireRole, userSummaryOf } from '../shared/access';
-import { readPage, sendPage } from '../shared/http';
-import { SERVICE_PRODUCER } from '../shared/origin';
+import { canReadNoteable, readableNamespace, requireRole, userSummaryOf } from '../common/access';
+import { readPage, sendPage } from '../common/http';
+import { SERVICE_PRODUCER } from '../common/origin';
 import type { NoteableDoc, NoteablesService } from '../noteables/noteables.service';
 import { listVisibility } from '../noteables/list-visibility';
 import { filesOf } from './snippet-files';

@@ -1,6 +1,6 @@
 import type { SnippetEntity } from '@gl/contracts';
 import type { NoteableDoc } from '../noteables/noteable.model';
-import { isoNow, type NamespaceView } from '../shared/presenting';
+import { isoNow, type NamespaceView } from '../common/presenting';
 import { SNIPPET_REF, filesOf, wellFormed } from './snippet-files';
 
 /** Where a snippet's pages are: its project's `/-/snippets/:id`, or the instance's for personal ones. */
