@@ -4,19 +4,29 @@ import { resolve } from 'node:path';
 import mongoose from 'mongoose';
 import { DOMAIN_EVENT_TYPES, type EventEnvelope } from '@gl/contracts';
 import { connectBus, createLogger } from '@gl/service-kit';
+import type { CpuSampler } from './cpu';
+import {
+  listTargets,
+  listingMarkdown,
+  measureLists,
+  type ListMeasure,
+  type ListingContext,
+} from './events-listing';
 import type { Scenario } from './scenario';
 import { percentile } from './stats';
 
 /**
  * `npm run bench -- --scenario events [--events N] [--ingest K]`, in this order so ingestion and listing are
  * measured on a full store:
- * (1) store: N activity events (default 1,000,000, seeded at about 4,000/s) written by the events service's
- *     bulk loader over 1,000 projects (a tenth in one real project);
+ * (1) store: N activity events (default 1,000,000) written by the events service's bulk loader over 1,000
+ *     projects (a tenth in one real project);
  * (2) ingestion: K issue.opened events (default 20,000) published on the bus as fast as one client can,
- *     timed until all are visible through GET /projects/:id/events (events/s from publish to visible);
+ *     timed until all are visible through GET /projects/:id/events (events/s from publish to visible, and
+ *     the CPU the events service and FerretDB spent per event);
  * (3) end-to-end lag: single events published one after another, each timed until the API shows it;
- * (4) listing: GET /projects/:id/events (also with a filter, checked before paging) and GET /events?scope=all
- *     through the gateway, first and deep pages, p50/p99 of sequential requests.
+ * (4) listing (events-listing.ts): the project, user and scope=all lists through the gateway, first and deep
+ *     pages, each filter (action, target_type, before, after), as root and as a Developer of the group:
+ *     p50/p99 of sequential requests and CPU per request of the events service, FerretDB and the gateway.
  */
 export interface EventsBenchOptions {
   gatewayUrl: string;
@@ -29,24 +39,30 @@ export interface EventsBenchOptions {
   events: number;
   /** Events published and timed in the ingestion phase. */
   ingest: number;
+  cpu: CpuSampler;
   log: (line: string) => void;
 }
 
-interface Latency {
-  requests: number;
-  p50Ms: number;
-  p99Ms: number;
-}
-
 export interface EventsBenchResult {
-  ingestion: { events: number; seconds: number; eventsPerSecond: number };
+  ingestion: {
+    events: number;
+    seconds: number;
+    eventsPerSecond: number;
+    /** CPU milliseconds per ingested event, from the first publish until all are visible. */
+    cpuMsPerEvent: { events: number; ferretdb: number };
+  };
   lag: { samples: number; p50Ms: number; p99Ms: number };
-  listing: { storedEvents: number; projects: number; seedSeconds: number; targets: Record<string, Latency> };
+  listing: {
+    storedEvents: number;
+    projects: number;
+    seedSeconds: number;
+    targets: Record<string, ListMeasure>;
+  };
 }
 
 const PUBLISH_WINDOW = 500;
 const LAG_SAMPLES = 50;
-const LIST_REQUESTS = 50;
+const DEVELOPER = 30;
 const PROJECTS = 1_000;
 const FAKE_PROJECT_BASE = 5_000_000;
 const SEEDED_ID_BASE = 50_000_000;
@@ -71,16 +87,33 @@ async function post(
   options: EventsBenchOptions,
   path: string,
   body: Record<string, unknown>,
-): Promise<number> {
+): Promise<{ id: number; token?: string }> {
   const response = await fetch(`${options.gatewayUrl}/api/v4${path}`, {
     method: 'POST',
     headers: { 'PRIVATE-TOKEN': options.rootToken, 'Content-Type': 'application/json' },
     body: JSON.stringify(body),
     signal: AbortSignal.timeout(30_000),
   });
-  const json = (await response.json()) as { id: number };
+  const json = (await response.json()) as { id: number; token?: string };
   if (response.status !== 201) throw new Error(`POST ${path} answered ${response.status}`);
-  return json.id;
+  return json;
+}
+
+/** A Developer of the group with a token: reads what a member reads (checked per event, unlike root). */
+async function addMember(options: EventsBenchOptions, groupId: number, suffix: string): Promise<string> {
+  const username = `evmember-${suffix}`;
+  const user = await post(options, '/users', {
+    username,
+    name: `Events member ${suffix}`,
+    email: `${username}@example.com`,
+    force_random_password: true,
+  });
+  const token = await post(options, `/users/${user.id}/personal_access_tokens`, {
+    name: 'events-bench',
+    scopes: ['api'],
+  });
+  await post(options, `/groups/${groupId}/members`, { user_id: user.id, access_level: DEVELOPER });
+  return token.token!;
 }
 
 function issueOpened(projectId: number, iid: number): EventEnvelope {
@@ -138,7 +171,6 @@ async function addSyntheticProjects(seed: ActivitySeed, fakeIds: number[]): Prom
         ancestorGroupIds: [],
         destroyed: false,
         createdCorrelationId: null,
-        hasActivity: true,
       })),
       { ordered: false },
     );
@@ -161,7 +193,7 @@ async function addSyntheticProjects(seed: ActivitySeed, fakeIds: number[]): Prom
 /**
  * Seeds `events` activity events over PROJECTS projects (the real one and PROJECTS - 1 synthetic ones), or
  * over `spread`, with the events service's own bulk loader (dist/apps/events/bench-seed.js), which writes
- * the log and the timelines as its consumer would; its progress lines are passed on.
+ * the activity log as its consumer would; its progress lines are passed on.
  */
 export async function seedActivityLog(seed: ActivitySeed): Promise<void> {
   const where = seed.spread
@@ -192,24 +224,13 @@ export async function seedActivityLog(seed: ActivitySeed): Promise<void> {
   if (code !== 0) throw new Error(`the events bench seed exited with ${String(code)}`);
 }
 
-async function timeRequests(options: EventsBenchOptions, path: string): Promise<Latency> {
-  const samples: number[] = [];
-  for (let i = 0; i < LIST_REQUESTS; i++) {
-    const t0 = performance.now();
-    const reply = await get(options, path);
-    samples.push(performance.now() - t0);
-    if (reply.status !== 200) throw new Error(`GET ${path} answered ${reply.status}`);
-  }
-  samples.sort((a, b) => a - b);
-  return { requests: samples.length, p50Ms: percentile(samples, 50), p99Ms: percentile(samples, 99) };
-}
-
 export async function runEventsBench(options: EventsBenchOptions): Promise<EventsBenchResult> {
   const { log } = options;
   const suffix = Date.now().toString(36);
-  const groupId = await post(options, '/groups', { name: `ev-${suffix}`, path: `ev-${suffix}` });
-  const ingestProject = await post(options, '/projects', { name: 'ingest', namespace_id: groupId });
-  const listProject = await post(options, '/projects', { name: 'list', namespace_id: groupId });
+  const groupId = (await post(options, '/groups', { name: `ev-${suffix}`, path: `ev-${suffix}` })).id;
+  const ingestProject = (await post(options, '/projects', { name: 'ingest', namespace_id: groupId })).id;
+  const listProject = (await post(options, '/projects', { name: 'list', namespace_id: groupId })).id;
+  const memberToken = await addMember(options, groupId, suffix);
   const visible = async (projectId: number) =>
     (await get(options, `/projects/${projectId}/events?per_page=1`)).total;
   // Past 10,000 events a list has no X-Total (GitLab's count limit): the n-th event is visible when the page
@@ -233,6 +254,7 @@ export async function runEventsBench(options: EventsBenchOptions): Promise<Event
   let ingestion: EventsBenchResult['ingestion'];
   let lag: EventsBenchResult['lag'];
   try {
+    const cpuBefore = options.cpu.snapshot();
     const t0 = performance.now();
     for (let start = 0; start < options.ingest; start += PUBLISH_WINDOW) {
       await Promise.all(
@@ -251,8 +273,19 @@ export async function runEventsBench(options: EventsBenchOptions): Promise<Event
       100,
     );
     const seconds = (performance.now() - t0) / 1_000;
-    ingestion = { events: options.ingest, seconds, eventsPerSecond: options.ingest / seconds };
-    log(`events: ingested ${options.ingest} events in ${seconds.toFixed(2)} s`);
+    const cpuAfter = options.cpu.snapshot();
+    const perEvent = (name: string) =>
+      Math.round((((cpuAfter.ms[name] ?? 0) - (cpuBefore.ms[name] ?? 0)) / options.ingest) * 1_000) / 1_000;
+    ingestion = {
+      events: options.ingest,
+      seconds,
+      eventsPerSecond: options.ingest / seconds,
+      cpuMsPerEvent: { events: perEvent('events'), ferretdb: perEvent('ferretdb') },
+    };
+    log(
+      `events: ingested ${options.ingest} events in ${seconds.toFixed(2)} s (CPU per event: events ` +
+        `${ingestion.cpuMsPerEvent.events} ms, ferretdb ${ingestion.cpuMsPerEvent.ferretdb} ms)`,
+    );
 
     const lags: number[] = [];
     let expected = baseline + options.ingest;
@@ -270,30 +303,21 @@ export async function runEventsBench(options: EventsBenchOptions): Promise<Event
     await bus.close();
   }
 
-  const deepProjectPage = Math.max(1, Math.floor(options.events / 10 / 20 / 2));
-  const deepAllPage = Math.max(1, Math.floor(options.events / 20 / 2));
-  const targets: Record<string, string> = {
-    'GET /projects/:id/events page 1': `/projects/${listProject}/events`,
-    [`GET /projects/:id/events page ${deepProjectPage}`]: `/projects/${listProject}/events?page=${deepProjectPage}`,
-    [FILTERED_LIST]: `/projects/${listProject}/events?target_type=issue`,
-    'GET /events?scope=all page 1': '/events?scope=all',
-    [`GET /events?scope=all page ${deepAllPage}`]: `/events?scope=all&page=${deepAllPage}`,
+  const listing: ListingContext = {
+    gatewayUrl: options.gatewayUrl,
+    tokens: { root: options.rootToken, member: memberToken },
+    cpu: options.cpu,
+    log,
   };
-  const results: Record<string, Latency> = {};
-  for (const [label, path] of Object.entries(targets)) {
-    results[label] = await timeRequests(options, path);
-    log(
-      `events: ${label}: p50 ${results[label].p50Ms.toFixed(1)} ms, p99 ${results[label].p99Ms.toFixed(1)} ms`,
-    );
-  }
+  const targets = await measureLists(listing, listTargets(listProject, options.events));
   return {
     ingestion,
     lag,
-    listing: { storedEvents: options.events, projects: PROJECTS, seedSeconds, targets: results },
+    listing: { storedEvents: options.events, projects: PROJECTS, seedSeconds, targets },
   };
 }
 
-const FILTERED_LIST = 'GET /projects/:id/events?target_type=issue page 1 (checked before paging)';
+const FILTERED_LIST = 'project target_type=issue';
 
 export interface EventsScenarioOptions {
   events: number;
@@ -312,6 +336,7 @@ export function eventsScenario(sizes: EventsScenarioOptions): Scenario<EventsBen
         natsUrl: context.natsUrl,
         database: `${context.databasePrefix}events`,
         ...sizes,
+        cpu: context.cpu,
         log: context.log,
       });
       const stored = `${sizes.events.toLocaleString('en-US')} stored`;
@@ -345,6 +370,7 @@ export function eventsScenario(sizes: EventsScenarioOptions): Scenario<EventsBen
             before: '≈500 at 1,000,000',
           },
         ],
+        details: `Lists at ${stored} (events-listing.ts):\n\n${listingMarkdown(result.listing.targets)}`,
       };
     },
   };

@@ -13,10 +13,7 @@ export class ProjectionVersion {
   }
 }
 
-export type ProjectAccessRow = Pick<
-  ProjectDoc,
-  '_id' | 'destroyed' | 'visibility' | 'ancestorGroupIds' | 'hasActivity'
->;
+export type ProjectAccessRow = Pick<ProjectDoc, '_id' | 'destroyed' | 'visibility' | 'ancestorGroupIds'>;
 export type GroupAccessRow = Pick<GroupDoc, '_id' | 'destroyed' | 'visibility' | 'ancestorGroupIds'>;
 
 export interface AccessRows {
@@ -83,7 +80,7 @@ export function createAccessCache(
       const [projects, groups] = await Promise.all([
         models.projects
           .find({})
-          .select({ _id: 1, destroyed: 1, visibility: 1, ancestorGroupIds: 1, hasActivity: 1 })
+          .select({ _id: 1, destroyed: 1, visibility: 1, ancestorGroupIds: 1 })
           .lean<ProjectAccessRow[]>(),
         models.groups
           .find({})

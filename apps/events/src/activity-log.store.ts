@@ -1,52 +1,63 @@
+import { createHash } from 'node:crypto';
 import type { FilterQuery, Model } from 'mongoose';
-import type { ActivityEventsQuery } from '@gl/contracts';
-import { countUpTo, createBeyondLimitMemo, deleteManyInBatches } from '@gl/service-kit';
-import { activityCriteria } from './activity-criteria';
+import { createBeyondLimitMemo, deleteManyInBatches, listKey } from '@gl/service-kit';
+import { readersOf, reachOf } from './activity-reach';
 import type { ActivityDoc } from './events.models';
-import { COUNT_LIMIT, type Order, type PageWindow, type TimelinePage } from './timeline/timeline.store';
+import { activityTarget } from './events.visibility';
 
-/**
- * The activity log (`activities`, one document per event) read by index. A filtered list of one project's
- * events (`action`, `target_type`, `before`, `after`) comes from here: walking the project's timeline and
- * checking each event read up to COUNT_LIMIT matches for X-Total on every request (10,000 issue events:
- * 520 ms a page); here the page and the count are index range reads. Unfiltered lists and lists whose
- * events are checked one by one for the caller (sensitive targets) still read the timelines.
- */
-export function projectFilter(projectId: number, query: ActivityEventsQuery): FilterQuery<ActivityDoc> {
-  const { action, targetType, createdBefore, createdFrom } = activityCriteria(query);
-  const filter: FilterQuery<ActivityDoc> = { projectId };
-  if (action) filter.action = action;
-  if (targetType) filter.targetType = targetType;
-  if (createdBefore || createdFrom) {
-    filter.createdAt = {
-      ...(createdBefore && { $lt: createdBefore }),
-      ...(createdFrom && { $gte: createdFrom }),
-    };
-  }
-  return filter;
+export type Order = 'asc' | 'desc';
+
+/** GitLab (Kaminari MAX_COUNT_LIMIT): past 10,000 matches the total is not counted and not sent. */
+export const COUNT_LIMIT = 10_000;
+
+export interface PageWindow {
+  skip: number;
+  take: number;
+}
+
+export interface ActivityPage {
+  items: ActivityDoc[];
+  /** Null when more than COUNT_LIMIT events match. */
+  total: number | null;
+  hasNext: boolean;
 }
 
 /** Events deleted per statement when a deleted author's events are removed: short, bounded statements. */
 export const REMOVAL_BATCH = 500;
 
+/** The event as stored: with who reads it (activity-reach.ts), from its audience. */
+export function withReach(activity: ActivityDoc): ActivityDoc {
+  const target = activityTarget(activity);
+  const reach = reachOf(target);
+  return { ...activity, reach, readers: readersOf(target, reach) };
+}
+
 /**
- * The activity log: recorded in batches; read one page of the log's events matching a filter, with GitLab's
- * bounded count. A filter found past the count limit is remembered for a minute (X-Total is not sent for it),
- * so the probe past 10,000 matches is not walked again at every page.
+ * The activity log (`activities`, one document per event), the only store of activity: every list is one
+ * query along an index (events.models.ts) in id order, GitLab's order, with its filters and who may read
+ * each event in the query itself (activity-access.ts), so a page reads its own events and a deep page skips
+ * index entries. The total is GitLab's bounded count (up to 10,000, else none) of the same query, left out
+ * when the page shows it, and remembered for a minute once a list is past the limit.
  */
 export function createActivityLogStore(activities: Model<ActivityDoc>) {
   const pastCountLimit = createBeyondLimitMemo();
+  /** A list's memo key: its filter, hashed (an author's list names every project its caller reads). */
+  const keyOf = (filter: FilterQuery<ActivityDoc>) =>
+    createHash('sha1').update(listKey(activities, filter)).digest('base64');
+  const sortOf = (order: Order) => ({ _id: order === 'desc' ? -1 : 1 }) as const;
+
   return {
     /**
-     * Inserts activity events; one an earlier delivery already recorded (same `sourceEventId`) stays as it
-     * is. Resolves each event's stored id by its domain event id.
+     * Inserts activity events (with their reach); one an earlier delivery already recorded (same
+     * `sourceEventId`) stays as it is. Resolves each event's stored id by its domain event id, and the ids
+     * this call inserted.
      */
-    async record(list: ActivityDoc[]): Promise<Map<string, number>> {
+    async record(list: ActivityDoc[]): Promise<{ ids: Map<string, number>; inserted: number[] }> {
       const ids = new Map(list.map((activity) => [activity.sourceEventId, activity._id]));
-      if (list.length === 0) return ids;
+      if (list.length === 0) return { ids, inserted: [] };
       try {
-        await activities.insertMany(list, { ordered: false, lean: true });
-        return ids;
+        await activities.insertMany(list.map(withReach), { ordered: false, lean: true });
+        return { ids, inserted: list.map((activity) => activity._id) };
       } catch (err) {
         // Unordered: everything but the duplicates went in; any other failure leaves an event missing.
         const stored = await activities
@@ -54,50 +65,67 @@ export function createActivityLogStore(activities: Model<ActivityDoc>) {
           .select({ _id: 1, sourceEventId: 1 })
           .lean<Pick<ActivityDoc, '_id' | 'sourceEventId'>[]>();
         if (stored.length < ids.size) throw err;
-        return new Map(stored.map((activity) => [activity.sourceEventId, activity._id]));
+        const found = new Map(stored.map((activity) => [activity.sourceEventId, activity._id]));
+        const inserted = list.filter((a) => found.get(a.sourceEventId) === a._id).map((a) => a._id);
+        return { ids: found, inserted };
       }
     },
 
-    /** A project's events matching the list's filters, newest (or oldest) first. */
-    async projectPage(
-      projectId: number,
-      query: ActivityEventsQuery,
-      order: Order,
-      window: PageWindow,
-    ): Promise<TimelinePage> {
-      const filter = projectFilter(projectId, query);
-      const sort = { _id: order === 'desc' ? -1 : 1 } as const;
-      const [found, total] = await Promise.all([
-        activities
-          .find(filter)
-          .sort(sort)
-          .skip(window.skip)
-          .limit(window.take + 1)
-          .lean<ActivityDoc[]>(),
-        countUpTo(activities, filter, COUNT_LIMIT, pastCountLimit),
-      ]);
-      return { items: found.slice(0, window.take), total, hasNext: found.length > window.take };
+    /** Deletes events this process inserted under ids it can no longer vouch for (activity-sequence.ts). */
+    async removeIds(ids: number[]): Promise<void> {
+      for (let i = 0; i < ids.length; i += REMOVAL_BATCH)
+        await activities.deleteMany({ _id: { $in: ids.slice(i, i + REMOVAL_BATCH) } });
     },
 
-    /** A deleted author's events still in the log: ids and projects (null: group or personal events). */
-    async authorEvents(authorId: number): Promise<Pick<ActivityDoc, '_id' | 'projectId'>[]> {
+    /**
+     * One page of the events matching `filter` in id order, whether a next page exists, and the bounded
+     * total: not counted when the page shows where the list ends.
+     */
+    async page(filter: FilterQuery<ActivityDoc>, order: Order, window: PageWindow): Promise<ActivityPage> {
+      const found = await activities
+        .find(filter)
+        .sort(sortOf(order))
+        .skip(window.skip)
+        .limit(window.take + 1)
+        .lean<ActivityDoc[]>();
+      const items = found.slice(0, window.take);
+      const hasNext = found.length > window.take;
+      if (!hasNext && (items.length > 0 || window.skip === 0))
+        return { items, total: window.skip + items.length, hasNext };
+      const total = await pastCountLimit.upTo(keyOf(filter), COUNT_LIMIT, () =>
+        activities.countDocuments(filter, { limit: COUNT_LIMIT + 1 }).exec(),
+      );
+      return { items, total, hasNext };
+    },
+
+    /** Live readers: up to `max` events of `filter` with ids in (after, upTo], oldest first. */
+    async readAfter(
+      filter: FilterQuery<ActivityDoc>,
+      after: number,
+      upTo: number,
+      max: number,
+    ): Promise<ActivityDoc[]> {
+      if (upTo <= after) return [];
       return activities
-        .find({ authorId })
-        .select({ _id: 1, projectId: 1 })
-        .lean<Pick<ActivityDoc, '_id' | 'projectId'>[]>();
+        .find({ ...filter, _id: { $gt: after, $lte: upTo } })
+        .sort({ _id: 1 })
+        .limit(max)
+        .lean<ActivityDoc[]>();
     },
 
-    /** Deletes events by id (already read), REMOVAL_BATCH per statement; returns how many went. */
-    async removeIds(ids: number[]): Promise<number> {
-      let deleted = 0;
-      for (let i = 0; i < ids.length; i += REMOVAL_BATCH) {
-        deleted += (await activities.deleteMany({ _id: { $in: ids.slice(i, i + REMOVAL_BATCH) } }))
-          .deletedCount;
-      }
-      return deleted;
+    /** The id before the `depth` newest events of `filter` up to `upTo` (0 when there are fewer). */
+    async idBefore(filter: FilterQuery<ActivityDoc>, upTo: number, depth: number): Promise<number> {
+      const [oldest] = await activities
+        .find({ ...filter, _id: { $lte: upTo } })
+        .sort({ _id: -1 })
+        .skip(depth)
+        .limit(1)
+        .select({ _id: 1 })
+        .lean<Pick<ActivityDoc, '_id'>[]>();
+      return oldest?._id ?? 0;
     },
 
-    /** Deletes whatever is left of a deleted author's events, REMOVAL_BATCH at a time; returns how many went. */
+    /** Deletes a deleted author's events, REMOVAL_BATCH at a time; returns how many went. */
     async removeAuthor(authorId: number): Promise<number> {
       return deleteManyInBatches(activities, { authorId }, REMOVAL_BATCH);
     },

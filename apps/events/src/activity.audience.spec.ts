@@ -2,7 +2,9 @@ import { DOMAIN_EVENT_TYPES, type EventEnvelope, type InternalContext } from '@g
 import { testNamespace, testPrincipal } from '@gl/testing';
 import { toActivity } from './activity.mapping';
 import type { ActivityDoc } from './events.models';
-import { activityTarget, isSensitive, projectActivityCheck } from './events.visibility';
+import { projectReachFilter } from './activity-access';
+import { withReach } from './activity-log.store';
+import { activityTarget } from './events.visibility';
 import { branchPushed, noteCreated, targetEvent } from './testing/envelopes';
 
 const D = DOMAIN_EVENT_TYPES.discussions;
@@ -47,32 +49,47 @@ describe('the audience an activity event is read with', () => {
   );
 });
 
-const activityOf = (event: EventEnvelope): ActivityDoc => ({ _id: 1, ...toActivity(event)! });
+const stored = (event: EventEnvelope): ActivityDoc => withReach({ _id: 1, ...toActivity(event)! });
 
-describe('sensitive events and the project list without per-event checks', () => {
+/** Reach bits (activity-reach.ts READER_CLASSES): anonymous, signed in, Guest (open), Guest (private). */
+const EVERYONE = 0b1111;
+const NOT_PRIVATE_GUESTS = 0b0111;
+
+describe('who reads an event, stored with it, and the project list as one query', () => {
   it.each([
-    ['a merge request', targetEvent(D.mergeRequestOpened, 5, target), false],
-    ['a push', branchPushed(5), false],
-    ['an issue', targetEvent(D.issueOpened, 5, { ...target, audience: { confidential: false } }), false],
+    ['a merge request', targetEvent(D.mergeRequestOpened, 5, target), NOT_PRIVATE_GUESTS, null],
+    ['a push', branchPushed(5), NOT_PRIVATE_GUESTS, null],
+    [
+      'an issue',
+      targetEvent(D.issueOpened, 5, { ...target, audience: { confidential: false } }),
+      EVERYONE,
+      null,
+    ],
     [
       'a public snippet',
       targetEvent(D.snippetCreated, 5, { ...target, audience: { visibility: 'public' } }),
-      false,
+      EVERYONE,
+      null,
     ],
     [
       'a confidential issue',
-      targetEvent(D.issueOpened, 5, { ...target, audience: { confidential: true } }),
-      true,
+      targetEvent(D.issueOpened, 5, {
+        ...target,
+        audience: { confidential: true, authorId: 3, assigneeIds: [4] },
+      }),
+      0,
+      ',3,4,',
     ],
     [
       'an internal snippet',
-      targetEvent(D.snippetCreated, 5, { ...target, audience: { visibility: 'internal' } }),
-      true,
+      targetEvent(D.snippetCreated, 5, { ...target, audience: { visibility: 'internal', authorId: 3 } }),
+      0b1110,
+      null,
     ],
-    ['a snippet without audience', targetEvent(D.snippetCreated, 5, target), true],
-    ['an internal note', noteCreated(5, { audience: { internal: true } }), true],
-  ])('When the event is %s, then sensitive is %s', (_what, event, sensitive) => {
-    expect(isSensitive(activityOf(event))).toBe(sensitive);
+    ['a snippet without audience', targetEvent(D.snippetCreated, 5, target), 0b1100, null],
+    ['an internal note', noteCreated(5, { audience: { internal: true, authorId: 3 } }), 0, null],
+  ])('When the event is %s, then reach %s and readers %s', (_what, event, reach, readers) => {
+    expect(stored(event)).toMatchObject({ reach, readers });
   });
 
   const ctx = (
@@ -88,22 +105,18 @@ describe('sensitive events and the project list without per-event checks', () =>
     principal: signedIn ? testPrincipal({ id: 9 }) : null,
     namespace: testNamespace({ kind: 'project', id: 5, visibility, accessLevel: level }),
   });
-  const count = (n: number | undefined) => () => Promise.resolve(n);
 
-  it('When the caller reads every target, or the stream holds nothing sensitive for an open project, then no check', async () => {
-    expect(await projectActivityCheck(ctx('private', 20), count(3))).toBeNull();
-    expect(await projectActivityCheck(ctx('public', 0, false), count(0))).toBeNull();
-    expect(await projectActivityCheck(ctx('internal', 0), count(0))).toBeNull();
+  it('When the caller reads every target of the project, then the list has no condition on reach', () => {
+    expect(projectReachFilter(ctx('private', 20))).toBeNull();
+    expect(projectReachFilter(ctx('public', 50, false))).toBeNull();
   });
 
-  it('When sensitive events are there or not counted, or the caller is a Guest of a private project, then a check', async () => {
-    const confidential = activityOf(
-      targetEvent(D.issueOpened, 5, { ...target, audience: { confidential: true, authorId: 1 } }),
-    );
-    const check = await projectActivityCheck(ctx('public', 0, false), count(1));
-    expect(check?.(confidential)).toBe(false);
-    expect(await projectActivityCheck(ctx('public', 0, false), count(undefined))).not.toBeNull();
-    const guest = await projectActivityCheck(ctx('private', 10), count(0));
-    expect(guest?.(activityOf(targetEvent(D.mergeRequestOpened, 5, target)))).toBe(false);
+  it('When the caller reads by class, then what the class reads, and their own targets when signed in', () => {
+    expect(projectReachFilter(ctx('public', 0, false))).toEqual({
+      reach: { $in: [null, 1, 3, 5, 7, 9, 11, 13, 15] },
+    });
+    expect(projectReachFilter(ctx('private', 10))).toEqual({
+      $or: [{ reach: { $in: [null, 8, 9, 10, 11, 12, 13, 14, 15] } }, { readers: { $regex: ',9,' } }],
+    });
   });
 });

@@ -4,7 +4,6 @@ import {
   PoisonMessageError,
   applyIdentityEvent,
   type BatchOutcome,
-  type Counters,
   type ProjectionRevisions,
   type Subscription,
   eventData,
@@ -16,13 +15,13 @@ import {
 } from '@gl/service-kit';
 import { ProjectionVersion } from './access.cache';
 import { createActivityLogStore } from './activity-log.store';
+import { streamsOf } from './activity-scopes';
+import { RENEW_MS, type ActivitySequence } from './activity-sequence';
 import { recordAuthorRemoval } from './author-removal.job';
 import { toActivity, type ActivityDraft } from './activity.mapping';
 import type { ActivityDoc, EventsModels } from './events.models';
 import { createIngestedStore } from './ingested.store';
 import { createProjectsStore, type ProjectsStore } from './projects.store';
-import type { TimelineModels } from './timeline/timeline.models';
-import { createTimelineStore, streams, streamsOf } from './timeline/timeline.store';
 import { createUsersStore, type NamedAuthor } from './users.store';
 
 const ID = EVENT_TYPES.identity;
@@ -104,21 +103,22 @@ export interface ActivityRecorder {
   applyBatch(events: EventEnvelope[]): Promise<BatchOutcome>;
 }
 
+/** Times a batch's events are written again under new ids after its lease was taken for dead. */
+const LEASE_RETRIES = 3;
+
 export function createActivityRecorder(
   models: EventsModels,
-  timelines: TimelineModels,
-  counters: Counters,
+  sequence: ActivitySequence,
   projections: ProjectionVersion = new ProjectionVersion(),
   /** Told each identity revision once its projection write is done (requests wait for them). */
   revisions: Pick<ProjectionRevisions, 'applied'> | null = null,
-  /** Told the timeline streams a batch appended to, once their heads are written (live streams wake). */
-  onAppended: (streams: string[]) => void = () => undefined,
+  /** Told the scopes (activity-scopes.ts) a batch recorded events in, once they are written (streams wake). */
+  onRecorded: (streams: string[]) => void = () => undefined,
   /** Told when a deleted user's events are to be removed (the removal job wakes). */
   onAuthorRemoval: () => void = () => undefined,
 ): ActivityRecorder {
-  const timeline = createTimelineStore(timelines);
   const activityLog = createActivityLogStore(models.activities);
-  const ingested = createIngestedStore(models.ingested, counters);
+  const ingested = createIngestedStore(models.ingested);
   const projects = createProjectsStore(models.projects);
   const users = createUsersStore(models.users);
   /** Authors already written to the user projection by this process (spares one upsert per event). */
@@ -145,44 +145,42 @@ export function createActivityRecorder(
   }
 
   /**
-   * Appends each stream's events with one head read and write. Streams are independent documents, so
-   * they are written side by side.
+   * Writes the activity events under ids taken with an open lease (activity-sequence.ts), renewed while the
+   * write lasts and closed after it, so live readers never pass an id still being written. An event an
+   * earlier delivery wrote keeps its id. If the lease was taken for dead meanwhile, readers may have gone
+   * past these ids: the events this call wrote are deleted and written again under new ones.
    */
-  async function appendToStreams(activities: ActivityDoc[]): Promise<void> {
-    const byStream = new Map<string, ActivityDoc[]>();
-    for (const activity of activities) {
-      for (const stream of streamsOf(activity)) {
-        const list = byStream.get(stream);
-        if (list) list.push(activity);
-        else byStream.set(stream, [activity]);
+  async function write(drafts: ActivityDraft[]): Promise<ActivityDoc[]> {
+    if (drafts.length === 0) return [];
+    for (let attempt = 1; ; attempt++) {
+      const lease = await sequence.open(drafts.length);
+      const activities = drafts.map((draft, i): ActivityDoc => ({ _id: lease.first + i, ...draft }));
+      const renew = setInterval(() => void sequence.renew(lease.token).catch(() => undefined), RENEW_MS);
+      renew.unref();
+      let written: Awaited<ReturnType<typeof activityLog.record>>;
+      let closed: boolean;
+      try {
+        written = await activityLog.record(activities);
+      } finally {
+        clearInterval(renew);
+        closed = await sequence.close(lease.token);
       }
-    }
-    const begun: number[] = [];
-    await Promise.all(
-      [...byStream].map(async ([stream, list]) => {
-        const result = await timeline.appendEachOnce(stream, list);
-        const projectId = list[0]!.projectId;
-        if (result.first && projectId !== null && stream === streams.project(projectId))
-          begun.push(projectId);
-      }),
-    );
-    if (byStream.size > 0) onAppended([...byStream.keys()]);
-    if (begun.length > 0) {
-      await projects.markHasActivity(begun);
-      projections.bump();
+      if (closed) return activities.map((a) => ({ ...a, _id: written.ids.get(a.sourceEventId)! }));
+      await activityLog.removeIds(written.inserted);
+      if (attempt >= LEASE_RETRIES) throw new Error('activity ids: the lease expired on every attempt');
     }
   }
 
   /**
-   * Records the activity events of a batch, once per event id, crash-safe: ids are claimed in `ingested`
-   * first (a redelivery reuses them), the log and the timelines are written idempotently, and an event is
-   * marked done only after all of that.
+   * Records the activity events of a batch, once per event id: written to the log (idempotently, by event
+   * id), then marked done in `ingested`. A delivery cut short before the mark is recorded again, and finds
+   * what it wrote.
    */
   async function record(batch: Mapped[]): Promise<void> {
     // The same event twice in a batch (published twice) is recorded once.
     const unique = [...new Map(batch.map((item) => [item.event.id, item])).values()];
     const known = await ingested.find(unique.map((item) => item.event.id));
-    // A record with `done: false` is an earlier delivery cut short: it is finished with the same id.
+    // A record with `done: false` is an earlier delivery cut short (older builds claimed ids first).
     const pending = unique.filter((item) => {
       const record = known.get(item.event.id);
       return record === undefined || record.done === false;
@@ -196,27 +194,12 @@ export function createActivityRecorder(
       item.draft && !deleted.has(item.draft.authorId) ? [item.draft] : [],
     );
     await addAuthors(drafts);
-    const claimed = await ingested.claim(
-      drafts.filter((draft) => !known.has(draft.sourceEventId)).map((draft) => draft.sourceEventId),
-    );
-    const activities: ActivityDoc[] = [];
-    for (const draft of drafts) {
-      const claim = known.get(draft.sourceEventId) ?? claimed.get(draft.sourceEventId)!;
-      // Claimed and finished by another delivery in the meantime.
-      if (claim.done !== false) continue;
-      activities.push({ _id: claim.activityId!, ...draft });
-    }
-    // An event an earlier delivery recorded under another id keeps that id.
-    const stored = await activityLog.record(activities);
-    const recorded = activities.map((activity) => ({
-      ...activity,
-      _id: stored.get(activity.sourceEventId)!,
-    }));
-    await appendToStreams(recorded);
+    const recorded = await write(drafts);
     await ingested.markDone([
       ...skipped.map((item) => ({ eventId: item.event.id, activityId: null })),
       ...recorded.map((activity) => ({ eventId: activity.sourceEventId, activityId: activity._id })),
     ]);
+    if (recorded.length > 0) onRecorded([...new Set(recorded.flatMap(streamsOf))]);
   }
 
   return {

@@ -1,20 +1,20 @@
 import { EVENTS_API_ENDPOINTS } from '@gl/contracts';
 import {
-  createCounters,
   createProjectionRevisions,
   createRuntimeHttpApp,
   type ServiceInstance,
   type ServiceRuntime,
 } from '@gl/service-kit';
 import { ProjectionVersion, createAccessCache } from './access.cache';
+import { createActivitySequence } from './activity-sequence';
 import { activityLogSubscription, createActivityRecorder, type ActivityRecorder } from './activity.consumer';
 import { createAuthorRemovalJob, type AuthorRemovalJob } from './author-removal.job';
 import { createEventsModels, type EventsModels } from './events.models';
 import { createEventsRouter } from './events.router';
+import { createEventsService } from './events.service';
 import { createRetentionJob, type RetentionJob } from './retention.job';
 import { createLiveStreams, type LiveStreams } from './stream/live-streams';
 import type { StreamOptions } from './stream/activity-streams';
-import { createTimelineModels, type TimelineModels } from './timeline/timeline.models';
 
 export const SERVICE_NAME = 'events';
 
@@ -38,21 +38,20 @@ export function createEventsApp(
   options: EventsAppOptions = {},
 ): ServiceInstance & {
   models: EventsModels;
-  timelines: TimelineModels;
   recorder: ActivityRecorder;
   retention: RetentionJob;
   authorRemoval: AuthorRemovalJob;
   live: LiveStreams;
 } {
   const models = createEventsModels(runtime.connection);
-  const timelines = createTimelineModels(runtime.connection);
+  const sequence = createActivitySequence(runtime.connection);
   const projections = new ProjectionVersion();
   const revisions = createProjectionRevisions(runtime.connection, { maxWaitMs: options.revisionWaitMs });
   const cache = createAccessCache(models, projections, revisions);
   const live = createLiveStreams({
     runtime,
     models,
-    timelines,
+    sequence,
     cache,
     version: projections,
     revisions,
@@ -60,35 +59,26 @@ export function createEventsApp(
   });
   const authorRemoval = createAuthorRemovalJob(
     models,
-    timelines,
     runtime.logger,
     options.retentionIntervalMs ?? 3_600_000,
     options.authorRemovalGraceMs,
   );
-  const recorder = createActivityRecorder(
-    models,
-    timelines,
-    createCounters(runtime.connection),
-    projections,
-    revisions,
-    live.recorded,
-    () => authorRemoval.wake(),
+  const recorder = createActivityRecorder(models, sequence, projections, revisions, live.recorded, () =>
+    authorRemoval.wake(),
   );
   const retention = createRetentionJob(
     models,
-    timelines,
     runtime.logger,
     options.retentionIntervalMs ?? 3_600_000,
     runtime.config.NATS_STREAM_MAX_AGE,
   );
   const app = createRuntimeHttpApp(runtime, SERVICE_NAME, {
     serves: EVENTS_API_ENDPOINTS,
-    apiRouters: [createEventsRouter(models, timelines, cache, revisions), live.router],
+    apiRouters: [createEventsRouter(createEventsService(models), cache, revisions), live.router],
   });
   return {
     app,
     models,
-    timelines,
     recorder,
     retention,
     authorRemoval,

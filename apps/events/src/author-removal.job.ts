@@ -3,8 +3,6 @@ import type { Logger } from 'pino';
 import { createBackgroundJob, type BackgroundJob } from '@gl/service-kit';
 import { createActivityLogStore } from './activity-log.store';
 import type { AuthorRemovalDoc, EventsModels } from './events.models';
-import type { TimelineModels } from './timeline/timeline.models';
-import { createTimelineStore, streams } from './timeline/timeline.store';
 
 /**
  * A deleted user's activity events are deleted, not shown as the Ghost User's: `events.author_id` was a
@@ -12,10 +10,9 @@ import { createTimelineStore, streams } from './timeline/timeline.store';
  * foreign key with `on_delete: async_delete` (config/gitlab_loose_foreign_keys.yml), carried out in the
  * background by LooseForeignKeys::CleanupWorker; Users::MigrateRecordsToGhostUserService moves issues,
  * merge requests, notes and snippets to the Ghost User, never events. So does this service: applying
- * `user.destroyed` records an order (author_removals), and this job carries it out, in bounded steps, from
- * every list: the shared streams (all projects, each project) by marking the events removed in place, the
- * author's own stream as a whole, then the activity log. An order is deleted only when all of that is done,
- * so a run cut short is carried out again, and every step finds what an earlier run did.
+ * `user.destroyed` records an order (author_removals), and this job carries it out: the author's events leave
+ * the activity log, REMOVAL_BATCH per statement, and with it every list. An order is deleted only when that
+ * is done, so a run cut short is carried out again.
  */
 
 /** Records (again, on redelivery) that a deleted user's events are to be removed. */
@@ -37,44 +34,25 @@ export type AuthorRemovalJob = BackgroundJob<number>;
 
 export function createAuthorRemovalJob(
   models: EventsModels,
-  timelines: TimelineModels,
   logger: Logger,
   /** Orders left by a run that failed (or by a replay) are taken up again at this interval. */
   intervalMs: number,
   graceMs: number = AUTHOR_REMOVAL_GRACE_MS,
 ): AuthorRemovalJob {
   const log = createActivityLogStore(models.activities);
-  const timeline = createTimelineStore(timelines);
   /** The run that ends the grace of the orders still in it. */
   let graceTimer: NodeJS.Timeout | null = null;
 
-  /** Removes one deleted author's events from every stream and the log; resolves how many there were. */
+  /** Removes one deleted author's events from the log; resolves how many there were. */
   async function removeAuthor(authorId: number): Promise<number> {
     const began = Date.now();
-    const events = await log.authorEvents(authorId);
-    const matches = (item: { authorId: number }) => item.authorId === authorId;
-    const byProject = new Map<number, Set<number>>();
-    for (const { _id, projectId } of events) {
-      if (projectId === null) continue;
-      const ids = byProject.get(projectId);
-      if (ids) ids.add(_id);
-      else byProject.set(projectId, new Set([_id]));
-    }
-    // The all-projects stream first: its expected ids come from the log, which goes project by project next.
-    const all = new Set([...byProject.values()].flatMap((ids) => [...ids]));
-    let steps = (await timeline.removeMatching(streams.allProjects, matches, all)).steps;
-    for (const [projectId, ids] of byProject) {
-      steps += (await timeline.removeMatching(streams.project(projectId), matches, ids)).steps;
-      await log.removeIds([...ids]);
-    }
-    await timeline.drop(streams.author(authorId));
-    await log.removeAuthor(authorId);
-    if (events.length > 0)
+    const removed = await log.removeAuthor(authorId);
+    if (removed > 0)
       logger.info(
-        { authorId, events: events.length, projects: byProject.size, steps, ms: Date.now() - began },
+        { authorId, events: removed, ms: Date.now() - began },
         'deleted author: activity events removed',
       );
-    return events.length;
+    return removed;
   }
 
   async function run(): Promise<number> {

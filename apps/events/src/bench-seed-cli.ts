@@ -1,11 +1,11 @@
 import { z } from 'zod';
 import { connectMongo } from '@gl/service-kit';
+import { withReach } from './activity-log.store';
+import { createActivitySequence } from './activity-sequence';
 import { createEventsModels, type ActivityDoc } from './events.models';
-import { createTimelineModels } from './timeline/timeline.models';
-import { createTimelineStore, streamsOf } from './timeline/timeline.store';
 
 /**
- * Seeds N synthetic activity events (log and timelines, written as the consumer writes them) for
+ * Seeds N synthetic activity events (the log, written as the consumer writes it) for
  * `npm run bench -- --scenario events`: event i belongs to `--real-project` when i % 10 == 0 (so a real
  * project has deep pages) and otherwise to one of `--projects - 1` synthetic ids from `--fake-project-base`.
  * The mixed scenario spreads them over real projects and authors instead: `--real-projects 5,6,7` and
@@ -79,7 +79,8 @@ async function main(): Promise<number> {
   const connection = await connectMongo(env.data.MONGO_URL, env.data.MONGO_DB);
   try {
     const models = createEventsModels(connection);
-    const timeline = createTimelineStore(createTimelineModels(connection));
+    // Ids recorded from now on come after the seeded ones, as they would after real ones.
+    await createActivitySequence(connection).ensureAtLeast(a['id-base'] + a.events);
     const started = Date.now();
     const now = Date.now();
     for (let from = 0; from < a.events; from += CHUNK) {
@@ -96,17 +97,9 @@ async function main(): Promise<number> {
         chunk.push(synthetic(i, projectId, a.author, a['id-base'], at));
       }
       for (let i = 0; i < chunk.length; i += 5_000) {
-        await models.activities.insertMany(chunk.slice(i, i + 5_000), { ordered: false, lean: true });
+        const part = chunk.slice(i, i + 5_000).map(withReach);
+        await models.activities.insertMany(part, { ordered: false, lean: true });
       }
-      const byStream = new Map<string, ActivityDoc[]>();
-      for (const item of chunk) {
-        for (const stream of streamsOf(item)) {
-          const list = byStream.get(stream) ?? [];
-          list.push(item);
-          byStream.set(stream, list);
-        }
-      }
-      for (const [stream, list] of byStream) await timeline.appendMany(stream, list);
       const seeded = from + chunk.length;
       process.stdout.write(
         `${JSON.stringify({ seeded, of: a.events, seconds: (Date.now() - started) / 1_000 })}\n`,

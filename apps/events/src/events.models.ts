@@ -26,6 +26,13 @@ export interface ActivityDoc {
    * snippet visibility, author, assignees); absent on events published before the audience existed.
    */
   audience?: TargetAudience | null;
+  /**
+   * Who reads the event, from the audience (activity-reach.ts): the reader classes below Reporter that read
+   * it whoever they are (a bit set; absent: all of them), and the users named in it who read it beyond that
+   * (`,5,9,`, or null). Written with the event, so the lists filter by them in the database.
+   */
+  reach?: number;
+  readers?: string | null;
 }
 
 export interface ActivityNote {
@@ -54,7 +61,7 @@ export interface ActivityPushData {
 export interface IngestedDoc {
   _id: string;
   activityId: number | null;
-  /** False while the event is being recorded (its activity id is claimed); absent or true once done. */
+  /** Absent or true: recorded. False: a claim older builds wrote before recording (recorded again). */
   done?: boolean;
   /** When the record was written; records older than the event stream keeps events are removed. */
   at?: Date;
@@ -92,8 +99,6 @@ export interface ProjectDoc {
   destroyed: boolean;
   /** Request that created the project: the creator's own owner membership is not a `joined` event. */
   createdCorrelationId: string | null;
-  /** The project has a stream of activity (set with its first event). */
-  hasActivity?: boolean;
 }
 
 export interface GroupDoc {
@@ -137,17 +142,22 @@ function activitySchema(): Schema<ActivityDoc> {
     pushData: { type: Schema.Types.Mixed, default: null },
     createdAt: { type: Date, required: true },
     audience: { type: Schema.Types.Mixed, default: undefined },
+    reach: { type: Number, default: undefined },
+    readers: { type: String, default: null },
   });
   schema.index({ sourceEventId: 1 }, { unique: true });
-  // Unfiltered lists read the timelines (timeline/); a project's filtered list reads this log
-  // (activity-log.store.ts) along these, newest first, stopping after a page: `_id` must follow the
-  // equality fields directly (with `action` between them, a `target_type` list read and sorted every match of
-  // the project: 75-90 ms at 200,000, against 3-9 ms); the retention job finds old events by time.
-  schema.index({ projectId: 1, targetType: 1, _id: -1 });
-  schema.index({ projectId: 1, action: 1, _id: -1 });
+  // Every list reads along one of these in `_id` order (activity-log.store.ts): the fields a list fixes
+  // first, then `_id` (so a page stops after its events and a deep page skips index entries, never
+  // documents), then what its filters test (reach for who reads it, createdAt for before/after), so that
+  // neither a page nor a count reads a document it does not return. Project lists, plain or by target type
+  // or action; an author's events (also what author-removal.job.ts deletes); the retention job by time.
+  schema.index({ projectId: 1, _id: -1, reach: 1, createdAt: 1 });
+  schema.index({ projectId: 1, targetType: 1, _id: -1, reach: 1, createdAt: 1 });
+  schema.index({ projectId: 1, action: 1, _id: -1, reach: 1, createdAt: 1 });
+  schema.index({ authorId: 1, _id: -1, projectId: 1, groupId: 1, reach: 1, createdAt: 1 });
+  // scope=all over most projects walks every event in id order (activity-access.ts `authorizedFilter`).
+  schema.index({ _id: -1, projectId: 1, reach: 1, createdAt: 1 });
   schema.index({ createdAt: -1, _id: -1 });
-  // A deleted author's events, by project (author-removal.job.ts).
-  schema.index({ authorId: 1, projectId: 1, _id: 1 });
   return schema;
 }
 
@@ -179,7 +189,6 @@ export function createEventsModels(connection: Connection): EventsModels {
     ancestorGroupIds: [Number],
     destroyed: { type: Boolean, default: false },
     createdCorrelationId: { type: String, default: null },
-    hasActivity: { type: Boolean, default: false },
   });
   projects.index({ visibility: 1 });
   projects.index({ ancestorGroupIds: 1 });

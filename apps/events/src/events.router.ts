@@ -13,30 +13,18 @@ import {
   type PageRequest,
   type ProjectionRevisions,
 } from '@gl/service-kit';
-import { createActivityFeeds } from './activity-feeds';
-import { createActivityLogStore } from './activity-log.store';
-import type { EventsModels } from './events.models';
-import { authorIdsOf, authorsOf, presentActivity } from './events.presenter';
 import type { AccessCache, IdentityAccessCache } from './access.cache';
 import { canSeeProject } from './events.visibility';
-import type { TimelineModels } from './timeline/timeline.models';
-import { createTimelineStore, type PageWindow, type TimelinePage } from './timeline/timeline.store';
-import { createUsersStore } from './users.store';
+import type { EventsService, PresentedPage } from './events.service';
 
-const windowOf = (page: PageRequest): PageWindow => ({ skip: page.skip, take: page.perPage });
+const windowOf = (page: PageRequest) => ({ skip: page.skip, take: page.perPage });
 
 export function createEventsRouter(
-  models: EventsModels,
-  timelines: TimelineModels,
+  events: EventsService,
   cache: IdentityAccessCache,
   revisions: Pick<ProjectionRevisions, 'caughtUp'>,
 ): Router {
   const router = Router();
-  const feeds = createActivityFeeds(
-    createTimelineStore(timelines),
-    createActivityLogStore(models.activities),
-  );
-  const users = createUsersStore(models.users);
 
   /**
    * /events and /users/:id/events decide from this service's projection of memberships and visibility,
@@ -49,16 +37,10 @@ export function createEventsRouter(
     return cache.at(req.ctx);
   }
 
-  async function send(req: Request, res: Response, page: PageRequest, result: TimelinePage): Promise<void> {
-    const known = await users.byIds(authorIdsOf(result.items));
-    const authors = authorsOf(result.items, known, req.ctx.externalUrl);
+  function send(req: Request, res: Response, page: PageRequest, result: PresentedPage): void {
     if (result.total === null) setUncountedPaginationHeaders(req, res, page, result.hasNext);
     else setPaginationHeaders(req, res, page, result.total);
-    sendJson(
-      res,
-      200,
-      result.items.map((doc) => presentActivity(doc, authors)),
-    );
+    sendJson(res, 200, result.entities);
   }
 
   route(router, EVENTS_API.listCurrentUserEvents, async ({ req, res, params }) => {
@@ -68,9 +50,9 @@ export function createEventsRouter(
     const access = await accessFor(req, res);
     const result =
       query.scope === 'all'
-        ? await feeds.authorizedProjects(access, principal, query, windowOf(page))
-        : await feeds.author(access, principal, principal.id, query, windowOf(page));
-    await send(req, res, page, result);
+        ? await events.authorizedProjects(req.ctx, access, principal, query, windowOf(page))
+        : await events.author(req.ctx, access, principal.id, query, windowOf(page));
+    send(req, res, page, result);
   });
 
   route(router, EVENTS_API.listUserEvents, async ({ req, res, params }) => {
@@ -78,15 +60,10 @@ export function createEventsRouter(
     // The projection first catches up with the caller's identity revision: a user the gateway created
     // before that revision (the caller themself, just made a member) is then known here, not a 404.
     const access = await accessFor(req, res);
-    const user = await users.find(query.user_id);
+    const user = await events.findUser(query.user_id);
     if (!user) throw new NotFoundError('User');
     const page = readPageRequest(req.query);
-    await send(
-      req,
-      res,
-      page,
-      await feeds.author(access, req.ctx.principal, user._id, query, windowOf(page)),
-    );
+    send(req, res, page, await events.author(req.ctx, access, user._id, query, windowOf(page)));
   });
 
   route(router, EVENTS_API.listProjectEvents, async ({ req, res, params }) => {
@@ -94,7 +71,7 @@ export function createEventsRouter(
     if (!canSeeProject(req.ctx)) throw new NotFoundError('Project');
     const query = params();
     const page = readPageRequest(req.query);
-    await send(req, res, page, await feeds.project(req.ctx, ns.id, query, windowOf(page)));
+    send(req, res, page, await events.project(req.ctx, ns.id, query, windowOf(page)));
   });
 
   return router;

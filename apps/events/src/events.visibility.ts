@@ -1,10 +1,7 @@
 import { ACCESS_LEVELS, type InternalContext, type Principal } from '@gl/contracts';
 import {
-  LEAST_READER,
   canReadTarget,
-  readsWhatAnyoneReads,
   seesEveryTarget,
-  viewerOf,
   type AccessTarget,
   type TargetKind,
   type TargetViewer,
@@ -32,7 +29,7 @@ export async function membershipsOf(access: AccessCache, userId: number): Promis
   };
 }
 
-const NO_MEMBERSHIPS: Memberships = { groupIds: [], projectIds: [], levels: new Map() };
+export const NO_MEMBERSHIPS: Memberships = { groupIds: [], projectIds: [], levels: new Map() };
 
 /**
  * The caller's access level on a project or group: its own membership or one in a group above it, the
@@ -50,7 +47,8 @@ function levelOn(
   return level;
 }
 
-function viewerOn(
+/** The caller as a reader of one project or group: its level there and the namespace's visibility. */
+export function viewerOn(
   principal: Principal | null,
   memberships: Memberships,
   kind: 'project' | 'group',
@@ -92,8 +90,10 @@ export function activityTarget(activity: ActivityDoc): AccessTarget {
 
 export interface AuthorizedProjects {
   ids: Set<number>;
-  /** Every project that has activity is among them: the all-projects stream needs no per-event check. */
-  coversAllWithActivity: boolean;
+  /** How many projects (not destroyed) this service knows: how large a share `ids` is. */
+  known: number;
+  /** The caller as a reader of each of them. */
+  viewers: Map<number, TargetViewer>;
   /**
    * The per-event read rule for these projects' events, or null when the caller reads every target in all
    * of them (Reporter and up everywhere, or an admin).
@@ -109,15 +109,16 @@ export async function authorizedProjects(
   const [memberships, { projects }] = await Promise.all([membershipsOf(access, principal.id), access.rows()]);
   const ids = new Set<number>();
   const viewers = new Map<number, TargetViewer>();
-  let coversAllWithActivity = true;
   let everyTarget = true;
+  let known = 0;
   for (const row of projects) {
+    if (!row.destroyed) known += 1;
     const viewer = viewerOn(principal, memberships, 'project', row);
     if (viewer.accessLevel >= ACCESS_LEVELS.guest && !row.destroyed) {
       ids.add(row._id);
       viewers.set(row._id, viewer);
       everyTarget &&= seesEveryTarget(viewer);
-    } else if (row.hasActivity) coversAllWithActivity = false;
+    }
   }
   const targets = everyTarget
     ? null
@@ -125,7 +126,7 @@ export async function authorizedProjects(
         const viewer = activity.projectId !== null ? viewers.get(activity.projectId) : undefined;
         return !!viewer && canReadTarget(viewer, activityTarget(activity));
       };
-  return { ids, coversAllWithActivity, targets };
+  return { ids, known, viewers, targets };
 }
 
 /**
@@ -163,30 +164,6 @@ export async function activityVisibility(
     const viewer = viewers.get(key);
     return !!viewer && canReadTarget(viewer, activityTarget(activity));
   };
-}
-
-/**
- * An event that not every reader of its project may read: LEAST_READER (anonymous, public project) may
- * not. Streams count them (timeline head `sensitive`), so a project holding none is listed to readers of a
- * public or internal project without reading every event.
- */
-export function isSensitive(activity: ActivityDoc): boolean {
-  return !canReadTarget(LEAST_READER, activityTarget(activity));
-}
-
-/**
- * /projects/:id/events: the gateway signed the caller's access level and the project's visibility, so the
- * check needs no projection. Null (only the page is read) when the caller reads every target of the
- * project, or reads all LEAST_READER reads and the stream holds nothing sensitive.
- */
-export async function projectActivityCheck(
-  ctx: InternalContext,
-  sensitiveCount: () => Promise<number | undefined>,
-): Promise<((activity: ActivityDoc) => boolean) | null> {
-  const viewer = viewerOf(ctx);
-  if (seesEveryTarget(viewer)) return null;
-  if (readsWhatAnyoneReads(viewer) && (await sensitiveCount()) === 0) return null;
-  return (activity) => canReadTarget(viewer, activityTarget(activity));
 }
 
 /** The gateway resolved the project for this caller; its visibility is checked here all the same. */

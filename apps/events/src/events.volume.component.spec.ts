@@ -3,7 +3,7 @@ import { DOMAIN_EVENT_TYPES, EVENT_TYPES, activityEventEntity } from '@gl/contra
 import { testNamespace, testPrincipal, useHarness } from '@gl/testing';
 import { memberEvent, projectEvent, targetEvent, userCreated } from './testing/envelopes';
 import { startEventsHarness } from './testing/events.harness';
-import { createTimelineStore } from './timeline/timeline.store';
+import { withReach } from './activity-log.store';
 
 const ID = EVENT_TYPES.identity;
 const D = DOMAIN_EVENT_TYPES.discussions;
@@ -72,7 +72,7 @@ describe('activity events API: many projects, long lists and retention', () => {
         pushData: null,
         createdAt: new Date(Date.UTC(2026, 1, 1) + i * 1_000),
       }));
-      await createTimelineStore(h.instance.timelines).appendMany(`project:${PROJECT}`, seeded);
+      await h.instance.models.activities.insertMany(seeded.map(withReach), { lean: true });
       const ns = testNamespace({ kind: 'project', id: PROJECT, visibility: 'public', accessLevel: 0 });
       const res = await h.call(`/projects/${PROJECT}/events?per_page=2&page=3`, { as: null, ns });
       expect(titles(res.body)).toEqual(['long 9996', 'long 9995']);

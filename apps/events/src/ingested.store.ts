@@ -1,5 +1,5 @@
 import type { Model } from 'mongoose';
-import { deleteManyInBatches, type Counters } from '@gl/service-kit';
+import { deleteManyInBatches } from '@gl/service-kit';
 import type { IngestedDoc } from './events.models';
 
 /** What the recorder wrote for an event: its activity event's id, or null when it records none. */
@@ -9,11 +9,11 @@ export interface IngestedRecord {
 }
 
 /**
- * `ingested`: one record per domain event the activity log applied, keyed by the event id, which makes
- * ingestion idempotent. An event's activity id is claimed (`done: false`) before its activity is written,
- * so a delivery cut short and redelivered reuses it; `done` marks the event fully recorded.
+ * `ingested`: one record per domain event the activity log applied, keyed by the event id, written once
+ * the event is fully recorded, so a redelivery is recognised without touching the log. (Records with
+ * `done: false` are claims older builds wrote before recording; such an event is recorded again.)
  */
-export function createIngestedStore(ingested: Model<IngestedDoc>, counters: Counters) {
+export function createIngestedStore(ingested: Model<IngestedDoc>) {
   /** By `_id`, which FerretDB answers without scanning. */
   const find = async (eventIds: string[]): Promise<Map<string, IngestedDoc>> => {
     if (eventIds.length === 0) return new Map();
@@ -25,30 +25,10 @@ export function createIngestedStore(ingested: Model<IngestedDoc>, counters: Coun
     find,
 
     /**
-     * Claims activity ids, in the order given, for events with no record yet. An event another delivery
-     * claimed in the meantime keeps that delivery's record, which is returned instead.
-     */
-    async claim(eventIds: string[]): Promise<Map<string, IngestedDoc>> {
-      if (eventIds.length === 0) return new Map();
-      const first = await counters.nextMany('activities', eventIds.length);
-      const at = new Date();
-      const docs: IngestedDoc[] = eventIds.map((_id, i) => ({ _id, activityId: first + i, done: false, at }));
-      try {
-        await ingested.insertMany(docs, { ordered: false, lean: true });
-        return new Map(docs.map((doc) => [doc._id, doc]));
-      } catch (err) {
-        // Duplicates leave the other claims written (unordered); any other failure leaves some missing.
-        const stored = await find(eventIds);
-        if (stored.size < eventIds.length) throw err;
-        return stored;
-      }
-    },
-
-    /**
      * Marks events fully recorded. Their records are replaced, not updated: FerretDB v1 updates about two
      * documents a millisecond but deletes and inserts hundreds in a few. After a crash in between, a
-     * redelivered event finds no record and is recorded again under its stored activity's id
-     * (activity-log.store.ts `record`, timelines by id), so nothing is doubled.
+     * redelivered event finds no record and is recorded again, finding its stored activity by event id
+     * (activity-log.store.ts `record`), so nothing is doubled.
      */
     async markDone(records: IngestedRecord[]): Promise<void> {
       if (records.length === 0) return;

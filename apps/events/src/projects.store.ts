@@ -16,12 +16,6 @@ export function createProjectsStore(projects: Model<ProjectDoc>) {
         .lean<Pick<ProjectDoc, 'createdCorrelationId'>>();
       return found?.createdCorrelationId;
     },
-
-    /** The projects now have a stream of activity (scope=all skips per-event checks for them). */
-    async markHasActivity(projectIds: number[]): Promise<void> {
-      if (projectIds.length === 0) return;
-      await projects.updateMany({ _id: { $in: projectIds } }, { $set: { hasActivity: true } });
-    },
   };
 }
 

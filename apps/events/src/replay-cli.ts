@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { connectBus, connectMongo, createCounters, createLogger } from '@gl/service-kit';
+import { connectBus, connectMongo, createLogger } from '@gl/service-kit';
+import { createActivitySequence } from './activity-sequence';
 import { createActivityRecorder } from './activity.consumer';
-import { createTimelineModels } from './timeline/timeline.models';
 import { createEventsModels } from './events.models';
 import { replayStream, type ReplayFrom } from './replay';
 
@@ -39,7 +39,7 @@ async function main(): Promise<number> {
     await models.activities.init();
     const result = await replayStream(
       bus,
-      createActivityRecorder(models, createTimelineModels(connection), createCounters(connection)),
+      createActivityRecorder(models, createActivitySequence(connection)),
       from,
       logger,
     );

@@ -16,9 +16,9 @@ export interface ReplayResult {
 
 /**
  * Re-reads the stream from a sequence or a time into the activity log with an ordered (ephemeral)
- * consumer, up to the last message stored when the replay began. Safe to run any number of times: the log,
- * the timelines and the projections are idempotent by event id. Run it with the events service stopped:
- * a timeline has one writer, and a replay racing the live consumer on the newest events could drop one.
+ * consumer, up to the last message stored when the replay began. Safe to run any number of times, and
+ * beside the running service: the log and the projections are idempotent by event id, and its ids come
+ * from the same leases as the service's (activity-sequence.ts), so live streams miss nothing it records.
  */
 export async function replayStream(
   bus: Bus,

@@ -3,8 +3,6 @@ import { runPeriodically } from '@gl/service-kit';
 import { createActivityLogStore } from './activity-log.store';
 import type { EventsModels } from './events.models';
 import { expireIngested } from './ingested.store';
-import type { TimelineModels } from './timeline/timeline.models';
-import { createTimelineStore } from './timeline/timeline.store';
 
 /** Spec limit: activity events older than two years are removed (GitLab: `2.years.ago`). */
 export function retentionCutoff(now: Date): Date {
@@ -29,23 +27,19 @@ export interface RetentionJob {
 /** A periodic delete instead of a TTL index, which FerretDB v1 does not have. */
 export function createRetentionJob(
   models: EventsModels,
-  timelines: TimelineModels,
   logger: Logger,
   intervalMs: number,
   /** The event stream's max age: no event older than this can be delivered again. */
   streamMaxAgeMs: number,
 ): RetentionJob {
   const log = createActivityLogStore(models.activities);
-  const timeline = createTimelineStore(timelines);
   let stopTimers: (() => void) | null = null;
   let running: Promise<unknown> = Promise.resolve();
   const job: RetentionJob = {
     async runOnce(now = new Date()) {
       const cutoff = retentionCutoff(now);
       const deleted = await log.expire(cutoff);
-      const buckets = await timeline.expire(cutoff);
-      if (deleted > 0 || buckets > 0)
-        logger.info({ deleted, buckets, cutoff }, 'expired activity events removed');
+      if (deleted > 0) logger.info({ deleted, cutoff }, 'expired activity events removed');
       const recordsCutoff = new Date(now.getTime() - streamMaxAgeMs - INGESTED_MARGIN_MS);
       const records = await expireIngested(models.ingested, recordsCutoff);
       if (records > 0) logger.info({ records, cutoff: recordsCutoff }, 'old ingestion records removed');

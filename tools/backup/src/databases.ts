@@ -11,17 +11,14 @@ const { EJSON } = mongoose.mongo.BSON;
 
 /**
  * The order collections are read in while services write; everything read later is newer:
- * - `ingested` first (events): an event is marked done there only after its activity and timeline
- *   entries are written, so every event the dump calls done is in the timelines read after it;
- * - `timeline_heads` before `timeline_buckets`: a sealed bucket is written after the head that names it,
- *   so every bucket a restored head names is in the dump; buckets written later are rewritten by the same
- *   upsert when their events are redelivered;
+ * - `ingested` first (events): an event is marked done there only after its activity is written, so
+ *   every event the dump calls done is in the `activities` read after it;
  * - `counters` of every database last, after the stream's end is fixed (dumpDatabases' `beforeCounters`):
  *   an id is taken from its counter before its document is written and its event published, so the
  *   restored counters are past every id in the databases and in the stream, and none is handed out twice.
  * The runner's lock (`migrations`, `_id: "lock"`) belongs to a process, not to the data, and is skipped.
  */
-const FIRST = ['ingested', 'timeline_heads'];
+const FIRST = ['ingested'];
 export const COUNTERS = 'counters';
 
 function rank(name: string): number {

@@ -2,10 +2,14 @@ import { dumpOrder } from './databases';
 import { subjectMatches } from './stream';
 
 describe('backup order', () => {
-  it('When collections are dumped, then ingested and timeline heads come first and counters last', () => {
-    expect(
-      dumpOrder(['counters', 'timeline_buckets', 'activities', 'timeline_heads', 'ingested', 'outbox']),
-    ).toEqual(['ingested', 'timeline_heads', 'activities', 'outbox', 'timeline_buckets', 'counters']);
+  it('When collections are dumped, then ingested comes first and counters last', () => {
+    expect(dumpOrder(['counters', 'stream_slots', 'activities', 'ingested', 'outbox'])).toEqual([
+      'ingested',
+      'activities',
+      'outbox',
+      'stream_slots',
+      'counters',
+    ]);
   });
 });
 

@@ -1,7 +1,11 @@
 import { createLogger, runMigrations } from '@gl/service-kit';
 import { createTestDatabase, type TestDatabase } from '@gl/testing';
-import { createEventsModels } from '../events.models';
+import { withReach } from '../activity-log.store';
+import { EVERYONE } from '../activity-reach';
+import { createEventsModels, type ActivityDoc } from '../events.models';
+import { activityDoc } from '../testing/activities';
 import { EVENTS_MIGRATIONS } from './index';
+import { REPLACED_INDEXES, TIMELINE_COLLECTIONS } from './one-activity-log';
 
 const logger = createLogger('events-migrations-test', 'silent');
 
@@ -24,7 +28,8 @@ describe('events migrations', () => {
     ]);
     createEventsModels(db.connection);
 
-    expect(await runMigrations(db.connection, EVENTS_MIGRATIONS, { logger })).toEqual({ applied: [1, 2, 3] });
+    const upToThree = EVENTS_MIGRATIONS.slice(0, 3);
+    expect(await runMigrations(db.connection, upToThree, { logger })).toEqual({ applied: [1, 2, 3] });
 
     const names = (await raw.indexes()).map((index) => index.name);
     expect(names).toContain('projectId_1_targetType_1__id_-1');
@@ -71,5 +76,39 @@ describe('events migrations', () => {
       });
       if (!('done' in doc)) expect(byId.get(doc._id)).not.toHaveProperty('done');
     }
+  });
+
+  it('When a database still has the bucket timelines, then they go, the replaced indexes go, and every event says who reads it', async () => {
+    const raw = db.connection.collection<ActivityDoc>('activities');
+    await raw.createIndex({ projectId: 1, targetType: 1, _id: -1 });
+    await raw.createIndex({ projectId: 1, action: 1, _id: -1 });
+    await raw.createIndex({ authorId: 1, projectId: 1, _id: 1 });
+    const confidential = { confidential: true, authorId: 3, assigneeIds: [4] };
+    const legacy = Array.from({ length: 4_500 }, (_, i) =>
+      activityDoc(i + 1, i % 3 === 0 ? { audience: confidential } : {}),
+    );
+    await raw.insertMany(legacy);
+    for (const name of TIMELINE_COLLECTIONS) {
+      await db.connection.collection(name).insertOne({ _id: 'project:7' as never, count: 1 });
+    }
+    createEventsModels(db.connection);
+
+    await runMigrations(db.connection, EVENTS_MIGRATIONS, { logger });
+    await EVENTS_MIGRATIONS[3]!.up(db.connection, logger);
+
+    const collections = (await db.connection.db!.listCollections().toArray()).map((c) => c.name);
+    expect(collections.filter((name) => TIMELINE_COLLECTIONS.includes(name))).toEqual([]);
+    const names = (await raw.indexes()).map((index) => index.name);
+    expect(names.filter((name) => REPLACED_INDEXES.includes(name!))).toEqual([]);
+    const after = await raw.find({}).sort({ _id: 1 }).toArray();
+    expect(after).toHaveLength(legacy.length);
+    // Events every reader class reads keep no reach (that is what its absence means); the others get theirs.
+    const expected = legacy.map((doc) => {
+      const { reach, readers } = withReach(doc);
+      return reach === EVERYONE && readers === null ? { _id: doc._id } : { _id: doc._id, reach, readers };
+    });
+    expect(after.map(({ _id, reach, readers }) => ({ _id, reach, readers }))).toEqual(expected);
+    expect(expected.filter((doc) => 'reach' in doc)).toHaveLength(legacy.length / 3);
+    expect(after[0]).toMatchObject({ reach: 0, readers: ',3,4,', targetTitle: 'issue 1' });
   });
 });

@@ -4,7 +4,7 @@ import type { Bus } from '@gl/service-kit';
 /**
  * Wake-up notices for live streams, over plain NATS (at most once, to every events replica; the subject is
  * outside the JetStream stream's `gl.>` and `cmd.>`, so nothing stores them). A lost notice only delays a
- * stream until its next poll: what a stream sends is read from the timelines, never from a notice.
+ * stream until its next poll: what a stream sends is read from the log, never from a notice.
  */
 export const ACTIVITY_RECORDED_SUBJECT = 'notice.events.activity.recorded';
 
@@ -12,7 +12,7 @@ export const ACTIVITY_RECORDED_SUBJECT = 'notice.events.activity.recorded';
 const IDENTITY_SUBJECT = 'gl.identity.>';
 
 export interface ActivityNotices {
-  /** Tells every replica that these timeline streams have new events. */
+  /** Tells every replica that these scopes (activity-scopes.ts) have new events. */
   recorded(streams: string[]): void;
   /** Calls `listener` with the streams of each notice; returns the unsubscribe. */
   onRecorded(listener: (streams: string[]) => void): () => void;

@@ -5,7 +5,7 @@ import type { Principal, UserSummary } from '@gl/contracts';
 import { HttpError, ParamError } from '@gl/service-kit';
 import type { ActivityDoc, UserDoc } from '../events.models';
 import { authorsOf, presentActivity } from '../events.presenter';
-import type { TimelineStore } from '../timeline/timeline.store';
+import type { LiveLog } from './live-log';
 import type { UsersStore } from '../users.store';
 import { openSse, sseMessage, type SseChannel } from './sse';
 import type { StreamSlot, StreamSlots } from './stream-slots';
@@ -37,11 +37,11 @@ export const DEFAULT_STREAM_OPTIONS: StreamOptions = {
 export const TOO_MANY_STREAMS = { message: '429 Too Many Requests' };
 
 const AUTHOR_TTL_MS = 60_000;
-/** Events whose JSON is kept for other streams (cleared past this; the timeline is the source either way). */
+/** Events whose JSON is kept for other streams (cleared past this; the log is the source either way). */
 const RENDERED_KEPT = 5_000;
 
 export interface StreamRequest {
-  /** The timeline stream followed (`project:<id>`, `author:<id>`). */
+  /** The scope followed (`project:<id>`, `author:<id>`, `all-projects`: activity-scopes.ts). */
   stream: string;
   principal: Principal | null;
   /** The caller's read rule for one event, current at the moment it is sent. */
@@ -49,7 +49,7 @@ export interface StreamRequest {
 }
 
 export interface ActivityStreamsDeps {
-  timeline: TimelineStore;
+  log: LiveLog;
   tails: StreamTails;
   users: UsersStore;
   slots: StreamSlots;
@@ -74,8 +74,8 @@ function resumeId(req: Request, fromQuery: number | undefined): number | undefin
 }
 
 /**
- * Serves live activity streams: each connection reads its timeline stream from its own position — after its
- * Last-Event-ID, else from the stream's current end — through the shared tails, checks each event against the
+ * Serves live activity streams: each connection reads its scope from its own position (an id) — after its
+ * Last-Event-ID, else from the scope's current end — through the shared tails, checks each event against the
  * caller's current read rule as it sends it, and waits for the next wake-up when it has caught up.
  */
 export function createActivityStreams(deps: ActivityStreamsDeps) {
@@ -177,9 +177,7 @@ export function createActivityStreams(deps: ActivityStreamsDeps) {
         await tails.follow(stream);
         following = true;
         let position =
-          resumeAfter === undefined
-            ? tails.end(stream)
-            : await deps.timeline.positionAfter(stream, resumeAfter);
+          resumeAfter === undefined ? tails.end(stream) : await deps.log.resumeAfter(stream, resumeAfter);
         const channel = openSse(res, options);
         entry = { channel, server: (req.socket as { server?: Server }).server };
         open.add(entry);

@@ -3,14 +3,15 @@ import { z } from 'zod';
 import type { EventEnvelope, InternalContext } from '@gl/contracts';
 import { revisionOf, type ProjectionRevisions, type ServiceRuntime } from '@gl/service-kit';
 import type { IdentityAccessCache, ProjectionVersion } from '../access.cache';
+import { createActivityLogStore } from '../activity-log.store';
+import type { ActivitySequence } from '../activity-sequence';
 import type { EventsModels } from '../events.models';
-import type { TimelineModels } from '../timeline/timeline.models';
-import { createTimelineStore } from '../timeline/timeline.store';
 import { createUsersStore } from '../users.store';
 import { createActivityNotices } from './activity-notices';
 import { DEFAULT_STREAM_OPTIONS, createActivityStreams, type StreamOptions } from './activity-streams';
 import { createStreamSlots, streamSlotsModel } from './stream-slots';
 import { createStreamRouter } from './stream.router';
+import { createLiveLog } from './live-log';
 import { createStreamTails } from './stream-tails';
 
 /** Followed streams are read this often even without a notice (a notice lost, or the bus away). */
@@ -68,7 +69,7 @@ async function appliedHere(revisions: Pick<ProjectionRevisions, 'caughtUp'>, eve
 export interface LiveStreamsDeps {
   runtime: Pick<ServiceRuntime, 'bus' | 'connection'>;
   models: EventsModels;
-  timelines: TimelineModels;
+  sequence: ActivitySequence;
   cache: IdentityAccessCache;
   version: ProjectionVersion;
   revisions: Pick<ProjectionRevisions, 'caughtUp'>;
@@ -82,12 +83,12 @@ export interface LiveStreamsDeps {
  */
 export function createLiveStreams(deps: LiveStreamsDeps) {
   const options = { ...streamOptionsFromEnv(), ...deps.options };
-  const timeline = createTimelineStore(deps.timelines);
-  const tails = createStreamTails(timeline);
+  const log = createLiveLog(createActivityLogStore(deps.models.activities), deps.sequence);
+  const tails = createStreamTails(log);
   const users = createUsersStore(deps.models.users);
   const notices = createActivityNotices(deps.runtime.bus);
   const streams = createActivityStreams({
-    timeline,
+    log,
     tails,
     users,
     slots: createStreamSlots(streamSlotsModel(deps.runtime.connection), options.heartbeatMs * 3),
@@ -109,7 +110,7 @@ export function createLiveStreams(deps: LiveStreamsDeps) {
 
   const router: Router = createStreamRouter({
     streams,
-    users,
+    findUser: (idOrUsername) => users.find(idOrUsername),
     cache: deps.cache,
     version: deps.version,
     revisions: deps.revisions,
@@ -118,7 +119,7 @@ export function createLiveStreams(deps: LiveStreamsDeps) {
   return {
     router,
     streams,
-    /** For the recorder: these streams have new events (every replica's followers are woken). */
+    /** For the recorder: these scopes have new events (every replica's followers are woken). */
     recorded: (keys: string[]) => notices.recorded(keys),
     stop(): void {
       for (const stop of unsubscribe) stop();

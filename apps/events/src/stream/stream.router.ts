@@ -11,14 +11,14 @@ import {
 import { activityFilter } from '../activity-criteria';
 import type { IdentityAccessCache, ProjectionVersion } from '../access.cache';
 import { canSeeProject } from '../events.visibility';
-import { streams } from '../timeline/timeline.store';
-import type { UsersStore } from '../users.store';
+import { streams } from '../activity-scopes';
 import type { ActivityStreams } from './activity-streams';
 import { liveAuthorizedProjects, liveVisibility } from './stream-access';
 
 export interface StreamRouterDeps {
   streams: ActivityStreams;
-  users: UsersStore;
+  /** `:user_id` (an id or a username) as the lists find it. */
+  findUser: (idOrUsername: string) => Promise<{ _id: number } | null>;
   cache: IdentityAccessCache;
   version: ProjectionVersion;
   revisions: Pick<ProjectionRevisions, 'caughtUp'>;
@@ -64,7 +64,7 @@ export function createStreamRouter(deps: StreamRouterDeps): Router {
   route(router, EVENTS_API.streamUserEvents, async ({ req, res, params }) => {
     const query = params();
     await caughtUp(req, res);
-    const user = await deps.users.find(query.user_id);
+    const user = await deps.findUser(query.user_id);
     if (!user) throw new NotFoundError('User');
     await deps.streams.serve(
       req,

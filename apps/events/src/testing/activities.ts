@@ -1,7 +1,7 @@
 import type { ActivityDoc } from '../events.models';
 
 /**
- * A stored activity event for timeline tests: an issue opened in project 7 by user 3, one minute after
+ * A stored activity event for log tests: an issue opened in project 7 by user 3, one minute after
  * the previous id, with `overrides` on top.
  */
 export function activityDoc(id: number, overrides: Partial<ActivityDoc> = {}): ActivityDoc {

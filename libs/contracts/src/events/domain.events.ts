@@ -8,7 +8,7 @@ import { z } from 'zod';
 /**
  * The longest free text a domain event carries, in characters (UTF-16 code units, what `.max()` counts).
  * Events carry what consumers need — ids, titles, short excerpts — never unbounded text: every event must
- * fit the broker's `max_payload`, and the events service stores each one in its timelines. Builders cut
+ * fit the broker's `max_payload`, and the events service stores each one in its activity log. Builders cut
  * longer text with the service kit's `excerpt(text, max)` (its start and "...", ActiveSupport's truncate).
  */
 export const EVENT_TEXT_LIMITS = {
@@ -17,8 +17,8 @@ export const EVENT_TEXT_LIMITS = {
   /**
    * A note's body as the activity log shows it (the events API's `note.body`): its first 1,000 characters.
    * GitLab's own activity feed shows a note's first line cut at 150 (app/helpers/events_helper.rb,
-   * event_note), and the full note is always read from the notes API. 1,000 keeps a timeline bucket of 20
-   * events in the tens of kilobytes, where FerretDB reads and rewrites it quickly.
+   * event_note), and the full note is always read from the notes API. 1,000 keeps an activity document
+   * and a page of 100 of them small.
    */
   noteBody: 1_000,
   /** An alert's description: AlertManagement::Alert keeps 1,000 characters (DESCRIPTION_MAX_LENGTH). */

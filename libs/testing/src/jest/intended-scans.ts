@@ -51,13 +51,6 @@ export const INTENDED_SCANS: readonly IntendedScan[] = [
   { collection: 'boards', filter: '{"labelIds": int32}', reason: BOARD_TARGETS },
   { collection: 'boards', filter: '{"$or": [{"lists.targetId": int32}, ...]}', reason: BOARD_TARGETS },
   {
-    collection: 'timeline_heads',
-    filter: '{}',
-    reason:
-      'events retention walks every activity stream head (one per project, author and the all-projects ' +
-      'stream) once per run, in the background',
-  },
-  {
     service: 'events',
     collection: 'author_removals',
     filter: '{}',

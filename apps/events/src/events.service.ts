@@ -1,0 +1,82 @@
+import type { FilterQuery } from 'mongoose';
+import type { ActivityEventEntity, ActivityEventsQuery, InternalContext, Principal } from '@gl/contracts';
+import { authorizedFilter, criteriaFilter, projectReachFilter, readableFilter } from './activity-access';
+import { createActivityLogStore, type ActivityPage, type Order, type PageWindow } from './activity-log.store';
+import type { AccessCache } from './access.cache';
+import type { ActivityDoc, EventsModels, UserDoc } from './events.models';
+import { authorIdsOf, authorsOf, presentActivity } from './events.presenter';
+import { authorizedProjects } from './events.visibility';
+import { createUsersStore } from './users.store';
+
+const orderOf = (query: ActivityEventsQuery): Order => (query.sort === 'asc' ? 'asc' : 'desc');
+
+/** A page of a list as the API answers it: the entities, and what the pagination headers need. */
+export interface PresentedPage {
+  entities: ActivityEventEntity[];
+  total: number | null;
+  hasNext: boolean;
+}
+
+/**
+ * The three lists of activity events (EventsFinder's scopes), each one query of the activity log: its
+ * scope, the list's filters and what the caller reads (activity-access.ts); then the page presented with
+ * its authors.
+ */
+export function createEventsService(models: Pick<EventsModels, 'activities' | 'users'>) {
+  const log = createActivityLogStore(models.activities);
+  const users = createUsersStore(models.users);
+
+  async function present(page: ActivityPage, externalUrl: string): Promise<PresentedPage> {
+    const authors = authorsOf(page.items, await users.byIds(authorIdsOf(page.items)), externalUrl);
+    return {
+      entities: page.items.map((doc) => presentActivity(doc, authors)),
+      total: page.total,
+      hasNext: page.hasNext,
+    };
+  }
+  const list = (filter: FilterQuery<ActivityDoc>, query: ActivityEventsQuery, window: PageWindow) =>
+    log.page({ ...criteriaFilter(query), ...filter }, orderOf(query), window);
+
+  return {
+    /** `:user_id` of /users/:user_id/events (an id or a username); a deleted user is not found. */
+    findUser: (idOrUsername: string): Promise<UserDoc | null> => users.find(idOrUsername),
+
+    /** An author's events (/events, /users/:id/events), those the caller may read. */
+    async author(
+      ctx: InternalContext,
+      access: AccessCache,
+      authorId: number,
+      query: ActivityEventsQuery,
+      window: PageWindow,
+    ): Promise<PresentedPage> {
+      const readable = await readableFilter(access, ctx.principal);
+      return present(await list({ authorId, ...readable }, query, window), ctx.externalUrl);
+    },
+
+    /** `authorized_projects`' events (scope=all): the caller's projects, each target read by the same rule. */
+    async authorizedProjects(
+      ctx: InternalContext,
+      access: AccessCache,
+      principal: Principal,
+      query: ActivityEventsQuery,
+      window: PageWindow,
+    ): Promise<PresentedPage> {
+      const authorized = await authorizedProjects(access, principal);
+      const page = await list(authorizedFilter(authorized, principal), query, window);
+      return present(page, ctx.externalUrl);
+    },
+
+    /** A project's events; the gateway's signed access level and visibility decide what the caller reads. */
+    async project(
+      ctx: InternalContext,
+      projectId: number,
+      query: ActivityEventsQuery,
+      window: PageWindow,
+    ): Promise<PresentedPage> {
+      const page = await list({ projectId, ...projectReachFilter(ctx) }, query, window);
+      return present(page, ctx.externalUrl);
+    },
+  };
+}
+
+export type EventsService = ReturnType<typeof createEventsService>;
