@@ -1,11 +1,27 @@
 import type { Request, Response } from 'express';
-import { readPageRequest, sendJson, setPaginationHeaders, type PageRequest } from '@gl/service-kit';
+import {
+  readPageRequest,
+  sendJson,
+  setPaginationHeaders,
+  setUncountedPaginationHeaders,
+  type PageRequest,
+} from '@gl/service-kit';
+
+/**
+ * A page as a reader finds it: its items and the list's total, or null when the list was not counted
+ * (past GitLab's count limit), and then whether a next page exists.
+ */
+interface FoundPage<T> {
+  items: T[];
+  total: number | null;
+  hasNext?: boolean;
+}
 
 /** The page a list request asks for, and its items as the reader finds them for that window. */
 export async function readPage<T>(
   req: Request,
-  read: (skip: number, limit: number) => Promise<{ items: T[]; total: number }>,
-): Promise<{ page: PageRequest; items: T[]; total: number }> {
+  read: (skip: number, limit: number) => Promise<FoundPage<T>>,
+): Promise<{ page: PageRequest } & FoundPage<T>> {
   const page = readPageRequest(req.query);
   return { page, ...(await read(page.skip, page.perPage)) };
 }
@@ -14,11 +30,12 @@ export async function readPage<T>(
 export async function sendPage<T>(
   req: Request,
   res: Response,
-  list: { page: PageRequest; items: T[]; total: number },
+  list: { page: PageRequest } & FoundPage<T>,
   present: (items: T[]) => unknown[] | Promise<unknown[]>,
 ): Promise<void> {
   const body = await present(list.items);
-  setPaginationHeaders(req, res, list.page, list.total);
+  if (list.total === null) setUncountedPaginationHeaders(req, res, list.page, list.hasNext ?? false);
+  else setPaginationHeaders(req, res, list.page, list.total);
   sendJson(res, 200, body);
 }
 

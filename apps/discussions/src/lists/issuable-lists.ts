@@ -1,9 +1,8 @@
 import type { IssueListQuery, IssueStatisticsQuery, MergeRequestListQuery } from '@gl/contracts';
-import type { NoteableDoc } from '../noteables/noteable.model';
 import { issuableFilter, namesOf, type FinderViewer, type IssuableKind } from './issuables.finder';
 import { issuableOrder } from './issuable-order';
 import type { IssuablesScope, ScopeProject } from './issuables.scope';
-import type { NoteablesStore } from '../noteables/noteables.store';
+import type { CountedPage, NoteablesStore } from '../noteables/noteables.store';
 
 type ListQuery = IssueListQuery | MergeRequestListQuery;
 
@@ -23,14 +22,14 @@ export function createIssuableLists(store: NoteablesStore, scope: IssuablesScope
     return issuableFilter({ kind, query, projects, viewer, lookups }, { withState });
   }
 
-  /** One page of a list, and the number of items the whole list has (X-Total). */
+  /** One page of a list, and the number of items the whole list has (X-Total), up to GitLab's limit. */
   async function page(
     kind: IssuableKind,
     query: ListQuery,
     projects: ScopeProject[],
     viewer: FinderViewer,
     window: { skip: number; limit: number },
-  ): Promise<{ items: NoteableDoc[]; total: number }> {
+  ): Promise<CountedPage> {
     const filter = await filterOf(kind, query, projects, viewer, true);
     const order = issuableOrder(query.order_by, query.sort);
     return store.pageWhere(filter, order, window.skip, window.limit);

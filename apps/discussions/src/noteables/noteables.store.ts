@@ -1,10 +1,10 @@
 import type { EventEnvelope } from '@gl/contracts';
 import {
+  countUpTo,
   createBeyondLimitMemo,
   findAcrossParts,
   isDuplicateKeyError,
   pushEvents,
-  totalFromPage,
   withEvents,
 } from '@gl/service-kit';
 import type { IncidentLinkDoc } from '../issues/incident-links.model';
@@ -37,10 +37,27 @@ const withDerivedFields = (doc: NoteableDoc): NoteableDoc => ({ ...doc, ...deriv
 const newestFirst = (a: NoteableDoc, b: NoteableDoc): number => b._id - a._id;
 
 /**
+ * GitLab counts an issue or merge request list only up to Kaminari's MAX_COUNT_LIMIT: past 10,000 it sends
+ * no X-Total, X-Total-Pages or `last` link (Gitlab::Pagination::OffsetPagination, api_kaminari_count_with_limit).
+ */
+export const LIST_COUNT_LIMIT = 10_000;
+
+/** A page of a list, its total (null past LIST_COUNT_LIMIT) and whether another page follows. */
+export interface CountedPage {
+  items: NoteableDoc[];
+  total: number | null;
+  hasNext: boolean;
+}
+
+/**
  * Every read and write of `noteables` (issues, merge requests, snippets, epics), and of what they refer
  * to: the milestones and users copied from other services, the alert → incident links.
  */
-export function createNoteablesStore(deps: Pick<DiscussionsDeps, 'models' | 'outbox'>) {
+export function createNoteablesStore(
+  deps: Pick<DiscussionsDeps, 'models' | 'outbox'>,
+  options: { listCountLimit?: number } = {},
+) {
+  const listCountLimit = options.listCountLimit ?? LIST_COUNT_LIMIT;
   const { models, outbox } = deps;
   const noteables = models.noteables;
   // A noteable's labels and assignees as entries of their own, written before the noteable (no reader
@@ -50,6 +67,13 @@ export function createNoteablesStore(deps: Pick<DiscussionsDeps, 'models' | 'out
   const commonWords = createBeyondLimitMemo();
   /** A finder filter among the few noteables of a label or assignee it requires (noteable-words.store.ts). */
   const narrowed = (filter: Record<string, unknown>) => words.narrow(filter, NARROW_LIMIT, commonWords);
+  // Lists found past the count limit, for a minute: their pages skip the count (beyond-limit-memo.ts).
+  const longLists = createBeyondLimitMemo();
+  /** The total a page shows (it holds the list's end), else the count up to the limit (null past it). */
+  const totalOf = (filter: Record<string, unknown>, skip: number, shown: number, hasNext: boolean) =>
+    !hasNext && (shown > 0 || skip === 0)
+      ? Promise.resolve(skip + shown)
+      : countUpTo(noteables, filter, listCountLimit, longLists);
   // Milestone titles every issue answer shows, read once per change rather than once per answer.
   const milestoneCache = createMilestoneCache((ids) =>
     models.milestones.find({ _id: { $in: ids } }).lean<MilestoneDoc[]>(),
@@ -154,33 +178,35 @@ export function createNoteablesStore(deps: Pick<DiscussionsDeps, 'models' | 'out
       order: IssuableOrder,
       skip: number,
       limit: number,
-    ): Promise<{ items: NoteableDoc[]; total: number }> {
+    ): Promise<CountedPage> {
       filter = await narrowed(filter);
       const sort = sortSpec(order);
-      const window = { skip, perPage: limit };
+      // One more than the page: whether a next page exists, without a count past the limit.
+      let found: NoteableDoc[];
       if (!order.field || !order.nullsLast) {
-        const items = await noteables.find(filter).sort(sort).skip(skip).limit(limit).lean<NoteableDoc[]>();
-        return {
-          items,
-          total: totalFromPage(window, items.length) ?? (await noteables.countDocuments(filter)),
-        };
+        found = await noteables
+          .find(filter)
+          .sort(sort)
+          .skip(skip)
+          .limit(limit + 1)
+          .lean<NoteableDoc[]>();
+      } else {
+        // Nulls last: the items with a value in order, then those without by id (in parts, when the order
+        // has them: issuable-order.ts blankParts), as one window (findAcrossParts).
+        const valued = { $and: [filter, { [order.field]: HAS_VALUE[order.field] ?? { $ne: null } }] };
+        const blank = { [order.field]: null };
+        const parts = [
+          { filter: valued, sort },
+          ...(order.blankParts ?? [{}]).map((part) => ({
+            filter: { $and: [filter, Object.keys(part).length > 0 ? { ...blank, ...part } : blank] },
+            sort: { _id: order.tie },
+          })),
+        ];
+        found = await findAcrossParts<NoteableDoc>(noteables, parts, skip, limit + 1);
       }
-      // Nulls last: the items with a value in order, then those without by id (in parts, when the order
-      // has them: issuable-order.ts blankParts), as one window (findAcrossParts).
-      const valued = { $and: [filter, { [order.field]: HAS_VALUE[order.field] ?? { $ne: null } }] };
-      const blank = { [order.field]: null };
-      const parts = [
-        { filter: valued, sort },
-        ...(order.blankParts ?? [{}]).map((part) => ({
-          filter: { $and: [filter, Object.keys(part).length > 0 ? { ...blank, ...part } : blank] },
-          sort: { _id: order.tie },
-        })),
-      ];
-      const items = await findAcrossParts<NoteableDoc>(noteables, parts, skip, limit);
-      return {
-        items,
-        total: totalFromPage(window, items.length) ?? (await noteables.countDocuments(filter)),
-      };
+      const items = found.slice(0, limit);
+      const hasNext = found.length > limit;
+      return { items, total: await totalOf(filter, skip, items.length, hasNext), hasNext };
     },
 
     async countWhere(filter: Record<string, unknown>): Promise<number> {
