@@ -65,6 +65,7 @@ void runService({
       stop: async () => {
         peers?.close();
         await expiredMembers.stop();
+        await identity.stores.users.flushUsage();
       },
     };
   },

@@ -1,7 +1,14 @@
 import type { Request } from 'express';
 import type { Principal } from '@gl/contracts';
-import { ForbiddenError, HttpError, NotFoundError, UnauthorizedError, hasExpired } from '@gl/service-kit';
-import type { UserDoc } from '../identity/identity.models';
+import {
+  ForbiddenError,
+  HttpError,
+  NotFoundError,
+  UnauthorizedError,
+  hasExpired,
+  todayUtc,
+} from '@gl/service-kit';
+import type { TokenDoc, UserDoc } from '../identity/identity.models';
 import { isInternalUser } from '../identity/users.internal';
 import type { UsersStore } from '../identity/users.store';
 import { userWebUrl, avatarUrl } from '../identity/urls';
@@ -68,6 +75,21 @@ export function toPrincipal(user: UserDoc, scopes: string[], externalUrl: string
 }
 
 /**
+ * The principal of a token's own user, made once per token and user document: both come from the identity
+ * cache, the same objects until either changes, and the principal (a Gravatar hash, two URLs) is the same
+ * for every request between. Principals are never modified after they are made.
+ */
+const principals = new WeakMap<TokenDoc, { user: UserDoc; externalUrl: string; principal: Principal }>();
+
+function principalOf(record: TokenDoc, user: UserDoc, externalUrl: string): Principal {
+  const known = principals.get(record);
+  if (known?.user === user && known.externalUrl === externalUrl) return known.principal;
+  const principal = toPrincipal(user, record.scopes, externalUrl);
+  principals.set(record, { user, externalUrl, principal });
+  return principal;
+}
+
+/**
  * Resolves the caller. A token that matches nothing is a 401 even on routes that allow anonymous access:
  * GitLab never silently downgrades a bad token to an anonymous request.
  */
@@ -91,12 +113,12 @@ export async function authenticate(
   // GlobalPolicy prevents :access_api for internal users (UserAccessDeniedReason :internal).
   if (isInternalUser(user)) throw new ForbiddenError('This action cannot be performed by internal users');
   users.recordTokenUse(record);
-  users.recordActivity(user, new Date().toISOString().slice(0, 10));
+  users.recordActivity(user, todayUtc());
 
   const sudo = sudoTarget(req);
   if (sudo === null)
     return {
-      principal: toPrincipal(user, record.scopes, externalUrl),
+      principal: principalOf(record, user, externalUrl),
       tokenUserId: user._id,
       tokenId: record._id,
     };

@@ -168,6 +168,7 @@ describe('gateway authentication', () => {
     for (let i = 0; i < 3; i++) expect((await gw.call(groupPath, { token })).status).toBe(200);
     expect(gw.models.cache.stats.invalidations).toBe(invalidations);
     expect(gw.models.cache.stats.hits).toBeGreaterThan(hits);
+    await gw.flushUsage();
     const stored = await gw.models.tokens.findOne({ userId: user.id }).sort({ _id: -1 }).lean();
     expect(stored?.lastUsedAt).toBeInstanceOf(Date);
   });

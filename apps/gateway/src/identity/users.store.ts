@@ -3,7 +3,9 @@ import type { EventEnvelope } from '@gl/contracts';
 import { findPage, pushEvents, withEvents, type Outbox, type PageRequest } from '@gl/service-kit';
 import type { IdentityModels, TokenDoc, UserDoc, UserState } from './identity.models';
 import { searchPattern, userSearchConditions } from './queries';
+import { findOneRaw } from './raw-reads';
 import { insertUnique } from './store-writes';
+import { createUsageWrites } from './usage-writes';
 import { nonInternalUsers } from './users.internal';
 import { createUserEmailModel, type UserEmailDoc } from './user-emails.model';
 
@@ -35,21 +37,27 @@ export function createUsersStore(models: Pick<IdentityModels, 'users' | 'tokens'
   // The unique index on addresses must exist before the first insert relies on it.
   let emailIndexes: Promise<unknown> | null = null;
   const emailsReady = (): Promise<unknown> => (emailIndexes ??= emails.init());
+  const usage = createUsageWrites(tokens.collection, users.collection);
 
+  // Reads that show or decide on last_activity_on or last_used_at wait for the uses not yet written
+  // (`usage.settled`); the lookups of authentication do not.
   async function findById(id: number): Promise<UserDoc | null> {
+    await usage.settled();
     return users.findById(id).lean();
   }
 
   /** The lookup every authenticated request makes, through the identity cache. */
   async function cachedById(id: number): Promise<UserDoc | null> {
-    return cache.get(`user:${id}`, () => users.findById(id).lean());
+    return cache.get(`user:${id}`, () => findOneRaw(users, { _id: id }));
   }
 
   async function findByUsername(username: string): Promise<UserDoc | null> {
+    await usage.settled();
     return users.findOne({ usernameLower: username.toLowerCase() }).lean();
   }
 
   async function byIds(ids: number[]): Promise<UserDoc[]> {
+    await usage.settled();
     return users.find({ _id: { $in: ids } }).lean();
   }
 
@@ -81,6 +89,7 @@ export function createUsersStore(models: Pick<IdentityModels, 'users' | 'tokens'
     if (filters.blocked) query.state = 'blocked';
     // GitLab lists internal users (the Ghost User) unless they are excluded.
     if (filters.exclude_internal) Object.assign(query, nonInternalUsers);
+    await usage.settled();
     return findPage(users, query, { _id: -1 }, page);
   }
 
@@ -142,6 +151,7 @@ export function createUsersStore(models: Pick<IdentityModels, 'users' | 'tokens'
   }
 
   async function tokenById(id: number): Promise<TokenDoc | null> {
+    await usage.settled();
     return tokens.findById(id).lean();
   }
 
@@ -160,6 +170,7 @@ export function createUsersStore(models: Pick<IdentityModels, 'users' | 'tokens'
     if (filter.state === 'active') and.push(active);
     if (filter.state === 'inactive') and.push(inactive);
     if (filter.search) and.push({ name: searchPattern(filter.search) });
+    await usage.settled();
     return findPage(tokens, and.length > 0 ? { $and: and } : {}, { _id: 1 }, page);
   }
 
@@ -197,14 +208,13 @@ export function createUsersStore(models: Pick<IdentityModels, 'users' | 'tokens'
 
   /**
    * Users::ActivityService: the day of the user's last API request, written at most once a day per user
-   * and process. Like last_used_at it bypasses the models so that it does not flush the identity cache.
+   * and process, with other uses of the moment (usage-writes.ts).
    */
   function recordActivity(user: Pick<UserDoc, '_id' | 'lastActivityOn'>, today: string): void {
     if (user.lastActivityOn === today || activityWritten.get(user._id) === today) return;
     if (activityWritten.size > 100_000) activityWritten.clear();
     activityWritten.set(user._id, today);
-    const byId = { _id: user._id } as unknown as Parameters<typeof users.collection.updateOne>[0];
-    void users.collection.updateOne(byId, { $set: { lastActivityOn: today } }).catch(() => undefined);
+    usage.userActive(user._id, today);
   }
 
   /** Sets only the given fields, with the event that publishes the change. */
@@ -242,7 +252,7 @@ export function createUsersStore(models: Pick<IdentityModels, 'users' | 'tokens'
 
   /** The token with this hash, through the identity cache. */
   async function tokenByHash(tokenHash: string): Promise<TokenDoc | null> {
-    return cache.get(`token:${tokenHash}`, () => tokens.findOne({ tokenHash }).lean());
+    return cache.get(`token:${tokenHash}`, () => findOneRaw(tokens, { tokenHash }));
   }
 
   async function tokenExists(tokenHash: string): Promise<boolean> {
@@ -254,8 +264,9 @@ export function createUsersStore(models: Pick<IdentityModels, 'users' | 'tokens'
   }
 
   /**
-   * Throttled to one write per token in LAST_USE_INTERVAL_MS, so reads do not turn into writes. It goes through the raw
-   * collection on purpose: last_used_at informs no access decision, so it must not flush the identity cache.
+   * Throttled to one write per token in LAST_USE_INTERVAL_MS, so reads do not turn into writes; written with
+   * other uses of the moment, past the models on purpose: last_used_at informs no access decision, so it
+   * must not flush the identity cache (usage-writes.ts).
    */
   function recordTokenUse(token: TokenDoc): void {
     const now = Date.now();
@@ -263,9 +274,7 @@ export function createUsersStore(models: Pick<IdentityModels, 'users' | 'tokens'
     if (now - last < LAST_USE_INTERVAL_MS) return;
     if (lastUseWritten.size > 100_000) lastUseWritten.clear();
     lastUseWritten.set(token._id, now);
-    // The driver's collection type assumes ObjectId keys; ours are numeric.
-    const byId = { _id: token._id } as unknown as Parameters<typeof tokens.collection.updateOne>[0];
-    void tokens.collection.updateOne(byId, { $set: { lastUsedAt: new Date(now) } }).catch(() => undefined);
+    usage.tokenUsed(token._id, new Date(now));
   }
 
   return {
@@ -301,6 +310,8 @@ export function createUsersStore(models: Pick<IdentityModels, 'users' | 'tokens'
     tokenExists,
     insertToken,
     recordTokenUse,
+    /** Writes the pending last_used_at and last_activity_on at once (when stopping, and in tests). */
+    flushUsage: usage.flush,
   };
 }
 export type UsersStore = ReturnType<typeof createUsersStore>;

@@ -73,6 +73,8 @@ export interface GatewayHarness {
   api: Api;
   /** Publishes everything pending and returns the published envelopes of one type, oldest first. */
   published(type: string): Promise<EventEnvelope[]>;
+  /** Writes the tokens' last_used_at and users' last_activity_on that wait to be written together. */
+  flushUsage(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -129,8 +131,10 @@ export async function startGatewayHarness(options: GatewayHarnessOptions = {}): 
     },
     api: apiClient(server.url, ROOT_TOKEN),
     published: (type) => publishedEvents(runtime, type),
+    flushUsage: () => identity.stores.users.flushUsage(),
     async close() {
       await server.close();
+      await identity.stores.users.flushUsage();
       for (const upstream of Object.values(upstreams)) await upstream.close();
       await runtime.close();
     },

@@ -1,0 +1,68 @@
+import type { mongo } from 'mongoose';
+import { createUsageWrites } from './usage-writes';
+
+/** A collection that records its bulk writes (the only call usage-writes makes). */
+function recordingCollection() {
+  const writes: unknown[][] = [];
+  const collection = {
+    bulkWrite: (ops: unknown[]) => {
+      writes.push(ops);
+      return Promise.resolve({});
+    },
+  } as unknown as mongo.Collection;
+  return { collection, writes };
+}
+
+describe('usage writes', () => {
+  it('When several requests record uses within the window, then each collection gets one write with the latest values', async () => {
+    const tokens = recordingCollection();
+    const users = recordingCollection();
+    const usage = createUsageWrites(tokens.collection, users.collection);
+    const first = new Date('2026-11-28T07:00:00Z');
+    const later = new Date('2026-11-28T07:00:01Z');
+    usage.tokenUsed(1, first);
+    usage.tokenUsed(2, first);
+    usage.tokenUsed(1, later);
+    usage.userActive(5, '2026-11-28');
+    await usage.flush();
+    expect(tokens.writes).toEqual([
+      [
+        { updateOne: { filter: { _id: 1 }, update: { $set: { lastUsedAt: later } } } },
+        { updateOne: { filter: { _id: 2 }, update: { $set: { lastUsedAt: first } } } },
+      ],
+    ]);
+    expect(users.writes).toEqual([
+      [{ updateOne: { filter: { _id: 5 }, update: { $set: { lastActivityOn: '2026-11-28' } } } }],
+    ]);
+  });
+
+  it('When a read needs the values, then settled writes what waits, and nothing when nothing waits', async () => {
+    const tokens = recordingCollection();
+    const users = recordingCollection();
+    const usage = createUsageWrites(tokens.collection, users.collection);
+    await usage.settled();
+    expect(tokens.writes).toHaveLength(0);
+    usage.tokenUsed(3, new Date());
+    await usage.settled();
+    expect(tokens.writes).toHaveLength(1);
+    expect(users.writes).toHaveLength(0);
+  });
+
+  it('When a write fails, then it is not retried and later uses are still written', async () => {
+    const users = recordingCollection();
+    let calls = 0;
+    const failing = {
+      bulkWrite: () => {
+        calls++;
+        return Promise.reject(new Error('down'));
+      },
+    } as unknown as mongo.Collection;
+    const usage = createUsageWrites(failing, users.collection);
+    usage.tokenUsed(1, new Date());
+    await usage.flush();
+    usage.userActive(2, '2026-11-28');
+    await usage.flush();
+    expect(calls).toBe(1);
+    expect(users.writes).toHaveLength(1);
+  });
+});
