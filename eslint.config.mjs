@@ -1,12 +1,12 @@
 // ESLint flat config: typescript-eslint with type information plus Nx module boundaries.
 // `npx eslint .` works on its own (offline, no Nx daemon): the project graph the boundary rule needs is
 // computed here in-process before the rules run, so there is no stale cache to depend on.
-import { readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import js from '@eslint/js';
 import { defineConfig } from 'eslint/config';
 import nxPlugin from '@nx/eslint-plugin';
+import importX from 'eslint-plugin-import-x';
 import tseslint from 'typescript-eslint';
 
 const root = dirname(fileURLToPath(import.meta.url));
@@ -20,24 +20,6 @@ process.env.NX_WORKSPACE_ROOT_PATH ??= root;
   // project.json fails the lint run here rather than silently skipping the boundary rule.
   await createProjectGraphAsync({ exitOnError: false });
 }
-
-// Files outside tsconfig.json's `include` get the project service's default project, configured from
-// tsconfig.json so path aliases resolve. Only while tsconfig.json leaves e2e/ out: a file both included and
-// listed here is an error.
-const tsInclude = JSON.parse(readFileSync(join(root, 'tsconfig.json'), 'utf8')).include ?? [];
-const OUTSIDE_TSCONFIG = tsInclude.some((glob) => glob.startsWith('e2e/')) ? [] : ['e2e/*.ts', 'e2e/*/*.ts'];
-const projectService = OUTSIDE_TSCONFIG.length
-  ? {
-      allowDefaultProject: OUTSIDE_TSCONFIG,
-      defaultProject: 'tsconfig.json',
-      maximumDefaultProjectFileMatchCount_THIS_WILL_SLOW_DOWN_LINTING: 64,
-    }
-  : true;
-
-// The code is written for `noUncheckedIndexedAccess` (`list[0]!`). Until tsconfig.base.json turns it on, those
-// `!` look unnecessary to the type checker, so the rule that flags unnecessary assertions waits for it.
-const tsBase = JSON.parse(readFileSync(join(root, 'tsconfig.base.json'), 'utf8'));
-const CHECKED_INDEX_ACCESS = tsBase.compilerOptions?.noUncheckedIndexedAccess === true;
 
 const NODE_GLOBALS = {
   require: 'readonly',
@@ -86,6 +68,29 @@ const NO_DEEP_IMPORTS = {
   message: 'Import a library through its public entry point (@gl/<name>), not its internals.',
 };
 
+/**
+ * An app's layers, by file name: routers (`*.router.ts`) speak HTTP and call services; services
+ * (`*.service.ts`) hold the rules and call stores; only stores (`*.store.ts`) touch models (`*.models.ts`,
+ * `*.model.ts`, `models.ts`). Services may name a model's document type, which is what stores return.
+ */
+const MODELS = '(^|/)([^/]*\\.models?|models)$';
+const STORES = '(^|/)[^/]*\\.stores?$';
+const ROUTERS = '(^|/)[^/]*\\.routers?$';
+const TEST_HELPERS = {
+  group: ['**/testing/**', '**/*.test-helpers'],
+  message: 'Test helpers are for *.spec.ts files only.',
+};
+const layer = (...patterns) => ['error', { patterns: [NO_DEEP_IMPORTS, TEST_HELPERS, ...patterns] }];
+const ROUTER_LAYER = layer(
+  { regex: MODELS, message: 'A router calls services; models belong to stores.' },
+  { regex: STORES, message: 'A router calls services, not stores.' },
+  { regex: ROUTERS, message: 'A router does not import another router; move what they share out.' },
+);
+const SERVICE_LAYER = layer(
+  { regex: MODELS, allowTypeImports: true, message: 'A service reads and writes through stores.' },
+  { regex: ROUTERS, message: 'A service does not depend on HTTP routing.' },
+);
+
 export default defineConfig(
   {
     ignores: [
@@ -107,14 +112,14 @@ export default defineConfig(
     files: ['**/*.ts'],
     extends: [js.configs.recommended, tseslint.configs.recommendedTypeChecked],
     languageOptions: {
-      parserOptions: { projectService, tsconfigRootDir: root },
+      parserOptions: { projectService: true, tsconfigRootDir: root },
     },
     plugins: { '@nx': nxPlugin },
     rules: {
       '@typescript-eslint/no-floating-promises': 'error',
       // Express 5 awaits async handlers, so passing one where a void callback is expected is fine.
       '@typescript-eslint/no-misused-promises': ['error', { checksVoidReturn: { arguments: false } }],
-      '@typescript-eslint/no-unnecessary-type-assertion': CHECKED_INDEX_ACCESS ? 'error' : 'off',
+      '@typescript-eslint/no-unnecessary-type-assertion': 'error',
       '@typescript-eslint/no-unused-vars': [
         'error',
         { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none', ignoreRestSiblings: true },
@@ -123,24 +128,25 @@ export default defineConfig(
       'no-restricted-imports': ['error', { patterns: [NO_DEEP_IMPORTS] }],
     },
   },
-  // Production code of an app must not reach its test helpers (which may use the test kit).
+  // Production code of an app must not reach its test helpers (which may use the test kit), keeps its
+  // layers, stays readable in one sitting (400 lines) and has no import cycles.
   {
     files: ['apps/**/*.ts'],
     ignores: TEST_FILES,
+    plugins: { 'import-x': importX },
+    settings: { 'import-x/resolver': { node: { extensions: ['.ts', '.js'] } } },
     rules: {
-      'no-restricted-imports': [
-        'error',
-        {
-          patterns: [
-            NO_DEEP_IMPORTS,
-            {
-              group: ['**/testing/**', '**/*.test-helpers'],
-              message: 'Test helpers are for *.spec.ts files only.',
-            },
-          ],
-        },
-      ],
+      'no-restricted-imports': layer(),
+      'max-lines': ['error', { max: 400, skipBlankLines: false, skipComments: false }],
+      'import-x/no-cycle': ['error', { ignoreExternal: true }],
     },
+  },
+  { files: ['apps/**/*.router.ts'], ignores: TEST_FILES, rules: { 'no-restricted-imports': ROUTER_LAYER } },
+  { files: ['apps/**/*.service.ts'], ignores: TEST_FILES, rules: { 'no-restricted-imports': SERVICE_LAYER } },
+  {
+    files: ['libs/**/*.ts', 'tools/**/*.ts', 'bench/**/*.ts'],
+    ignores: TEST_FILES,
+    rules: { 'max-lines': ['error', 400] },
   },
   // Tests and their helpers may also use the test kit.
   {

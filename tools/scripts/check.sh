@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Lint (ESLint with type information and Nx module boundaries), typecheck, format check.
+# Lint (ESLint with type information, Nx module boundaries and the app layers; knip for dead code), typecheck,
+# format check.
 # Runs every step even after a failure so one run shows all problems; exits non-zero if any failed.
 set -uo pipefail
 
@@ -22,22 +23,9 @@ step() {
 }
 
 step lint "$BIN/eslint" --max-warnings=0 .
-# tsconfig.json is the typecheck program; e2e/ is added on the fly while tsconfig.json's include leaves it out.
-typecheck() {
-  local project=tsconfig.json
-  if ! grep -q '"e2e/' tsconfig.json; then
-    mkdir -p .cache
-    project=.cache/tsconfig.check.json
-    node -e '
-      const base = require("./tsconfig.json");
-      const include = [...(base.include ?? []), "e2e/**/*.ts"].map((glob) => "../" + glob);
-      const exclude = (base.exclude ?? []).map((glob) => "../" + glob);
-      process.stdout.write(JSON.stringify({ extends: "../tsconfig.json", include, exclude }, null, 2));
-    ' >"$project"
-  fi
-  "$BIN/tsc" -p "$project" --noEmit
-}
-step typecheck typecheck
+# Unused files, exports, types and dependencies (knip.json lists the entry points); any finding fails.
+step knip "$BIN/knip"
+step typecheck "$BIN/tsc" -p tsconfig.json --noEmit
 step format "$BIN/prettier" --check --log-level=warn .
 
 if ((${#failed[@]})); then

@@ -14,7 +14,7 @@ section dependencies
 ensure_deps
 ensure_test_clients
 
-section "check (lint, typecheck, format)"
+section "check (lint, knip, typecheck, format)"
 bash tools/scripts/check.sh
 
 section build

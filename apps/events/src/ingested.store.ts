@@ -49,7 +49,6 @@ export function createIngestedStore(ingested: Model<IngestedDoc>) {
   };
 }
 
-export type IngestedStore = ReturnType<typeof createIngestedStore>;
 
 /**
  * Removes the records written before `cutoff` (in batches); returns how many went. A record only guards

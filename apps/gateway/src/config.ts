@@ -43,4 +43,3 @@ export const gatewayConfigSchema = baseServiceConfig.extend({
   EVENTS_URL: upstreamUrls,
   REGISTRY_URL: upstreamUrls,
 });
-export type GatewayConfig = z.infer<typeof gatewayConfigSchema>;

@@ -9,8 +9,6 @@ import { createSettingsService, type SettingsService } from './settings.service'
 
 export const SERVICE_NAME = 'notifications';
 
-export { resolveEffectiveLevel, type EffectiveLevel } from './effective-level';
-
 /**
  * Composes the notifications service from ready dependencies; opens nothing itself (main.ts does), so component
  * tests build it in-process against their own database.

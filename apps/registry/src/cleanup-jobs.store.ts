@@ -42,4 +42,3 @@ export function createCleanupJobsStore(jobs: Model<CleanupJobDoc>) {
 
   return { claim, renew, finish };
 }
-export type CleanupJobsStore = ReturnType<typeof createCleanupJobsStore>;

@@ -105,4 +105,3 @@ export function createRepositoriesStore(repositories: Model<RepositoryDoc>) {
     remove,
   };
 }
-export type RepositoriesStore = ReturnType<typeof createRepositoriesStore>;

@@ -189,4 +189,3 @@ export function createTagsStore(tags: Model<TagDoc>, repositories: Model<Reposit
     touch,
   };
 }
-export type TagsStore = ReturnType<typeof createTagsStore>;

@@ -11,8 +11,8 @@ import {
 } from '@gl/testing';
 import { createAlertsApp, type AlertsConfig } from '../app';
 
-export { DEVELOPER, GUEST, MAINTAINER, OWNER, REPORTER, ROOT } from '@gl/testing';
-export type { CallOptions, Reply } from '@gl/testing';
+export { DEVELOPER, REPORTER } from '@gl/testing';
+export type { Reply } from '@gl/testing';
 
 export const { projectNamespace } = namespaceFactory({
   firstId: 5000 + Math.floor(Math.random() * 1000) * 100,

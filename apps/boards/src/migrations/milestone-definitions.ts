@@ -1,4 +1,4 @@
-import type { AnyBulkWriteOperation, Document } from 'mongodb';
+import type { mongo } from 'mongoose';
 import type { Migration } from '@gl/service-kit';
 import { pushEvents, requestOrigin } from '@gl/service-kit';
 import type { MilestoneDoc } from '../boards.models';
@@ -26,7 +26,7 @@ export function milestoneDefinitionsMigration(version: number): Migration {
         const batch = await milestones.find({ revision: null }).limit(BATCH).toArray();
         if (batch.length === 0) break;
         await milestones.bulkWrite(
-          batch.map((doc): AnyBulkWriteOperation<Document> => {
+          batch.map((doc): mongo.AnyBulkWriteOperation<mongo.Document> => {
             const event = milestoneDefinedEvent(origin, null, {
               ...(doc as unknown as MilestoneDoc),
               revision: 1,
@@ -34,7 +34,7 @@ export function milestoneDefinitionsMigration(version: number): Migration {
             return {
               updateOne: {
                 filter: { _id: doc._id, revision: null },
-                update: pushEvents({ $set: { revision: 1 } }, [event]) as Document,
+                update: pushEvents({ $set: { revision: 1 } }, [event]) as mongo.Document,
               },
             };
           }),

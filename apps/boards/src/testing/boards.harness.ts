@@ -10,8 +10,6 @@ import {
 } from '@gl/testing';
 import { createBoardsApp } from '../app';
 
-export type { CallOptions, Reply } from '@gl/testing';
-
 export const { groupNamespace } = namespaceFactory({ firstId: 1000 });
 
 export interface BoardsHarness extends ServiceHarnessBase {

@@ -64,5 +64,3 @@ export function createCommitsStore(deps: Pick<DiscussionsDeps, 'models' | 'outbo
     },
   };
 }
-
-export type CommitsStore = ReturnType<typeof createCommitsStore>;

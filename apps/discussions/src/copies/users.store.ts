@@ -132,5 +132,3 @@ export function createUsersStore(models: Pick<DiscussionsModels, 'noteables' | '
     },
   };
 }
-
-export type UsersStore = ReturnType<typeof createUsersStore>;

@@ -66,5 +66,3 @@ export function createEpicsService(deps: EpicsServiceDeps) {
     findEpicById: (groupId: number, id: number) => store.findInParent('Epic', 'groupId', groupId, id),
   };
 }
-
-export type EpicsService = ReturnType<typeof createEpicsService>;

@@ -72,5 +72,3 @@ export function createIssuesService(deps: IssuesServiceDeps) {
       positions.moveBetween(scope, id, afterId, beforeId),
   };
 }
-
-export type IssuesService = ReturnType<typeof createIssuesService>;

@@ -163,5 +163,3 @@ export function createIssuablePages(deps: IssuablePagesDeps) {
 
   return { present, sendList, groupProjects, instanceProjects, sendMilestoneList };
 }
-
-export type IssuablePages = ReturnType<typeof createIssuablePages>;

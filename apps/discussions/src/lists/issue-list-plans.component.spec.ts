@@ -1,4 +1,4 @@
-import type { Collection, Document, Filter } from 'mongodb';
+import type { mongo } from 'mongoose';
 import { OWNER, useHarness } from '@gl/testing';
 import type { IssueOrderBy } from '@gl/contracts';
 import { issuableFilter, type FinderQuery } from './issuables.finder';
@@ -37,7 +37,11 @@ describe('Issue list plans: label, state, milestone and confidentiality filters 
   ];
 
   /** How the local FerretDB plans a page of 20 (SQLite's plan lines), or null on another database. */
-  async function planOf(noteables: Collection, filter: Filter<Document>, sort: Record<string, 1 | -1>) {
+  async function planOf(
+    noteables: mongo.Collection,
+    filter: mongo.Filter<mongo.Document>,
+    sort: Record<string, 1 | -1>,
+  ) {
     const explained = (await noteables.find(filter).sort(sort).limit(20).explain()) as {
       queryPlanner?: { Plan?: string[] };
       filterPushdown?: boolean;
@@ -200,7 +204,10 @@ describe('Issue list plans: label, state, milestone and confidentiality filters 
         { positionScope: 'g1' },
       ],
     };
-    const plan = await planOf(noteables, filter as Filter<Document>, { relativePosition: 1, _id: 1 });
+    const plan = await planOf(noteables, filter as mongo.Filter<mongo.Document>, {
+      relativePosition: 1,
+      _id: 1,
+    });
     if (!plan) return; // not the local FerretDB
     expect(plan.filterPushdown).toBe(true);
     // The widest index led by _id: the column's conditions are checked on its entries.

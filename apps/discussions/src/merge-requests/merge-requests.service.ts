@@ -128,5 +128,3 @@ export function createMergeRequestsService(deps: MergeRequestsServiceDeps) {
 
   return { createMergeRequest, updateMergeRequest, mergeMergeRequest };
 }
-
-export type MergeRequestsService = ReturnType<typeof createMergeRequestsService>;

@@ -80,5 +80,3 @@ export function createIssuableSubscriptions(models: Pick<DiscussionsModels, 'not
     },
   };
 }
-
-export type IssuableSubscriptions = ReturnType<typeof createIssuableSubscriptions>;

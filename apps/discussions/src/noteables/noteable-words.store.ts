@@ -137,5 +137,3 @@ export function createNoteableWordsStore(words: Model<NoteableWordDoc>, now: () 
     },
   };
 }
-
-export type NoteableWordsStore = ReturnType<typeof createNoteableWordsStore>;

@@ -122,5 +122,3 @@ export function createSingleIssuables(noteables: NoteablesService) {
     },
   };
 }
-
-export type SingleIssuables = ReturnType<typeof createSingleIssuables>;

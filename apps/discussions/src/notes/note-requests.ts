@@ -191,5 +191,3 @@ export function createNoteRequests(
       },
   };
 }
-
-export type NoteRequests = ReturnType<typeof createNoteRequests>;

@@ -61,5 +61,3 @@ export function createSnippetsService(deps: SnippetsServiceDeps) {
     findSnippet: (projectId: number, id: number) => store.findInParent('Snippet', 'projectId', projectId, id),
   };
 }
-
-export type SnippetsService = ReturnType<typeof createSnippetsService>;

@@ -9,8 +9,6 @@ import {
 } from '@gl/testing';
 import { createDiscussionsApp } from '../app';
 
-export type { CallOptions, Reply } from '@gl/testing';
-
 export const { projectNamespace, groupNamespace } = namespaceFactory({
   firstId: 1000,
   project: { ancestorGroupIds: [10] },

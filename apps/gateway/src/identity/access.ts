@@ -6,15 +6,13 @@ import { ForbiddenError } from '@gl/service-kit';
  * GitLab's role rules for the identity catalogue, in one place. Administrators pass every check, as
  * `can?` does for admins in GitLab's policies.
  */
-export const GUEST = ACCESS_LEVELS.guest;
-export const DEVELOPER = ACCESS_LEVELS.developer;
 export const MAINTAINER = ACCESS_LEVELS.maintainer;
 export const OWNER = ACCESS_LEVELS.owner;
 
 /** Default `subgroup_creation_level` is maintainer. */
-export const CREATE_SUBGROUP_LEVEL = MAINTAINER;
+export const CREATE_SUBGROUP_LEVEL = ACCESS_LEVELS.maintainer;
 /** Default `project_creation_level` (DEVELOPER_MAINTAINER_PROJECT_ACCESS): developers and above. */
-export const CREATE_PROJECT_LEVEL = DEVELOPER;
+export const CREATE_PROJECT_LEVEL = ACCESS_LEVELS.developer;
 
 const ROLE_NAMES: Record<number, string> = {
   5: 'Minimal Access',
@@ -44,10 +42,6 @@ export function requireAdmin(principal: Principal): void {
 
 const VISIBILITY_RANK = { private: 0, internal: 10, public: 20 } as const;
 export type VisibilityName = keyof typeof VISIBILITY_RANK;
-
-export function visibilityRank(visibility: VisibilityName): number {
-  return VISIBILITY_RANK[visibility];
-}
 
 export function moreVisible(a: VisibilityName, b: VisibilityName): boolean {
   return VISIBILITY_RANK[a] > VISIBILITY_RANK[b];

@@ -35,11 +35,6 @@ function withBody(): RequestHandler {
   };
 }
 
-/** GitLab's `authenticate!`: a token is required; `read_user` tokens also work where GitLab allows them. */
-export function signedIn(deps: AuthDeps, readScopes?: readonly string[]): RequestHandler {
-  return requireAuth(deps, { required: true, readScopes });
-}
-
 export function callerOf(req: Request): Principal {
   if (!req.principal) throw new UnauthorizedError();
   return req.principal;

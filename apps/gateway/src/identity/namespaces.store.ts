@@ -101,4 +101,3 @@ export function createNamespacesStore(models: Pick<IdentityModels, 'namespaces' 
     remove,
   };
 }
-export type NamespacesStore = ReturnType<typeof createNamespacesStore>;

@@ -18,4 +18,3 @@ export function createRevisionsStore(models: Pick<IdentityModels, 'revisions' | 
 
   return { raiseVisibility, visibility };
 }
-export type RevisionsStore = ReturnType<typeof createRevisionsStore>;

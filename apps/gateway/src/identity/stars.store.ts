@@ -42,4 +42,3 @@ export function createStarsStore(stars: Model<StarDoc>) {
 
   return { add, remove, countFor, projectIdsOf, pageOf, removeAllOf };
 }
-export type StarsStore = ReturnType<typeof createStarsStore>;

@@ -14,7 +14,7 @@ import { hashPassword } from './passwords';
 import { nameErrors, namespacePathErrors, ValidationErrors } from './paths';
 import type { UserEmailDoc } from './user-emails.model';
 
-export type { NamespaceDoc, TokenDoc, UserDoc, UserEmailDoc };
+export type { TokenDoc, UserDoc, UserEmailDoc };
 import { moderate as decide, type Moderation, type ModerationAction } from './user-states';
 import { assertModeratable } from './users.internal';
 import type { UserFilters } from './users.store';

@@ -17,6 +17,12 @@ export interface ResolvedNamespace {
   project?: ProjectDoc;
 }
 
+/**
+ * The identity reads resolution needs (users, namespaces, projects, members, routes, revisions and the
+ * identity cache), for callers such as the forwarding router that must not name the stores module.
+ */
+export type ResolutionStores = IdentityStores;
+
 /** A private group is also visible to members of anything inside it (GitLab shows its name to them). */
 function hasDescendantMembership(stores: IdentityStores, userId: number, groupId: number): Promise<boolean> {
   return stores.cache.get(`descendant-member:${userId}:${groupId}`, async () => {

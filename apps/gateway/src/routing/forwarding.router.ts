@@ -1,16 +1,21 @@
 import { Router, type NextFunction, type Request, type RequestHandler, type Response } from 'express';
 import type { InternalContext, NamespaceContext, Tier } from '@gl/contracts';
 import { CONTEXT_TTL_MS, NotFoundError, signContext } from '@gl/service-kit';
-import type { IdentityStores } from '../identity/identity.stores';
 import { applyAuth } from '../auth/auth.middleware';
-import { resolveGroup, resolveProject, findProject, projectContext } from '../namespaces/resolve';
+import {
+  resolveGroup,
+  resolveProject,
+  findProject,
+  projectContext,
+  type ResolutionStores,
+} from '../namespaces/resolve';
 import { signedRevision } from '../identity/revisions';
 import { ALERT_NOTIFY_PATTERN, ROUTE_TABLE, type RouteSpec, type ServiceName } from './route-table';
 import { prepareForwardedHeaders } from './proxy';
 import { guardStream, streamCredentials } from './stream-guard';
 
 export interface ForwardingDeps {
-  stores: IdentityStores;
+  stores: ResolutionStores;
   externalUrl: string;
   tier: Tier;
   contextSecret: string;

@@ -39,7 +39,7 @@ export interface SeededProject {
   ns: NamespaceContext;
 }
 
-export type { CallOptions, Reply } from '@gl/testing';
+export type { Reply } from '@gl/testing';
 
 export interface RegistryHarness extends ServiceHarnessBase<RegistryConfig> {
   models: RegistryModels;

@@ -57,7 +57,7 @@ export type PositionParam = z.infer<typeof mergeRequestPositionParam>;
 
 export const listDiscussionsQuery = paginationQuery;
 
-export const createDiscussionBody = z.object({
+const createDiscussionBody = z.object({
   body: textParam,
   created_at: textParam.optional(),
 });

@@ -1,4 +1,4 @@
-import type { AnyBulkWriteOperation, Collection, Document } from 'mongodb';
+import type { mongo } from 'mongoose';
 
 /**
  * A migration's fill of a field that documents written before it existed lack: reads `batchSize` documents
@@ -7,10 +7,10 @@ import type { AnyBulkWriteOperation, Collection, Document } from 'mongodb';
  * document that has the field is never read again, so a step killed half-way resumes where it stopped.
  */
 export async function backfillMissing(
-  collection: Collection<Document>,
+  collection: mongo.Collection<mongo.Document>,
   field: string,
   read: Record<string, 1>,
-  fill: (doc: Document) => Document,
+  fill: (doc: mongo.Document) => mongo.Document,
   batchSize = 500,
 ): Promise<number> {
   let filled = 0;
@@ -20,7 +20,7 @@ export async function backfillMissing(
       .limit(batchSize)
       .toArray();
     if (batch.length === 0) return filled;
-    const updates: AnyBulkWriteOperation<Document>[] = batch.map((doc) => {
+    const updates: mongo.AnyBulkWriteOperation<mongo.Document>[] = batch.map((doc) => {
       const set = fill(doc);
       // A fill that leaves the field null would find the same documents again for ever.
       if (set[field] === null || set[field] === undefined)
