@@ -49,7 +49,6 @@ export function createIngestedStore(ingested: Model<IngestedDoc>) {
   };
 }
 
-
 /**
  * Removes the records written before `cutoff` (in batches); returns how many went. A record only guards
  * against a second delivery of its event, and the bus keeps an event no longer than the stream's max age:
