@@ -85,6 +85,7 @@ describe('pagination parameters on every list', () => {
         ? {
             noteable_id: resources.noteableIds[kind],
             discussion_id: resources.threads[kind].discussionId,
+            note_id: resources.threads[kind].noteId,
           }
         : {}),
     });

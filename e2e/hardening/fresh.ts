@@ -3,6 +3,7 @@ import { call, must } from './http';
 import { commitBody, noteableBase, pushImage, repositoryId, startThread } from './resources';
 import { noteableKindOf, type CellContext, type FreshKind, type ParamValues } from './rules';
 import { createGroup, createProject } from './world';
+import { nextEmojiName } from './rules/emoji-rotation';
 
 const victims = new Map<string, Promise<number>>();
 
@@ -92,6 +93,19 @@ export async function makeFresh(kind: FreshKind, c: CellContext, path: string): 
       const ctx = { ...c.target, owner: c.world.people.owner, bystander: c.world.bystander };
       const thread = await startThread(noteableBase(ctx, noteable, c.r.noteableIds[noteable]), owner);
       return { discussion_id: thread.discussionId, note_id: thread.noteId };
+    }
+    case 'award': {
+      // Root's award on the cell's noteable (or its thread's first note): only admins may delete it.
+      const noteable = noteableKindOf(path);
+      if (!noteable) throw new Error(`no noteable in ${path}`);
+      const segment = path.slice(0, path.indexOf('/{noteable_id}'));
+      let on = `${segment.replace('{id}', String(c.target.project.id))}/${c.r.noteableIds[noteable]}`;
+      if (path.includes('/notes/{note_id}')) on += `/notes/${c.r.threads[noteable].noteId}`;
+      const award = await must<{ id: number }>('POST', `${on}/award_emoji`, {
+        token: root,
+        body: { name: nextEmojiName(on) },
+      });
+      return { award_id: award.id };
     }
     case 'label': {
       const label = await must<{ id: number }>('POST', `${g}/labels`, {

@@ -15,6 +15,9 @@ import { createNotesStore } from './notes/notes.store';
 import { createNotesService } from './notes/notes.service';
 import { createThreadsRouter } from './notes/threads.router';
 import { createNotesRouter } from './notes/notes.router';
+import { createAwardEmojiStore } from './award-emoji/award-emoji.store';
+import { createAwardEmojiService } from './award-emoji/award-emoji.service';
+import { createAwardEmojiRouter } from './award-emoji/award-emoji.router';
 import { createIssuableLists } from './lists/issuable-lists';
 import { createIssuablesScope } from './lists/issuables.scope';
 import { createIssuesRouter } from './issues/issues.router';
@@ -57,6 +60,7 @@ export function createDiscussionsApp(runtime: ServiceRuntime): ServiceInstance {
   };
   const store = createNoteablesStore(deps);
   const notesStore = createNotesStore(deps);
+  const awardsStore = createAwardEmojiStore(deps);
   const positions = createPositionsStore(models);
   // Every replica's milestone cache forgets a copy once any replica has written it.
   const milestoneFlushes = shareMilestoneCache(store.milestoneCache, runtime.bus, runtime.logger);
@@ -66,10 +70,12 @@ export function createDiscussionsApp(runtime: ServiceRuntime): ServiceInstance {
     ...deps,
     store,
     notesStore,
+    awardsStore,
     notes,
     positions,
     milestoneCopies,
   });
+  const awards = createAwardEmojiService({ counters: deps.counters, store: awardsStore });
   const scope = createIssuablesScope(models);
   const lists = createIssuableLists(store, scope);
   const revisions = createProjectionRevisions(runtime.connection);
@@ -83,6 +89,7 @@ export function createDiscussionsApp(runtime: ServiceRuntime): ServiceInstance {
       createFeatureGate(models),
       createThreadsRouter(noteables, notes),
       createNotesRouter(noteables, notes),
+      createAwardEmojiRouter(noteables, notes, awards),
       createIssueListsRouter(pages),
       createMergeRequestListsRouter(pages),
       createEpicIssuesRouter(pages),

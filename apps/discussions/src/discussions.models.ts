@@ -13,6 +13,7 @@ import {
   type NoteableWordDoc,
 } from './noteables/noteable.model';
 import { noteSchema, type NoteDoc } from './notes/note.model';
+import { awardEmojiSchema, type AwardEmojiDoc } from './award-emoji/award-emoji.model';
 import { branchSchema, commitSchema, type BranchDoc, type CommitDoc } from './commits/commit.model';
 import { incidentLinkSchema, type IncidentLinkDoc } from './issues/incident-links.model';
 import {
@@ -47,6 +48,7 @@ export interface DiscussionsModels {
   positionClaims: Model<PositionClaimDoc>;
   positionLeases: Model<PositionLeaseDoc>;
   noteableWords: Model<NoteableWordDoc>;
+  awardEmoji: Model<AwardEmojiDoc>;
 }
 
 /** What the stores and services are built from (app.ts): the models, the id counters, the outbox. */
@@ -71,6 +73,7 @@ export function createDiscussionsModels(connection: Connection, outbox: Outbox):
     positionClaims: defineModel(connection, 'PositionClaim', positionClaimSchema(), 'position_claims'),
     positionLeases: defineModel(connection, 'PositionLease', positionLeaseSchema(), 'position_leases'),
     noteableWords: defineModel(connection, 'NoteableWord', noteableWordSchema(), 'noteable_words'),
+    awardEmoji: defineModel(connection, 'AwardEmoji', awardEmojiSchema(), 'award_emoji'),
   };
   outbox.register(models.noteables);
   outbox.register(models.notes);

@@ -1,3 +1,4 @@
+import { AWARD_EMOJI_RULES } from './award-emoji';
 import { BOARD_COLUMN_RULES } from './board-columns';
 import { IDENTITY_RULES } from './identity';
 import { IDENTITY_ADMIN_RULES } from './identity-admin';
@@ -30,6 +31,7 @@ export const RULES: Rules = {
   ...SERVICE_RULES,
   ...OPERATIONS_RULES,
   ...SUBSCRIPTION_RULES,
+  ...AWARD_EMOJI_RULES,
 };
 
 export { noteableKindOf } from './notes';

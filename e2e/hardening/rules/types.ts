@@ -29,6 +29,7 @@ export type FreshKind =
   | 'epicIssue'
   | 'epicIssueLink'
   | 'thread'
+  | 'award'
   | 'label'
   | 'board'
   | 'list'

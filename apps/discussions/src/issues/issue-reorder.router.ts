@@ -69,6 +69,7 @@ export function createIssueReorderRouter(noteables: NoteablesService, scope: Iss
         updated,
         canReadNote(req.ctx, accessTargetOf(updated), { internal: true }),
       ),
+      votes: await noteables.votes(updated),
     };
     sendJson(res, 200, presentIssue(updated, ns, extras));
   });

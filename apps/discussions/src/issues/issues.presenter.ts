@@ -19,6 +19,8 @@ export function presentIssue(doc: NoteableDoc, ns: NamespaceView, extras: Issuab
     type: incident ? 'INCIDENT' : 'ISSUE',
     issue_type: incident ? 'incident' : 'issue',
     user_notes_count: extras.userNotesCount,
+    upvotes: extras.votes?.upvotes ?? 0,
+    downvotes: extras.votes?.downvotes ?? 0,
     confidential: doc.confidential,
     discussion_locked: doc.discussionLocked ?? null,
     due_date: doc.dueDate ?? null,

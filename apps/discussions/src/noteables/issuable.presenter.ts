@@ -11,6 +11,8 @@ export function milestoneOf(doc: NoteableDoc, milestone: MilestoneDoc | null): I
 export interface IssuableExtras {
   milestone: MilestoneDoc | null;
   userNotesCount: number;
+  /** Its thumbsup and thumbsdown awards (`upvotes`, `downvotes`); none when absent. */
+  votes?: { upvotes: number; downvotes: number };
   /** The tier has issue weights: the issue shows `weight` (EE::API::Entities::IssueBasic). */
   weights?: boolean;
   /** Summaries of the merge request's reviewers, where read (else they are shown by id). */

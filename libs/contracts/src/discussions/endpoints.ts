@@ -4,6 +4,7 @@ import { THREAD_ENDPOINTS } from './thread-endpoints';
 import { LIST_ENDPOINTS } from './list-endpoints';
 import { BOARD_COLUMN_ENDPOINTS } from './board-column-endpoints';
 import { PERSONAL_SNIPPET_ENDPOINTS } from './snippet-endpoints';
+import { AWARD_EMOJI_ENDPOINTS } from './award-emoji-endpoints';
 
 export const DISCUSSIONS_ENDPOINTS = [
   ...NOTEABLE_ENDPOINTS,
@@ -11,6 +12,7 @@ export const DISCUSSIONS_ENDPOINTS = [
   ...THREAD_ENDPOINTS,
   ...BOARD_COLUMN_ENDPOINTS,
   ...PERSONAL_SNIPPET_ENDPOINTS,
+  ...AWARD_EMOJI_ENDPOINTS,
 ];
 
 /** The catalogue by operation id, for handler registration: `DISCUSSIONS_API.<operationId>`. */

@@ -95,6 +95,9 @@ export const issueEntity = z.object({
   type: z.enum(['ISSUE', 'INCIDENT']),
   issue_type: z.enum(['issue', 'incident']),
   user_notes_count: z.number().int(),
+  /** Entities::IssueBasic: the thumbsup and thumbsdown awards. */
+  upvotes: z.number().int(),
+  downvotes: z.number().int(),
   confidential: z.boolean(),
   discussion_locked: z.boolean().nullable(),
   /** `YYYY-MM-DD` or null. */

@@ -6,3 +6,10 @@ export * from './board-column-endpoints';
 export { personalSnippetEntity, snippetListQuery, type PersonalSnippetEntity } from './snippet-endpoints';
 export { NOTE_OPERATIONS, THREAD_OPERATIONS } from './thread-operations';
 export * from './path-params';
+export {
+  AWARD_OPERATIONS,
+  NOTE_AWARD_OPERATIONS,
+  awardEmojiEntity,
+  type AwardEmojiEntity,
+  type AwardOperationIds,
+} from './award-emoji-endpoints';

@@ -1,0 +1,37 @@
+import { Schema } from 'mongoose';
+import type { UserSummary } from '@gl/contracts';
+import { documentSchema } from '@gl/service-kit';
+
+/** What an award hangs on: an issue, merge request or snippet (noteable id), or a note of one (note id). */
+export type AwardableType = 'Issue' | 'MergeRequest' | 'Snippet' | 'Note';
+
+/** One award emoji (GitLab's award_emoji table): a user's named emoji on one awardable. */
+export interface AwardEmojiDoc {
+  _id: number;
+  awardableType: AwardableType;
+  awardableId: number;
+  projectId: number;
+  name: string;
+  user: UserSummary;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+export function awardEmojiSchema(): Schema<AwardEmojiDoc> {
+  const schema = documentSchema<AwardEmojiDoc>({
+    _id: Number,
+    awardableType: String,
+    awardableId: Number,
+    projectId: Number,
+    name: String,
+    user: Schema.Types.Mixed,
+    createdAt: Date,
+    updatedAt: Date,
+  });
+  // The list of an awardable, in id order; and the votes of a page of issuables (by name).
+  schema.index({ awardableType: 1, awardableId: 1, _id: 1 });
+  schema.index({ awardableType: 1, awardableId: 1, name: 1 });
+  // AwardEmoji: `validates :name, uniqueness: { scope: [:user, :awardable_type, :awardable_id] }`.
+  schema.index({ awardableType: 1, awardableId: 1, 'user.id': 1, name: 1 }, { unique: true });
+  return schema;
+}
