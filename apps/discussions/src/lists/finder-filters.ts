@@ -212,9 +212,10 @@ export function dueDateFilter(value: string | undefined, now: Date): Filter {
 }
 
 /**
- * my_reaction_emoji: issues the caller reacted to with that emoji. Nobody can award emoji here, so
- * `None` matches every issue and any other value (`Any` included) matches none, as GitLab answers for an
- * instance without reactions.
+ * my_reaction_emoji: issues the caller reacted to with that emoji. Not yet read from the awards
+ * (award-emoji/, added after this filter): `None` matches every issue and any other value (`Any`
+ * included) matches none, as GitLab answers for a caller without reactions. To do: the caller's awarded
+ * noteable ids in the finder's lookups (IssuableFinder#by_my_reaction_emoji: awarded / not_awarded).
  */
 export function reactionFilter(value: string | undefined): Filter {
   if (value === undefined || isNone(value)) return {};
@@ -253,6 +254,6 @@ export function negatedFilters(not: Query['not'], lookups: FinderLookups): Filte
     const id = lookups.userIds.get(not.reviewer_username);
     if (id !== undefined) out.push({ reviewerIds: { $ne: id } });
   }
-  // not[my_reaction_emoji]: no reactions exist, so negating one excludes nothing.
+  // not[my_reaction_emoji]: not yet read from the awards (see reactionFilter): excludes nothing.
   return out;
 }
