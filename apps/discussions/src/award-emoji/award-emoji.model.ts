@@ -31,6 +31,8 @@ export function awardEmojiSchema(): Schema<AwardEmojiDoc> {
   // The list of an awardable, in id order; and the votes of a page of issuables (by name).
   schema.index({ awardableType: 1, awardableId: 1, _id: 1 });
   schema.index({ awardableType: 1, awardableId: 1, name: 1 });
+  // A caller's awards, for `my_reaction_emoji` in issue and merge request lists (lists/issuables.scope.ts).
+  schema.index({ 'user.id': 1, awardableType: 1, name: 1, awardableId: 1 });
   // AwardEmoji: `validates :name, uniqueness: { scope: [:user, :awardable_type, :awardable_id] }`.
   schema.index({ awardableType: 1, awardableId: 1, 'user.id': 1, name: 1 }, { unique: true });
   return schema;

@@ -19,7 +19,15 @@ import {
 export interface FinderLookups {
   milestoneIds: Map<string, number[]>;
   userIds: Map<string, number>;
+  /**
+   * The issues and merge requests the caller awarded, by emoji name and under ANY_REACTION for every name;
+   * absent when the query names no reaction or the caller is anonymous.
+   */
+  reactedIds?: Map<string, number[]>;
 }
+
+/** The key of `reactedIds` for what the caller awarded with any emoji. */
+export const ANY_REACTION = '*';
 
 export type IssuableKind = 'Issue' | 'MergeRequest';
 type Loose = 'order_by' | 'state' | 'scope';
@@ -212,14 +220,15 @@ export function dueDateFilter(value: string | undefined, now: Date): Filter {
 }
 
 /**
- * my_reaction_emoji: issues the caller reacted to with that emoji. Not yet read from the awards
- * (award-emoji/, added after this filter): `None` matches every issue and any other value (`Any`
- * included) matches none, as GitLab answers for a caller without reactions. To do: the caller's awarded
- * noteable ids in the finder's lookups (IssuableFinder#by_my_reaction_emoji: awarded / not_awarded).
+ * IssuableFinder#by_my_reaction_emoji: for a signed-in caller, `None` keeps the items they did not award,
+ * `Any` those they awarded with any emoji, a name those they awarded with it (`awarded(user, name)`, the
+ * name as given). Anonymous callers are not filtered (`return items unless ... current_user`).
  */
-export function reactionFilter(value: string | undefined): Filter {
-  if (value === undefined || isNone(value)) return {};
-  return NOTHING;
+export function reactionFilter(value: string | undefined, lookups: FinderLookups): Filter {
+  const reacted = lookups.reactedIds;
+  if (value === undefined || !reacted) return {};
+  if (isNone(value)) return { _id: { $nin: reacted.get(ANY_REACTION) ?? [] } };
+  return { _id: { $in: reacted.get(isAny(value) ? ANY_REACTION : value) ?? [] } };
 }
 
 /**
@@ -254,6 +263,9 @@ export function negatedFilters(not: Query['not'], lookups: FinderLookups): Filte
     const id = lookups.userIds.get(not.reviewer_username);
     if (id !== undefined) out.push({ reviewerIds: { $ne: id } });
   }
-  // not[my_reaction_emoji]: not yet read from the awards (see reactionFilter): excludes nothing.
+  // not[my_reaction_emoji]: IssuableFinder#by_negated_my_reaction_emoji, `not_awarded(user, name)`.
+  if (not.my_reaction_emoji !== undefined && lookups.reactedIds) {
+    out.push({ _id: { $nin: lookups.reactedIds.get(not.my_reaction_emoji) ?? [] } });
+  }
   return out;
 }

@@ -18,7 +18,7 @@ export function createIssuableLists(store: NoteablesStore, scope: IssuablesScope
     viewer: FinderViewer,
     withState: boolean,
   ) {
-    const lookups = await scope.lookups(namesOf(query), projects);
+    const lookups = await scope.lookups(namesOf(query), projects, viewer.userId);
     return issuableFilter({ kind, query, projects, viewer, lookups }, { withState });
   }
 

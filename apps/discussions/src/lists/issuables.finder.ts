@@ -133,7 +133,7 @@ export function issuableFilter(input: FinderInput, options: { withState: boolean
   parts.push(searchFilter(query.search, query.in));
   parts.push(dateRange('createdAt', query.created_after, query.created_before));
   parts.push(dateRange('updatedAt', query.updated_after, query.updated_before));
-  parts.push(reactionFilter(query.my_reaction_emoji));
+  parts.push(reactionFilter(query.my_reaction_emoji, lookups));
   parts.push(...negatedFilters(query.not, lookups));
   if (query.confidential !== undefined) {
     parts.push({ confidential: query.confidential ? true : { $in: [false, null] } });
@@ -166,6 +166,8 @@ export function namesOf(query: FinderQuery): {
   milestoneTitles: string[];
   usernames: string[];
   milestoneWildcards: boolean;
+  /** Whether the query filters by the caller's reactions (their awards are then looked up). */
+  reactions: boolean;
 } {
   const milestones = [
     query.milestone_id ?? query.milestone,
@@ -186,5 +188,6 @@ export function namesOf(query: FinderQuery): {
     milestoneTitles: titles,
     usernames,
     milestoneWildcards: milestones.some((t) => !!milestoneWildcard(t)),
+    reactions: query.my_reaction_emoji !== undefined || query.not?.my_reaction_emoji !== undefined,
   };
 }

@@ -4,6 +4,7 @@ import type { MembershipDoc } from '@gl/service-kit';
 import type { DiscussionsModels } from '../discussions.models';
 import type { MilestoneDoc, ProjectRefDoc } from '../copies/copies.models';
 import type { FinderLookups, FinderViewer, ReadableProject } from './issuables.finder';
+import { ANY_REACTION } from './finder-filters';
 
 /** Admins read every project (`read_all_resources`); the level the finder gives them. */
 const ADMIN_LEVEL = 60;
@@ -94,7 +95,7 @@ function readsProject(project: Pick<ProjectRefDoc, 'visibility'>, level: number,
  * subtree or the whole instance. Private projects the caller is no member of are never among them.
  */
 export function createIssuablesScope(
-  models: Pick<DiscussionsModels, 'projects' | 'groups' | 'members' | 'milestones' | 'users'>,
+  models: Pick<DiscussionsModels, 'projects' | 'groups' | 'members' | 'milestones' | 'users' | 'awardEmoji'>,
 ) {
   /** The caller's level on each project: its own membership or one of its ancestor groups', unexpired. */
   async function levels(viewer: FinderViewer, projects: ProjectRefDoc[]): Promise<Map<number, number>> {
@@ -230,12 +231,32 @@ export function createIssuablesScope(
    * query uses a milestone wildcard, the ids of the milestones it selects (milestoneWildcardIds) among
    * those of the groups above the list's projects, where the items' milestones come from.
    */
+  /** The caller's awards on issues and merge requests, by name and under ANY_REACTION. */
+  async function reactedIds(userId: number): Promise<Map<string, number[]>> {
+    const awards = await models.awardEmoji
+      .find({ 'user.id': userId, awardableType: { $in: ['Issue', 'MergeRequest'] } })
+      .select({ awardableId: 1, name: 1 })
+      .lean();
+    const byName = new Map<string, number[]>([[ANY_REACTION, []]]);
+    for (const award of awards) {
+      byName.get(ANY_REACTION)!.push(award.awardableId);
+      byName.set(award.name, [...(byName.get(award.name) ?? []), award.awardableId]);
+    }
+    return byName;
+  }
+
   async function lookups(
-    names: { milestoneTitles: string[]; usernames: string[]; milestoneWildcards?: boolean },
+    names: {
+      milestoneTitles: string[];
+      usernames: string[];
+      milestoneWildcards?: boolean;
+      reactions?: boolean;
+    },
     projects: ScopeProject[] = [],
+    viewerId: number | null = null,
   ): Promise<FinderLookups> {
     const groupIds = names.milestoneWildcards ? union(projects.map((p) => p.ancestorGroupIds)) : [];
-    const [milestones, users, copies] = await Promise.all([
+    const [milestones, users, copies, reacted] = await Promise.all([
       names.milestoneTitles.length
         ? models.milestones.find({ title: { $in: names.milestoneTitles } }).lean()
         : [],
@@ -246,6 +267,7 @@ export function createIssuablesScope(
             .select({ groupId: 1, state: 1, startDate: 1, dueDate: 1 })
             .lean<MilestoneDoc[]>()
         : [],
+      names.reactions && viewerId !== null ? reactedIds(viewerId) : undefined,
     ]);
     const milestoneIds = new Map<string, number[]>();
     for (const m of milestones) milestoneIds.set(m.title, [...(milestoneIds.get(m.title) ?? []), m._id]);
@@ -253,7 +275,11 @@ export function createIssuablesScope(
       const related = union(projects.map((p) => p.relatedGroupIds));
       for (const [key, ids] of milestoneWildcardIds(copies, related, todayUtc())) milestoneIds.set(key, ids);
     }
-    return { milestoneIds, userIds: new Map(users.map((u) => [u.username, u._id])) };
+    return {
+      milestoneIds,
+      userIds: new Map(users.map((u) => [u.username, u._id])),
+      ...(reacted && { reactedIds: reacted }),
+    };
   }
 
   /** Where an issue of this project compares positions: its root group, or the project itself. */

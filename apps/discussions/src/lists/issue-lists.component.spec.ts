@@ -283,6 +283,25 @@ describe('Project issue lists: filters and order (IssuesFinder)', () => {
     ]);
     expect(titles(await list(ns, 'my_reaction_emoji=thumbsup'))).toEqual([]);
     expect(await list(ns, 'my_reaction_emoji=None')).toHaveLength(3);
+    // IssuableFinder#by_my_reaction_emoji: the caller's own awards (thumbsup on issue 3, the old bug).
+    const award = await h.call('POST', `/projects/${ns.id}/issues/3/award_emoji`, {
+      ns,
+      json: { name: 'thumbsup' },
+      as: OWNER,
+    });
+    expect(award.status).toBe(201);
+    expect(titles(await list(ns, 'my_reaction_emoji=thumbsup'))).toEqual(['Old bug']);
+    expect(titles(await list(ns, 'my_reaction_emoji=Any'))).toEqual(['Old bug']);
+    expect(titles(await list(ns, 'my_reaction_emoji=tada'))).toEqual([]);
+    expect(titles(await list(ns, 'my_reaction_emoji=None&sort=asc'))).toEqual([
+      'Crash on start',
+      'Slow page',
+    ]);
+    expect(titles(await list(ns, 'not[my_reaction_emoji]=thumbsup&sort=asc'))).toEqual([
+      'Crash on start',
+      'Slow page',
+    ]);
+    expect(titles(await list(ns, 'my_reaction_emoji=thumbsup', DEVELOPER))).toEqual([]);
     const bad = await h.call('GET', `/projects/${ns.id}/issues?created_after=yesterday-ish`, { ns });
     expect(bad.status).toBe(400);
     expect(bad.body).toEqual({ error: 'created_after is invalid' });
