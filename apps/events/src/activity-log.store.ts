@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { FilterQuery, Model } from 'mongoose';
-import { createBeyondLimitMemo, deleteManyInBatches, listKey } from '@gl/service-kit';
+import { boundedTotal, createBeyondLimitMemo, deleteManyInBatches, listKey } from '@gl/service-kit';
 import { readersOf, reachOf } from './activity-reach';
 import type { ActivityDoc } from './events.models';
 import { activityTarget } from './events.visibility';
@@ -90,10 +90,10 @@ export function createActivityLogStore(activities: Model<ActivityDoc>) {
         .lean<ActivityDoc[]>();
       const items = found.slice(0, window.take);
       const hasNext = found.length > window.take;
-      if (!hasNext && (items.length > 0 || window.skip === 0))
-        return { items, total: window.skip + items.length, hasNext };
-      const total = await pastCountLimit.upTo(keyOf(filter), COUNT_LIMIT, () =>
-        activities.countDocuments(filter, { limit: COUNT_LIMIT + 1 }).exec(),
+      const total = await boundedTotal({ skip: window.skip, shown: items.length, hasNext }, COUNT_LIMIT, () =>
+        pastCountLimit.upTo(keyOf(filter), COUNT_LIMIT, () =>
+          activities.countDocuments(filter, { limit: COUNT_LIMIT + 1 }).exec(),
+        ),
       );
       return { items, total, hasNext };
     },

@@ -1,4 +1,10 @@
-import { countUpTo, createBeyondLimitMemo, findAcrossParts, type BeyondLimitMemo } from '@gl/service-kit';
+import {
+  boundedTotal,
+  countUpTo,
+  createBeyondLimitMemo,
+  findAcrossParts,
+  type BeyondLimitMemo,
+} from '@gl/service-kit';
 import type { DiscussionsModels } from '../discussions.models';
 import type { NoteableDoc } from '../noteables/noteable.model';
 import { andOf } from '../noteables/word-filters';
@@ -76,17 +82,11 @@ export function createBoardColumnsStore(
     );
     const items = found.slice(0, limit);
     const hasNext = found.length > limit;
-    let total: number | null;
-    if (!hasNext && (items.length > 0 || skip === 0)) {
-      // The last page tells the total; past the limit it is withheld there too, as on every other page.
-      total = skip + items.length > countLimit ? null : skip + items.length;
-    } else if (skip + found.length > countLimit) {
-      total = null;
-    } else {
+    const total = await boundedTotal({ skip, shown: items.length, hasNext }, countLimit, async () => {
       const withPosition = await (early ?? positionedUpTo(positioned));
       const without = withPosition === null ? 0 : await noteables.countDocuments(blank);
-      total = withPosition === null || withPosition + without > countLimit ? null : withPosition + without;
-    }
+      return withPosition === null || withPosition + without > countLimit ? null : withPosition + without;
+    });
     return { items, total, hasNext };
   }
 

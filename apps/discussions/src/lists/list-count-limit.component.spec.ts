@@ -12,7 +12,7 @@ import { projectNamespace, startDiscussionsHarness } from '../testing/discussion
 describe('Issue lists past the count limit', () => {
   const h = useHarness(startDiscussionsHarness);
 
-  async function fiveIssues() {
+  async function fiveIssues(listCountLimit = 3) {
     const ns = projectNamespace();
     for (let i = 1; i <= 5; i++) {
       const res = await h.call('POST', `/projects/${ns.id}/issues`, {
@@ -23,7 +23,7 @@ describe('Issue lists past the count limit', () => {
       expect(res.status).toBe(201);
     }
     const models = createDiscussionsModels(h.runtime.connection, h.runtime.outbox);
-    const store = createNoteablesStore({ models, outbox: h.runtime.outbox }, { listCountLimit: 3 });
+    const store = createNoteablesStore({ models, outbox: h.runtime.outbox }, { listCountLimit });
     const filter = { kind: 'Issue', projectId: ns.id };
     const read = (skip: number, limit: number) =>
       store.pageWhere(filter, issuableOrder(undefined, undefined), skip, limit);
@@ -35,17 +35,19 @@ describe('Issue lists past the count limit', () => {
     const first = await read(0, 2);
     expect(first.items.map((doc) => doc.title)).toEqual(['t5', 't4']);
     expect(first).toMatchObject({ total: null, hasNext: true });
-    // The page after the last full one: no next page, still uncounted.
-    expect(await read(4, 2)).toMatchObject({ total: 5, hasNext: false });
+    // The last page: no next page, and no total either (GitLab withholds it on every page past the limit).
+    expect(await read(4, 2)).toMatchObject({ total: null, hasNext: false });
+    expect(await read(0, 20)).toMatchObject({ total: null, hasNext: false });
     expect(await read(2, 2)).toMatchObject({ total: null, hasNext: true });
   });
 
-  it('When a page shows the end of the list, then its total is exact without a count', async () => {
-    const { read } = await fiveIssues();
+  it('When a page shows the end of a list within the limit, then its total is exact without a count', async () => {
+    const { read } = await fiveIssues(10);
     expect(await read(0, 20)).toMatchObject({ total: 5, hasNext: false });
     expect(await read(0, 5)).toMatchObject({ total: 5, hasNext: false });
-    // Past the end the page cannot tell: counted up to the limit, past it no total.
-    expect(await read(20, 5)).toMatchObject({ items: [], total: null, hasNext: false });
+    expect(await read(4, 2)).toMatchObject({ total: 5, hasNext: false });
+    // Past the end the page cannot tell: counted (up to the limit).
+    expect(await read(20, 5)).toMatchObject({ items: [], total: 5, hasNext: false });
   });
 
   it('When the list is within the limit, then X-Total and the last link are sent', async () => {

@@ -1,5 +1,6 @@
 import type { EventEnvelope } from '@gl/contracts';
 import {
+  boundedTotal,
   countUpTo,
   createBeyondLimitMemo,
   findAcrossParts,
@@ -69,11 +70,6 @@ export function createNoteablesStore(
   const narrowed = (filter: Record<string, unknown>) => words.narrow(filter, NARROW_LIMIT, commonWords);
   // Lists found past the count limit, for a minute: their pages skip the count (beyond-limit-memo.ts).
   const longLists = createBeyondLimitMemo();
-  /** The total a page shows (it holds the list's end), else the count up to the limit (null past it). */
-  const totalOf = (filter: Record<string, unknown>, skip: number, shown: number, hasNext: boolean) =>
-    !hasNext && (shown > 0 || skip === 0)
-      ? Promise.resolve(skip + shown)
-      : countUpTo(noteables, filter, listCountLimit, longLists);
   // Milestone titles every issue answer shows, read once per change rather than once per answer.
   const milestoneCache = createMilestoneCache((ids) =>
     models.milestones.find({ _id: { $in: ids } }).lean<MilestoneDoc[]>(),
@@ -206,7 +202,10 @@ export function createNoteablesStore(
       }
       const items = found.slice(0, limit);
       const hasNext = found.length > limit;
-      return { items, total: await totalOf(filter, skip, items.length, hasNext), hasNext };
+      const total = await boundedTotal({ skip, shown: items.length, hasNext }, listCountLimit, () =>
+        countUpTo(noteables, filter, listCountLimit, longLists),
+      );
+      return { items, total, hasNext };
     },
 
     async countWhere(filter: Record<string, unknown>): Promise<number> {

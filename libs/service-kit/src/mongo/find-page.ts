@@ -15,6 +15,24 @@ export function totalFromPage(
 }
 
 /**
+ * The total of a page read one row past its window (`hasNext`), bounded as GitLab bounds it: past `limit`
+ * matches there is no total on any page, the last included (Kaminari's MAX_COUNT_LIMIT, withheld whenever
+ * the count passes it). A page that shows the list's end tells the total; rows found past the limit tell it
+ * is withheld; otherwise `count` decides (a count up to the limit, null past it).
+ */
+export async function boundedTotal(
+  window: { skip: number; shown: number; hasNext: boolean },
+  limit: number,
+  count: () => Promise<number | null>,
+): Promise<number | null> {
+  const { skip, shown, hasNext } = window;
+  if (!hasNext && (shown > 0 || skip === 0)) return skip + shown > limit ? null : skip + shown;
+  // Rows found this deep prove the list passes the limit; an empty page past the end proves nothing.
+  if (shown > 0 && skip + shown + (hasNext ? 1 : 0) > limit) return null;
+  return count();
+}
+
+/**
  * One page of the matching documents, in `sort` order, and how many match in all. The count is a second
  * query only when the page cannot tell: most lists fit in their first page, and a count costs the database
  * as much as the page itself.
