@@ -27,6 +27,7 @@ export * from './mongo/backfill';
 export * from './mongo/batched-delete';
 export * from './mongo/batched-update';
 export * from './mongo/find-page';
+export * from './mongo/insert-unique';
 export { dropIndexesIfPresent } from './mongo/indexes';
 export * from './mongo/beyond-limit-memo';
 export * from './mongo/projection';

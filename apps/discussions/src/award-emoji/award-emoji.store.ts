@@ -1,4 +1,4 @@
-import { isDuplicateKeyError } from '@gl/service-kit';
+import { findPage, insertUnique } from '@gl/service-kit';
 import type { DiscussionsDeps } from '../discussions.models';
 import type { AwardEmojiDoc, AwardableType } from './award-emoji.model';
 
@@ -23,14 +23,10 @@ export function createAwardEmojiStore(deps: Pick<DiscussionsDeps, 'models'>) {
   const awards = deps.models.awardEmoji;
 
   return {
-    /** One page of an awardable's awards, oldest first, and their number. */
+    /** One page of an awardable's awards, oldest first, and their number (counted only when needed). */
     async page(ref: AwardableRef, skip: number, limit: number) {
-      const filter = ofAwardable(ref);
-      const [items, total] = await Promise.all([
-        awards.find(filter).sort({ _id: 1 }).skip(skip).limit(limit).lean<AwardEmojiDoc[]>(),
-        awards.countDocuments(filter),
-      ]);
-      return { items, total };
+      const { docs, total } = await findPage(awards, ofAwardable(ref), { _id: 1 }, { skip, perPage: limit });
+      return { items: docs, total };
     },
 
     async find(ref: AwardableRef, awardId: number): Promise<AwardEmojiDoc | null> {
@@ -38,14 +34,8 @@ export function createAwardEmojiStore(deps: Pick<DiscussionsDeps, 'models'>) {
     },
 
     /** Inserts an award; false when the user already gave this emoji to this awardable (the unique index). */
-    async insert(doc: AwardEmojiDoc): Promise<boolean> {
-      try {
-        await awards.create(doc);
-        return true;
-      } catch (err) {
-        if (isDuplicateKeyError(err)) return false;
-        throw err;
-      }
+    insert(doc: AwardEmojiDoc): Promise<boolean> {
+      return insertUnique(awards, doc);
     },
 
     async remove(awardId: number): Promise<void> {

@@ -240,7 +240,8 @@ export function createIssuablesScope(
     const byName = new Map<string, number[]>([[ANY_REACTION, []]]);
     for (const award of awards) {
       byName.get(ANY_REACTION)!.push(award.awardableId);
-      byName.set(award.name, [...(byName.get(award.name) ?? []), award.awardableId]);
+      if (!byName.has(award.name)) byName.set(award.name, []);
+      byName.get(award.name)!.push(award.awardableId);
     }
     return byName;
   }

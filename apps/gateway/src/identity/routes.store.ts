@@ -1,6 +1,6 @@
 import type { Model } from 'mongoose';
 import type { RouteDoc } from './identity.models';
-import { insertUnique } from './store-writes';
+import { insertUnique } from '@gl/service-kit';
 
 export type RouteSource = Pick<RouteDoc, 'sourceType' | 'sourceId'>;
 

@@ -1,7 +1,6 @@
 import type { Model } from 'mongoose';
-import { findPage, type PageRequest } from '@gl/service-kit';
+import { findPage, insertUnique, type PageRequest } from '@gl/service-kit';
 import type { StarDoc } from './identity.models';
-import { insertUnique } from './store-writes';
 
 /** Stars: one document per (user, project), keyed `user:project` so a second star is a duplicate. */
 export function createStarsStore(stars: Model<StarDoc>) {

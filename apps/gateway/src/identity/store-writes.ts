@@ -1,20 +1,6 @@
 import type { Model } from 'mongoose';
 import type { EventEnvelope } from '@gl/contracts';
-import { isDuplicateKeyError, pushEvents, withEvents, type Outbox } from '@gl/service-kit';
-
-/**
- * Inserts a document; false when a unique index refuses it. The database's duplicate-key error (matched
- * by its text on FerretDB, libs/service-kit isDuplicateKeyError) is how racing claims are settled.
- */
-export async function insertUnique<T>(model: Model<T>, doc: Partial<T>): Promise<boolean> {
-  try {
-    await model.create(doc);
-    return true;
-  } catch (err) {
-    if (isDuplicateKeyError(err)) return false;
-    throw err;
-  }
-}
+import { insertUnique, pushEvents, withEvents, type Outbox } from '@gl/service-kit';
 
 /**
  * The writes of a collection whose documents publish their identity events with them (the outbox

@@ -1,10 +1,16 @@
 import type { FilterQuery } from 'mongoose';
 import type { EventEnvelope } from '@gl/contracts';
-import { findPage, pushEvents, withEvents, type Outbox, type PageRequest } from '@gl/service-kit';
+import {
+  findPage,
+  insertUnique,
+  pushEvents,
+  withEvents,
+  type Outbox,
+  type PageRequest,
+} from '@gl/service-kit';
 import type { IdentityModels, TokenDoc, UserDoc, UserState } from './identity.models';
 import { searchPattern, userSearchConditions } from './queries';
 import { findOneRaw } from './raw-reads';
-import { insertUnique } from './store-writes';
 import { createUsageWrites } from './usage-writes';
 import { nonInternalUsers } from './users.internal';
 import { createUserEmailModel, type UserEmailDoc } from './user-emails.model';
