@@ -15,6 +15,9 @@ export type MembershipRow = Pick<MemberDoc, 'sourceType' | 'sourceId' | 'accessL
  */
 const CACHED_MEMBERSHIPS_CAP = 500;
 
+/** What deciding a user's access reads of each membership (MembershipRow). */
+const ROW_FIELDS = { sourceType: 1, sourceId: 1, accessLevel: 1, expiresAt: 1 } as const;
+
 /** A group or project with the groups above it, whose members count for it. */
 export interface MemberScope {
   type: SourceType;
@@ -28,10 +31,7 @@ export function createMembersStore(models: Pick<IdentityModels, 'members' | 'cac
 
   /** Every membership of the user, with what deciding their access needs. */
   async function rowsOf(userId: number): Promise<MembershipRow[]> {
-    return members
-      .find({ userId })
-      .select({ sourceType: 1, sourceId: 1, accessLevel: 1, expiresAt: 1 })
-      .lean();
+    return members.find({ userId }).select(ROW_FIELDS).lean();
   }
 
   /** Every membership of the user, whole documents (for removing them all). */
@@ -85,7 +85,7 @@ export function createMembersStore(models: Pick<IdentityModels, 'members' | 'cac
         members,
         { userId },
         {
-          projection: { sourceType: 1, sourceId: 1, accessLevel: 1, expiresAt: 1 },
+          projection: ROW_FIELDS,
           limit: CACHED_MEMBERSHIPS_CAP + 1,
         },
       );
