@@ -174,15 +174,19 @@ describe('nats cluster: the bus survives the loss of a node', () => {
     // Wait for the activity log to hold every event (in flight at the kill: back after the 30 s ack wait),
     // then read it whole once.
     const deadline = Date.now() + 60_000;
-    const total = async (): Promise<number> => {
-      const response = await fetch(`${stack.gatewayUrl}/api/v4/projects/${projectId}/events?per_page=1`, {
-        headers: { 'PRIVATE-TOKEN': ROOT_TOKEN },
-      });
+    // Counted by kind: the project's own events (its creation) must not make up for a missing issue event.
+    const total = async (filter: string): Promise<number> => {
+      const response = await fetch(
+        `${stack.gatewayUrl}/api/v4/projects/${projectId}/events?per_page=1&${filter}`,
+        { headers: { 'PRIVATE-TOKEN': ROOT_TOKEN } },
+      );
       await response.arrayBuffer();
       return Number(response.headers.get('x-total') ?? -1);
     };
-    while ((await total()) < issues.length + notes.length && Date.now() < deadline)
-      await new Promise((r) => setTimeout(r, 500));
+    const recorded = async (): Promise<boolean> =>
+      (await total('target_type=issue&action=created')) >= issues.length &&
+      (await total('target_type=note')) >= notes.length;
+    while (!(await recorded()) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 500));
     const opened = await all<Activity>(`/projects/${projectId}/events?target_type=issue&action=created`);
     const commented = await all<Activity>(`/projects/${projectId}/events?target_type=note`);
 
