@@ -22,6 +22,14 @@ export interface IncidentIssues {
     actor: ReturnType<typeof summaryOfActor>,
     input: IssueUpdate,
   ) => Promise<unknown>;
+  /**
+   * The issue's place at the end of its project's position scope (Issues::CreateService moves every new
+   * issue to the end), null when the project is unknown here.
+   */
+  placeAtEnd: (
+    projectId: number,
+    issueId: number,
+  ) => Promise<{ positionScope: string; relativePosition: number | null } | null>;
 }
 
 /** Incident issues opened and closed by alerts (the alerts service's events). */
@@ -33,7 +41,7 @@ export function createIncidentsService(
   issues: IncidentIssues,
 ) {
   const { counters, store } = deps;
-  const { insert, updateIssue } = issues;
+  const { insert, updateIssue, placeAtEnd } = issues;
 
   /** `gl.alerts.alert.created` with createIncident: one incident issue per alert, whatever redelivers. */
   async function openIncident(
@@ -58,6 +66,8 @@ export function createIncidentsService(
       description: alert.description,
       issueType: 'incident',
       alertId: alert.alertId,
+      // Its root group's lists and boards find it by its scope (lists/root-scope.ts).
+      ...(await placeAtEnd(projectId, link.issueId)),
     });
     const opened = createEvent(origin, {
       type: EVENTS.incidentOpened,

@@ -166,6 +166,20 @@ export function createPositionsStore(
     },
 
     /**
+     * Puts a project's issues in its current scope (root-scope.ts) after a transfer, or when they had
+     * none (older issues, and incidents before they were placed): lists of their new root find them. Their
+     * places meant nothing among the new scope's issues and are not claimed there, so they are dropped:
+     * they sort last by position until moved (ensurePosition). Resolves how many changed; idempotent.
+     */
+    async rescopeProject(projectId: number, scope: string): Promise<number> {
+      const result = await noteables.updateMany(
+        { kind: 'Issue', projectId, positionScope: { $ne: scope } },
+        { $set: { positionScope: scope, relativePosition: null } },
+      );
+      return result.modifiedCount;
+    },
+
+    /**
      * Runs `work` while holding the scope's lease: one writer moves a scope's issues at a time, so a
      * move reads neighbours that stay where they are. A lease left by a crashed holder expires.
      */

@@ -1,6 +1,7 @@
 import type { IssueListQuery, IssueStatisticsQuery, MergeRequestListQuery } from '@gl/contracts';
 import { issuableFilter, namesOf, type FinderViewer, type IssuableKind } from './issuables.finder';
 import { issuableOrder } from './issuable-order';
+import { rootScopeOf } from './root-scope';
 import type { IssuablesScope, ScopeProject } from './issuables.scope';
 import type { CountedPage, NoteablesStore } from '../noteables/noteables.store';
 
@@ -19,7 +20,8 @@ export function createIssuableLists(store: NoteablesStore, scope: IssuablesScope
     withState: boolean,
   ) {
     const lookups = await scope.lookups(namesOf(query), projects, viewer.userId);
-    return issuableFilter({ kind, query, projects, viewer, lookups }, { withState });
+    const rootScope = rootScopeOf(kind, projects);
+    return issuableFilter({ kind, query, projects, viewer, lookups, rootScope }, { withState });
   }
 
   /** One page of a list, and the number of items the whole list has (X-Total), up to GitLab's limit. */

@@ -105,13 +105,22 @@ export interface FinderInput {
   viewer: FinderViewer;
   lookups: FinderLookups;
   now?: Date;
+  /**
+   * The root scope every issue of these projects is in (root-scope.ts), when the list is read under it: a
+   * condition that changes no answer, only the index the page is read along.
+   */
+  rootScope?: string | null;
 }
 
 /** The whole filter of one list, statistics count or page. */
 export function issuableFilter(input: FinderInput, options: { withState: boolean }): Filter {
   const { kind, query, viewer, lookups } = input;
   const now = input.now ?? new Date();
-  const parts: Filter[] = [{ kind }, readableFilter(kind, input.projects, viewer)];
+  const parts: Filter[] = [
+    { kind },
+    ...(input.rootScope ? [{ positionScope: input.rootScope }] : []),
+    readableFilter(kind, input.projects, viewer),
+  ];
   const scope = (query.scope ?? 'all').replace(/-/g, '_');
   if (scope !== 'all') {
     // IssuableFinder#by_scope: the caller's own items (the route refused anonymous callers already).

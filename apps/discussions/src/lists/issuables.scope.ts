@@ -5,6 +5,7 @@ import type { DiscussionsModels } from '../discussions.models';
 import type { MilestoneDoc, ProjectRefDoc } from '../copies/copies.models';
 import type { FinderLookups, FinderViewer, ReadableProject } from './issuables.finder';
 import { ANY_REACTION } from './finder-filters';
+import { positionScopeOfProject } from './root-scope';
 
 /** Admins read every project (`read_all_resources`); the level the finder gives them. */
 const ADMIN_LEVEL = 60;
@@ -26,6 +27,8 @@ export interface ScopeProject extends ReadableProject {
    * the instance the hierarchies of the caller's groups.
    */
   relatedGroupIds?: number[];
+  /** How many projects the root group of a group list holds (root-scope.ts decides the read from it). */
+  rootProjectCount?: number;
 }
 
 /** Lookups' keys for the milestone wildcards (issuables.finder.ts): ids of the milestones each selects. */
@@ -69,13 +72,9 @@ export function milestoneWildcardIds(
 
 const union = (lists: (number[] | undefined)[]): number[] => [...new Set(lists.flatMap((l) => l ?? []))];
 
-/**
- * The positioning scope of a project's issues (Issue.relative_positioning_query_base: the projects of the
- * root group, so a group board orders issues of all its projects against each other).
- */
+/** The positioning scope (root-scope.ts) of a project route's issues. */
 export function positionScopeOfNamespace(ns: Pick<NamespaceContext, 'id' | 'ancestorGroupIds'>): string {
-  const root = ns.ancestorGroupIds[0];
-  return root === undefined ? `p${ns.id}` : `g${root}`;
+  return positionScopeOfProject(ns.id, ns.ancestorGroupIds[0] ?? null);
 }
 
 export function viewerOfContext(ctx: InternalContext): FinderViewer {
@@ -171,7 +170,8 @@ export function createIssuablesScope(
     const levelOf = await levels(viewer, inGroup);
     for (const p of inGroup) levelOf.set(p._id, Math.max(levelOf.get(p._id) ?? 0, group.accessLevel));
     // related_groups of a group list: the group alone.
-    return readable(inGroup, levelOf, viewer, [group.id]);
+    const projects = readable(inGroup, levelOf, viewer, [group.id]);
+    return projects.map((p) => ({ ...p, rootProjectCount: tree.length }));
   }
 
   /**
@@ -287,7 +287,7 @@ export function createIssuablesScope(
   async function positionScopeOf(projectId: number): Promise<string | null> {
     const project = await models.projects.findById(projectId).lean<ProjectRefDoc>();
     if (!project || project.destroyed) return null;
-    return project.rootGroupId === null ? `p${projectId}` : `g${project.rootGroupId}`;
+    return positionScopeOfProject(projectId, project.rootGroupId);
   }
 
   return { ofProject, ofGroup, ofProjectIds, ofInstance, lookups, positionScopeOf };

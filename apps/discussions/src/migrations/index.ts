@@ -5,6 +5,7 @@ import { assigneeKeyWordsMigration } from './assignee-key-words';
 import { listIndexKeysMigration } from './list-index-keys';
 import { milestoneDueMigration } from './milestone-due';
 import { noteableWordsMigration } from './noteable-words';
+import { issueRootScopesMigration } from './issue-root-scopes';
 
 /** gl_discussions's steps, oldest first; a release that changes indexes or document shapes appends one. */
 export const DISCUSSIONS_MIGRATIONS: readonly Migration[] = [
@@ -15,4 +16,5 @@ export const DISCUSSIONS_MIGRATIONS: readonly Migration[] = [
   assigneeKeyWordsMigration(5),
   milestoneDueMigration(6),
   noteableWordsMigration(7),
+  issueRootScopesMigration(8),
 ];

@@ -214,6 +214,11 @@ export function noteableSchema(): Schema<NoteableDoc> {
   schema.index(COLUMN_BY_ID_INDEX);
   // A user's snippets, newest first (GET /snippets, personal-snippets.ts): without it every snippet was read.
   schema.index({ kind: 1, 'author.id': 1, _id: -1 });
+  // Group lists of issues over most of a root group's projects, newest first (lists/root-scope.ts): one
+  // walk of the root's issues in order with the projects and filters checked on each entry, where one
+  // range per project was walked and the pieces sorted. Declared last: the local SQLite, without
+  // statistics, costs the most recent of equally good indexes first.
+  schema.index({ kind: 1, positionScope: 1, createdAt: 1, _id: 1, projectId: 1, ...LIST_FILTER_KEYS });
   addOutboxFields(schema);
   return schema;
 }

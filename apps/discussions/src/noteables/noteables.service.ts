@@ -17,6 +17,7 @@ import { createMergeRequestsService } from '../merge-requests/merge-requests.ser
 import { createReviewerFilter } from '../merge-requests/reviewers';
 import { createSnippetsService } from '../snippets/snippets.service';
 import { createEpicsService } from '../epics/epics.service';
+import { createIssuablesScope } from '../lists/issuables.scope';
 import type { MilestoneCopies } from '../copies/milestone-copies';
 
 export type { ListVisibility } from './noteables.store';
@@ -41,11 +42,16 @@ export function createNoteablesService(deps: NoteablesServiceDeps) {
   const { store, notes, milestoneCopies } = deps;
   const writes = createNoteableWrites({ counters: deps.counters, store, notes, milestoneCopies });
   const commits = createCommitsService(deps);
-  const issues = createIssuesService({
-    writes,
-    positions: createIssuePositions(deps.positions),
-    milestoneCopies,
-  });
+  const positions = createIssuePositions(deps.positions);
+  const issues = createIssuesService({ writes, positions, milestoneCopies });
+  const { positionScopeOf } = createIssuablesScope(deps.models);
+
+  /** A new issue's place at the end of its project's scope, for writers without a project route. */
+  async function placeAtEnd(projectId: number, issueId: number) {
+    const positionScope = await positionScopeOf(projectId);
+    if (positionScope === null) return null;
+    return { positionScope, relativePosition: await positions.claimAtEnd(positionScope, issueId) };
+  }
 
   /** A page of noteables, newest first, of those the caller may read. */
   async function list(
@@ -68,7 +74,7 @@ export function createNoteablesService(deps: NoteablesServiceDeps) {
     ...createIssueRelations(deps),
     ...createIncidentsService(
       { counters: deps.counters, store },
-      { insert: writes.insert, updateIssue: issues.updateIssue },
+      { insert: writes.insert, updateIssue: issues.updateIssue, placeAtEnd },
     ),
     ...createMergeRequestsService({ writes, store, commits, milestoneCopies }),
     reviewerIds: createReviewerFilter(deps.models),

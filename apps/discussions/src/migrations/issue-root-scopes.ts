@@ -1,0 +1,51 @@
+import type { Migration } from '@gl/service-kit';
+import type { DiscussionsModels } from '../discussions.models';
+import type { ProjectRefDoc } from '../copies/copies.models';
+import { createPositionsStore } from '../issues/positions.store';
+import { positionScopeOfProject } from '../lists/root-scope';
+
+/** Projects between two progress lines. */
+const PROGRESS_EVERY = 100;
+
+/**
+ * Every issue in its project's scope (`positionScope`, lists/root-scope.ts), which group lists now read
+ * issues by: incident issues were written without one, issues older than positions had none, and issues
+ * of a project transferred before this release kept their old root's. Project by project from the copy of
+ * projects; a project already right changes nothing. Issues of projects the copy does not know yet are
+ * scoped when their project's event is applied (copies/identity.projection.ts).
+ */
+export function issueRootScopesMigration(version: number): Migration {
+  return {
+    version,
+    name: "noteables: every issue in its project's root scope (positionScope) for group lists",
+    async up(connection, logger) {
+      const started = Date.now();
+      const models = {
+        noteables: connection.models.Noteable,
+        positionClaims: connection.models.PositionClaim,
+        positionLeases: connection.models.PositionLease,
+        projects: connection.models.ProjectRef,
+      } as Pick<DiscussionsModels, 'noteables' | 'positionClaims' | 'positionLeases' | 'projects'>;
+      if (Object.values(models).some((model) => !model)) {
+        throw new Error('discussions models are not compiled');
+      }
+      const positions = createPositionsStore(models);
+      const projects = await models.projects
+        .find({ destroyed: { $ne: true } })
+        .select({ rootGroupId: 1 })
+        .lean<Pick<ProjectRefDoc, '_id' | 'rootGroupId'>[]>();
+      let changed = 0;
+      for (const [index, project] of projects.entries()) {
+        const scope = positionScopeOfProject(project._id, project.rootGroupId ?? null);
+        changed += await positions.rescopeProject(project._id, scope);
+        if ((index + 1) % PROGRESS_EVERY === 0) {
+          logger.info({ projects: index + 1, of: projects.length, changed }, 'noteables: root scopes');
+        }
+      }
+      logger.info(
+        { ms: Date.now() - started, projects: projects.length, changed },
+        'noteables: root scopes set',
+      );
+    },
+  };
+}
