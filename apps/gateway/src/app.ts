@@ -16,9 +16,17 @@ import {
   type ReadinessCheck,
   type ServiceMetrics,
 } from '@gl/service-kit';
+import { applyAuth } from './auth/auth.middleware';
 import type { IdentityStores } from './identity/identity.stores';
-import { createAlertNotifyForwarder, createForwardingRouter } from './routing/forwarding.router';
+import { signedRevision } from './identity/revisions';
+import { createNamespaceResolver } from './namespaces/resolve';
+import {
+  createAlertNotifyForwarder,
+  createForwardingRouter,
+  type ForwardingDeps,
+} from './routing/forwarding.router';
 import type { ServiceName } from './routing/route-table';
+import { guardStream } from './routing/stream-guard';
 import { createWriteFence } from './write-fence/write-fence';
 import { createWriteFenceRouter } from './write-fence/write-fence.router';
 import type { RequestHandler } from 'express';
@@ -47,6 +55,21 @@ function requireIdentityHandlers(routers: Router[]): void {
     const list = missing.map((e) => `${e.method} ${e.path} (${e.operationId})`).join(', ');
     throw new Error(`gateway: no handler registered for ${list}`);
   }
+}
+
+/** The forwarding router's identity reads, bound to the stores here so that the router holds none. */
+function forwardingDeps(deps: GatewayDeps): ForwardingDeps {
+  const { stores, externalUrl } = deps;
+  return {
+    resolver: createNamespaceResolver(stores, externalUrl),
+    authenticate: (req, options) => applyAuth(req, { stores, externalUrl }, options),
+    signedRevision: (principal) => signedRevision(stores, principal),
+    guardStream: (credentials, req, res) => guardStream(credentials, req, res, stores.users, externalUrl),
+    externalUrl,
+    tier: deps.tier,
+    contextSecret: deps.contextSecret,
+    proxies: deps.proxies,
+  };
 }
 
 /**
@@ -114,7 +137,7 @@ export function createGatewayApp(deps: GatewayDeps): Express {
     sendJson(res, 410, { error: 'API V3 is no longer supported. Use API V4 instead.' }),
   );
 
-  const forwarding = { ...deps };
+  const forwarding = forwardingDeps(deps);
   app.use(createAlertNotifyForwarder(forwarding));
   app.use(createForwardingRouter(forwarding));
   for (const router of deps.identityRouters) app.use('/api/v4', router);

@@ -17,12 +17,6 @@ export interface ResolvedNamespace {
   project?: ProjectDoc;
 }
 
-/**
- * The identity reads resolution needs (users, namespaces, projects, members, routes, revisions and the
- * identity cache), for callers such as the forwarding router that must not name the stores module.
- */
-export type ResolutionStores = IdentityStores;
-
 /** A private group is also visible to members of anything inside it (GitLab shows its name to them). */
 function hasDescendantMembership(stores: IdentityStores, userId: number, groupId: number): Promise<boolean> {
   return stores.cache.get(`descendant-member:${userId}:${groupId}`, async () => {
@@ -127,3 +121,21 @@ export async function resolveProject(
   }
   return { project, context };
 }
+
+/**
+ * The resolve functions bound to the identity stores and the external URL once, where the gateway is
+ * assembled, so the forwarding router resolves namespaces without holding (or naming) any store.
+ */
+export function createNamespaceResolver(stores: IdentityStores, externalUrl: string) {
+  return {
+    group: (idOrPath: string, principal: Principal | null) =>
+      resolveGroup(stores, idOrPath, principal, externalUrl),
+    project: (idOrPath: string, principal: Principal | null) =>
+      resolveProject(stores, idOrPath, principal, externalUrl),
+    /** The project by id or full path, visibility unchecked (the alert notify endpoints check a token). */
+    findProject: (idOrPath: string) => findProject(stores, idOrPath),
+    projectContext: (project: ProjectDoc, principal: Principal | null) =>
+      projectContext(stores, project, principal, externalUrl),
+  };
+}
+export type NamespaceResolver = ReturnType<typeof createNamespaceResolver>;

@@ -1,21 +1,24 @@
 import { Router, type NextFunction, type Request, type RequestHandler, type Response } from 'express';
-import type { InternalContext, NamespaceContext, Tier } from '@gl/contracts';
+import type { IdentityRevision, InternalContext, NamespaceContext, Principal, Tier } from '@gl/contracts';
 import { CONTEXT_TTL_MS, NotFoundError, signContext } from '@gl/service-kit';
-import { applyAuth } from '../auth/auth.middleware';
-import {
-  resolveGroup,
-  resolveProject,
-  findProject,
-  projectContext,
-  type ResolutionStores,
-} from '../namespaces/resolve';
-import { signedRevision } from '../identity/revisions';
+import type { AuthPolicyOptions } from '../auth/auth.middleware';
+import type { NamespaceResolver } from '../namespaces/resolve';
 import { ALERT_NOTIFY_PATTERN, ROUTE_TABLE, type RouteSpec, type ServiceName } from './route-table';
 import { prepareForwardedHeaders } from './proxy';
-import { guardStream, streamCredentials } from './stream-guard';
+import { streamCredentials, type StreamCredentials } from './stream-guard';
 
+/**
+ * Every identity read forwarding needs comes as a function bound to the stores where the gateway app is
+ * assembled (app.ts): a router speaks HTTP and does not hold stores.
+ */
 export interface ForwardingDeps {
-  stores: ResolutionStores;
+  resolver: NamespaceResolver;
+  /** applyAuth: sets `req.principal`, or 401s when the route requires a user. */
+  authenticate: (req: Request, options: AuthPolicyOptions) => Promise<Principal | null>;
+  /** The identity revisions a forwarded request must reflect (revisions.ts). */
+  signedRevision: (principal: Principal | null) => Promise<IdentityRevision>;
+  /** Ends a live stream once its credentials stop authenticating (stream-guard.ts). */
+  guardStream: (credentials: StreamCredentials, req: Request, res: Response) => void;
   externalUrl: string;
   tier: Tier;
   contextSecret: string;
@@ -59,7 +62,7 @@ async function sign(deps: ForwardingDeps, req: Request, namespace: NamespaceCont
     externalUrl: deps.externalUrl,
     principal,
     namespace,
-    identityRevision: await signedRevision(deps.stores, principal),
+    identityRevision: await deps.signedRevision(principal),
     ...(req.socket.remoteAddress ? { clientAddress: req.socket.remoteAddress } : {}),
   };
   return signContext(deps.contextSecret, context);
@@ -72,7 +75,7 @@ function forward(deps: ForwardingDeps, spec: RouteSpec) {
       req.principal = null;
       req.forwardAuthorization = true;
     } else {
-      await applyAuth(req, deps, { required: spec.auth === 'required', readScopes: spec.readScopes });
+      await deps.authenticate(req, { required: spec.auth === 'required', readScopes: spec.readScopes });
     }
     const credentials = spec.stream ? streamCredentials(req) : null;
     let namespace: NamespaceContext | null = null;
@@ -81,14 +84,14 @@ function forward(deps: ForwardingDeps, spec: RouteSpec) {
       const raw = String(req.params[spec.namespace.param]);
       const resolved =
         spec.namespace.kind === 'group'
-          ? await resolveGroup(deps.stores, raw, req.principal, deps.externalUrl)
-          : await resolveProject(deps.stores, raw, req.principal, deps.externalUrl);
+          ? await deps.resolver.group(raw, req.principal)
+          : await deps.resolver.project(raw, req.principal);
       namespace = resolved.context;
       url = rewriteSegment(url, segmentIndexOf(spec), namespace.id);
     }
     req.url = url;
     req.forwardContext = await sign(deps, req, namespace);
-    if (credentials) guardStream(credentials, req, res, deps.stores.users, deps.externalUrl);
+    if (credentials) deps.guardStream(credentials, req, res);
     prepareForwardedHeaders(req);
     proxy(req, res, next);
   };
@@ -159,15 +162,11 @@ export function createAlertNotifyForwarder(deps: ForwardingDeps): RequestHandler
       next();
       return;
     }
-    const project = await findProject(deps.stores, decodeURIComponent(match[1]!));
+    const project = await deps.resolver.findProject(decodeURIComponent(match[1]!));
     if (!project) throw new NotFoundError();
     req.principal = null;
     req.forwardAuthorization = true;
-    req.forwardContext = await sign(
-      deps,
-      req,
-      await projectContext(deps.stores, project, null, deps.externalUrl),
-    );
+    req.forwardContext = await sign(deps, req, await deps.resolver.projectContext(project, null));
     prepareForwardedHeaders(req);
     deps.proxies.alerts(req, res, next);
   };
