@@ -36,16 +36,27 @@ describe('usage writes', () => {
     ]);
   });
 
-  it('When a read needs the values, then settled writes what waits, and nothing when nothing waits', async () => {
+  it('When a read shows the values before they are written, then the pending ones are laid over it, not flushed', async () => {
     const tokens = recordingCollection();
     const users = recordingCollection();
     const usage = createUsageWrites(tokens.collection, users.collection);
-    await usage.settled();
+    const at = new Date('2026-11-28T10:00:00Z');
+    usage.tokenUsed(3, at);
+    usage.userActive(5, '2026-11-28');
+    expect(usage.withTokenUse({ _id: 3, lastUsedAt: null })).toEqual({ _id: 3, lastUsedAt: at });
+    expect(usage.withTokenUse({ _id: 4, lastUsedAt: null })).toEqual({ _id: 4, lastUsedAt: null });
+    expect(usage.withUsage({ _id: 5, lastActivityOn: '2026-11-01' })).toEqual({
+      _id: 5,
+      lastActivityOn: '2026-11-28',
+    });
+    // A newer stored value wins (another replica wrote it).
+    expect(usage.withUsage({ _id: 5, lastActivityOn: '2026-11-29' }).lastActivityOn).toBe('2026-11-29');
     expect(tokens.writes).toHaveLength(0);
-    usage.tokenUsed(3, new Date());
-    await usage.settled();
+    const writing = usage.flush();
+    expect(usage.withUsage({ _id: 5, lastActivityOn: null }).lastActivityOn).toBe('2026-11-28');
+    await writing;
     expect(tokens.writes).toHaveLength(1);
-    expect(users.writes).toHaveLength(0);
+    expect(usage.withUsage({ _id: 5, lastActivityOn: null }).lastActivityOn).toBeNull();
   });
 
   it('When a write fails, then it is not retried and later uses are still written', async () => {

@@ -45,11 +45,12 @@ export function createUsersStore(models: Pick<IdentityModels, 'users' | 'tokens'
   const emailsReady = (): Promise<unknown> => (emailIndexes ??= emails.init());
   const usage = createUsageWrites(tokens.collection, users.collection);
 
-  // Reads that show or decide on last_activity_on or last_used_at wait for the uses not yet written
-  // (`usage.settled`); the lookups of authentication do not.
+  // Reads that show or decide on last_activity_on or last_used_at see the uses this process has not yet
+  // written (usage-writes.ts); the lookups of authentication do not need them.
+  const maybeUser = (user: UserDoc | null) => (user ? usage.withUsage(user) : null);
+
   async function findById(id: number): Promise<UserDoc | null> {
-    await usage.settled();
-    return users.findById(id).lean();
+    return maybeUser(await users.findById(id).lean());
   }
 
   /** The lookup every authenticated request makes, through the identity cache. */
@@ -58,13 +59,11 @@ export function createUsersStore(models: Pick<IdentityModels, 'users' | 'tokens'
   }
 
   async function findByUsername(username: string): Promise<UserDoc | null> {
-    await usage.settled();
-    return users.findOne({ usernameLower: username.toLowerCase() }).lean();
+    return maybeUser(await users.findOne({ usernameLower: username.toLowerCase() }).lean());
   }
 
   async function byIds(ids: number[]): Promise<UserDoc[]> {
-    await usage.settled();
-    return users.find({ _id: { $in: ids } }).lean();
+    return (await users.find({ _id: { $in: ids } }).lean()).map(usage.withUsage);
   }
 
   /** Users whose name or username contains the text, or whose e-mail address is exactly it (User.search). */
@@ -95,8 +94,8 @@ export function createUsersStore(models: Pick<IdentityModels, 'users' | 'tokens'
     if (filters.blocked) query.state = 'blocked';
     // GitLab lists internal users (the Ghost User) unless they are excluded.
     if (filters.exclude_internal) Object.assign(query, nonInternalUsers);
-    await usage.settled();
-    return findPage(users, query, { _id: -1 }, page);
+    const found = await findPage(users, query, { _id: -1 }, page);
+    return { ...found, docs: found.docs.map(usage.withUsage) };
   }
 
   async function canCreateGroup(id: number): Promise<boolean> {
@@ -157,8 +156,8 @@ export function createUsersStore(models: Pick<IdentityModels, 'users' | 'tokens'
   }
 
   async function tokenById(id: number): Promise<TokenDoc | null> {
-    await usage.settled();
-    return tokens.findById(id).lean();
+    const token = await tokens.findById(id).lean();
+    return token ? usage.withTokenUse(token) : null;
   }
 
   /** PersonalAccessTokensFinder: one user's tokens or everyone's, narrowed by state; oldest first. */
@@ -176,8 +175,8 @@ export function createUsersStore(models: Pick<IdentityModels, 'users' | 'tokens'
     if (filter.state === 'active') and.push(active);
     if (filter.state === 'inactive') and.push(inactive);
     if (filter.search) and.push({ name: searchPattern(filter.search) });
-    await usage.settled();
-    return findPage(tokens, and.length > 0 ? { $and: and } : {}, { _id: 1 }, page);
+    const found = await findPage(tokens, and.length > 0 ? { $and: and } : {}, { _id: 1 }, page);
+    return { ...found, docs: found.docs.map(usage.withTokenUse) };
   }
 
   /** Revokes a token; false when it already was. The identity cache is flushed by the write. */
