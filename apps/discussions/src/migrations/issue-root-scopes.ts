@@ -1,4 +1,4 @@
-import type { Migration } from '@gl/service-kit';
+import { compiledModels, type Migration } from '@gl/service-kit';
 import type { DiscussionsModels } from '../discussions.models';
 import type { ProjectRefDoc } from '../copies/copies.models';
 import { createPositionsStore } from '../issues/positions.store';
@@ -20,15 +20,14 @@ export function issueRootScopesMigration(version: number): Migration {
     name: "noteables: every issue in its project's root scope (positionScope) for group lists",
     async up(connection, logger) {
       const started = Date.now();
-      const models = {
-        noteables: connection.models.Noteable,
-        positionClaims: connection.models.PositionClaim,
-        positionLeases: connection.models.PositionLease,
-        projects: connection.models.ProjectRef,
-      } as Pick<DiscussionsModels, 'noteables' | 'positionClaims' | 'positionLeases' | 'projects'>;
-      if (Object.values(models).some((model) => !model)) {
-        throw new Error('discussions models are not compiled');
-      }
+      const models = compiledModels<
+        Pick<DiscussionsModels, 'noteables' | 'positionClaims' | 'positionLeases' | 'projects'>
+      >(connection, {
+        noteables: 'Noteable',
+        positionClaims: 'PositionClaim',
+        positionLeases: 'PositionLease',
+        projects: 'ProjectRef',
+      });
       const positions = createPositionsStore(models);
       const projects = await models.projects
         .find({ destroyed: { $ne: true } })

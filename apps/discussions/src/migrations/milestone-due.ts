@@ -1,4 +1,4 @@
-import type { Migration } from '@gl/service-kit';
+import { compiledModels, type Migration } from '@gl/service-kit';
 import type { DiscussionsModels } from '../discussions.models';
 import { createMilestoneCopies } from '../copies/milestone-copies';
 
@@ -17,15 +17,14 @@ export function milestoneDueMigration(version: number): Migration {
     async up(connection, logger) {
       const started = Date.now();
       await connection.models.Noteable?.init();
-      const models = {
-        noteables: connection.models.Noteable,
-        milestones: connection.models.Milestone,
-        projects: connection.models.ProjectRef,
-        groups: connection.models.GroupRef,
-      } as Pick<DiscussionsModels, 'noteables' | 'milestones' | 'projects' | 'groups'>;
-      if (Object.values(models).some((model) => !model)) {
-        throw new Error('discussions models are not compiled');
-      }
+      const models = compiledModels<
+        Pick<DiscussionsModels, 'noteables' | 'milestones' | 'projects' | 'groups'>
+      >(connection, {
+        noteables: 'Noteable',
+        milestones: 'Milestone',
+        projects: 'ProjectRef',
+        groups: 'GroupRef',
+      });
       const copies = createMilestoneCopies(models);
       const dated = await models.milestones
         .find({ dueDate: { $gte: '' } })

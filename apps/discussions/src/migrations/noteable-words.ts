@@ -1,5 +1,5 @@
 import type { Model } from 'mongoose';
-import type { Migration } from '@gl/service-kit';
+import { compiledModels, type Migration } from '@gl/service-kit';
 import type { NoteableDoc, NoteableWordDoc } from '../noteables/noteable.model';
 import { createNoteableWordsStore, wordsOf } from '../noteables/noteable-words.store';
 
@@ -16,9 +16,10 @@ export function noteableWordsMigration(version: number): Migration {
     name: 'noteable_words: an entry per label and assignee of every noteable',
     async up(connection, logger) {
       const started = Date.now();
-      const noteables = connection.models.Noteable as Model<NoteableDoc> | undefined;
-      const entries = connection.models.NoteableWord as Model<NoteableWordDoc> | undefined;
-      if (!noteables || !entries) throw new Error('discussions models are not compiled');
+      const { noteables, entries } = compiledModels<{
+        noteables: Model<NoteableDoc>;
+        entries: Model<NoteableWordDoc>;
+      }>(connection, { noteables: 'Noteable', entries: 'NoteableWord' });
       await entries.init();
       const words = createNoteableWordsStore(entries);
       // Ids start at 1; a finite bound keeps every batch a range of the _id index (-Infinity is not one).

@@ -30,3 +30,21 @@ export function defineModel<T>(
 ): Model<T> {
   return (connection.models[name] as Model<T> | undefined) ?? connection.model<T>(name, schema, collection);
 }
+
+/**
+ * The models a migration step works with, by the names the service compiled them under (its app builds
+ * them before the steps run): `{ noteables: 'Noteable' }` gives `{ noteables: Model }`. A missing one is
+ * a start-up error naming it, not a step that quietly does nothing.
+ */
+export function compiledModels<T extends object>(
+  connection: Connection,
+  names: { [K in keyof T]: string },
+): T {
+  const found: Record<string, unknown> = {};
+  for (const [key, name] of Object.entries<string>(names)) {
+    const model = connection.models[name];
+    if (!model) throw new Error(`the ${name} model is not compiled before the migrations run`);
+    found[key] = model;
+  }
+  return found as T;
+}
