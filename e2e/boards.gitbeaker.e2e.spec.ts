@@ -26,6 +26,34 @@ describe('boards with @gitbeaker/rest', () => {
     expect((await root.GroupLabels.all(groupId)).map((l) => l.name)).toContain('defect');
   });
 
+  it("When ProjectLabels creates, edits, lists, promotes and removes a project's labels, then GitLab's answers come back", async () => {
+    const project = await root.Projects.create({ name: unique('plabels'), namespaceId: groupId });
+    await root.GroupLabels.create(groupId, unique('team'), '#0000FF');
+    const label = labelEntity.parse(
+      await root.ProjectLabels.create(project.id, 'needs review', '#FF0000', { priority: 1 }),
+    );
+    expect(label).toMatchObject({ name: 'needs review', priority: 1, is_project_label: true });
+    const edited = labelEntity.parse(
+      await root.ProjectLabels.edit(project.id, 'needs review', { color: '#00FF00', description: 'Look' }),
+    );
+    expect(edited).toMatchObject({ id: label.id, color: '#00FF00', description: 'Look' });
+    const all = z.array(labelEntity).parse(await root.ProjectLabels.all(project.id));
+    expect(all.filter((l) => l.is_project_label).map((l) => l.name)).toEqual(['needs review']);
+    expect(all.some((l) => !l.is_project_label)).toBe(true);
+
+    const scoped = unique('scope::area ');
+    await root.ProjectLabels.create(project.id, scoped, '#123456');
+    const promoted = labelEntity.parse(await root.ProjectLabels.promote(project.id, scoped));
+    expect(promoted).toMatchObject({ name: scoped, is_project_label: false });
+    expect((await root.GroupLabels.all(groupId)).map((l) => l.name)).toContain(scoped);
+
+    await root.ProjectLabels.remove(project.id, label.id);
+    const left = z
+      .array(labelEntity)
+      .parse(await root.ProjectLabels.all(project.id, { includeAncestorGroups: false }));
+    expect(left).toEqual([]);
+  });
+
   it('When a milestone is created and closed, then GroupMilestones shows it closed', async () => {
     const milestone = milestoneEntity.parse(
       await root.GroupMilestones.create(groupId, 'v1.0', { dueDate: '2027-01-31' }),

@@ -15,6 +15,12 @@ interface Note {
   resolved_by?: { id: number } | null;
   position?: Record<string, unknown>;
 }
+/** lib/api/entities/issue_link.rb, as much of it as the tests read. */
+interface IssueLinkAnswer {
+  source_issue: { iid: number };
+  target_issue: { iid: number };
+  link_type: string;
+}
 interface Discussion {
   id: string;
   individual_note: boolean;
@@ -120,6 +126,23 @@ describe('discussions with @gitbeaker/rest', () => {
       const mr = await root.MergeRequests.create(projectId, 'feature', 'main', 'Feature');
       mrIid = mr.iid;
       refs = mr.diff_refs as typeof refs;
+    });
+
+    it("When gitbeaker reads the merge request's commits, changes and diffs, then the Feature commit and b.rb as new", async () => {
+      const commits = await root.MergeRequests.allCommits(projectId, mrIid);
+      expect(commits.map((c) => c.title)).toEqual(['Feature']);
+      const changes = await root.MergeRequests.showChanges(projectId, mrIid);
+      expect(changes.changes).toEqual([
+        expect.objectContaining({
+          new_path: 'b.rb',
+          new_file: true,
+          diff: '@@ -0,0 +1 @@\n+b\n\\ No newline at end of file\n',
+        }),
+      ]);
+      const diffs = await root.MergeRequests.allDiffs(projectId, mrIid, { unidiff: true } as never);
+      expect(diffs.map((d) => d.diff)).toEqual([
+        '--- /dev/null\n+++ b/b.rb\n@@ -0,0 +1 @@\n+b\n\\ No newline at end of file\n',
+      ]);
     });
 
     /** A thread on line 1 of b.rb as gitbeaker sends it: multipart form fields position[...]. */
@@ -330,6 +353,107 @@ describe('discussions with @gitbeaker/rest', () => {
     }
     expect(notes[0]).toBe('changed title from **{-Login-} broken** to **{+Signup+} broken**');
     expect(notes[notes.length - 1]).toBe(`assigned to @${username}`);
+  });
+
+  it('When IssueLinks links, lists and removes issues, then each side sees the link and its notes', async () => {
+    const [a, b, c] = await Promise.all(
+      ['A', 'B', 'C'].map((t) => root.Issues.create(projectId, `Linked ${t}`)),
+    );
+    const ends = (l: unknown) => {
+      const link = l as IssueLinkAnswer;
+      return [link.source_issue.iid, link.target_issue.iid, link.link_type];
+    };
+    const related = await root.IssueLinks.create(projectId, a!.iid, projectId, b!.iid);
+    expect(ends(related)).toEqual([a!.iid, b!.iid, 'relates_to']);
+    // is_blocked_by is stored as C blocks A.
+    const linkType = 'is_blocked_by';
+    const blocked = await root.IssueLinks.create(projectId, a!.iid, projectId, c!.iid, { linkType });
+    expect(ends(blocked)).toEqual([c!.iid, a!.iid, 'blocks']);
+    type Related = { iid: number; issue_link_id: number; link_type: string }[];
+    const fromA = (await root.IssueLinks.all(projectId, a!.iid)) as unknown as Related;
+    expect(fromA.map((i) => [i.iid, i.link_type])).toEqual([
+      [b!.iid, 'relates_to'],
+      [c!.iid, 'is_blocked_by'],
+    ]);
+    const fromC = (await root.IssueLinks.all(projectId, c!.iid)) as unknown as Related;
+    expect(fromC.map((i) => i.link_type)).toEqual(['blocks']);
+    await expect(root.IssueLinks.create(projectId, b!.iid, projectId, a!.iid)).rejects.toMatchObject({
+      cause: { response: { status: 409 } },
+    });
+
+    const removed = await root.IssueLinks.remove(projectId, a!.iid, fromA[0]!.issue_link_id);
+    expect(ends(removed)).toEqual([a!.iid, b!.iid, 'relates_to']);
+    expect(await root.IssueLinks.all(projectId, b!.iid)).toEqual([]);
+    const notes = ((await root.IssueNotes.all(projectId, b!.iid, { sort: 'asc' })) as unknown as Note[])
+      .filter((n) => n.system)
+      .map((n) => n.body);
+    expect(notes).toEqual([
+      `marked this issue as related to #${a!.iid}`,
+      `removed the relation with #${a!.iid}`,
+    ]);
+  });
+
+  it('When an issue and a merge request change, then IssueLabelEvents, IssueMilestoneEvents, IssueStateEvents and MergeRequestLabelEvents show it', async () => {
+    type Event = {
+      id: number;
+      action?: string;
+      state?: string;
+      resource_id?: number;
+      resource_type?: string;
+    };
+    const milestone = await root.GroupMilestones.create(groupId, unique('m'));
+    const issue = await root.Issues.create(projectId, 'Events', { labels: 'bug' });
+    await root.Issues.edit(projectId, issue.iid, {
+      addLabels: 'ui',
+      removeLabels: 'bug',
+      milestoneId: milestone.id,
+      weight: 3,
+    });
+    await root.Issues.edit(projectId, issue.iid, { stateEvent: 'close' });
+
+    const labels = (await root.IssueLabelEvents.all(projectId, issue.iid)) as unknown as (Event & {
+      label: { name: string };
+    })[];
+    expect(labels.map((e) => [e.action, e.label.name, e.resource_type, e.resource_id])).toEqual([
+      ['add', 'bug', 'Issue', issue.id],
+      ['add', 'ui', 'Issue', issue.id],
+      ['remove', 'bug', 'Issue', issue.id],
+    ]);
+    const one = (await root.IssueLabelEvents.show(projectId, issue.iid, labels[1]!.id)) as unknown as Event;
+    expect(one).toEqual(labels[1]);
+    const milestones = (await root.IssueMilestoneEvents.all(projectId, issue.iid)) as unknown as (Event & {
+      milestone: { id: number };
+    })[];
+    expect(milestones.map((e) => [e.action, e.milestone.id, e.state])).toEqual([
+      ['add', milestone.id, 'opened'],
+    ]);
+    const states = (await root.IssueStateEvents.all(projectId, issue.iid)) as unknown as Event[];
+    expect(states.map((e) => e.state)).toEqual(['closed']);
+    // gitbeaker 43's IssueWeightEvents reads resource_state_events, so the weight events are read directly.
+    const weights = await api(`/projects/${projectId}/issues/${issue.iid}/resource_weight_events`);
+    expect(((await weights.json()) as { weight: number }[]).map((e) => e.weight)).toEqual([3]);
+    await expect(root.IssueLabelEvents.show(projectId, issue.iid, 999_999_999)).rejects.toMatchObject({
+      cause: { response: { status: 404 } },
+    });
+
+    const branch = unique('events-');
+    await root.Commits.create(projectId, branch, 'Events', [
+      { action: 'create', filePath: `${branch}.md`, content: 'x' },
+    ]);
+    const mr = await root.MergeRequests.create(projectId, branch, 'main', 'Events', { labels: 'review' });
+    await root.MergeRequests.edit(projectId, mr.iid, { labels: 'done' });
+    const mrLabels = (await root.MergeRequestLabelEvents.all(projectId, mr.iid)) as unknown as (Event & {
+      label: { name: string };
+    })[];
+    expect(mrLabels.map((e) => [e.action, e.label.name, e.resource_type])).toEqual([
+      ['add', 'review', 'MergeRequest'],
+      ['add', 'done', 'MergeRequest'],
+      ['remove', 'review', 'MergeRequest'],
+    ]);
+    const anonymous = await api(`/projects/${projectId}/issues/${issue.iid}/resource_label_events`, {
+      token: null,
+    });
+    expect(anonymous.status).toBe(401);
   });
 
   it('When a thread is created without a token, then 401', async () => {

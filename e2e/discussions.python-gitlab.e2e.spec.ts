@@ -44,6 +44,18 @@ describe('discussions with python-gitlab', () => {
       "When python-gitlab lists a project's events, then each carries title and data (None) and author_username",
       'events',
     ],
+    [
+      'When python-gitlab links issues, lists them from each side and deletes a link, then GitLab’s link types and notes',
+      'issue links',
+    ],
+    [
+      "When python-gitlab reads a merge request's commits and changes, then the feature commit and b.py as a new file",
+      'merge request changes',
+    ],
+    [
+      'When python-gitlab reads an issue’s and a merge request’s resource events, then each change in order',
+      'resource events',
+    ],
   ])('%s', (_title, scenario) => {
     expect(runClient(PYTHON, [CLIENT, scenario])).toEqual({
       status: 0,

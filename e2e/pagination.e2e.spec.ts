@@ -77,10 +77,14 @@ describe('pagination parameters on every list', () => {
       : op.path.startsWith('/projects/')
         ? values.projectId!
         : values.userId!;
+    // Resource events name their issue or merge request `eventable_id` (`eventable_iid`), as GitLab does.
+    const eventable = op.path.includes('/merge_requests/') ? values.merge_request_iid! : values.issue_iid!;
     return fillPath(op.path, {
       ...values,
       id,
       user_id: values.userId!,
+      eventable_id: eventable,
+      eventable_iid: eventable,
       ...(kind
         ? {
             noteable_id: resources.noteableIds[kind],

@@ -8,6 +8,7 @@ import { runClient } from './e2e.helpers';
  */
 const PYTHON = '/usr/bin/python3';
 const CLIENT = join(__dirname, 'clients', 'python_gitlab_identity.py');
+const LABELS_CLIENT = join(__dirname, 'clients', 'python_gitlab_labels.py');
 
 describe('identity catalogue with python-gitlab', () => {
   it.each([
@@ -34,6 +35,25 @@ describe('identity catalogue with python-gitlab', () => {
     ],
   ])('%s', (_title, scenario) => {
     expect(runClient(PYTHON, [CLIENT, scenario])).toEqual({
+      status: 0,
+      output: { ok: true, checked: [scenario] },
+      stderr: '',
+    });
+  });
+});
+
+describe('project labels with python-gitlab', () => {
+  it.each([
+    [
+      'When python-gitlab creates, gets, saves, lists and deletes project labels, then titles with ": " and spaces work',
+      'crud',
+    ],
+    [
+      'When python-gitlab subscribes to a project label and promotes it, then 201, 304 and a group label',
+      'subscribe+promote',
+    ],
+  ])('%s', (_title, scenario) => {
+    expect(runClient(PYTHON, [LABELS_CLIENT, scenario])).toEqual({
       status: 0,
       output: { ok: true, checked: [scenario] },
       stderr: '',

@@ -10,6 +10,8 @@ import re
 import time
 import warnings
 
+import gitlab
+
 from _runner import RootRun, run_scenarios
 
 warnings.simplefilter("error", UserWarning)
@@ -193,6 +195,83 @@ def events(run: Run) -> None:
         assert event.author_username == run.root.user.username, event.attributes
 
 
+def issue_links(run):
+    """Links A to B and, as blocked, to C (C by path); lists both sides; a repeat is 409; link.delete() unlinks."""
+    project = run.project()
+    a, b, c = (project.issues.create({"title": title}) for title in ("A", "B", "C"))
+    source, target = a.links.create({"target_project_id": project.id, "target_issue_iid": b.iid})
+    assert (source.iid, target.iid) == (a.iid, b.iid), (source.attributes, target.attributes)
+    source, target = a.links.create(
+        {"target_project_id": project.path_with_namespace, "target_issue_iid": c.iid, "link_type": "is_blocked_by"}
+    )
+    assert (source.iid, target.iid) == (c.iid, a.iid), (source.attributes, target.attributes)
+    listed = a.links.list()
+    assert [(i.iid, i.link_type) for i in listed] == [(b.iid, "relates_to"), (c.iid, "is_blocked_by")], [
+        i.attributes for i in listed
+    ]
+    assert [(i.iid, i.link_type) for i in c.links.list()] == [(a.iid, "blocks")]
+    try:
+        b.links.create({"target_project_id": project.id, "target_issue_iid": a.iid})
+        raise AssertionError("a second link of the same pair was accepted")
+    except gitlab.GitlabCreateError as err:
+        assert err.response_code == 409, err
+    listed[0].delete()
+    assert [i.iid for i in a.links.list()] == [c.iid]
+    assert b.links.list() == []
+    notes = [n.body for n in b.notes.list(get_all=True, sort="asc") if n.system]
+    assert notes == [f"marked this issue as related to #{a.iid}", f"removed the relation with #{a.iid}"], notes
+
+
+def merge_request_changes(run):
+    """mr.commits() lists the feature commit; mr.changes() shows b.py as a new file with git's hunk."""
+    project = run.project()
+    mr = merge_request(project)
+    commits = list(mr.commits())
+    assert [c.title for c in commits] == ["Feature"], [c.attributes for c in commits]
+    assert HEX40.match(commits[0].id), commits[0].attributes
+    changes = mr.changes()
+    assert changes["iid"] == mr.iid and changes["overflow"] is False, changes
+    files = [(c["new_path"], c["new_file"], c["diff"]) for c in changes["changes"]]
+    assert files == [("b.py", True, "@@ -0,0 +1 @@\n+b\n\\ No newline at end of file\n")], files
+
+
+def resource_events(run):
+    """Label, milestone, weight and state changes as issue.resource*events and mr.resourcelabelevents list them."""
+    project = run.project()
+    group = run.root.groups.get(project.namespace["id"])
+    milestone = group.milestones.create({"title": f"m{run.suffix}"})
+    issue = project.issues.create({"title": "Events", "labels": ["bug"]})
+    issue.labels = ["ui"]
+    issue.milestone_id = milestone.id
+    issue.weight = 2
+    issue.save()
+    issue.state_event = "close"
+    issue.save()
+    labels = issue.resourcelabelevents.list()
+    assert [(e.action, e.label["name"], e.resource_type, e.resource_id) for e in labels] == [
+        ("add", "bug", "Issue", issue.id),
+        ("add", "ui", "Issue", issue.id),
+        ("remove", "bug", "Issue", issue.id),
+    ], [e.attributes for e in labels]
+    one = issue.resourcelabelevents.get(labels[1].id)
+    assert (one.id, one.label["name"], one.user["id"]) == (labels[1].id, "ui", run.root.user.id), one.attributes
+    milestones = issue.resourcemilestoneevents.list()
+    assert [(e.action, e.milestone["id"], e.state) for e in milestones] == [("add", milestone.id, "opened")], [
+        e.attributes for e in milestones
+    ]
+    assert [e.state for e in issue.resourcestateevents.list()] == ["closed"]
+    # python-gitlab 3.12 has no manager for weight events (ee/lib/api/resource_weight_events.rb).
+    weights = run.root.http_get(f"/projects/{project.id}/issues/{issue.iid}/resource_weight_events")
+    assert [(e["issue_id"], e["weight"]) for e in weights] == [(issue.id, 2)], weights
+    mr = merge_request(project)
+    mr.labels = ["review"]
+    mr.save()
+    mr_labels = mr.resourcelabelevents.list()
+    assert [(e.action, e.label["name"], e.resource_type, e.resource_id) for e in mr_labels] == [
+        ("add", "review", "MergeRequest", mr.id)
+    ], [e.attributes for e in mr_labels]
+
+
 SCENARIOS = {
     "issues": issues,
     "issue notes": issue_notes,
@@ -203,6 +282,9 @@ SCENARIOS = {
     "commit discussions": commit_discussions,
     "pagination": pagination,
     "events": events,
+    "issue links": issue_links,
+    "merge request changes": merge_request_changes,
+    "resource events": resource_events,
 }
 
 

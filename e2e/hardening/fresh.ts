@@ -78,6 +78,50 @@ export async function makeFresh(kind: FreshKind, c: CellContext, path: string): 
       });
       return { epic_issue_id: link.id };
     }
+    case 'issueLink': {
+      // A fresh issue linked to the target's issue by the Owner; the path addresses the link from it.
+      const issue = await must<{ iid: number }>('POST', `${p}/issues`, {
+        token: owner,
+        body: { title: unique('mx-link-') },
+      });
+      await must('POST', `${p}/issues/${issue.iid}/links`, {
+        token: owner,
+        body: { target_project_id: c.target.project.id, target_issue_iid: c.r.issueIid },
+      });
+      const [link] = await must<{ issue_link_id: number }[]>('GET', `${p}/issues/${issue.iid}/links`, {
+        token: owner,
+      });
+      return { issue_iid: issue.iid, issue_link_id: link!.issue_link_id };
+    }
+    case 'resourceEvent': {
+      // An issuable of its own with a label, a milestone, a weight (issues) and a close: one event of each
+      // kind; the path's kind picks the event it addresses.
+      const onMergeRequest = path.includes('/merge_requests/');
+      const fields = { labels: unique('mx-event-'), milestone_id: c.r.milestoneId };
+      let iid: number;
+      if (onMergeRequest) {
+        const branch = unique('mx-event-');
+        await must('POST', `${p}/repository/commits`, { token: owner, body: commitBody(branch, 'main') });
+        const mr = await must<{ iid: number }>('POST', `${p}/merge_requests`, {
+          token: owner,
+          body: { source_branch: branch, target_branch: 'main', title: `Events ${branch}`, ...fields },
+        });
+        iid = mr.iid;
+      } else {
+        const issue = await must<{ iid: number }>('POST', `${p}/issues`, {
+          token: owner,
+          body: { title: unique('mx-event-'), weight: 1, ...fields },
+        });
+        iid = issue.iid;
+      }
+      const base = `${p}/${onMergeRequest ? 'merge_requests' : 'issues'}/${iid}`;
+      await must('PUT', base, { token: owner, body: { state_event: 'close' } });
+      const kind = /resource_(\w+)_events/.exec(path)![1]!;
+      const [event] = await must<{ id: number }[]>('GET', `${base}/resource_${kind}_events`, {
+        token: owner,
+      });
+      return { eventable_id: iid, eventable_iid: iid, event_id: event!.id };
+    }
     case 'mergeRequest': {
       const branch = unique('mx-merge-');
       await must('POST', `${p}/repository/commits`, { token: owner, body: commitBody(branch, 'main') });
@@ -109,6 +153,13 @@ export async function makeFresh(kind: FreshKind, c: CellContext, path: string): 
     }
     case 'label': {
       const label = await must<{ id: number }>('POST', `${g}/labels`, {
+        token: owner,
+        body: { name: unique('gone-'), color: '#abcdef' },
+      });
+      return { label_id: label.id };
+    }
+    case 'projectLabel': {
+      const label = await must<{ id: number }>('POST', `${p}/labels`, {
         token: owner,
         body: { name: unique('gone-'), color: '#abcdef' },
       });

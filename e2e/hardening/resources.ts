@@ -31,6 +31,8 @@ export interface Resources {
   /** An internal note (`internal: true`) in a thread of its own on the issue. */
   internalThread: Thread;
   labelId: number;
+  /** One of the project's own labels (project label updates, deletions and subscriptions address it). */
+  projectLabel: { id: number; name: string };
   milestoneId: number;
   boardId: number;
   listId: number;
@@ -192,6 +194,10 @@ export async function createResources(ctx: ResourceContext): Promise<Resources> 
     token,
     body: { name: unique('list-'), color: '#00ff00' },
   });
+  const projectLabel = await must<{ id: number; name: string }>('POST', `${p}/labels`, {
+    token,
+    body: { name: unique('plabel-'), color: '#0000ff' },
+  });
   const milestone = await must<{ id: number }>('POST', `${g}/milestones`, {
     token,
     body: { title: unique('milestone-') },
@@ -248,6 +254,7 @@ export async function createResources(ctx: ResourceContext): Promise<Resources> 
     threads,
     internalThread,
     labelId: label.id,
+    projectLabel: { id: projectLabel.id, name: projectLabel.name },
     milestoneId: milestone.id,
     boardId: board.id,
     listId: list.id,

@@ -20,6 +20,10 @@ import { createLabelsRouter } from './labels.router';
 import { createLabelsService } from './labels.service';
 import { createLabelSubscriptions } from './label-subscriptions';
 import { createLabelSubscriptionsRouter } from './label-subscriptions.router';
+import { createProjectLabelsModel } from './labels/project-labels.model';
+import { createProjectLabelsRouter } from './labels/project-labels.router';
+import { createProjectLabelsService } from './labels/project-labels.service';
+import { createProjectLabelsStore } from './labels/project-labels.store';
 import { createMilestonesRouter } from './milestones.router';
 import { createMilestonesService } from './milestones.service';
 import { createUsersSubscription } from './users.projection';
@@ -42,10 +46,16 @@ export function createBoardsApp(runtime: ServiceRuntime): ServiceInstance & { bo
   const labels = publishingLabels(createLabelsService(stores.labels, boards), definitions);
   const milestones = createMilestonesService(stores.milestones, runtime.outbox);
   const labelSubscriptions = createLabelSubscriptions(runtime.connection);
+  const projectLabels = createProjectLabelsService(
+    createProjectLabelsStore(createProjectLabelsModel(runtime.connection), models.labels, counters),
+    stores.labels,
+    labelSubscriptions,
+  );
   const app = createRuntimeHttpApp(runtime, SERVICE_NAME, {
     apiRouters: [
       createLabelsRouter(labels, labelSubscriptions),
       createLabelSubscriptionsRouter(labels, labelSubscriptions),
+      createProjectLabelsRouter(projectLabels, labelSubscriptions),
       createMilestonesRouter(milestones),
       createIterationsRouter(createIterationsService(stores.iterations)),
       createBoardsRouter(boards),

@@ -2,9 +2,9 @@ import type { Connection } from 'mongoose';
 import { defineModel, documentSchema } from '@gl/service-kit';
 
 /**
- * Subscription (app/models/subscription.rb) of one user to one group label: labels have no participants,
- * so a user is subscribed only by their own choice. `_id` is `<labelId>:<userId>`: concurrent writes of
- * the same choice meet on one document.
+ * Subscription (app/models/subscription.rb) of one user to one label, a group's or a project's (their ids
+ * come from one counter): labels have no participants, so a user is subscribed only by their own choice.
+ * `_id` is `<labelId>:<userId>`: concurrent writes of the same choice meet on one document.
  */
 export interface LabelSubscriptionDoc {
   _id: string;
@@ -39,6 +39,33 @@ export function createLabelSubscriptions(connection: Connection) {
     /** A deleted label's subscriptions go with it (`has_many :subscriptions, dependent: :destroy`). */
     async removeOf(labelId: number): Promise<void> {
       await subscriptions.deleteMany({ labelId });
+    },
+    /**
+     * Labels::PromoteService#subscribe_users: the merged labels' subscriptions go to the group label, one
+     * per user (the latest choice); a choice the user already made on the group label stays.
+     */
+    async moveTo(fromIds: number[], toId: number): Promise<void> {
+      if (fromIds.length === 0) return;
+      const moved = await subscriptions
+        .find({ labelId: { $in: fromIds } })
+        .sort({ updatedAt: 1 })
+        .lean<LabelSubscriptionDoc[]>();
+      const latest = new Map(moved.map((doc) => [doc.userId, doc]));
+      for (const doc of latest.values()) {
+        await subscriptions.updateOne(
+          { _id: `${toId}:${doc.userId}` },
+          {
+            $setOnInsert: {
+              labelId: toId,
+              userId: doc.userId,
+              subscribed: doc.subscribed,
+              updatedAt: doc.updatedAt,
+            },
+          },
+          { upsert: true },
+        );
+      }
+      await subscriptions.deleteMany({ labelId: { $in: fromIds } });
     },
     /** Subscribable#subscribe / #unsubscribe. */
     async set(labelId: number, userId: number, subscribed: boolean): Promise<void> {

@@ -19,12 +19,14 @@ const COLOR = /^#(?:[0-9a-f]{3}|[0-9a-f]{6})$/i;
  * Label's validations (app/models/label.rb) on the attributes being written, every broken one in one
  * render_validation_error! body, in the model's declaration order: color, title, description.
  */
-function validateLabel(input: { color?: string; title?: string; description?: string | null }): void {
+export function validateLabel(input: { color?: string; title?: string; description?: string | null }): void {
   const errors: Record<string, string[]> = {};
   const add = (attribute: string, messages: string[]): void => {
     if (messages.length > 0) (errors[attribute] ??= []).push(...messages);
   };
   if (input.color !== undefined && !COLOR.test(input.color)) add('color', ['must be a valid color code']);
+  // `format: { with: /\A[^,]+\z/ }`: commas separate titles in label lists, so no title has one.
+  if (input.title?.includes(',')) add('title', ['is invalid']);
   if (input.title !== undefined) add('title', lengthErrors(input.title, TEXT_LIMITS.labelTitle));
   add('description', bytesizeErrors(input.description, TEXT_LIMITS.labelDescriptionBytes));
   if (Object.keys(errors).length > 0) throw ModelError.fields(errors);

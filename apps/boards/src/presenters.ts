@@ -25,8 +25,15 @@ export function textColorFor(color: string): string {
   return luminance > 0.5 ? '#1F1E24' : '#FFFFFF';
 }
 
-/** Entities::Label; `subscribed`: whether the caller subscribed to it (label-subscriptions.ts). */
-export function presentLabel(label: LabelDoc, subscribed = false): LabelEntity {
+/**
+ * Entities::Label (Entities::ProjectLabel with `is_project_label`); `subscribed`: whether the caller
+ * subscribed to it (label-subscriptions.ts).
+ */
+export function presentLabel(
+  label: Pick<LabelDoc, '_id' | 'name' | 'description' | 'color' | 'priority'>,
+  subscribed = false,
+  isProjectLabel = false,
+): LabelEntity {
   return {
     id: label._id,
     name: label.name,
@@ -36,7 +43,7 @@ export function presentLabel(label: LabelDoc, subscribed = false): LabelEntity {
     color: label.color,
     subscribed,
     priority: label.priority,
-    is_project_label: false,
+    is_project_label: isProjectLabel,
     archived: false,
   };
 }

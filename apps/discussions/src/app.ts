@@ -18,6 +18,12 @@ import { createNotesRouter } from './notes/notes.router';
 import { createAwardEmojiStore } from './award-emoji/award-emoji.store';
 import { createAwardEmojiService } from './award-emoji/award-emoji.service';
 import { createAwardEmojiRouter } from './award-emoji/award-emoji.router';
+import { createResourceEventsStore } from './resource-events/resource-events.store';
+import { createResourceEventsService } from './resource-events/resource-events.service';
+import { createResourceEventsRouter } from './resource-events/resource-events.router';
+import { createIssueLinksStore } from './issue-links/issue-links.store';
+import { createIssueLinksService } from './issue-links/issue-links.service';
+import { createIssueLinksRouter } from './issue-links/issue-links.router';
 import { createIssuableLists } from './lists/issuable-lists';
 import { createIssuablesScope } from './lists/issuables.scope';
 import { createIssuesRouter } from './issues/issues.router';
@@ -27,6 +33,7 @@ import { createIssueReorderRouter } from './issues/issue-reorder.router';
 import { createPositionsStore } from './issues/positions.store';
 import { createIncidentsSubscription } from './issues/incidents.subscription';
 import { createMergeRequestsRouter } from './merge-requests/merge-requests.router';
+import { createMergeRequestChangesRouter } from './merge-requests/merge-request-changes.router';
 import { createMergeRequestListsRouter } from './merge-requests/merge-request-lists.router';
 import { createProjectSnippetsRouter } from './snippets/project-snippets.router';
 import { createPersonalSnippets } from './snippets/personal-snippets';
@@ -61,6 +68,11 @@ export function createDiscussionsApp(runtime: ServiceRuntime): ServiceInstance {
   const store = createNoteablesStore(deps);
   const notesStore = createNotesStore(deps);
   const awardsStore = createAwardEmojiStore(deps);
+  const resourceEvents = createResourceEventsService({
+    counters: deps.counters,
+    store: createResourceEventsStore(deps),
+    milestones: store,
+  });
   const positions = createPositionsStore(models);
   // Every replica's milestone cache forgets a copy once any replica has written it.
   const milestoneFlushes = shareMilestoneCache(store.milestoneCache, runtime.bus, runtime.logger);
@@ -74,6 +86,7 @@ export function createDiscussionsApp(runtime: ServiceRuntime): ServiceInstance {
     notes,
     positions,
     milestoneCopies,
+    resourceEvents,
   });
   const awards = createAwardEmojiService({ counters: deps.counters, store: awardsStore });
   const scope = createIssuablesScope(models);
@@ -90,6 +103,7 @@ export function createDiscussionsApp(runtime: ServiceRuntime): ServiceInstance {
       createThreadsRouter(noteables, notes),
       createNotesRouter(noteables, notes),
       createAwardEmojiRouter(noteables, notes, awards),
+      createResourceEventsRouter(noteables, resourceEvents),
       createIssueListsRouter(pages),
       createMergeRequestListsRouter(pages),
       createEpicIssuesRouter(pages),
@@ -104,7 +118,16 @@ export function createDiscussionsApp(runtime: ServiceRuntime): ServiceInstance {
       }),
       createIssuesRouter(noteables),
       createIssueRelationsRouter(noteables),
+      createIssueLinksRouter({
+        ...pages,
+        issueLinks: createIssueLinksService({
+          counters: deps.counters,
+          store: createIssueLinksStore(models),
+          notes,
+        }),
+      }),
       createMergeRequestsRouter(noteables),
+      createMergeRequestChangesRouter(noteables),
       createProjectSnippetsRouter(noteables),
       createEpicsRouter(noteables),
       createIssuableSubscriptionsRouter(noteables),

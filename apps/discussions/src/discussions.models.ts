@@ -14,6 +14,8 @@ import {
 } from './noteables/noteable.model';
 import { noteSchema, type NoteDoc } from './notes/note.model';
 import { awardEmojiSchema, type AwardEmojiDoc } from './award-emoji/award-emoji.model';
+import { resourceEventSchema, type ResourceEventDoc } from './resource-events/resource-event.model';
+import { issueLinkSchema, type IssueLinkDoc } from './issue-links/issue-link.model';
 import { branchSchema, commitSchema, type BranchDoc, type CommitDoc } from './commits/commit.model';
 import { incidentLinkSchema, type IncidentLinkDoc } from './issues/incident-links.model';
 import {
@@ -49,6 +51,8 @@ export interface DiscussionsModels {
   positionLeases: Model<PositionLeaseDoc>;
   noteableWords: Model<NoteableWordDoc>;
   awardEmoji: Model<AwardEmojiDoc>;
+  resourceEvents: Model<ResourceEventDoc>;
+  issueLinks: Model<IssueLinkDoc>;
 }
 
 /** What the stores and services are built from (app.ts): the models, the id counters, the outbox. */
@@ -74,6 +78,8 @@ export function createDiscussionsModels(connection: Connection, outbox: Outbox):
     positionLeases: defineModel(connection, 'PositionLease', positionLeaseSchema(), 'position_leases'),
     noteableWords: defineModel(connection, 'NoteableWord', noteableWordSchema(), 'noteable_words'),
     awardEmoji: defineModel(connection, 'AwardEmoji', awardEmojiSchema(), 'award_emoji'),
+    resourceEvents: defineModel(connection, 'ResourceEvent', resourceEventSchema(), 'resource_events'),
+    issueLinks: defineModel(connection, 'IssueLink', issueLinkSchema(), 'issue_links'),
   };
   outbox.register(models.noteables);
   outbox.register(models.notes);

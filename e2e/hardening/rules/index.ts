@@ -4,7 +4,10 @@ import { IDENTITY_RULES } from './identity';
 import { IDENTITY_ADMIN_RULES } from './identity-admin';
 import { ISSUE_EXTRA_RULES } from './issue-extras';
 import { ISSUE_LIST_RULES } from './issue-lists';
+import { ISSUE_LINK_RULES } from './issue-links';
 import { NOTEABLE_RULES } from './noteables';
+import { RESOURCE_EVENT_RULES } from './resource-events';
+import { PROJECT_LABEL_RULES } from './project-labels';
 import { NOTE_RULES } from './notes';
 import { OPERATIONS_RULES } from './operations';
 import { SERVICE_RULES } from './services';
@@ -31,7 +34,10 @@ export const RULES: Rules = {
   ...SERVICE_RULES,
   ...OPERATIONS_RULES,
   ...SUBSCRIPTION_RULES,
+  ...PROJECT_LABEL_RULES,
   ...AWARD_EMOJI_RULES,
+  ...RESOURCE_EVENT_RULES,
+  ...ISSUE_LINK_RULES,
 };
 
 export { noteableKindOf } from './notes';

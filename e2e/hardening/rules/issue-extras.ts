@@ -34,6 +34,25 @@ export const ISSUE_EXTRA_RULES: Rules = {
       'lib/api/merge_requests.rb `get ":id/merge_requests/:merge_request_iid/participants"`: ' +
       'find_merge_request_with_access → authorize! :read_merge_request → 403',
   },
+  ...Object.fromEntries(
+    (
+      [
+        ['listProjectMergeRequestCommits', 'commits'],
+        ['getProjectMergeRequestChanges', 'changes'],
+        ['listProjectMergeRequestDiffs', 'diffs'],
+      ] as const
+    ).map(([operation, suffix]) => [
+      operation,
+      {
+        target: 'project',
+        see: VISIBLE,
+        need: REPORTER_IF_PRIVATE,
+        source:
+          `lib/api/merge_requests.rb \`get ":id/merge_requests/:merge_request_iid/${suffix}"\`: ` +
+          'find_merge_request_with_access → authorize! :read_merge_request → 403',
+      },
+    ]),
+  ),
   listGroupMilestoneIssues: {
     target: 'group',
     see: VISIBLE,

@@ -8,4 +8,6 @@ export const BOARDS_MIGRATIONS: readonly Migration[] = [
   declaredIndexesMigration(2),
   // Every milestone published as gl.boards.milestone.defined, for the copies of its state and dates.
   milestoneDefinitionsMigration(3),
+  // Project labels (/projects/:id/labels): the project_labels collection and its indexes.
+  declaredIndexesMigration(4),
 ];

@@ -1,4 +1,4 @@
-import type { CommitEntity } from '@gl/contracts';
+import type { CommitEntity, CommitBasicEntity } from '@gl/contracts';
 import type { CommitDoc } from './commit.model';
 import { isoNow, type NamespaceView } from '../common/presenting';
 
@@ -25,4 +25,16 @@ export function presentCommit(doc: CommitDoc, ns: NamespaceView): CommitEntity {
     project_id: doc.projectId,
     last_pipeline: null,
   };
+}
+
+/** lib/api/entities/commit.rb (merge request commits): without CommitDetail's stats, status and pipeline. */
+export function presentCommitBasic(doc: CommitDoc, ns: NamespaceView): CommitBasicEntity {
+  const {
+    stats: _stats,
+    status: _status,
+    project_id: _project,
+    last_pipeline: _pipeline,
+    ...basic
+  } = presentCommit(doc, ns);
+  return basic;
 }

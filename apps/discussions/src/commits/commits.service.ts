@@ -9,6 +9,7 @@ import { createEvent, excerpt, type EventOrigin } from '@gl/service-kit';
 import type { CommitDoc } from './commit.model';
 import { actorOf } from '../common/access';
 import { createCommitsStore } from './commits.store';
+import { commitFilesOf, type CommitActionInput } from './commit-files';
 import type { DiscussionsDeps } from '../discussions.models';
 
 const EVENTS = DOMAIN_EVENT_TYPES.discussions;
@@ -26,7 +27,13 @@ export function createCommitsService(deps: Pick<DiscussionsDeps, 'models' | 'out
     projectId: number,
     author: UserSummary,
     authorEmail: string,
-    input: { branch: string; commit_message: string; start_branch?: string; start_sha?: string },
+    input: {
+      branch: string;
+      commit_message: string;
+      start_branch?: string;
+      start_sha?: string;
+      actions?: CommitActionInput[];
+    },
     extraParents: string[] = [],
   ): Promise<CommitDoc> {
     const existing = await store.branch(projectId, input.branch);
@@ -49,6 +56,7 @@ export function createCommitsService(deps: Pick<DiscussionsDeps, 'models' | 'out
       authorName: author.name,
       authorEmail,
       createdAt: now,
+      files: commitFilesOf(input.actions),
     };
     await store.insertCommit(commit);
     const push = (action: 'created' | 'pushed', from: string | null) =>
@@ -91,7 +99,16 @@ export function createCommitsService(deps: Pick<DiscussionsDeps, 'models' | 'out
     return store.page(projectId, refName, skip, limit);
   }
 
-  return { branchHead, createCommit, findCommit, listCommits };
+  return {
+    branchHead,
+    createCommit,
+    findCommit,
+    listCommits,
+    branchCommits: (projectId: number, branch: string, limit: number) =>
+      store.ofBranch(projectId, branch, limit),
+    commitsTouching: (projectId: number, paths: string[], before: Date, limit: number) =>
+      store.touching(projectId, paths, before, limit),
+  };
 }
 
 export type CommitsService = ReturnType<typeof createCommitsService>;

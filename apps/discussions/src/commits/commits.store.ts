@@ -50,6 +50,25 @@ export function createCommitsStore(deps: Pick<DiscussionsDeps, 'models' | 'outbo
         : models.commits.findOne({ projectId, _id: { $regex: `^${sha}` } }).lean<CommitDoc>();
     },
 
+    /** Up to `limit` commits of a branch, newest first (the commits a merge request's walk starts in). */
+    async ofBranch(projectId: number, branch: string, limit: number): Promise<CommitDoc[]> {
+      return models.commits
+        .find({ projectId, branch })
+        .sort({ createdAt: -1, _id: 1 })
+        .limit(limit)
+        .lean<CommitDoc[]>();
+    },
+
+    /** The newest commits before `before` that changed any of these paths, newest first. */
+    async touching(projectId: number, paths: string[], before: Date, limit: number): Promise<CommitDoc[]> {
+      if (paths.length === 0) return [];
+      return models.commits
+        .find({ projectId, createdAt: { $lt: before }, 'files.path': { $in: paths } })
+        .sort({ createdAt: -1, _id: 1 })
+        .limit(limit)
+        .lean<CommitDoc[]>();
+    },
+
     /** A page of a project's commits (of one branch with `branch`), newest first. */
     async page(projectId: number, branch: string | undefined, skip: number, limit: number) {
       const filter: Record<string, unknown> = { projectId };

@@ -93,6 +93,8 @@ export function projectRefSchema(): Schema<ProjectRefDoc> {
   schema.index({ rootGroupId: 1 });
   schema.index({ visibility: 1 });
   schema.index({ destroyed: 1 });
+  // A project named by its path (issue-links: `target_project_id` given as a full path).
+  schema.index({ fullPath: 1 });
   return schema;
 }
 

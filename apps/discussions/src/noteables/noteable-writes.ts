@@ -8,6 +8,7 @@ import { actorOf } from '../common/access';
 import { targetOfNoteable } from '../notes/note-target';
 import type { NotesService } from '../notes/notes.service';
 import type { MilestoneCopies } from '../copies/milestone-copies';
+import type { ResourceEventsService, StateChange } from '../resource-events/resource-events.service';
 
 /** Milestone#to_reference(format: :name) for group milestones: `%"title"`, or `%iid` when the title has a quote. */
 function milestoneReference(milestone: { iid: number | null; title: string }): string {
@@ -88,6 +89,7 @@ export interface NoteableWritesDeps {
   store: NoteablesStore;
   notes: Pick<NotesService, 'createSystemNote'>;
   milestoneCopies: Pick<MilestoneCopies, 'dueOf' | 'settle'>;
+  resourceEvents: Pick<ResourceEventsService, 'eventsOf' | 'settle'>;
 }
 
 /**
@@ -95,7 +97,7 @@ export interface NoteableWritesDeps {
  * update with the system notes GitLab writes for it.
  */
 export function createNoteableWrites(deps: NoteableWritesDeps) {
-  const { counters, store, notes, milestoneCopies } = deps;
+  const { counters, store, notes, milestoneCopies, resourceEvents } = deps;
 
   async function insert(
     origin: EventOrigin,
@@ -112,8 +114,14 @@ export function createNoteableWrites(deps: NoteableWritesDeps) {
       groupId: doc.groupId,
       data: targetData(doc),
     });
-    if (options.once) await store.insertOnce(doc, [event, ...extra]);
-    else await store.insert(doc, [event, ...extra]);
+    // The labels, milestone and weight it starts with are resource events too (is_update: false).
+    const pending = await resourceEvents.eventsOf(null, doc, doc.author, doc.createdAt, null);
+    const stored = pending.length > 0 ? { ...doc, _resourceEvents: pending } : doc;
+    if (options.once) {
+      // Already stored by a redelivery: its own events were recorded with it, these are not.
+      if (!(await store.insertOnce(stored, [event, ...extra]))) return doc;
+    } else await store.insert(stored, [event, ...extra]);
+    await resourceEvents.settle(doc._id, pending);
     return doc;
   }
 
@@ -210,18 +218,22 @@ export function createNoteableWrites(deps: NoteableWritesDeps) {
       systemNotes.push(`${changes.discussionLocked ? 'locked' : 'unlocked'} the discussion in this ${what}`);
     }
     let eventType: string | null = null;
+    let stateChange: StateChange = null;
     if (stateEvent === 'close' && doc.state === 'opened') {
       Object.assign(set, { state: 'closed', closedAt: now, closedBy: actor });
       systemNotes.push('closed');
       eventType = eventTypes?.close ?? null;
+      stateChange = 'closed';
     } else if (stateEvent === 'reopen' && doc.state === 'closed') {
       Object.assign(set, { state: 'opened', closedAt: null, closedBy: null });
       systemNotes.push('reopened');
       eventType = eventTypes?.reopen ?? null;
+      stateChange = 'reopened';
     } else if (stateEvent === 'merge' && doc.state === 'opened' && eventTypes?.merge) {
       Object.assign(set, { state: 'merged', mergedAt: now, mergedBy: actor });
       systemNotes.push('merged');
       eventType = eventTypes.merge ?? null;
+      stateChange = 'merged';
     }
     const updated = { ...doc, ...set };
     const events = eventType
@@ -235,7 +247,10 @@ export function createNoteableWrites(deps: NoteableWritesDeps) {
           }),
         ]
       : [];
-    await store.update(doc._id, set, events);
+    // The resource events ride in the same write as the change (resource-event-changes.ts), then move out.
+    const pending = await resourceEvents.eventsOf(doc, updated, actor, now, stateChange);
+    await store.update(doc._id, set, events, pending);
+    await resourceEvents.settle(doc._id, pending);
     if (changes.milestoneId !== undefined) {
       await milestoneCopies.settle(doc._id, changes.milestoneId, set.milestoneDue as string | null);
     }

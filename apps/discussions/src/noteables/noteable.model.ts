@@ -78,6 +78,11 @@ export interface NoteableDoc {
   labelKeys?: string;
   /** `assigneeIds` as words, ` u<id> u<id> `, for the same indexes (assigneeKeyWords). */
   assigneeKeys?: string;
+  /**
+   * Resource events written with this document and not yet moved to `resource_events` (JSON strings):
+   * resource-events/resource-events.service.ts moves them right after the write, or before they are read.
+   */
+  _resourceEvents?: string[];
 }
 
 /**
@@ -181,6 +186,7 @@ export function noteableSchema(): Schema<NoteableDoc> {
     labelCount: Number,
     labelKeys: String,
     assigneeKeys: String,
+    _resourceEvents: { type: [String], default: undefined },
   });
   schema.index({ kind: 1, projectId: 1, iid: 1 });
   schema.index({ kind: 1, groupId: 1, iid: 1 });

@@ -15,10 +15,12 @@ import type { PositionsStore } from '../issues/positions.store';
 import { createIncidentsService } from '../issues/incidents.service';
 import { createMergeRequestsService } from '../merge-requests/merge-requests.service';
 import { createReviewerFilter } from '../merge-requests/reviewers';
+import { createMergeRequestChanges } from '../merge-requests/merge-request-changes';
 import { createSnippetsService } from '../snippets/snippets.service';
 import { createEpicsService } from '../epics/epics.service';
 import { createIssuablesScope } from '../lists/issuables.scope';
 import type { MilestoneCopies } from '../copies/milestone-copies';
+import type { ResourceEventsService } from '../resource-events/resource-events.service';
 
 export type { ListVisibility } from './noteables.store';
 /** The document every noteable route answers about, as the stores return it. */
@@ -32,6 +34,7 @@ export interface NoteablesServiceDeps extends DiscussionsDeps {
   notes: NotesService;
   positions: PositionsStore;
   milestoneCopies: MilestoneCopies;
+  resourceEvents: ResourceEventsService;
 }
 
 /**
@@ -40,7 +43,13 @@ export interface NoteablesServiceDeps extends DiscussionsDeps {
  */
 export function createNoteablesService(deps: NoteablesServiceDeps) {
   const { store, notes, milestoneCopies } = deps;
-  const writes = createNoteableWrites({ counters: deps.counters, store, notes, milestoneCopies });
+  const writes = createNoteableWrites({
+    counters: deps.counters,
+    store,
+    notes,
+    milestoneCopies,
+    resourceEvents: deps.resourceEvents,
+  });
   const commits = createCommitsService(deps);
   const positions = createIssuePositions(deps.positions);
   const issues = createIssuesService({ writes, positions, milestoneCopies });
@@ -81,6 +90,7 @@ export function createNoteablesService(deps: NoteablesServiceDeps) {
     ...createSnippetsService({ models: deps.models, writes, store }),
     ...createEpicsService({ ...deps, writes }),
     ...commits,
+    ...createMergeRequestChanges(commits),
   };
 }
 

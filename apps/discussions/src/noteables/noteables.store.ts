@@ -96,11 +96,19 @@ export function createNoteablesStore(
       return true;
     },
 
-    async update(id: number, set: Record<string, unknown>, events: EventEnvelope[]): Promise<void> {
+    /** `resourceEvents`: encoded resource events the same write carries (resource-events.store.ts moves them). */
+    async update(
+      id: number,
+      set: Record<string, unknown>,
+      events: EventEnvelope[],
+      resourceEvents: string[] = [],
+    ): Promise<void> {
+      const carried =
+        resourceEvents.length > 0 ? { $push: { _resourceEvents: { $each: resourceEvents } } } : {};
       await words.replace(id, wordsOf(set), async () => {
         await noteables.updateOne(
           { _id: id },
-          pushEvents({ $set: { ...set, ...derivedFields(set) } }, events),
+          pushEvents({ $set: { ...set, ...derivedFields(set) }, ...carried }, events),
         );
       });
       if (events.length > 0) outbox.kick(noteables);

@@ -23,6 +23,7 @@ import {
   updateMilestoneBody,
 } from './entities';
 import { LABEL_SUBSCRIPTION_ENDPOINTS } from './label-subscription-endpoints';
+import { PROJECT_LABEL_ENDPOINTS } from './project-label-endpoints';
 
 const boards = ['boards'];
 const labels = ['labels'];
@@ -283,6 +284,7 @@ export const BOARDS_ENDPOINTS = defineEndpoints('boards', [
     errors: [401, 403, 404],
   },
   ...LABEL_SUBSCRIPTION_ENDPOINTS,
+  ...PROJECT_LABEL_ENDPOINTS,
 ]);
 
 /** The catalogue by operation id, for handler registration: `BOARDS_API.<operationId>`. */

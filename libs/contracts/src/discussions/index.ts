@@ -13,3 +13,27 @@ export {
   type AwardEmojiEntity,
   type AwardOperationIds,
 } from './award-emoji-endpoints';
+export {
+  ISSUE_LINK_TYPES,
+  issueLinkEntity,
+  relatedIssueEntity,
+  type IssueLinkEntity,
+  type IssueLinkType,
+  type RelatedIssueEntity,
+} from './issue-link-endpoints';
+export {
+  commitBasicEntity,
+  diffEntity,
+  mergeRequestChangesEntity,
+  type CommitBasicEntity,
+  type DiffEntity,
+} from './merge-request-extra-endpoints';
+export {
+  RESOURCE_EVENT_OPERATIONS,
+  type ResourceEventKind,
+  type ResourceEventOperationIds,
+  type ResourceLabelEventEntity,
+  type ResourceMilestoneEventEntity,
+  type ResourceStateEventEntity,
+  type ResourceWeightEventEntity,
+} from './resource-event-endpoints';

@@ -34,7 +34,17 @@ const MILESTONE_MIGRATIONS =
   'gl.boards.milestone.defined, and discussions migration 6 (milestone-due.ts) reads the dated milestone ' +
   'copies: once per database, over the milestones only';
 
+const ROOT_SCOPE_MIGRATION =
+  "discussions migration 8 (issue-root-scopes.ts) gives every issue its project's root scope: it reads the " +
+  'copy of projects once per database, then updates their issues project by project along the list index';
+
 export const INTENDED_SCANS: readonly IntendedScan[] = [
+  {
+    service: 'discussions',
+    collection: 'projects',
+    filter: '{"destroyed": {"$ne": bool}}',
+    reason: ROOT_SCOPE_MIGRATION,
+  },
   { service: 'gateway', collection: 'projects', filter: '{"$and": [{}, ...]}', reason: PROJECT_LIST },
   {
     collection: 'projects',
