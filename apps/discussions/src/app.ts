@@ -88,7 +88,11 @@ export function createDiscussionsApp(runtime: ServiceRuntime): ServiceInstance {
     milestoneCopies,
     resourceEvents,
   });
-  const awards = createAwardEmojiService({ counters: deps.counters, store: awardsStore });
+  const awards = createAwardEmojiService({
+    counters: deps.counters,
+    store: awardsStore,
+    upvoteCounts: store,
+  });
   const scope = createIssuablesScope(models);
   const lists = createIssuableLists(store, scope);
   const revisions = createProjectionRevisions(runtime.connection);

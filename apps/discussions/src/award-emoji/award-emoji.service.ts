@@ -2,7 +2,12 @@ import type { UserSummary } from '@gl/contracts';
 import { NotFoundError, type Counters } from '@gl/service-kit';
 import type { AwardEmojiDoc } from './award-emoji.model';
 import type { AwardEmojiStore, AwardableRef } from './award-emoji.store';
-import { canonicalEmojiName } from './emoji-names';
+import { UPVOTE_NAME, canonicalEmojiName } from './emoji-names';
+
+/** Where an issue's or merge request's upvote count is kept for `order_by=popularity`. */
+export interface UpvoteCounts {
+  setUpvotesCount(noteableId: number, count: number): Promise<void>;
+}
 
 export type { AwardableRef } from './award-emoji.store';
 
@@ -15,8 +20,22 @@ function refused(message: string): NotFoundError {
 }
 
 /** Award emoji (app/services/award_emojis): add, find, list and remove. */
-export function createAwardEmojiService(deps: { counters: Counters; store: AwardEmojiStore }) {
-  const { counters, store } = deps;
+export function createAwardEmojiService(deps: {
+  counters: Counters;
+  store: AwardEmojiStore;
+  upvoteCounts: UpvoteCounts;
+}) {
+  const { counters, store, upvoteCounts } = deps;
+
+  /**
+   * AwardEmoji#update_awardable_upvotes_count (app/models/award_emoji.rb): after a thumbsup on an issue or
+   * merge request is given or taken back, the awardable's count is counted again (not incremented: a
+   * repeat or a lost update corrects itself on the next vote).
+   */
+  async function recountUpvotes(ref: AwardableRef, name: string): Promise<void> {
+    if (name !== UPVOTE_NAME || (ref.type !== 'Issue' && ref.type !== 'MergeRequest')) return;
+    await upvoteCounts.setUpvotesCount(ref.id, await store.countNamed(ref, UPVOTE_NAME));
+  }
 
   async function find(ref: AwardableRef, awardId: number): Promise<AwardEmojiDoc> {
     const award = await store.find(ref, awardId);
@@ -46,6 +65,7 @@ export function createAwardEmojiService(deps: { counters: Counters; store: Award
       updatedAt: now,
     };
     if (!(await store.insert(doc))) throw refused('Name has already been taken');
+    await recountUpvotes(ref, name);
     return doc;
   }
 
@@ -53,7 +73,10 @@ export function createAwardEmojiService(deps: { counters: Counters; store: Award
     page: (ref: AwardableRef, skip: number, limit: number) => store.page(ref, skip, limit),
     find,
     add,
-    remove: (award: AwardEmojiDoc) => store.remove(award._id),
+    async remove(award: AwardEmojiDoc): Promise<void> {
+      await store.remove(award._id);
+      await recountUpvotes({ type: award.awardableType, id: award.awardableId }, award.name);
+    },
   };
 }
 

@@ -38,6 +38,11 @@ export function createAwardEmojiStore(deps: Pick<DiscussionsDeps, 'models'>) {
       return insertUnique(awards, doc);
     },
 
+    /** How many awards of one name an awardable has. */
+    countNamed(ref: AwardableRef, name: string): Promise<number> {
+      return awards.countDocuments({ ...ofAwardable(ref), name }).exec();
+    },
+
     async remove(awardId: number): Promise<void> {
       await awards.deleteOne({ _id: awardId });
     },

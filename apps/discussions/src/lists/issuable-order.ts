@@ -18,6 +18,8 @@ export interface IssuableOrder {
    * decides among them besides the id, as conditions.
    */
   blankParts?: Record<string, unknown>[];
+  /** The items without a value come first instead (a count of none is the lowest, not unknown). */
+  blanksFirst?: boolean;
 }
 
 /**
@@ -30,6 +32,7 @@ export const HAS_VALUE: Record<string, Record<string, unknown>> = {
   dueDate: { $gte: '' },
   mergedAt: { $gte: new Date(0) },
   milestoneDue: { $gte: '' },
+  upvotesCount: { $gte: 1 },
 };
 
 const dir = (sort: 'asc' | 'desc' | undefined): 1 | -1 => (sort === 'asc' ? 1 : -1);
@@ -73,10 +76,13 @@ export function issuableOrder(
       // (every item's is null), so the due date and the id decide; the items without one are not parted
       // by having a milestone (the reorder drops order_milestone_due_asc's keys).
       return { field: 'milestoneDue', direction, nullsLast: true, tie: -1 };
+    case 'popularity':
+      // Issue.order_upvotes_desc / _asc on `upvotes_count`, then with_order_id_desc: items without votes
+      // have no `upvotesCount` and are read as their own part, last when descending, first when ascending.
+      return { field: 'upvotesCount', direction, nullsLast: true, tie: -1, blanksFirst: direction === 1 };
     default:
-      // popularity (upvotes) and label_priority (the highest label priority) order first on values no item
-      // here has (award emoji; labels here have no priority): every key is equal and null, so GitLab's
-      // final `id DESC` alone orders them.
+      // label_priority (the highest label priority) orders first on a value no item here has (labels here
+      // have no priority): every key is equal and null, so GitLab's final `id DESC` alone orders them.
       return { field: null, direction, nullsLast: false, tie: -1 };
   }
 }

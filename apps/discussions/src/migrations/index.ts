@@ -6,6 +6,7 @@ import { listIndexKeysMigration } from './list-index-keys';
 import { milestoneDueMigration } from './milestone-due';
 import { noteableWordsMigration } from './noteable-words';
 import { issueRootScopesMigration } from './issue-root-scopes';
+import { upvoteCountsMigration } from './upvote-counts';
 
 /** gl_discussions's steps, oldest first; a release that changes indexes or document shapes appends one. */
 export const DISCUSSIONS_MIGRATIONS: readonly Migration[] = [
@@ -17,4 +18,5 @@ export const DISCUSSIONS_MIGRATIONS: readonly Migration[] = [
   milestoneDueMigration(6),
   noteableWordsMigration(7),
   issueRootScopesMigration(8),
+  upvoteCountsMigration(9),
 ];

@@ -79,6 +79,11 @@ export interface NoteableDoc {
   /** `assigneeIds` as words, ` u<id> u<id> `, for the same indexes (assigneeKeyWords). */
   assigneeKeys?: string;
   /**
+   * Issues and merge requests: their thumbsup awards (GitLab's `upvotes_count`), counted again on each
+   * vote by award-emoji.service.ts; absent when none, so it sorts like GitLab's 0 (issuable-order.ts).
+   */
+  upvotesCount?: number;
+  /**
    * Resource events written with this document and not yet moved to `resource_events` (JSON strings):
    * resource-events/resource-events.service.ts moves them right after the write, or before they are read.
    */
@@ -108,6 +113,7 @@ export const LIST_ORDER_KEYS = [
   'relativePosition',
   'mergedAt',
   'milestoneDue',
+  'upvotesCount',
 ];
 
 /**
@@ -186,6 +192,7 @@ export function noteableSchema(): Schema<NoteableDoc> {
     labelCount: Number,
     labelKeys: String,
     assigneeKeys: String,
+    upvotesCount: Number,
     _resourceEvents: { type: [String], default: undefined },
   });
   schema.index({ kind: 1, projectId: 1, iid: 1 });

@@ -199,13 +199,13 @@ export function createNoteablesStore(
         // has them: issuable-order.ts blankParts), as one window (findAcrossParts).
         const valued = { $and: [filter, { [order.field]: HAS_VALUE[order.field] ?? { $ne: null } }] };
         const blank = { [order.field]: null };
-        const parts = [
-          { filter: valued, sort },
-          ...(order.blankParts ?? [{}]).map((part) => ({
-            filter: { $and: [filter, Object.keys(part).length > 0 ? { ...blank, ...part } : blank] },
-            sort: { _id: order.tie },
-          })),
-        ];
+        const blanks = (order.blankParts ?? [{}]).map((part) => ({
+          filter: { $and: [filter, Object.keys(part).length > 0 ? { ...blank, ...part } : blank] },
+          sort: { _id: order.tie },
+        }));
+        const parts = order.blanksFirst
+          ? [...blanks, { filter: valued, sort }]
+          : [{ filter: valued, sort }, ...blanks];
         found = await findAcrossParts<NoteableDoc>(noteables, parts, skip, limit + 1);
       }
       const items = found.slice(0, limit);
@@ -214,6 +214,12 @@ export function createNoteablesStore(
         countUpTo(noteables, filter, listCountLimit, longLists),
       );
       return { items, total, hasNext };
+    },
+
+    /** An issuable's thumbsup count for the popularity order: absent when none (it then sorts by id). */
+    async setUpvotesCount(noteableId: number, count: number): Promise<void> {
+      const update = count > 0 ? { $set: { upvotesCount: count } } : { $unset: { upvotesCount: '' } };
+      await noteables.updateOne({ _id: noteableId }, update);
     },
 
     async countWhere(filter: Record<string, unknown>): Promise<number> {
