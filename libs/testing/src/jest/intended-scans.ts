@@ -38,17 +38,7 @@ const ROOT_SCOPE_MIGRATION =
   "discussions migration 8 (issue-root-scopes.ts) gives every issue its project's root scope: it reads the " +
   'copy of projects once per database, then updates their issues project by project along the list index';
 
-const UPVOTE_MIGRATION =
-  'discussions migration 9 (upvote-counts.ts) counts the thumbsup awards of every issue and merge request ' +
-  'once per database';
-
 export const INTENDED_SCANS: readonly IntendedScan[] = [
-  {
-    service: 'discussions',
-    collection: 'award_emoji',
-    filter: '{"name": string, "awardableType": {"$in": [string, ...]}}',
-    reason: UPVOTE_MIGRATION,
-  },
   {
     service: 'discussions',
     collection: 'projects',
