@@ -13,14 +13,25 @@ export interface ActivityCriteria {
   createdFrom?: Date;
 }
 
-/** EventsFinder: before → created_at before the start of that day; after → created_at after the end of that day. */
+const isDay = (value: string): boolean => value.length === 10;
+
+/**
+ * EventsFinder for a day: before → created_at before the start of that day; after → created_at after the
+ * end of that day (GitLab's boundaries, undocumented there: gitlab-org/gitlab#30998). For a date-time, the
+ * half-open range [after, before): at or after `after`, strictly before `before`.
+ */
 export function activityCriteria(query: ActivityEventsQuery): ActivityCriteria {
   const criteria: ActivityCriteria = {};
   if (query.action) criteria.action = query.action;
   if (query.target_type) criteria.targetType = ACTIVITY_TARGET_TYPES[query.target_type];
-  if (query.before) criteria.createdBefore = new Date(`${query.before}T00:00:00.000Z`);
-  if (query.after)
-    criteria.createdFrom = new Date(new Date(`${query.after}T00:00:00.000Z`).getTime() + DAY_MS);
+  if (query.before) {
+    criteria.createdBefore = new Date(isDay(query.before) ? `${query.before}T00:00:00.000Z` : query.before);
+  }
+  if (query.after) {
+    criteria.createdFrom = isDay(query.after)
+      ? new Date(new Date(`${query.after}T00:00:00.000Z`).getTime() + DAY_MS)
+      : new Date(query.after);
+  }
   return criteria;
 }
 

@@ -266,6 +266,16 @@ describe('activity events API', () => {
       expect(await list('before=2026-01-02')).toEqual(['a-private-group']);
     });
 
+    it('When before and after are date-times, then the range is [after, before), offsets included', async () => {
+      expect(await list('after=2026-01-03T12:00:00Z&before=2026-01-04T12:00:00Z')).toEqual(['a-internal']);
+      expect(await list('after=2026-01-03T12:00:00.001Z&before=2026-01-04T12:00:00.001Z')).toEqual([
+        'Broken build',
+      ]);
+      expect(await list('after=2026-01-03T13:00:00%2B01:00&before=2026-01-03T13:00:00.001%2B01:00')).toEqual([
+        'a-internal',
+      ]);
+    });
+
     it('When a project member who reads every event filters its events, then pages, totals and next pages follow', async () => {
       const ns = testNamespace({ kind: 'project', id: PUBLIC, visibility: 'public', accessLevel: 50 });
       const project = async (query: string) => {
@@ -311,6 +321,7 @@ describe('activity events API', () => {
       ['sort=up', 'sort does not have a valid value'],
       ['before=2026-13-01', 'before is invalid'],
       ['after=yesterday', 'after is invalid'],
+      ['after=2026-01-03T12:00:00', 'after is invalid'],
       [
         'action=x&target_type=y',
         'action does not have a valid value, target_type does not have a valid value',

@@ -35,8 +35,13 @@ const targetTypeValues = Object.keys(ACTIVITY_TARGET_TYPES) as [
   ...ActivityTargetTypeFilter[],
 ];
 
-/** Grape `Date`: `YYYY-MM-DD` (a real calendar day), else "<param> is invalid". */
-export const activityDateParam = z.iso.date();
+/**
+ * Grape `Date`: `YYYY-MM-DD` (a real calendar day), else "<param> is invalid". Beyond GitLab, an ISO 8601
+ * date-time with its offset (`2026-11-28T10:00:00Z`, `…+01:00`) for pollers that resume where they
+ * stopped: a date keeps GitLab's day rule, a date-time bounds the half-open range [after, before)
+ * (apps/events/src/activity-criteria.ts), so back-to-back windows never miss nor repeat an event.
+ */
+export const activityDateParam = z.union([z.iso.date(), z.iso.datetime({ offset: true })]);
 
 /** Filters shared by the three activity-event endpoints, in Grape's declaration order. */
 export const activityEventsQuery = paginationQuery.extend({
