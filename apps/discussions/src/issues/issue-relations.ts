@@ -4,6 +4,7 @@ import type { NoteDoc } from '../notes/note.model';
 import type { NoteableDoc } from '../noteables/noteable.model';
 import type { DiscussionsDeps } from '../discussions.models';
 import { MENTION } from '../noteables/participation';
+import { removeDependents } from '../noteables/noteable-dependents';
 
 /**
  * Issues::ReferencedMergeRequestsService's default closing pattern (Gitlab.config.gitlab.issue_closing_pattern):
@@ -182,8 +183,15 @@ export function createIssueRelations(deps: Pick<DiscussionsDeps, 'models'>) {
       return [...related, ...closing.filter((mr) => !byIid.has(mr.iid!))];
     },
 
-    /** Issues::DestroyService: the issue, its notes, its place in an epic and its subscriptions go. */
+    /**
+     * Issues::DestroyService: the issue, its notes, its place in an epic, its subscriptions, and what
+     * GitLab's foreign keys cascade: its and its notes' award emoji, its links, its resource events.
+     */
     async destroyIssue(issue: NoteableDoc): Promise<void> {
+      await removeDependents(noteables, notes, 'Issue', issue._id);
+      await noteables.db.collection('issue_links').deleteMany({ sourceId: issue._id });
+      await noteables.db.collection('issue_links').deleteMany({ targetId: issue._id });
+      await noteables.db.collection('resource_events').deleteMany({ resourceId: issue._id });
       await notes.deleteMany({ noteableType: 'Issue', noteableId: issue._id });
       await noteables.db.collection('epic_issues').deleteMany({ issueId: issue._id });
       await noteables.db.collection('issuable_subscriptions').deleteMany({ noteableId: issue._id });

@@ -64,6 +64,8 @@ export function createNotesStore(deps: Pick<DiscussionsDeps, 'models' | 'outbox'
 
     /** Through the outbox: a note.created event the relay has not sent yet still goes out. False if gone. */
     async remove(noteId: number): Promise<boolean> {
+      // Its award emoji go first (`dependent: :destroy`): none outlives the note.
+      await notes.db.collection('award_emoji').deleteMany({ awardableType: 'Note', awardableId: noteId });
       return outbox.deleteWithEvents(notes, noteId, []);
     },
 

@@ -4,6 +4,7 @@ import type { DiscussionsModels } from '../discussions.models';
 import type { NoteableDoc } from '../noteables/noteable.model';
 import type { NoteablesStore } from '../noteables/noteables.store';
 import type { NoteableWrites } from '../noteables/noteable-writes';
+import { removeDependents } from '../noteables/noteable-dependents';
 import { snippetFileFields, type SnippetFile } from './snippet-files';
 
 /** What a PUT may change on a snippet. */
@@ -51,8 +52,9 @@ export function createSnippetsService(deps: SnippetsServiceDeps) {
       return { ...doc, ...set };
     },
 
-    /** The snippet and its notes go. */
+    /** The snippet, its notes and their award emoji go. */
     async destroySnippet(doc: NoteableDoc): Promise<void> {
+      await removeDependents(noteables, notes, 'Snippet', doc._id);
       await notes.deleteMany({ noteableType: 'Snippet', noteableId: doc._id });
       await noteables.deleteOne({ _id: doc._id, kind: 'Snippet' });
     },
