@@ -30,6 +30,10 @@ import { guardStream } from './routing/stream-guard';
 import { createWriteFence } from './write-fence/write-fence';
 import { createWriteFenceRouter } from './write-fence/write-fence.router';
 import type { RequestHandler } from 'express';
+import { identifyCaller } from './auth/authenticate';
+import { throttleMiddleware } from './throttle/throttle.middleware';
+import type { ThrottleSettings } from './throttle/throttle.settings';
+import type { ThrottleStore } from './throttle/throttle.store';
 
 export interface GatewayDeps {
   logger: Logger;
@@ -42,6 +46,8 @@ export interface GatewayDeps {
   readiness: ReadinessCheck;
   /** The identity catalogue's own routers (served here, not forwarded), mounted under /api/v4. */
   identityRouters: Router[];
+  /** GitLab's API rate limits and the counts every replica shares (throttle/); absent: no limits. */
+  throttle?: { settings: ThrottleSettings; store: ThrottleStore };
 }
 
 /**
@@ -132,6 +138,11 @@ export function createGatewayApp(deps: GatewayDeps): Express {
   });
   app.use(createWriteFenceRouter(fence, deps.stores.users, deps.externalUrl));
   app.use(fence.middleware);
+
+  if (deps.throttle) {
+    const { settings, store } = deps.throttle;
+    app.use(throttleMiddleware(settings, store, (req) => identifyCaller(deps.stores.users, req)));
+  }
 
   app.all('/api/v3{/*rest}', (_req, res) =>
     sendJson(res, 410, { error: 'API V3 is no longer supported. Use API V4 instead.' }),

@@ -4,6 +4,7 @@ import { baseServiceConfig } from '@gl/service-kit';
 import { DEFAULT_EXPIRED_MEMBERS_SWEEP_MS } from './identity/expired-members';
 import { DEFAULT_SHARED_TTL_MS } from './identity/identity-cache-peers';
 import { upstreamUrls } from './routing/upstreams';
+import { throttleConfigSchema } from './throttle/throttle.settings';
 
 /** Gateway settings; one instance setting (GITLAB_TIER) selects the feature tier for every service. */
 export const gatewayConfigSchema = baseServiceConfig.extend({
@@ -42,4 +43,5 @@ export const gatewayConfigSchema = baseServiceConfig.extend({
   NOTIFICATIONS_URL: upstreamUrls,
   EVENTS_URL: upstreamUrls,
   REGISTRY_URL: upstreamUrls,
+  ...throttleConfigSchema.shape,
 });

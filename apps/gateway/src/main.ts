@@ -11,6 +11,8 @@ import { servicesReady } from './routing/readiness';
 import type { ServiceName } from './routing/route-table';
 import type { Upstreams } from './routing/upstreams';
 import { GATEWAY_MIGRATIONS } from './migrations';
+import { throttleSettings } from './throttle/throttle.settings';
+import { createThrottleStore } from './throttle/throttle.store';
 
 void runService({
   name: 'gateway',
@@ -45,6 +47,8 @@ void runService({
       Object.entries(upstreams).map(([name, urls]) => [name, createServiceProxy(urls, logger)]),
     ) as Record<ServiceName, ReturnType<typeof createServiceProxy>>;
 
+    const throttles = throttleSettings(config);
+    const throttled = throttles.authenticated !== null || throttles.unauthenticated !== null;
     const app = createGatewayApp({
       logger,
       metrics: runtime.metrics,
@@ -55,6 +59,9 @@ void runService({
       proxies,
       readiness: async () => ({ ...(await runtime.readiness()), ...(await servicesReady(upstreams)) }),
       identityRouters: createIdentityRouters({ ...identity, tier: config.GITLAB_TIER }),
+      ...(throttled && {
+        throttle: { settings: throttles, store: createThrottleStore(runtime.connection) },
+      }),
     });
     const expiredMembers = createExpiredMembersSweep(identity, logger, {
       intervalMs: config.EXPIRED_MEMBERS_SWEEP_INTERVAL_MS,

@@ -90,6 +90,18 @@ function principalOf(record: TokenDoc, user: UserDoc, externalUrl: string): Prin
 }
 
 /**
+ * The user whose valid token the request carries, or null: what the rate limits count by (throttle/). The
+ * token lookup goes through the identity cache, which authentication then finds warm.
+ */
+export async function identifyCaller(users: UsersStore, req: Request): Promise<number | null> {
+  const token = extractToken(req);
+  if (token === null) return null;
+  const record = await users.tokenByHash(hashToken(token));
+  if (!record || record.revoked || hasExpired(record.expiresAt)) return null;
+  return record.userId;
+}
+
+/**
  * Resolves the caller. A token that matches nothing is a 401 even on routes that allow anonymous access:
  * GitLab never silently downgrades a bad token to an anonymous request.
  */

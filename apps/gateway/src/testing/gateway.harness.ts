@@ -14,6 +14,8 @@ import { createIdentityRouters } from '../identity/identity.routers';
 import { openIdentity } from '../identity/identity.setup';
 import { seedRoot } from '../identity/root-seed';
 import { createServiceProxy } from '../routing/proxy';
+import type { ThrottleSettings } from '../throttle/throttle.settings';
+import { createThrottleStore } from '../throttle/throttle.store';
 import { SERVICES, type ServiceName } from '../routing/route-table';
 import {
   apiClient,
@@ -84,6 +86,8 @@ export interface GatewayHarnessOptions {
   tier?: Tier;
   /** Services whose proxy points at a closed port (502 Bad Gateway). */
   downServices?: ServiceName[];
+  /** API rate limits to enforce (throttle/), counted in the suite's database. */
+  throttle?: ThrottleSettings;
 }
 
 export async function startGatewayHarness(options: GatewayHarnessOptions = {}): Promise<GatewayHarness> {
@@ -115,6 +119,9 @@ export async function startGatewayHarness(options: GatewayHarnessOptions = {}): 
     proxies,
     readiness: runtime.readiness,
     identityRouters: createIdentityRouters({ ...identity, tier }),
+    ...(options.throttle && {
+      throttle: { settings: options.throttle, store: createThrottleStore(runtime.connection) },
+    }),
   });
   const server = await listen(app);
   return {
