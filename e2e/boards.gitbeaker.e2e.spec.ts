@@ -1,4 +1,10 @@
-import { boardEntity, boardListEntity, labelEntity, milestoneEntity } from '@gl/contracts';
+import {
+  boardEntity,
+  boardListEntity,
+  labelEntity,
+  milestoneEntity,
+  projectMilestoneEntity,
+} from '@gl/contracts';
 import { z } from 'zod';
 import { api, gitlab, unique } from './e2e.helpers';
 
@@ -67,6 +73,42 @@ describe('boards with @gitbeaker/rest', () => {
     expect(shown.state).toBe('closed');
     const all = z.array(milestoneEntity).parse(await root.GroupMilestones.all(groupId, { state: 'closed' }));
     expect(all.map((m) => m.id)).toEqual([milestone.id]);
+  });
+
+  it("When ProjectMilestones creates, edits, lists, promotes and removes a project's milestones, then GitLab's answers come back", async () => {
+    const project = await root.Projects.create({ name: unique('pmilestones'), namespaceId: groupId });
+    const created = projectMilestoneEntity.parse(
+      await root.ProjectMilestones.create(project.id, 'p1.0', {
+        dueDate: '2027-02-28',
+        description: 'First',
+      }),
+    );
+    expect(created).toMatchObject({
+      iid: 1,
+      project_id: project.id,
+      state: 'active',
+      due_date: '2027-02-28',
+    });
+    const closed = projectMilestoneEntity.parse(
+      await root.ProjectMilestones.edit(project.id, created.id, { stateEvent: 'close', title: 'p1.1' }),
+    );
+    expect(closed).toMatchObject({ id: created.id, title: 'p1.1', state: 'closed' });
+    const all = z
+      .array(projectMilestoneEntity)
+      .parse(await root.ProjectMilestones.all(project.id, { state: 'closed' }));
+    expect(all.map((m) => m.id)).toEqual([created.id]);
+    await expect(root.ProjectMilestones.create(project.id, 'p1.1')).rejects.toMatchObject({
+      cause: { response: { status: 400 } },
+    });
+
+    const title = unique('promoted ');
+    const promotable = projectMilestoneEntity.parse(await root.ProjectMilestones.create(project.id, title));
+    await root.ProjectMilestones.promote(project.id, promotable.id);
+    const inGroup = z.array(milestoneEntity).parse(await root.GroupMilestones.all(groupId, { title }));
+    expect(inGroup).toEqual([expect.objectContaining({ title, group_id: groupId })]);
+
+    await root.ProjectMilestones.remove(project.id, created.id);
+    expect(await root.ProjectMilestones.all(project.id)).toEqual([]);
   });
 
   it('When a board gets lists that are moved and deleted, then positions stay dense and the board goes away', async () => {

@@ -9,6 +9,7 @@ import { runClient } from './e2e.helpers';
 const PYTHON = '/usr/bin/python3';
 const CLIENT = join(__dirname, 'clients', 'python_gitlab_identity.py');
 const LABELS_CLIENT = join(__dirname, 'clients', 'python_gitlab_labels.py');
+const MILESTONES_CLIENT = join(__dirname, 'clients', 'python_gitlab_milestones.py');
 
 describe('identity catalogue with python-gitlab', () => {
   it.each([
@@ -54,6 +55,25 @@ describe('project labels with python-gitlab', () => {
     ],
   ])('%s', (_title, scenario) => {
     expect(runClient(PYTHON, [LABELS_CLIENT, scenario])).toEqual({
+      status: 0,
+      output: { ok: true, checked: [scenario] },
+      stderr: '',
+    });
+  });
+});
+
+describe('project milestones with python-gitlab', () => {
+  it.each([
+    [
+      'When python-gitlab creates, gets, saves, closes, lists and deletes project milestones, then iids are per project and a taken title is 400',
+      'crud',
+    ],
+    [
+      "When python-gitlab promotes a project milestone, then the group has it and the project lists it only with its parents'",
+      'promote',
+    ],
+  ])('%s', (_title, scenario) => {
+    expect(runClient(PYTHON, [MILESTONES_CLIENT, scenario])).toEqual({
       status: 0,
       output: { ok: true, checked: [scenario] },
       stderr: '',

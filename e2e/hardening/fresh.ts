@@ -165,6 +165,13 @@ export async function makeFresh(kind: FreshKind, c: CellContext, path: string): 
       });
       return { label_id: label.id };
     }
+    case 'projectMilestone': {
+      const milestone = await must<{ id: number }>('POST', `${p}/milestones`, {
+        token: owner,
+        body: { title: unique('gone-') },
+      });
+      return { milestone_id: milestone.id };
+    }
     case 'board': {
       const board = await must<{ id: number }>('POST', `${g}/boards`, {
         token: owner,

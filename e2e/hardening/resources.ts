@@ -34,6 +34,8 @@ export interface Resources {
   /** One of the project's own labels (project label updates, deletions and subscriptions address it). */
   projectLabel: { id: number; name: string };
   milestoneId: number;
+  /** One of the project's own milestones (project milestone reads and updates address it). */
+  projectMilestoneId: number;
   boardId: number;
   listId: number;
   integration: { id: number; token: string; url: string };
@@ -146,6 +148,11 @@ export async function createResources(ctx: ResourceContext): Promise<Resources> 
   const token = ctx.owner.token;
   const p = `/projects/${ctx.project.id}`;
   const g = `/groups/${ctx.group.id}`;
+  // Before the activity the matrix looks for in the owner's events (one page of 100, newest first).
+  const projectMilestone = await must<{ id: number }>('POST', `${p}/milestones`, {
+    token,
+    body: { title: unique('pmilestone-') },
+  });
   const commit = await must<{ id: string }>('POST', `${p}/repository/commits`, {
     token,
     body: commitBody('main'),
@@ -256,6 +263,7 @@ export async function createResources(ctx: ResourceContext): Promise<Resources> 
     labelId: label.id,
     projectLabel: { id: projectLabel.id, name: projectLabel.name },
     milestoneId: milestone.id,
+    projectMilestoneId: projectMilestone.id,
     boardId: board.id,
     listId: list.id,
     integration,

@@ -26,6 +26,10 @@ import { createProjectLabelsService } from './labels/project-labels.service';
 import { createProjectLabelsStore } from './labels/project-labels.store';
 import { createMilestonesRouter } from './milestones.router';
 import { createMilestonesService } from './milestones.service';
+import { createProjectMilestonesModel } from './milestones/project-milestones.model';
+import { createProjectMilestonesRouter } from './milestones/project-milestones.router';
+import { createProjectMilestonesService } from './milestones/project-milestones.service';
+import { createProjectMilestonesStore } from './milestones/project-milestones.store';
 import { createUsersSubscription } from './users.projection';
 
 export const SERVICE_NAME = 'boards';
@@ -45,6 +49,13 @@ export function createBoardsApp(runtime: ServiceRuntime): ServiceInstance & { bo
   const boards = publishingBoards(createBoardsService(stores), definitions);
   const labels = publishingLabels(createLabelsService(stores.labels, boards), definitions);
   const milestones = createMilestonesService(stores.milestones, runtime.outbox);
+  const projectMilestonesModel = createProjectMilestonesModel(runtime.connection);
+  runtime.outbox.register(projectMilestonesModel);
+  const projectMilestones = createProjectMilestonesService(
+    createProjectMilestonesStore(projectMilestonesModel, models.milestones, counters, runtime.outbox),
+    milestones,
+    runtime.outbox,
+  );
   const labelSubscriptions = createLabelSubscriptions(runtime.connection);
   const projectLabels = createProjectLabelsService(
     createProjectLabelsStore(createProjectLabelsModel(runtime.connection), models.labels, counters),
@@ -57,6 +68,7 @@ export function createBoardsApp(runtime: ServiceRuntime): ServiceInstance & { bo
       createLabelSubscriptionsRouter(labels, labelSubscriptions),
       createProjectLabelsRouter(projectLabels, labelSubscriptions),
       createMilestonesRouter(milestones),
+      createProjectMilestonesRouter(projectMilestones),
       createIterationsRouter(createIterationsService(stores.iterations)),
       createBoardsRouter(boards),
     ],

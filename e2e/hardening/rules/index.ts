@@ -8,6 +8,7 @@ import { ISSUE_LINK_RULES } from './issue-links';
 import { NOTEABLE_RULES } from './noteables';
 import { RESOURCE_EVENT_RULES } from './resource-events';
 import { PROJECT_LABEL_RULES } from './project-labels';
+import { PROJECT_MILESTONE_RULES } from './project-milestones';
 import { NOTE_RULES } from './notes';
 import { OPERATIONS_RULES } from './operations';
 import { SERVICE_RULES } from './services';
@@ -35,6 +36,7 @@ export const RULES: Rules = {
   ...OPERATIONS_RULES,
   ...SUBSCRIPTION_RULES,
   ...PROJECT_LABEL_RULES,
+  ...PROJECT_MILESTONE_RULES,
   ...AWARD_EMOJI_RULES,
   ...RESOURCE_EVENT_RULES,
   ...ISSUE_LINK_RULES,

@@ -34,6 +34,7 @@ export type FreshKind =
   | 'award'
   | 'label'
   | 'projectLabel'
+  | 'projectMilestone'
   | 'board'
   | 'list'
   | 'integration'

@@ -15,7 +15,7 @@ export const { groupNamespace } = namespaceFactory({ firstId: 1000 });
 export interface BoardsHarness extends ServiceHarnessBase {
   /** Makes a user known to the service, as the identity events would. */
   addUser(principal: Principal): Promise<void>;
-  /** Events stored with milestones and not yet relayed (plus relayed ones kept in the outbox). */
+  /** Events stored with group and project milestones and not yet relayed (plus relayed ones kept in the outbox). */
   events(): Promise<EventEnvelope[]>;
 }
 
@@ -33,6 +33,6 @@ export async function startBoardsHarness(): Promise<BoardsHarness> {
         ),
       );
     },
-    events: () => outboxEvents(base.runtime.connection, ['milestones']),
+    events: () => outboxEvents(base.runtime.connection, ['milestones', 'project_milestones']),
   };
 }

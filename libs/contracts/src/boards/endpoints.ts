@@ -24,6 +24,7 @@ import {
 } from './entities';
 import { LABEL_SUBSCRIPTION_ENDPOINTS } from './label-subscription-endpoints';
 import { PROJECT_LABEL_ENDPOINTS } from './project-label-endpoints';
+import { PROJECT_MILESTONE_ENDPOINTS } from './project-milestone-endpoints';
 
 const boards = ['boards'];
 const labels = ['labels'];
@@ -285,6 +286,7 @@ export const BOARDS_ENDPOINTS = defineEndpoints('boards', [
   },
   ...LABEL_SUBSCRIPTION_ENDPOINTS,
   ...PROJECT_LABEL_ENDPOINTS,
+  ...PROJECT_MILESTONE_ENDPOINTS,
 ]);
 
 /** The catalogue by operation id, for handler registration: `BOARDS_API.<operationId>`. */

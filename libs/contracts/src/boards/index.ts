@@ -1,3 +1,4 @@
 export * from './entities';
 export * from './endpoints';
 export * from './project-label-endpoints';
+export * from './project-milestone-endpoints';

@@ -35,6 +35,13 @@ export const DOMAIN_EVENT_TYPES = {
     milestoneReopened: 'gl.boards.milestone.reopened',
     /** A milestone as it now is (title, state, dates), after each create and update: see milestoneDefinedData. */
     milestoneDefined: 'gl.boards.milestone.defined',
+    /**
+     * A project milestone as it now is: see projectMilestoneDefinedData. A subject of its own, so the
+     * consumers of group milestones' definitions (keyed by group) do not receive what they cannot read.
+     */
+    projectMilestoneDefined: 'gl.boards.project_milestone.defined',
+    /** A project milestone deleted, or merged into a group milestone by a promotion: see projectMilestoneRemovedData. */
+    projectMilestoneRemoved: 'gl.boards.project_milestone.removed',
     /** A board's definition (scope and lists) as it now is, or its deletion: see boardDefinedData. */
     boardDefined: 'gl.boards.board.defined',
   },
@@ -207,3 +214,28 @@ export const milestoneDefinedData = z.object({
   dueDate: calendarDay.nullable(),
 });
 export type MilestoneDefinedData = z.infer<typeof milestoneDefinedData>;
+
+/**
+ * `gl.boards.project_milestone.defined`: one project milestone as it is after its creation or a change,
+ * what milestoneDefinedData is for a group milestone with `projectId` where that has `groupId` (the same
+ * revision rule; ids are shared by both kinds, so a copy keyed by milestone id holds either). Bounded as
+ * that is.
+ */
+export const projectMilestoneDefinedData = milestoneDefinedData
+  .omit({ groupId: true })
+  .extend({ projectId: z.number().int() });
+export type ProjectMilestoneDefinedData = z.infer<typeof projectMilestoneDefinedData>;
+
+/**
+ * `gl.boards.project_milestone.removed`: a project milestone is gone. Deleted (Milestones::DestroyService:
+ * its issues and merge requests lose their milestone), or merged by a promotion into the group milestone
+ * `mergedInto` (Milestones::PromoteService: they move to it). Bounded: ids and a title.
+ */
+export const projectMilestoneRemovedData = z.object({
+  milestoneId: z.number().int(),
+  projectId: z.number().int(),
+  iid: z.number().int(),
+  title: z.string().max(EVENT_TEXT_LIMITS.title),
+  mergedInto: z.number().int().nullable(),
+});
+export type ProjectMilestoneRemovedData = z.infer<typeof projectMilestoneRemovedData>;

@@ -1,0 +1,161 @@
+import { Router } from 'express';
+import {
+  BOARDS_API,
+  type InternalContext,
+  type MilestoneEntity,
+  type NamespaceContext,
+  type ProjectMilestoneEntity,
+} from '@gl/contracts';
+import {
+  ForbiddenError,
+  ParamError,
+  atLeastOneOf,
+  collectParams,
+  mutuallyExclusive,
+  readPageRequest,
+  requireUser,
+  route,
+  sendJson,
+  sendNoContent,
+  setPaginationHeaders,
+} from '@gl/service-kit';
+import { labelAdmin, labelsAvailable, readableProject } from '../labels/project-labels.access';
+import { presentMilestone } from '../presenters';
+import type {
+  AvailableMilestone,
+  ProjectMilestoneDoc,
+  ProjectMilestonesService,
+} from './project-milestones.service';
+
+/** Entities::Milestone of a project milestone (`project_id`, the project's web URL). */
+function presentProjectMilestone(m: ProjectMilestoneDoc, ns: NamespaceContext): ProjectMilestoneEntity {
+  return {
+    id: m._id,
+    iid: m.iid,
+    project_id: m.projectId,
+    title: m.title,
+    description: m.description,
+    state: m.state,
+    created_at: m.createdAt.toISOString(),
+    updated_at: m.updatedAt.toISOString(),
+    due_date: m.dueDate,
+    start_date: m.startDate,
+    web_url: `${ns.webUrl}/-/milestones/${m.iid}`,
+  };
+}
+
+/**
+ * A group milestone listed through a project: its link is the group's, whose path is the project's
+ * namespace path cut at that group's depth (the ancestors are listed root first).
+ */
+function presentListed(
+  m: AvailableMilestone,
+  ns: NamespaceContext,
+): ProjectMilestoneEntity | MilestoneEntity {
+  if (m.project) return presentProjectMilestone(m.doc, ns);
+  const depth = ns.ancestorGroupIds.indexOf(m.doc.groupId) + 1;
+  const url = new URL(ns.webUrl);
+  const segments = url.pathname.split('/').filter(Boolean);
+  // Before the groups: a relative URL root, if the instance has one.
+  const groupsStart = segments.length - 1 - ns.ancestorGroupIds.length;
+  const groupPath = [
+    ...segments.slice(0, groupsStart),
+    'groups',
+    ...segments.slice(groupsStart, groupsStart + depth),
+  ];
+  return presentMilestone(m.doc, `${url.origin}/${groupPath.join('/')}`);
+}
+
+/**
+ * `authorize! :read_milestone, user_project`: a readable project (404), then milestones available to the
+ * caller (app/policies/project_policy.rb prevents every milestone ability, as every label ability, when
+ * both issues and merge requests are unavailable): 403.
+ */
+function milestoneReader(ctx: InternalContext): NamespaceContext {
+  requireUser(ctx);
+  const ns = readableProject(ctx);
+  if (!labelsAvailable(ctx, ns)) throw new ForbiddenError();
+  return ns;
+}
+
+/** `authorize! :admin_milestone, user_project`: Reporter and up, with the same availability (401, 404, 403). */
+function milestoneAdmin(ctx: InternalContext) {
+  const { user, ns } = labelAdmin(ctx);
+  return { user, ns, requestId: ctx.requestId };
+}
+
+/** lib/api/project_milestones.rb. */
+export function createProjectMilestonesRouter(milestones: ProjectMilestonesService): Router {
+  const router = Router();
+
+  route(router, BOARDS_API.listProjectMilestones, async ({ req, res, ctx, params }) => {
+    const ns = milestoneReader(ctx);
+    const broken = mutuallyExclusive('include_ancestors', 'include_parent_milestones')(collectParams(req));
+    if (broken) throw new ParamError([broken]);
+    const query = params();
+    const page = readPageRequest(req.query);
+    const withGroups = (query.include_ancestors ?? query.include_parent_milestones) === true;
+    const { total, items } = await milestones.page(
+      ns,
+      withGroups,
+      {
+        state: query.state,
+        title: query.title,
+        search: query.search,
+        iids: query.iids,
+        updatedBefore: query.updated_before,
+        updatedAfter: query.updated_after,
+      },
+      page,
+    );
+    setPaginationHeaders(req, res, page, total);
+    sendJson(
+      res,
+      200,
+      items.map((m) => presentListed(m, ns)),
+    );
+  });
+
+  route(router, BOARDS_API.getProjectMilestone, async ({ res, ctx, params }) => {
+    const ns = milestoneReader(ctx);
+    sendJson(res, 200, presentProjectMilestone(await milestones.get(ns, params().milestone_id), ns));
+  });
+
+  route(router, BOARDS_API.createProjectMilestone, async ({ res, ctx, params }) => {
+    const writer = milestoneAdmin(ctx);
+    const created = await milestones.create(writer, params());
+    sendJson(res, 201, presentProjectMilestone(created, writer.ns));
+  });
+
+  route(router, BOARDS_API.updateProjectMilestone, async ({ req, res, ctx, params }) => {
+    const writer = milestoneAdmin(ctx);
+    const changes = params();
+    const broken = atLeastOneOf(
+      'title',
+      'description',
+      'start_date',
+      'due_date',
+      'state_event',
+    )(collectParams(req));
+    if (broken) throw new ParamError([broken]);
+    const updated = await milestones.update(writer, changes);
+    sendJson(res, 200, presentProjectMilestone(updated, writer.ns));
+  });
+
+  route(router, BOARDS_API.deleteProjectMilestone, async ({ res, ctx, params }) => {
+    await milestones.remove(milestoneAdmin(ctx), params().milestone_id);
+    sendNoContent(res);
+  });
+
+  // admin_milestone on the project, then on its group: a project outside a group has none (`can?` on nil),
+  // so that is a 403 before the milestone is looked up. The caller's level is the highest of the project
+  // and its groups (the context carries no other).
+  route(router, BOARDS_API.promoteProjectMilestone, async ({ res, ctx, params }) => {
+    const writer = milestoneAdmin(ctx);
+    if (writer.ns.ancestorGroupIds.length === 0) throw new ForbiddenError();
+    await milestones.promote(writer, params().milestone_id);
+    sendJson(res, 200, 200);
+  });
+
+  return router;
+}
