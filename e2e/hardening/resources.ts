@@ -148,7 +148,7 @@ export async function createResources(ctx: ResourceContext): Promise<Resources> 
   const token = ctx.owner.token;
   const p = `/projects/${ctx.project.id}`;
   const g = `/groups/${ctx.group.id}`;
-  // Before the activity the matrix looks for in the owner's events (one page of 100, newest first).
+  // Before the activity the matrix looks for in the owner's events (one page of 100, oldest first).
   const projectMilestone = await must<{ id: number }>('POST', `${p}/milestones`, {
     token,
     body: { title: unique('pmilestone-') },

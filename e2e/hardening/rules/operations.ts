@@ -179,7 +179,9 @@ export const OPERATIONS_RULES: Rules = {
     anonymous: 401,
     see: 'anyone',
     params: (c) => ({ user_id: c.world.people.owner.id }),
-    query: perPage,
+    // Oldest first: the owner's activity across every world and fresh resource passes one page of 100,
+    // and what the checks look for comes from the worlds' set-up, before the rest.
+    query: () => ({ ...perPage(), sort: 'asc' }),
     lists: activity(true),
     source:
       'lib/api/events.rb `get ":id/events"` under /users: no authenticate!; EventsFinder keeps the events ' +
