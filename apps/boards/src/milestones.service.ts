@@ -23,6 +23,7 @@ import {
 } from '@gl/service-kit';
 import type { MilestoneDoc } from './boards.models';
 import type { MilestoneChanges, MilestonesStore } from './milestones.store';
+import { milestoneEdit } from './milestone-edits';
 
 export const SERVICE_PRODUCER = 'boards';
 const { milestoneOpened, milestoneClosed, milestoneReopened, milestoneDefined } = DOMAIN_EVENT_TYPES.boards;
@@ -134,24 +135,17 @@ export function createMilestonesService(milestones: MilestonesStore, outbox: Out
   ): Promise<MilestoneDoc> {
     for (let tries = 0; tries < UPDATE_TRIES; tries += 1) {
       const current = await get(writer.groupId, params.milestone_id);
-      const changes: MilestoneChanges = { updatedAt: new Date(), revision: (current.revision ?? 0) + 1 };
-      if (params.title !== undefined) changes.title = params.title;
-      if (params.description !== undefined) changes.description = params.description;
-      if (params.due_date !== undefined) changes.dueDate = params.due_date;
-      if (params.start_date !== undefined) changes.startDate = params.start_date;
-      const nextState =
-        params.state_event === 'close'
-          ? 'closed'
-          : params.state_event === 'activate'
-            ? 'active'
-            : current.state;
-      if (nextState !== current.state) changes.state = nextState;
+      const { fields, stateChange } = milestoneEdit(current, params);
+      const changes: MilestoneChanges = {
+        updatedAt: new Date(),
+        revision: (current.revision ?? 0) + 1,
+        ...fields,
+      };
       const after: MilestoneDoc = { ...current, ...changes };
       requireDateOrder(after.startDate, after.dueDate);
-      const events =
-        nextState === current.state
-          ? []
-          : [milestoneEvent(writer, nextState === 'closed' ? milestoneClosed : milestoneReopened, after)];
+      const events = stateChange
+        ? [milestoneEvent(writer, stateChange === 'closed' ? milestoneClosed : milestoneReopened, after)]
+        : [];
       events.push(definedEvent(writer, after));
       const updated = await milestones.update(current._id, current.revision, changes, events);
       if (updated === 'taken') throw TAKEN();

@@ -32,6 +32,7 @@ import type {
   ProjectMilestoneFilter,
   ProjectMilestonesStore,
 } from './project-milestones.store';
+import { milestoneEdit } from '../milestone-edits';
 
 export type { AvailableMilestone, ProjectMilestoneDoc };
 
@@ -192,22 +193,13 @@ export function createProjectMilestonesService(
     const { ns } = writer;
     for (let tries = 0; tries < UPDATE_TRIES; tries += 1) {
       const current = await get(ns, params.milestone_id);
+      const { fields, stateChange } = milestoneEdit(current, params);
       const changes: ProjectMilestoneChanges = {
         updatedAt: new Date(),
         revision: current.revision + 1,
         groupId: ownGroupId(ns),
+        ...fields,
       };
-      if (params.title !== undefined) changes.title = params.title;
-      if (params.description !== undefined) changes.description = params.description;
-      if (params.due_date !== undefined) changes.dueDate = params.due_date;
-      if (params.start_date !== undefined) changes.startDate = params.start_date;
-      const nextState =
-        params.state_event === 'close'
-          ? 'closed'
-          : params.state_event === 'activate'
-            ? 'active'
-            : current.state;
-      if (nextState !== current.state) changes.state = nextState;
       const after: ProjectMilestoneDoc = { ...current, ...changes };
       validate('update', after.title, after.startDate, after.dueDate);
       if (
@@ -216,10 +208,9 @@ export function createProjectMilestonesService(
       ) {
         throw failed('update', { title: [TITLE_TAKEN] });
       }
-      const events =
-        nextState === current.state
-          ? []
-          : [event(writer, nextState === 'closed' ? milestoneClosed : milestoneReopened, after)];
+      const events = stateChange
+        ? [event(writer, stateChange === 'closed' ? milestoneClosed : milestoneReopened, after)]
+        : [];
       events.push(defined(writer, after));
       const updated = await milestones.update(current._id, current.revision, changes, events);
       if (updated === 'taken') throw failed('update', { title: [TITLE_TAKEN] });
