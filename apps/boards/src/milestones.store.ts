@@ -2,6 +2,7 @@ import type { FilterQuery, Model } from 'mongoose';
 import type { EventEnvelope } from '@gl/contracts';
 import {
   findPage,
+  insertUnique,
   isDuplicateKeyError,
   pushEvents,
   withEvents,
@@ -56,14 +57,8 @@ export function createMilestonesStore(milestones: Model<MilestoneDoc>, counters:
   }
 
   /** Stores the milestone with its events; false when the group has a milestone of that title. */
-  async function insert(doc: MilestoneDoc, events: EventEnvelope[]): Promise<boolean> {
-    try {
-      await milestones.create(withEvents(doc, events));
-      return true;
-    } catch (err) {
-      if (isDuplicateKeyError(err)) return false;
-      throw err;
-    }
+  function insert(doc: MilestoneDoc, events: EventEnvelope[]): Promise<boolean> {
+    return insertUnique(milestones, withEvents(doc, events));
   }
 
   /**

@@ -2,6 +2,7 @@ import type { FilterQuery, Model } from 'mongoose';
 import type { EventEnvelope } from '@gl/contracts';
 import {
   findPage,
+  insertUnique,
   isDuplicateKeyError,
   pushEvents,
   withEvents,
@@ -136,13 +137,7 @@ export function createProjectMilestonesStore(
     events: EventEnvelope[],
   ): Promise<ProjectMilestoneDoc | null> {
     const doc: ProjectMilestoneDoc = { ...input, dueOrder: input.dueDate ?? NO_DUE_DATE };
-    try {
-      await milestones.create(withEvents(doc, events));
-      return doc;
-    } catch (err) {
-      if (isDuplicateKeyError(err)) return null;
-      throw err;
-    }
+    return (await insertUnique(milestones, withEvents(doc, events))) ? doc : null;
   }
 
   /**
