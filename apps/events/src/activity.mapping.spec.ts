@@ -118,6 +118,25 @@ describe('toActivity', () => {
     ).toMatchObject({ groupId: 30, action, actionName, targetType: 'Milestone', targetId: 6, targetIid: 2 });
   });
 
+  it('When a project milestone is deleted, then "destroyed" on it; merged by a promotion, nothing', () => {
+    const removed = (mergedInto: number | null) =>
+      envelope({
+        type: B.projectMilestoneRemoved,
+        projectId: 12,
+        data: { milestoneId: 6, projectId: 12, iid: 2, title: 'v1', mergedInto },
+      });
+    expect(toActivity(removed(null))).toMatchObject({
+      projectId: 12,
+      action: 'destroyed',
+      actionName: 'destroyed',
+      targetType: 'Milestone',
+      targetId: 6,
+      targetIid: 2,
+      targetTitle: 'v1',
+    });
+    expect(toActivity(removed(40))).toBeNull();
+  });
+
   it.each([
     [null, 'Note'],
     ['DiscussionNote' as const, 'DiscussionNote'],

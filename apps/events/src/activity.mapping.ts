@@ -5,6 +5,7 @@ import {
   memberEventData,
   noteCreatedData,
   projectEventData,
+  projectMilestoneRemovedData,
   targetEventData,
   type ActivityAction,
   type EventEnvelope,
@@ -124,6 +125,22 @@ export function toActivity(event: EventEnvelope): ActivityDraft | null {
         projectId: data.projectId,
         action: destroyed ? 'destroyed' : 'created',
         actionName: destroyed ? 'destroyed' : 'created',
+      };
+    }
+    case BOARDS.projectMilestoneRemoved: {
+      // Milestones::DestroyService records `destroyed` on the milestone (EventCreateService
+      // #destroy_milestone); a promotion's merge (PromoteService) records nothing.
+      const data = eventData(projectMilestoneRemovedData, event);
+      if (!event.actor || data.mergedInto !== null) return null;
+      return {
+        ...base(event, event.actor.id),
+        projectId: data.projectId,
+        action: 'destroyed',
+        actionName: 'destroyed',
+        targetId: data.milestoneId,
+        targetIid: data.iid,
+        targetType: 'Milestone',
+        targetTitle: data.title,
       };
     }
     case DISCUSSIONS.noteCreated: {
