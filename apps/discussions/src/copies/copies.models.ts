@@ -10,6 +10,8 @@ export interface MilestoneDoc {
   iid: number | null;
   title: string;
   groupId?: number;
+  /** A project milestone's project (`gl.boards.project_milestone.defined`); group milestones have none. */
+  projectId?: number;
   state?: 'active' | 'closed';
   /** `YYYY-MM-DD` or null. */
   startDate?: string | null;
@@ -56,6 +58,7 @@ export function milestoneSchema(): Schema<MilestoneDoc> {
     iid: Number,
     title: String,
     groupId: Number,
+    projectId: Number,
     state: String,
     startDate: String,
     dueDate: String,

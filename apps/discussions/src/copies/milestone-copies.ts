@@ -1,4 +1,13 @@
-import { DOMAIN_EVENT_TYPES, DURABLES, milestoneDefinedData, type MilestoneDefinedData } from '@gl/contracts';
+import {
+  DOMAIN_EVENT_TYPES,
+  DURABLES,
+  milestoneDefinedData,
+  projectMilestoneDefinedData,
+  projectMilestoneRemovedData,
+  type MilestoneDefinedData,
+  type ProjectMilestoneDefinedData,
+  type ProjectMilestoneRemovedData,
+} from '@gl/contracts';
 import { eventData, isDuplicateKeyError, type Subscription } from '@gl/service-kit';
 import type { DiscussionsModels } from '../discussions.models';
 import type { GroupRefDoc, MilestoneDoc } from './copies.models';
@@ -17,6 +26,17 @@ export const DUE_BATCH = 200;
  * acknowledgement and the deliveries behind it do not wait for a large milestone.
  */
 export const DUE_PER_DELIVERY = 4_000;
+
+/** Where a milestone's items can be: a group milestone's group (and subgroups), or a project milestone's project. */
+export type MilestoneScope = { groupId: number } | { projectId: number };
+
+/** The scope a copy records (null for a copy from milestone.opened only, which knows neither). */
+export function scopeOfCopy(copy: Pick<MilestoneDoc, 'groupId' | 'projectId'>): MilestoneScope | null {
+  if (copy.projectId !== undefined) return { projectId: copy.projectId };
+  return copy.groupId !== undefined ? { groupId: copy.groupId } : null;
+}
+
+const BOARDS = DOMAIN_EVENT_TYPES.boards;
 
 /**
  * Discussions' copy of the boards service's group milestones (`gl.boards.milestone.defined`) and the
@@ -56,11 +76,11 @@ export function createMilestoneCopies(
    */
   async function spreadDue(
     milestoneId: number,
-    groupId: number,
+    scope: MilestoneScope,
     due: string | null,
     most = Infinity,
   ): Promise<{ changed: number; more: boolean }> {
-    const projectIds = await projectsUnder(groupId);
+    const projectIds = 'projectId' in scope ? [scope.projectId] : await projectsUnder(scope.groupId);
     const found = models.noteables
       .find({
         kind: { $in: ['Issue', 'MergeRequest'] },
@@ -98,7 +118,7 @@ export function createMilestoneCopies(
    * copy (`redating`) for the re-dating job, which the caller wakes.
    */
   async function apply(
-    data: MilestoneDefinedData,
+    data: MilestoneDefinedData | ProjectMilestoneDefinedData,
     most = DUE_PER_DELIVERY,
   ): Promise<{ changed: number; more: boolean }> {
     const { milestoneId, ...fields } = data;
@@ -113,12 +133,34 @@ export function createMilestoneCopies(
       if (!isDuplicateKeyError(err)) throw err;
     }
     changed([milestoneId]);
-    const spread = await spreadDue(milestoneId, data.groupId, await dueOf(milestoneId), most);
+    const scope = 'projectId' in data ? { projectId: data.projectId } : { groupId: data.groupId };
+    const spread = await spreadDue(milestoneId, scope, await dueOf(milestoneId), most);
     if (spread.more) await models.milestones.updateOne({ _id: milestoneId }, { $set: { redating: true } });
     return spread;
   }
 
-  return { dueOf, spreadDue, settle, apply };
+  /**
+   * A project milestone gone (`gl.boards.project_milestone.removed`): deleted, its items lose it
+   * (Milestones::DestroyService); merged by a promotion, they move to the group milestone
+   * (Milestones::PromoteService's update_all) and take its date. Then the copy goes. Idempotent.
+   */
+  async function remove(data: ProjectMilestoneRemovedData): Promise<void> {
+    const items = {
+      kind: { $in: ['Issue', 'MergeRequest'] },
+      projectId: data.projectId,
+      milestoneId: data.milestoneId,
+    };
+    const target = data.mergedInto;
+    const set =
+      target === null
+        ? { milestoneId: null, milestoneDue: null }
+        : { milestoneId: target, milestoneDue: await dueOf(target) };
+    await models.noteables.updateMany(items, { $set: set });
+    await models.milestones.deleteOne({ _id: data.milestoneId });
+    changed([data.milestoneId]);
+  }
+
+  return { dueOf, spreadDue, settle, apply, remove };
 }
 
 export type MilestoneCopies = ReturnType<typeof createMilestoneCopies>;
@@ -130,9 +172,17 @@ export type MilestoneCopies = ReturnType<typeof createMilestoneCopies>;
 export function milestoneCopiesProjection(copies: MilestoneCopies, redating: { wake(): void }): Subscription {
   return {
     durable: DURABLES.discussionsMilestoneCopies,
-    filterSubjects: [DOMAIN_EVENT_TYPES.boards.milestoneDefined],
+    filterSubjects: [BOARDS.milestoneDefined, BOARDS.projectMilestoneDefined, BOARDS.projectMilestoneRemoved],
     async handle(event) {
-      const { more } = await copies.apply(eventData(milestoneDefinedData, event));
+      if (event.type === BOARDS.projectMilestoneRemoved) {
+        await copies.remove(eventData(projectMilestoneRemovedData, event));
+        return;
+      }
+      const data =
+        event.type === BOARDS.projectMilestoneDefined
+          ? eventData(projectMilestoneDefinedData, event)
+          : eventData(milestoneDefinedData, event);
+      const { more } = await copies.apply(data);
       if (more) redating.wake();
     },
   };

@@ -2,7 +2,7 @@ import type { Logger } from 'pino';
 import { createBackgroundJob, type BackgroundJob } from '@gl/service-kit';
 import type { DiscussionsModels } from '../discussions.models';
 import type { MilestoneDoc } from './copies.models';
-import { DUE_PER_DELIVERY, type MilestoneCopies } from './milestone-copies';
+import { DUE_PER_DELIVERY, scopeOfCopy, type MilestoneCopies, type MilestoneScope } from './milestone-copies';
 
 /** How often copies left `redating` (by a crash, or by a run cut short) are looked for again. */
 export const REDATING_INTERVAL_MS = 60_000;
@@ -27,12 +27,12 @@ export function createMilestoneRedatingJob(
   intervalMs = REDATING_INTERVAL_MS,
   step = DUE_PER_DELIVERY,
 ): MilestoneRedatingJob {
-  async function redate(copy: MilestoneDoc): Promise<number> {
+  async function redate(copy: MilestoneDoc, scope: MilestoneScope): Promise<number> {
     const began = Date.now();
     const due = copy.dueDate ?? null;
     let changed = 0;
     for (;;) {
-      const spread = await copies.spreadDue(copy._id, copy.groupId!, due, step);
+      const spread = await copies.spreadDue(copy._id, scope, due, step);
       changed += spread.changed;
       if (!spread.more) break;
       logger.info({ milestoneId: copy._id, changed }, 'milestone due date: re-dating its items');
@@ -52,7 +52,10 @@ export function createMilestoneRedatingJob(
   async function run(): Promise<number> {
     const marked = await models.milestones.find({ redating: true }).lean<MilestoneDoc[]>();
     let changed = 0;
-    for (const copy of marked) if (copy.groupId !== undefined) changed += await redate(copy);
+    for (const copy of marked) {
+      const scope = scopeOfCopy(copy);
+      if (scope) changed += await redate(copy, scope);
+    }
     return changed;
   }
 

@@ -31,7 +31,8 @@ export function milestoneDueMigration(version: number): Migration {
         .select({ dueDate: 1, groupId: 1 })
         .lean<{ _id: number; dueDate: string; groupId: number }[]>();
       let filled = 0;
-      for (const m of dated) filled += (await copies.spreadDue(m._id, m.groupId, m.dueDate)).changed;
+      for (const m of dated)
+        filled += (await copies.spreadDue(m._id, { groupId: m.groupId }, m.dueDate)).changed;
       logger.info(
         { ms: Date.now() - started, milestones: dated.length, filled },
         'noteables: milestoneDue filled',
