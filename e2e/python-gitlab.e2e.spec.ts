@@ -72,6 +72,10 @@ describe('project milestones with python-gitlab', () => {
       "When python-gitlab promotes a project milestone, then the group has it and the project lists it only with its parents'",
       'promote',
     ],
+    [
+      'When python-gitlab opens an issue on a project milestone, then milestone.issues() lists it and merge_requests() is empty',
+      'issues',
+    ],
   ])('%s', (_title, scenario) => {
     expect(runClient(PYTHON, [MILESTONES_CLIENT, scenario])).toEqual({
       status: 0,

@@ -4,6 +4,7 @@ get, milestone.save() (state_event too), milestone.promote() and milestone.delet
 Usage: GL_URL=http://127.0.0.1:8080 GL_TOKEN=... python3 python_gitlab_milestones.py <scenario>
 Prints one JSON object {"ok": true, "checked": [<scenario>]}; exits non-zero with the failed assertion otherwise.
 """
+import time
 import warnings
 
 import gitlab
@@ -67,7 +68,23 @@ def promote(run: Run) -> None:
     assert parents == ["Q3"], parents
 
 
-SCENARIOS = {"crud": crud, "promote": promote}
+def issues(run: Run) -> None:
+    """An issue opened on a project milestone: milestone.issues() lists it (the copy reaches discussions)."""
+    _group, project = run.project()
+    milestone = project.milestones.create({"title": "Sprint"})
+    issue = project.issues.create({"title": "Planned", "milestone_id": milestone.id})
+    assert issue.milestone["id"] == milestone.id, issue.attributes
+    listed = []
+    for _ in range(50):
+        listed = [i.iid for i in milestone.issues()]
+        if listed:
+            break
+        time.sleep(0.1)
+    assert listed == [issue.iid], listed
+    assert list(milestone.merge_requests()) == []
+
+
+SCENARIOS = {"crud": crud, "promote": promote, "issues": issues}
 
 if __name__ == "__main__":
     run_scenarios(__file__, SCENARIOS, Run)

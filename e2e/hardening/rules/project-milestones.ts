@@ -11,6 +11,20 @@ import type { Rules } from './types';
 const source = 'lib/api/project_milestones.rb (`before { authenticate! }`), lib/api/milestone_responses.rb';
 
 export const PROJECT_MILESTONE_RULES: Rules = {
+  listProjectMilestoneIssues: {
+    target: 'project',
+    see: VISIBLE,
+    params: (c) => ({ milestone_id: c.r.projectMilestoneId }),
+    source: `${source}: authorize! :read_milestone; milestone_issuables_for (IssuesFinder over the project)`,
+  },
+  listProjectMilestoneMergeRequests: {
+    target: 'project',
+    see: VISIBLE,
+    params: (c) => ({ milestone_id: c.r.projectMilestoneId }),
+    source:
+      `${source}: authorize! :read_milestone; milestone_issuables_for (MergeRequestsFinder over the ` +
+      'project: a Guest of a private project finds none)',
+  },
   listProjectMilestones: {
     target: 'project',
     see: VISIBLE,

@@ -60,6 +60,26 @@ describe('Project milestones on issues', () => {
     expect((await stored(issue.id))?.milestoneDue).toBe('2027-01-15');
   });
 
+  it("When a project milestone's issues and merge requests are listed, then its own; another project's milestone is 404", async () => {
+    const ns = projectNamespace();
+    const milestoneId = await projectMilestone(ns);
+    const issue = await issueOn(ns, milestoneId);
+    await h.call('POST', `/projects/${ns.id}/issues`, { ns, json: { title: 'elsewhere' } });
+    const listed = await h.call('GET', `/projects/${ns.id}/milestones/${milestoneId}/issues`, { ns });
+    expect(listed.status).toBe(200);
+    expect(issues.parse(listed.body).map((i) => i.id)).toEqual([issue.id]);
+    expect(listed.headers.get('x-total')).toBe('1');
+    const mrs = await h.call('GET', `/projects/${ns.id}/milestones/${milestoneId}/merge_requests`, { ns });
+    expect(mrs).toMatchObject({ status: 200, body: [] });
+
+    const other = projectNamespace();
+    const theirs = await projectMilestone(other);
+    for (const id of [theirs, 999_999]) {
+      const res = await h.call('GET', `/projects/${ns.id}/milestones/${id}/issues`, { ns });
+      expect(res).toMatchObject({ status: 404, body: { message: '404 Not found' } });
+    }
+  });
+
   it('When a project milestone is deleted, then its issues lose it; promoted, they move to the group milestone', async () => {
     const ns = projectNamespace();
     const deleted = await projectMilestone(ns);

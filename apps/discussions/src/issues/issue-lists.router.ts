@@ -16,7 +16,8 @@ import {
  */
 export function createIssueListsRouter(deps: IssuablePagesDeps): Router {
   const { lists, scope } = deps;
-  const { sendList, groupProjects, instanceProjects, sendMilestoneList } = createIssuablePages(deps);
+  const { sendList, groupProjects, instanceProjects, sendMilestoneList, sendProjectMilestoneList } =
+    createIssuablePages(deps);
   const router = Router();
 
   route(router, DISCUSSIONS_API.listProjectIssues, async ({ req, res, params }) => {
@@ -62,6 +63,10 @@ export function createIssueListsRouter(deps: IssuablePagesDeps): Router {
   route(router, DISCUSSIONS_API.listGroupMilestoneIssues, async ({ req, res, params }) => {
     const { milestone_id } = params();
     await sendMilestoneList(req, res, 'Issue', milestone_id);
+  });
+
+  route(router, DISCUSSIONS_API.listProjectMilestoneIssues, async ({ req, res, params }) => {
+    await sendProjectMilestoneList(req, res, 'Issue', params().milestone_id);
   });
 
   return router;

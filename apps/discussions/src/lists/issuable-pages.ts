@@ -161,5 +161,23 @@ export function createIssuablePages(deps: IssuablePagesDeps) {
     await sendList(req, res, kind, query, projects);
   }
 
-  return { present, sendList, groupProjects, instanceProjects, sendMilestoneList };
+  /**
+   * milestone_issuables_for on a project: `user_project.milestones.find` (the project's own milestones,
+   * else "404 Not found"), then the finder over the project with its title.
+   */
+  async function sendProjectMilestoneList(
+    req: Request,
+    res: Response,
+    kind: 'Issue' | 'MergeRequest',
+    milestoneId: number,
+  ) {
+    const ns = readableNamespace(req.ctx, 'project');
+    const milestone = await noteables.milestone(milestoneId);
+    if (!milestone || milestone.projectId !== ns.id) throw new NotFoundError();
+    const query = { milestone: milestone.title } as Parameters<IssuableLists['page']>[1];
+    const view = { fullPath: ns.fullPath, webUrl: `${req.ctx.externalUrl}/${ns.fullPath}` };
+    await sendList(req, res, kind, query, scope.ofProject(req.ctx, ns), view);
+  }
+
+  return { present, sendList, groupProjects, instanceProjects, sendMilestoneList, sendProjectMilestoneList };
 }

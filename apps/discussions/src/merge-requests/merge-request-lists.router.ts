@@ -12,7 +12,8 @@ import {
 /** Merge request lists at every scope (lib/api/merge_requests.rb) and a group milestone's merge requests. */
 export function createMergeRequestListsRouter(deps: IssuablePagesDeps): Router {
   const { scope } = deps;
-  const { sendList, groupProjects, instanceProjects, sendMilestoneList } = createIssuablePages(deps);
+  const { sendList, groupProjects, instanceProjects, sendMilestoneList, sendProjectMilestoneList } =
+    createIssuablePages(deps);
   const router = Router();
 
   route(router, DISCUSSIONS_API.listProjectMergeRequests, async ({ req, res, params }) => {
@@ -39,6 +40,10 @@ export function createMergeRequestListsRouter(deps: IssuablePagesDeps): Router {
   route(router, DISCUSSIONS_API.listGroupMilestoneMergeRequests, async ({ req, res, params }) => {
     const { milestone_id } = params();
     await sendMilestoneList(req, res, 'MergeRequest', milestone_id);
+  });
+
+  route(router, DISCUSSIONS_API.listProjectMilestoneMergeRequests, async ({ req, res, params }) => {
+    await sendProjectMilestoneList(req, res, 'MergeRequest', params().milestone_id);
   });
 
   return router;
