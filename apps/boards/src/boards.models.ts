@@ -127,6 +127,20 @@ export interface BoardsModels {
   cadences: Model<CadenceDoc>;
 }
 
+/** The fields group and project milestones share (milestones/project-milestones.model.ts adds its own). */
+export const MILESTONE_FIELDS = {
+  _id: Number,
+  iid: Number,
+  title: String,
+  description: String,
+  state: String,
+  dueDate: { type: String, default: null },
+  startDate: { type: String, default: null },
+  createdAt: Date,
+  updatedAt: Date,
+  revision: Number,
+};
+
 export function createBoardsModels(connection: Connection): BoardsModels {
   const labelSchema = documentSchema<LabelDoc>({
     _id: Number,
@@ -139,19 +153,7 @@ export function createBoardsModels(connection: Connection): BoardsModels {
   });
   labelSchema.index({ groupId: 1, name: 1 }, { unique: true });
 
-  const milestoneSchema = documentSchema<MilestoneDoc>({
-    _id: Number,
-    groupId: Number,
-    iid: Number,
-    title: String,
-    description: String,
-    state: String,
-    dueDate: { type: String, default: null },
-    startDate: { type: String, default: null },
-    createdAt: Date,
-    updatedAt: Date,
-    revision: Number,
-  });
+  const milestoneSchema = documentSchema<MilestoneDoc>({ ...MILESTONE_FIELDS, groupId: Number });
   milestoneSchema.index({ groupId: 1, iid: 1 }, { unique: true });
   milestoneSchema.index({ groupId: 1, title: 1 }, { unique: true });
   addOutboxFields(milestoneSchema);

@@ -1,5 +1,6 @@
 import type { Connection, Model } from 'mongoose';
 import { addOutboxFields, defineModel, documentSchema } from '@gl/service-kit';
+import { MILESTONE_FIELDS } from '../boards.models';
 
 /**
  * A project's milestone (app/models/milestone.rb with a project_id). Ids come from the same `milestone`
@@ -33,19 +34,10 @@ export const NO_DUE_DATE = '9999-99-99';
 
 export function createProjectMilestonesModel(connection: Connection): Model<ProjectMilestoneDoc> {
   const schema = documentSchema<ProjectMilestoneDoc>({
-    _id: Number,
+    ...MILESTONE_FIELDS,
     projectId: Number,
     groupId: { type: Number, default: null },
-    iid: Number,
-    title: String,
-    description: String,
-    state: String,
-    dueDate: { type: String, default: null },
-    startDate: { type: String, default: null },
     dueOrder: String,
-    createdAt: Date,
-    updatedAt: Date,
-    revision: Number,
   });
   schema.index({ projectId: 1, iid: 1 }, { unique: true });
   // Titles are unique within a project (Milestone#uniqueness_of_title; the group's are checked by reads).
