@@ -68,6 +68,11 @@ describe('pagination parameters on every list', () => {
       epic_iid: r.epic.iid,
       repository_id: r.registry.repositoryId,
     };
+    // A project milestone reaches the issue lists through the bus (its copy in discussions): wait for it.
+    const listed = `/projects/${project.id}/milestones/${r.projectMilestoneId}/issues`;
+    for (let tries = 0; tries < 100 && (await api(listed)).status !== 200; tries++) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
   }, 120_000);
 
   function pathOf(op: Operation): string {
@@ -85,6 +90,8 @@ describe('pagination parameters on every list', () => {
       user_id: values.userId!,
       eventable_id: eventable,
       eventable_iid: eventable,
+      // A project route's milestone is the project's own.
+      ...(op.path.startsWith('/projects/') && { milestone_id: resources.projectMilestoneId }),
       ...(kind
         ? {
             noteable_id: resources.noteableIds[kind],
