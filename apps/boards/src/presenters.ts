@@ -52,11 +52,15 @@ export function presentLabelBasic(label: LabelDoc): LabelBasic {
   return { id: label._id, name: label.name, color: label.color, description: label.description };
 }
 
-export function presentMilestone(milestone: MilestoneDoc, groupWebUrl: string): MilestoneEntity {
+/** Entities::Milestone after its parent's id, the same for group and project milestones. */
+export function milestoneFields(
+  milestone: Pick<
+    MilestoneDoc,
+    'iid' | 'title' | 'description' | 'state' | 'createdAt' | 'updatedAt' | 'dueDate' | 'startDate'
+  >,
+  parentWebUrl: string,
+) {
   return {
-    id: milestone._id,
-    iid: milestone.iid,
-    group_id: milestone.groupId,
     title: milestone.title,
     description: milestone.description,
     state: milestone.state,
@@ -64,7 +68,16 @@ export function presentMilestone(milestone: MilestoneDoc, groupWebUrl: string): 
     updated_at: milestone.updatedAt.toISOString(),
     due_date: milestone.dueDate,
     start_date: milestone.startDate,
-    web_url: `${groupWebUrl}/-/milestones/${milestone.iid}`,
+    web_url: `${parentWebUrl}/-/milestones/${milestone.iid}`,
+  };
+}
+
+export function presentMilestone(milestone: MilestoneDoc, groupWebUrl: string): MilestoneEntity {
+  return {
+    id: milestone._id,
+    iid: milestone.iid,
+    group_id: milestone.groupId,
+    ...milestoneFields(milestone, groupWebUrl),
   };
 }
 

@@ -20,7 +20,7 @@ import {
   setPaginationHeaders,
 } from '@gl/service-kit';
 import { labelAdmin, labelsAvailable, readableProject } from '../labels/project-labels.access';
-import { presentMilestone } from '../presenters';
+import { milestoneFields, presentMilestone } from '../presenters';
 import type {
   AvailableMilestone,
   ProjectMilestoneDoc,
@@ -29,19 +29,7 @@ import type {
 
 /** Entities::Milestone of a project milestone (`project_id`, the project's web URL). */
 function presentProjectMilestone(m: ProjectMilestoneDoc, ns: NamespaceContext): ProjectMilestoneEntity {
-  return {
-    id: m._id,
-    iid: m.iid,
-    project_id: m.projectId,
-    title: m.title,
-    description: m.description,
-    state: m.state,
-    created_at: m.createdAt.toISOString(),
-    updated_at: m.updatedAt.toISOString(),
-    due_date: m.dueDate,
-    start_date: m.startDate,
-    web_url: `${ns.webUrl}/-/milestones/${m.iid}`,
-  };
+  return { id: m._id, iid: m.iid, project_id: m.projectId, ...milestoneFields(m, ns.webUrl) };
 }
 
 /**

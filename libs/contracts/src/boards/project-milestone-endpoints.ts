@@ -1,23 +1,13 @@
 import { z } from 'zod';
 import { dateTimeParam } from '../discussions/list-params';
 import { defineEndpoints } from '../endpoint';
-import { booleanParam, isoTimestamp, recordIdParam } from '../primitives';
+import { booleanParam, recordIdParam } from '../primitives';
 import { createMilestoneBody, listMilestonesQuery, milestoneEntity, updateMilestoneBody } from './entities';
 
 /** Entities::Milestone of a project milestone: `project_id` where a group milestone has `group_id`. */
-export const projectMilestoneEntity = z.object({
-  id: z.number().int(),
-  iid: z.number().int(),
-  project_id: z.number().int(),
-  title: z.string(),
-  description: z.string(),
-  state: z.enum(['active', 'closed']),
-  created_at: isoTimestamp,
-  updated_at: isoTimestamp,
-  due_date: z.string().nullable(),
-  start_date: z.string().nullable(),
-  web_url: z.string(),
-});
+export const projectMilestoneEntity = milestoneEntity
+  .omit({ group_id: true })
+  .extend({ project_id: z.number().int() });
 export type ProjectMilestoneEntity = z.infer<typeof projectMilestoneEntity>;
 
 /**
