@@ -1,5 +1,7 @@
 import type { z } from 'zod';
-import type { updateMilestoneBody } from '@gl/contracts';
+import { DOMAIN_EVENT_TYPES, type updateMilestoneBody } from '@gl/contracts';
+
+const { milestoneClosed, milestoneReopened } = DOMAIN_EVENT_TYPES.boards;
 
 type MilestoneState = 'active' | 'closed';
 
@@ -12,8 +14,8 @@ export interface MilestoneEdit {
     startDate?: string | null;
     state?: MilestoneState;
   };
-  /** `closed` or `reopened` when `state_event` changed the state, else null. */
-  stateChange: 'closed' | 'reopened' | null;
+  /** milestone.closed or milestone.reopened when `state_event` changed the state, else null. */
+  stateEvent: typeof milestoneClosed | typeof milestoneReopened | null;
 }
 
 /**
@@ -31,6 +33,9 @@ export function milestoneEdit(
   if (params.start_date !== undefined) fields.startDate = params.start_date;
   const next =
     params.state_event === 'close' ? 'closed' : params.state_event === 'activate' ? 'active' : current.state;
-  if (next === current.state) return { fields, stateChange: null };
-  return { fields: { ...fields, state: next }, stateChange: next === 'closed' ? 'closed' : 'reopened' };
+  if (next === current.state) return { fields, stateEvent: null };
+  return {
+    fields: { ...fields, state: next },
+    stateEvent: next === 'closed' ? milestoneClosed : milestoneReopened,
+  };
 }

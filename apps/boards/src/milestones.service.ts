@@ -26,7 +26,7 @@ import type { MilestoneChanges, MilestonesStore } from './milestones.store';
 import { milestoneEdit } from './milestone-edits';
 
 export const SERVICE_PRODUCER = 'boards';
-const { milestoneOpened, milestoneClosed, milestoneReopened, milestoneDefined } = DOMAIN_EVENT_TYPES.boards;
+const { milestoneOpened, milestoneDefined } = DOMAIN_EVENT_TYPES.boards;
 /** Tries of an update that another write to the same milestone overtook (each reads it again). */
 const UPDATE_TRIES = 5;
 const TAKEN = (): ModelError => ModelError.fields({ title: ['has already been taken'] });
@@ -135,7 +135,7 @@ export function createMilestonesService(milestones: MilestonesStore, outbox: Out
   ): Promise<MilestoneDoc> {
     for (let tries = 0; tries < UPDATE_TRIES; tries += 1) {
       const current = await get(writer.groupId, params.milestone_id);
-      const { fields, stateChange } = milestoneEdit(current, params);
+      const { fields, stateEvent } = milestoneEdit(current, params);
       const changes: MilestoneChanges = {
         updatedAt: new Date(),
         revision: (current.revision ?? 0) + 1,
@@ -143,9 +143,7 @@ export function createMilestonesService(milestones: MilestonesStore, outbox: Out
       };
       const after: MilestoneDoc = { ...current, ...changes };
       requireDateOrder(after.startDate, after.dueDate);
-      const events = stateChange
-        ? [milestoneEvent(writer, stateChange === 'closed' ? milestoneClosed : milestoneReopened, after)]
-        : [];
+      const events = stateEvent ? [milestoneEvent(writer, stateEvent, after)] : [];
       events.push(definedEvent(writer, after));
       const updated = await milestones.update(current._id, current.revision, changes, events);
       if (updated === 'taken') throw TAKEN();

@@ -36,13 +36,7 @@ import { milestoneEdit } from '../milestone-edits';
 
 export type { AvailableMilestone, ProjectMilestoneDoc };
 
-const {
-  milestoneOpened,
-  milestoneClosed,
-  milestoneReopened,
-  projectMilestoneDefined,
-  projectMilestoneRemoved,
-} = DOMAIN_EVENT_TYPES.boards;
+const { milestoneOpened, projectMilestoneDefined, projectMilestoneRemoved } = DOMAIN_EVENT_TYPES.boards;
 /** Tries of an update that another write to the same milestone overtook (each reads it again). */
 const UPDATE_TRIES = 5;
 const TITLE_TAKEN = 'already being used for another group or project milestone.';
@@ -193,7 +187,7 @@ export function createProjectMilestonesService(
     const { ns } = writer;
     for (let tries = 0; tries < UPDATE_TRIES; tries += 1) {
       const current = await get(ns, params.milestone_id);
-      const { fields, stateChange } = milestoneEdit(current, params);
+      const { fields, stateEvent } = milestoneEdit(current, params);
       const changes: ProjectMilestoneChanges = {
         updatedAt: new Date(),
         revision: current.revision + 1,
@@ -208,9 +202,7 @@ export function createProjectMilestonesService(
       ) {
         throw failed('update', { title: [TITLE_TAKEN] });
       }
-      const events = stateChange
-        ? [event(writer, stateChange === 'closed' ? milestoneClosed : milestoneReopened, after)]
-        : [];
+      const events = stateEvent ? [event(writer, stateEvent, after)] : [];
       events.push(defined(writer, after));
       const updated = await milestones.update(current._id, current.revision, changes, events);
       if (updated === 'taken') throw failed('update', { title: [TITLE_TAKEN] });
