@@ -26,6 +26,7 @@ import type { NoteableDoc, NoteablesService } from '../noteables/noteables.servi
 import type { BoardCopies, BoardCopyDoc } from './board-projection';
 import { columnOf, columnQuery, inColumn, moveChanges, type Column } from './board-columns';
 import type { BoardColumnsService, ColumnPage } from './board-columns.service';
+import { positionScopeOfGroup } from '../lists/root-scope';
 import { decodeColumnCursor, encodeColumnCursor } from './column-cursor';
 
 export interface BoardColumnsDeps {
@@ -99,9 +100,8 @@ export function createBoardColumnsRouter(deps: BoardColumnsDeps): Router {
     const finder = issuableFilter({ kind: 'Issue', query, projects, viewer, lookups }, { withState: true });
     // One flat $and, as the finder builds it: the local database answers it by SQL only when flat.
     const filter = { $and: [...(finder.$and as object[]), ...extra] };
-    // Issue.order_by_relative_position within the group's root group (positionScopeOfNamespace).
-    const group = req.ctx.namespace!;
-    const positionScope = `g${group.ancestorGroupIds[0] ?? group.id}`;
+    // Issue.order_by_relative_position within the group's root group.
+    const positionScope = positionScopeOfGroup(req.ctx.namespace!);
     if (given.pagination === 'keyset') {
       const { perPage } = readPageRequest(req.query);
       const after = given.cursor === undefined ? null : decodeColumnCursor(given.cursor);

@@ -13,6 +13,11 @@ export function positionScopeOfProject(projectId: number, rootGroupId: number | 
 
 const rootGroupScope = (rootGroupId: number): string => `g${rootGroupId}`;
 
+/** The scope of a group's issues: its root group's (the group itself when it is a root). */
+export function positionScopeOfGroup(group: { id: number; ancestorGroupIds: number[] }): string {
+  return rootGroupScope(group.ancestorGroupIds[0] ?? group.id);
+}
+
 /** Fewer projects than this are read as one index range each, which is cheap. */
 const MIN_PROJECTS = 8;
 
