@@ -5,6 +5,7 @@ import { buildFixture } from './mixed/fixture';
 import { MIX } from './mixed/mix';
 import { mixedMarkdown, mixOf, type MixedBenchResult } from './mixed/report';
 import { GPT_RULE, runStep, type StepResult } from './mixed/steps';
+import { warmUpUsers } from './mixed/warm-up';
 import type { Scenario } from './scenario';
 
 /**
@@ -41,6 +42,7 @@ export function mixedScenario(options: MixedOptions): Scenario<MixedBenchResult>
         connections: context.connections,
         log,
       });
+      const warmUp = await warmUpUsers({ gatewayUrl: context.stack.gatewayUrl, fixture, log });
       const dbOps = await measureDbOps({
         mongoUrl: context.mongoUrl,
         gatewayUrl: context.stack.gatewayUrl,
@@ -76,6 +78,7 @@ export function mixedScenario(options: MixedOptions): Scenario<MixedBenchResult>
       const result: MixedBenchResult = {
         scale: options.scale,
         fixture: { counts: fixture.counts, seconds: fixture.seconds },
+        warmUp,
         mix: mixOf(MIX),
         rule:
           `≥ ${GPT_RULE.servedShare * 100} % of the target rate served, > ${GPT_RULE.success * 100} % ` +

@@ -2,11 +2,13 @@ import type { DbOps } from './db-ops';
 import type { MixedFixture } from './fixture';
 import type { RequestKind } from './mix';
 import type { StepResult } from './steps';
+import type { WarmUp } from './warm-up';
 
 /** What the mixed scenario records (bench/results/mixed-latest.json) and how it is shown (mixed-latest.md). */
 export interface MixedBenchResult {
   scale: number;
   fixture: { counts: MixedFixture['counts']; seconds: Record<string, number> };
+  warmUp: WarmUp;
   mix: { name: string; weightPercent: number; write: boolean }[];
   rule: string;
   dbCommandsPerRequest: DbOps;
@@ -68,6 +70,9 @@ export function mixedMarkdown(result: MixedBenchResult): string {
         .filter(([k]) => k !== 'total')
         .map(([k, v]) => `${k} ${v} s`)
         .join(', ')}).`,
+    '',
+    `Warm-up: each of the ${result.warmUp.users} users sent one request first (${result.warmUp.seconds} s), ` +
+      'as on a running system; the mix then draws its callers from all of them.',
     '',
     `Mix: ${result.mix.map((k) => `${k.name} ${k.weightPercent} %`).join(', ')}.`,
     '',

@@ -42,6 +42,23 @@ describe('identity cache', () => {
     expect(load).toHaveBeenCalledTimes(2);
   });
 
+  it('When the cache is full, then the least recently used entry goes and the others stay', async () => {
+    const cache = createIdentityCache(1_000, 2);
+    const loads: string[] = [];
+    const load = (key: string) => async () => {
+      loads.push(key);
+      return key;
+    };
+    await cache.get('a', load('a'));
+    await cache.get('b', load('b'));
+    await cache.get('a', load('a')); // a is now the most recently used
+    await cache.get('c', load('c')); // full: b goes
+    await cache.get('a', load('a'));
+    await cache.get('c', load('c'));
+    await cache.get('b', load('b'));
+    expect(loads).toEqual(['a', 'b', 'c', 'b']);
+  });
+
   it('When the TTL passes, then the value is loaded again', async () => {
     const cache = createIdentityCache(20);
     const load = jest.fn(async () => 1);
