@@ -82,7 +82,6 @@ export function createDiscussionsApp(runtime: ServiceRuntime): ServiceInstance {
     ...deps,
     store,
     notesStore,
-    awardsStore,
     notes,
     positions,
     milestoneCopies,
@@ -91,7 +90,7 @@ export function createDiscussionsApp(runtime: ServiceRuntime): ServiceInstance {
   const awards = createAwardEmojiService({
     counters: deps.counters,
     store: awardsStore,
-    upvoteCounts: store,
+    voteCounts: store,
   });
   const scope = createIssuablesScope(models);
   const lists = createIssuableLists(store, scope);

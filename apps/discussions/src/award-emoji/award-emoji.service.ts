@@ -2,12 +2,17 @@ import type { UserSummary } from '@gl/contracts';
 import { NotFoundError, type Counters } from '@gl/service-kit';
 import type { AwardEmojiDoc } from './award-emoji.model';
 import type { AwardEmojiStore, AwardableRef } from './award-emoji.store';
-import { UPVOTE_NAME, canonicalEmojiName } from './emoji-names';
+import { DOWNVOTE_NAME, UPVOTE_NAME, canonicalEmojiName } from './emoji-names';
 
-/** Where an issue's or merge request's upvote count is kept for `order_by=popularity`. */
-export interface UpvoteCounts {
-  setUpvotesCount(noteableId: number, count: number): Promise<void>;
+/** Where an issue's or merge request's vote counts are kept (`order_by=popularity`, `upvotes`, `downvotes`). */
+export interface VoteCounts {
+  setVotesCount(noteableId: number, field: 'upvotesCount' | 'downvotesCount', count: number): Promise<void>;
 }
+
+const VOTE_FIELDS: Record<string, 'upvotesCount' | 'downvotesCount'> = {
+  [UPVOTE_NAME]: 'upvotesCount',
+  [DOWNVOTE_NAME]: 'downvotesCount',
+};
 
 export type { AwardableRef } from './award-emoji.store';
 
@@ -23,18 +28,20 @@ function refused(message: string): NotFoundError {
 export function createAwardEmojiService(deps: {
   counters: Counters;
   store: AwardEmojiStore;
-  upvoteCounts: UpvoteCounts;
+  voteCounts: VoteCounts;
 }) {
-  const { counters, store, upvoteCounts } = deps;
+  const { counters, store, voteCounts } = deps;
 
   /**
    * AwardEmoji#update_awardable_upvotes_count (app/models/award_emoji.rb): after a thumbsup on an issue or
    * merge request is given or taken back, the awardable's count is counted again (not incremented: a
-   * repeat or a lost update corrects itself on the next vote).
+   * repeat or a lost update corrects itself on the next vote). Thumbsdown the same, so that lists show
+   * both votes from the documents instead of counting awards per page.
    */
-  async function recountUpvotes(ref: AwardableRef, name: string): Promise<void> {
-    if (name !== UPVOTE_NAME || (ref.type !== 'Issue' && ref.type !== 'MergeRequest')) return;
-    await upvoteCounts.setUpvotesCount(ref.id, await store.countNamed(ref, UPVOTE_NAME));
+  async function recountVotes(ref: AwardableRef, name: string): Promise<void> {
+    const field = VOTE_FIELDS[name];
+    if (!field || (ref.type !== 'Issue' && ref.type !== 'MergeRequest')) return;
+    await voteCounts.setVotesCount(ref.id, field, await store.countNamed(ref, name));
   }
 
   async function find(ref: AwardableRef, awardId: number): Promise<AwardEmojiDoc> {
@@ -65,7 +72,7 @@ export function createAwardEmojiService(deps: {
       updatedAt: now,
     };
     if (!(await store.insert(doc))) throw refused('Name has already been taken');
-    await recountUpvotes(ref, name);
+    await recountVotes(ref, name);
     return doc;
   }
 
@@ -75,7 +82,7 @@ export function createAwardEmojiService(deps: {
     add,
     async remove(award: AwardEmojiDoc): Promise<void> {
       await store.remove(award._id);
-      await recountUpvotes({ type: award.awardableType, id: award.awardableId }, award.name);
+      await recountVotes({ type: award.awardableType, id: award.awardableId }, award.name);
     },
   };
 }

@@ -3,6 +3,7 @@ import type { UserSummary } from '@gl/contracts';
 import { GHOST_USER, deleteManyInBatches, userSummary } from '@gl/service-kit';
 import type { DiscussionsModels } from '../discussions.models';
 import type { NoteableDoc } from '../noteables/noteable.model';
+import { uncountNotes } from '../notes/note-counts';
 
 /** Documents rewritten or removed per statement (well below SQLite's bound-variable limit). */
 const BATCH = 500;
@@ -115,11 +116,14 @@ export function createUsersStore(models: Pick<DiscussionsModels, 'noteables' | '
       if (hardDelete) {
         for (;;) {
           spend();
-          const ids = (await notes.find({ 'author.id': userId }, { _id: 1 }).limit(BATCH).lean()).map(
-            (note) => note._id,
-          );
-          if (ids.length > 0) await notes.deleteMany({ _id: { $in: ids } });
-          if (ids.length < BATCH) break;
+          const batch = await notes
+            .find({ 'author.id': userId }, { _id: 1, noteableId: 1, system: 1, internal: 1 })
+            .limit(BATCH)
+            .lean();
+          // Uncounted on their noteables first, as every note removal (notes/note-counts.ts).
+          await uncountNotes(noteables, batch);
+          if (batch.length > 0) await notes.deleteMany({ _id: { $in: batch.map((note) => note._id) } });
+          if (batch.length < BATCH) break;
         }
         for (const kind of ['Issue', 'MergeRequest', 'Snippet'] as const)
           await removeAuthored(userId, kind, spend);

@@ -65,11 +65,11 @@ export function createIssueReorderRouter(noteables: NoteablesService, scope: Iss
     const updated = (await noteables.findIssueById(issue._id))!;
     const extras = {
       milestone: await noteables.milestone(updated.milestoneId),
-      userNotesCount: await noteables.userNotesCount(
+      userNotesCount: noteables.userNotesCount(
         updated,
         canReadNote(req.ctx, accessTargetOf(updated), { internal: true }),
       ),
-      votes: await noteables.votes(updated),
+      votes: noteables.votes(updated),
     };
     sendJson(res, 200, presentIssue(updated, ns, extras));
   });

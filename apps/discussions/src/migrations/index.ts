@@ -7,6 +7,7 @@ import { milestoneDueMigration } from './milestone-due';
 import { noteableWordsMigration } from './noteable-words';
 import { issueRootScopesMigration } from './issue-root-scopes';
 import { upvoteCountsMigration } from './upvote-counts';
+import { noteableCountsMigration } from './noteable-counts';
 
 /** gl_discussions's steps, oldest first; a release that changes indexes or document shapes appends one. */
 export const DISCUSSIONS_MIGRATIONS: readonly Migration[] = [
@@ -19,4 +20,5 @@ export const DISCUSSIONS_MIGRATIONS: readonly Migration[] = [
   noteableWordsMigration(7),
   issueRootScopesMigration(8),
   upvoteCountsMigration(9),
+  noteableCountsMigration(10),
 ];

@@ -83,6 +83,15 @@ export interface NoteableDoc {
    * vote by award-emoji.service.ts; absent when none, so it sorts like GitLab's 0 (issuable-order.ts).
    */
   upvotesCount?: number;
+  /** Issues and merge requests: their thumbsdown awards (GitLab's `downvotes`), kept like `upvotesCount`. */
+  downvotesCount?: number;
+  /**
+   * GitLab's user_notes_count kept on the noteable (notes/note-counts.ts): its comments that are not
+   * internal, and its internal ones (counted only for who reads them). Lists showed them from one grouped
+   * count over the page's notes per page, as GitLab's `issuable_meta_data` does.
+   */
+  userNotesCount?: number;
+  internalNotesCount?: number;
   /**
    * Resource events written with this document and not yet moved to `resource_events` (JSON strings):
    * resource-events/resource-events.service.ts moves them right after the write, or before they are read.
@@ -193,6 +202,9 @@ export function noteableSchema(): Schema<NoteableDoc> {
     labelKeys: String,
     assigneeKeys: String,
     upvotesCount: Number,
+    downvotesCount: Number,
+    userNotesCount: Number,
+    internalNotesCount: Number,
     _resourceEvents: { type: [String], default: undefined },
   });
   schema.index({ kind: 1, projectId: 1, iid: 1 });

@@ -6,7 +6,6 @@ import { createIssuableExtras } from './issuable-extras';
 import { createIssuableSubscriptions } from './issuable-subscriptions';
 import type { NotesService } from '../notes/notes.service';
 import type { NotesStore } from '../notes/notes.store';
-import type { AwardEmojiStore } from '../award-emoji/award-emoji.store';
 import { createCommitsService } from '../commits/commits.service';
 import { createIssuesService } from '../issues/issues.service';
 import { createIssueRelations } from '../issues/issue-relations';
@@ -30,7 +29,6 @@ export type { NoteableDoc } from './noteable.model';
 export interface NoteablesServiceDeps extends DiscussionsDeps {
   store: NoteablesStore;
   notesStore: NotesStore;
-  awardsStore: AwardEmojiStore;
   notes: NotesService;
   positions: PositionsStore;
   milestoneCopies: MilestoneCopies;
@@ -73,7 +71,7 @@ export function createNoteablesService(deps: NoteablesServiceDeps) {
   }
 
   return {
-    ...createIssuableExtras({ notes: deps.notesStore, noteables: store, awards: deps.awardsStore }),
+    ...createIssuableExtras({ notes: deps.notesStore, noteables: store }),
     subscriptions: createIssuableSubscriptions(deps.models),
     list,
     findIssueById: (id: number) => store.findById(id),

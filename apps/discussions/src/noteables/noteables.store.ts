@@ -216,9 +216,12 @@ export function createNoteablesStore(
       return { items, total, hasNext };
     },
 
-    /** An issuable's thumbsup count for the popularity order: absent when none (it then sorts by id). */
-    async setUpvotesCount(noteableId: number, count: number): Promise<void> {
-      const update = count > 0 ? { $set: { upvotesCount: count } } : { $unset: { upvotesCount: '' } };
+    /**
+     * An issuable's thumbsup or thumbsdown count: absent when none (a thumbsup count absent sorts the
+     * popularity order by id, issuable-order.ts).
+     */
+    async setVotesCount(noteableId: number, field: 'upvotesCount' | 'downvotesCount', count: number) {
+      const update = count > 0 ? { $set: { [field]: count } } : { $unset: { [field]: '' } };
       await noteables.updateOne({ _id: noteableId }, update);
     },
 

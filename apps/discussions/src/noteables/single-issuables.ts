@@ -70,7 +70,7 @@ export function createSingleIssuables(noteables: NoteablesService) {
   ): Promise<IssuableExtras> {
     // Internal notes are counted only for callers who may read them.
     const internal = readsInternal(req, doc);
-    const [milestone, userNotesCount, users, votes] = await Promise.all([
+    const [milestone, userNotesCount, users] = await Promise.all([
       noteables.milestone(doc.milestoneId),
       known.created
         ? 0
@@ -78,8 +78,8 @@ export function createSingleIssuables(noteables: NoteablesService) {
           ? facts.then((notes) => userNotesCountOf(notes, internal))
           : noteables.userNotesCount(doc, internal),
       noteables.subscriptions.summaries(doc.reviewerIds ?? [], req.ctx.externalUrl),
-      known.created ? undefined : noteables.votes(doc),
     ]);
+    const votes = known.created ? undefined : noteables.votes(doc);
     return { milestone, userNotesCount, users, votes, weights: isHigherTier(req.ctx) };
   }
 

@@ -281,7 +281,7 @@ export function createNotesService(deps: { counters: Counters; store: NotesStore
   }
 
   async function remove(note: NoteDoc): Promise<void> {
-    if (!(await store.remove(note._id))) throw new NotFoundError();
+    if (!(await store.remove(note))) throw new NotFoundError();
   }
 
   return {

@@ -5,6 +5,7 @@ import type { NoteableDoc } from '../noteables/noteable.model';
 import type { NoteFacts } from '../noteables/participation';
 import type { NoteTarget } from './note-target';
 import type { DiscussionsDeps } from '../discussions.models';
+import { createNoteCounts } from './note-counts';
 
 /** The notes of one target: an issue, merge request, snippet or epic by id, a commit by project and SHA. */
 function targetFilter(target: NoteTarget): Record<string, unknown> {
@@ -18,21 +19,20 @@ function byCreation(a: NoteDoc, b: NoteDoc): number {
   return new Date(a.createdAt).getTime() - new Date(b.createdAt).getTime() || a._id - b._id;
 }
 
-/** Note counts of a page of noteables, by noteable and by whether the notes are internal. */
-export interface UserNoteCount {
-  _id: { noteable: number; internal: boolean | null };
-  n: number;
-}
-
 /** Every read and write of the `notes` collection. */
 export function createNotesStore(deps: Pick<DiscussionsDeps, 'models' | 'outbox'>) {
   const { models, outbox } = deps;
   const notes = models.notes;
+  const counts = createNoteCounts(models.noteables);
 
   return {
-    /** Inserts a note with the events it carries, then wakes the outbox relay if it carries any. */
+    /**
+     * Inserts a note with the events it carries, counted on its noteable (note-counts.ts), then wakes the
+     * outbox relay if it carries any.
+     */
     async insert(doc: NoteDoc, events: EventEnvelope[]): Promise<void> {
-      await notes.create(withEvents(doc, events));
+      const stored = withEvents(doc, events);
+      await counts.counting(doc, () => notes.create(stored));
       if (events.length > 0) outbox.kick(notes);
     },
 
@@ -63,18 +63,14 @@ export function createNotesStore(deps: Pick<DiscussionsDeps, 'models' | 'outbox'
     },
 
     /** Through the outbox: a note.created event the relay has not sent yet still goes out. False if gone. */
-    async remove(noteId: number): Promise<boolean> {
+    async remove(note: NoteDoc): Promise<boolean> {
       // Its award emoji go first (`dependent: :destroy`): none outlives the note.
-      await notes.db.collection('award_emoji').deleteMany({ awardableType: 'Note', awardableId: noteId });
-      return outbox.deleteWithEvents(notes, noteId, []);
+      await notes.db.collection('award_emoji').deleteMany({ awardableType: 'Note', awardableId: note._id });
+      return counts.uncounting(note, () => outbox.deleteWithEvents(notes, note._id, []));
     },
 
-    /** GitLab's user_notes_count: comments, not system notes; internal ones only when asked for. */
-    async userNotesCount(doc: NoteableDoc, withInternal: boolean): Promise<number> {
-      const filter: Record<string, unknown> = { noteableType: doc.kind, noteableId: doc._id, system: false };
-      if (!withInternal) filter.internal = { $ne: true };
-      return notes.countDocuments(filter);
-    },
+    /** Sets a noteable's comment counts from its notes where they were off (note-counts.ts). */
+    repairCounts: (doc: NoteableDoc, facts: NoteFacts[]) => counts.repair(doc, facts),
 
     /**
      * The facts of a noteable's notes that its answer needs (participation.ts), in one read: its
@@ -84,17 +80,6 @@ export function createNotesStore(deps: Pick<DiscussionsDeps, 'models' | 'outbox'
       return notes
         .find({ noteableType: doc.kind, noteableId: doc._id }, { author: 1, body: 1, system: 1, internal: 1 })
         .lean<NoteFacts[]>();
-    },
-
-    /** The comments of a page of noteables (all of one kind), counted in one query. */
-    async userNoteCounts(docs: NoteableDoc[]): Promise<UserNoteCount[]> {
-      if (docs.length === 0) return [];
-      return notes.aggregate<UserNoteCount>([
-        {
-          $match: { noteableType: docs[0]!.kind, noteableId: { $in: docs.map((d) => d._id) }, system: false },
-        },
-        { $group: { _id: { noteable: '$noteableId', internal: '$internal' }, n: { $sum: 1 } } },
-      ]);
     },
   };
 }

@@ -1,0 +1,47 @@
+import type { Model } from 'mongoose';
+import { compiledModels, type Migration } from '@gl/service-kit';
+import type { AwardEmojiDoc } from '../award-emoji/award-emoji.model';
+import { DOWNVOTE_NAME } from '../award-emoji/emoji-names';
+import type { NoteableDoc } from '../noteables/noteable.model';
+import type { NoteDoc } from '../notes/note.model';
+
+/**
+ * The counts lists now show from each noteable's own document, for the noteables written before they were
+ * kept: `downvotesCount` from the thumbsdown awards (award-emoji.service.ts) and `userNotesCount` /
+ * `internalNotesCount` from the comments (notes/note-counts.ts). Idempotent: every count is set, not added.
+ */
+export function noteableCountsMigration(version: number): Migration {
+  return {
+    version,
+    name: 'noteables: downvotesCount and comment counts kept on each noteable',
+    async up(connection, logger) {
+      const started = Date.now();
+      const { awards, noteables, notes } = compiledModels<{
+        awards: Model<AwardEmojiDoc>;
+        noteables: Model<NoteableDoc>;
+        notes: Model<NoteDoc>;
+      }>(connection, { awards: 'AwardEmoji', noteables: 'Noteable', notes: 'Note' });
+      const downvotes = await awards.aggregate<{ _id: number; n: number }>([
+        { $match: { name: DOWNVOTE_NAME, awardableType: { $in: ['Issue', 'MergeRequest'] } } },
+        { $group: { _id: '$awardableId', n: { $sum: 1 } } },
+      ]);
+      for (const { _id, n } of downvotes) await noteables.updateOne({ _id }, { $set: { downvotesCount: n } });
+      const comments = await notes.aggregate<{ _id: { id: number; internal: boolean | null }; n: number }>([
+        { $match: { system: false, noteableId: { $ne: null } } },
+        { $group: { _id: { id: '$noteableId', internal: '$internal' }, n: { $sum: 1 } } },
+      ]);
+      const counts = new Map<number, { userNotesCount: number; internalNotesCount: number }>();
+      for (const { _id, n } of comments) {
+        const count = counts.get(_id.id) ?? { userNotesCount: 0, internalNotesCount: 0 };
+        if (_id.internal === true) count.internalNotesCount += n;
+        else count.userNotesCount += n;
+        counts.set(_id.id, count);
+      }
+      for (const [_id, count] of counts) await noteables.updateOne({ _id }, { $set: count });
+      logger.info(
+        { ms: Date.now() - started, downvoted: downvotes.length, commented: counts.size },
+        'noteables: downvotesCount and comment counts set',
+      );
+    },
+  };
+}
