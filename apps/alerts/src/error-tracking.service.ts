@@ -9,10 +9,14 @@ const NOT_FOUND = 'Error Tracking Setting';
 
 /** A project's error tracking settings (GitLab's ErrorTracking::ProjectErrorTrackingSetting). */
 export function createErrorTrackingService(store: ErrorTrackingStore, allowLocalRequests: boolean) {
-  async function find(projectId: number): Promise<ErrorTrackingSettings> {
-    const settings = await store.find(projectId);
+  /** The project's settings, or 404 when it has none (or they went while they were written). */
+  function found(settings: ErrorTrackingSettings | null): ErrorTrackingSettings {
     if (!settings) throw new NotFoundError(NOT_FOUND);
     return settings;
+  }
+
+  async function find(projectId: number): Promise<ErrorTrackingSettings> {
+    return found(await store.find(projectId));
   }
 
   /** PATCH: switches existing settings on or off (and integrated); 404 when the project has none. */
@@ -23,9 +27,7 @@ export function createErrorTrackingService(store: ErrorTrackingStore, allowLocal
     await find(projectId);
     const changes: ErrorTrackingChanges = { active: params.active };
     if (params.integrated !== undefined) changes.integrated = params.integrated;
-    const updated = await store.update(projectId, changes);
-    if (!updated) throw new NotFoundError(NOT_FOUND);
-    return updated;
+    return found(await store.update(projectId, changes));
   }
 
   /** PUT: creates or replaces the settings; `api_url` must pass the URL blocker. */

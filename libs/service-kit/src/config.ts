@@ -34,6 +34,27 @@ export function loadConfig<S extends z.ZodType>(
   return Object.freeze(result.data);
 }
 
+/**
+ * A limit of the event stream written the way people write it (`parse` reads `7d` or `10GiB`): unset or
+ * empty is the default; anything `parse` cannot read, or below `min`, is reported with `problem`.
+ */
+function streamLimit(
+  parse: (text: string) => number | undefined,
+  min: number,
+  fallback: number,
+  problem: string,
+) {
+  return z
+    .string()
+    .optional()
+    .transform((text, ctx) => {
+      if (text === undefined || text === '') return fallback;
+      const value = parse(text);
+      if (value === undefined || value < min) ctx.addIssue(problem);
+      return value ?? 0;
+    });
+}
+
 /** Settings every service shares. Apps extend this schema with their own keys. */
 export const baseServiceConfig = z.object({
   PORT: z.coerce.number().int().min(0).max(65535),
@@ -46,26 +67,19 @@ export const baseServiceConfig = z.object({
   /** Copies of the event stream when it is created: 3 on a three-node JetStream cluster. */
   NATS_STREAM_REPLICAS: z.coerce.number().int().min(1).max(5).default(1),
   /** How long the event stream keeps a message (`7d`, `36h`, `2s`; a number is seconds); oldest go first. */
-  NATS_STREAM_MAX_AGE: z
-    .string()
-    .optional()
-    .transform((text, ctx) => {
-      if (text === undefined || text === '') return DEFAULT_STREAM_LIMITS.maxAgeMs;
-      const ms = parseDurationMs(text);
-      if (ms === undefined || ms < 1000) ctx.addIssue('must be a duration of at least 1s, e.g. 7d, 36h, 90m');
-      return ms ?? 0;
-    }),
+  NATS_STREAM_MAX_AGE: streamLimit(
+    parseDurationMs,
+    1000,
+    DEFAULT_STREAM_LIMITS.maxAgeMs,
+    'must be a duration of at least 1s, e.g. 7d, 36h, 90m',
+  ),
   /** How many bytes the event stream keeps (`10GiB`, `500MB`; a number is bytes); oldest go first. */
-  NATS_STREAM_MAX_BYTES: z
-    .string()
-    .optional()
-    .transform((text, ctx) => {
-      if (text === undefined || text === '') return DEFAULT_STREAM_LIMITS.maxBytes;
-      const bytes = parseBytes(text);
-      if (bytes === undefined || bytes < 1024 * 1024)
-        ctx.addIssue('must be a size of at least 1MiB, e.g. 10GiB, 500MB');
-      return bytes ?? 0;
-    }),
+  NATS_STREAM_MAX_BYTES: streamLimit(
+    parseBytes,
+    1024 * 1024,
+    DEFAULT_STREAM_LIMITS.maxBytes,
+    'must be a size of at least 1MiB, e.g. 10GiB, 500MB',
+  ),
   INTERNAL_CONTEXT_SECRET: z.string().min(32, 'must be at least 32 characters'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** Tries before the outbox relay sets aside an event the broker refuses (outbox.ts). */

@@ -28,11 +28,7 @@ export async function waitFor<T>(
   timeoutMs = 20_000,
   intervalMs = 100,
 ): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, intervalMs));
-  }
+  const value = await eventually(probe, (found) => found !== undefined, timeoutMs, intervalMs);
+  if (value === undefined) throw new Error(`timed out waiting for ${what}`);
+  return value;
 }

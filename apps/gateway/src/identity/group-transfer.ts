@@ -3,9 +3,10 @@ import { HttpError, type EventOrigin } from '@gl/service-kit';
 import { CREATE_SUBGROUP_LEVEL, hasLevel, moreVisible, OWNER, requireLevel } from './access';
 import type { IdentityDeps } from './identity.deps';
 import { EVENT_TYPES, groupEvent, projectEvent } from './identity.events';
-import type { NamespaceDoc, ProjectDoc } from './identity.models';
+import type { NamespaceDoc } from './identity.models';
 import { membershipLevel } from './memberships';
 import { nextRevision } from './revisions';
+import type { RouteSource } from './routes.store';
 
 /** Groups::TransferService::ERROR_MESSAGES, each answered as 400 "Transfer failed: …". */
 const TRANSFER_ERRORS = {
@@ -95,6 +96,39 @@ const rebaseIds = (ids: number[], before: number[], after: number[]): number[] =
   ...ids.slice(before.length),
 ];
 
+/** Where the moved group was and is, and the visibility its descendants may keep at most. */
+interface Move {
+  before: NamespaceDoc;
+  after: NamespaceDoc;
+  cap: Visibility | null;
+}
+
+/**
+ * Moves one subgroup or project along with the group: its full path is rebased and its visibility capped
+ * (`rebased` adds its own rebased ancestry), its new route is taken over, the changes written by `write`
+ * with the updated document, and its old route let go.
+ */
+async function moveDescendant<T extends { _id: number; fullPath: string; visibility: Visibility }>(
+  stores: IdentityDeps['stores'],
+  doc: T,
+  source: RouteSource,
+  move: Move,
+  rebased: Partial<T>,
+  write: (changes: Partial<T>, next: T) => Promise<void>,
+): Promise<void> {
+  const fullPath = rebaseText(doc.fullPath, move.before.fullPath, move.after.fullPath);
+  const changes = {
+    fullPath,
+    fullPathLower: fullPath.toLowerCase(),
+    ...rebased,
+    visibility: capped(doc.visibility, move.cap),
+    updatedAt: new Date(),
+  } as Partial<T>;
+  await stores.routes.takeOver(fullPath, source);
+  await write(changes, { ...doc, ...changes });
+  await stores.routes.release(doc.fullPath, source);
+}
+
 async function moveSubtree(
   deps: IdentityDeps,
   before: NamespaceDoc,
@@ -105,45 +139,28 @@ async function moveSubtree(
   actor: EventActor,
 ): Promise<void> {
   const { stores } = deps;
+  const move: Move = { before, after, cap };
   for (const subgroup of await stores.namespaces.descendantsOf(before._id)) {
-    const fullPath = rebaseText(subgroup.fullPath, before.fullPath, after.fullPath);
-    const next: NamespaceDoc = {
-      ...subgroup,
-      fullPath,
-      fullPathLower: fullPath.toLowerCase(),
+    const source = { sourceType: 'namespace', sourceId: subgroup._id } as const;
+    const rebased = {
       fullName: rebaseText(subgroup.fullName, before.fullName, after.fullName),
       ancestorIds: rebaseIds(subgroup.ancestorIds, before.ancestorIds, after.ancestorIds),
-      visibility: capped(subgroup.visibility, cap),
-      updatedAt: new Date(),
     };
-    const source = { sourceType: 'namespace', sourceId: subgroup._id } as const;
-    await stores.routes.takeOver(fullPath, source);
-    const { fullPathLower, fullName, ancestorIds, visibility, updatedAt } = next;
-    await stores.namespaces.update(
-      subgroup._id,
-      { fullPath, fullPathLower, fullName, ancestorIds, visibility, updatedAt },
-      [groupEvent(origin, EVENT_TYPES.identity.groupUpdated, actor, next, revision)],
+    await moveDescendant(stores, subgroup, source, move, rebased, (changes, next) =>
+      stores.namespaces.update(subgroup._id, changes, [
+        groupEvent(origin, EVENT_TYPES.identity.groupUpdated, actor, next, revision),
+      ]),
     );
-    await stores.routes.release(subgroup.fullPath, source);
   }
   for (const project of await stores.projects.underGroup(before._id)) {
-    const fullPath = rebaseText(project.fullPath, before.fullPath, after.fullPath);
-    const next: ProjectDoc = {
-      ...project,
-      fullPath,
-      fullPathLower: fullPath.toLowerCase(),
-      ancestorGroupIds: rebaseIds(project.ancestorGroupIds, before.ancestorIds, after.ancestorIds),
-      visibility: capped(project.visibility, cap),
-      updatedAt: new Date(),
-    };
     const source = { sourceType: 'project', sourceId: project._id } as const;
-    await stores.routes.takeOver(fullPath, source);
-    const { fullPathLower, ancestorGroupIds, visibility, updatedAt } = next;
-    await stores.projects.update(
-      project._id,
-      { fullPath, fullPathLower, ancestorGroupIds, visibility, updatedAt },
-      [projectEvent(origin, EVENT_TYPES.identity.projectUpdated, actor, next, revision)],
+    const rebased = {
+      ancestorGroupIds: rebaseIds(project.ancestorGroupIds, before.ancestorIds, after.ancestorIds),
+    };
+    await moveDescendant(stores, project, source, move, rebased, (changes, next) =>
+      stores.projects.update(project._id, changes, [
+        projectEvent(origin, EVENT_TYPES.identity.projectUpdated, actor, next, revision),
+      ]),
     );
-    await stores.routes.release(project.fullPath, source);
   }
 }

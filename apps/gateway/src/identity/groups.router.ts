@@ -1,6 +1,12 @@
-import { Router, type Request } from 'express';
+import { Router, type Request, type Response } from 'express';
 import { z } from 'zod';
-import { IDENTITY_API, booleanParam, listGroupProjectsQuery, listProjectsQuery } from '@gl/contracts';
+import {
+  IDENTITY_API,
+  booleanParam,
+  listGroupProjectsQuery,
+  listProjectsQuery,
+  type ListGroupsQuery,
+} from '@gl/contracts';
 import { eventActor, sendJson, setPaginationHeaders } from '@gl/service-kit';
 import { OWNER, requireLevel } from './access';
 import { transferGroup } from './group-transfer';
@@ -28,6 +34,27 @@ export function createGroupsRouter(
   const resolve = (req: Request): Promise<ResolvedNamespace> =>
     resolveGroup(stores, String(req.params.id), req.principal, externalUrl);
 
+  /**
+   * Answers a GroupsFinder list: /groups, a group's direct subgroups (`parentId`) or all groups below it
+   * (`ancestorId`), one page of what the caller may see.
+   */
+  async function sendGroupPage(
+    req: Request,
+    res: Response,
+    query: ListGroupsQuery,
+    parentId?: number,
+    ancestorId?: number,
+  ): Promise<void> {
+    const page = pageOf(req);
+    const { total, groups } = await groupsFinder.list(query, req.principal, page, parentId, ancestorId);
+    setPaginationHeaders(req, res, page, total);
+    sendJson(
+      res,
+      200,
+      groups.map((g) => groupEntity(externalUrl, g)),
+    );
+  }
+
   async function detail(req: Request, group: NamespaceDoc, withProjects = true) {
     const projects = withProjects
       ? await presentProjects(
@@ -43,17 +70,7 @@ export function createGroupsRouter(
     return rest;
   }
 
-  serve(IDENTITY_API.listGroups, async ({ req, res, params }) => {
-    const query = params();
-    const page = pageOf(req);
-    const { total, groups: rows } = await groupsFinder.list(query, req.principal, page);
-    setPaginationHeaders(req, res, page, total);
-    sendJson(
-      res,
-      200,
-      rows.map((g) => groupEntity(externalUrl, g)),
-    );
-  });
+  serve(IDENTITY_API.listGroups, ({ req, res, params }) => sendGroupPage(req, res, params()));
 
   serve(IDENTITY_API.createGroup, async ({ req, res, params }) => {
     const group = await groups.create(params(), callerOf(req), originOfRequest(req));
@@ -69,14 +86,7 @@ export function createGroupsRouter(
   serve(IDENTITY_API.listSubgroups, async ({ req, res, params }) => {
     const query = params();
     const { group } = await resolve(req);
-    const page = pageOf(req);
-    const { total, groups: rows } = await groupsFinder.list(query, req.principal, page, group!._id);
-    setPaginationHeaders(req, res, page, total);
-    sendJson(
-      res,
-      200,
-      rows.map((g) => groupEntity(externalUrl, g)),
-    );
+    await sendGroupPage(req, res, query, group!._id);
   });
 
   serve(IDENTITY_API.listGroupProjects, async ({ req, res }) => {
@@ -112,20 +122,7 @@ export function createGroupsRouter(
   serve(IDENTITY_API.listDescendantGroups, async ({ req, res, params }) => {
     const query = params();
     const { group } = await resolve(req);
-    const page = pageOf(req);
-    const { total, groups: rows } = await groupsFinder.list(
-      query,
-      req.principal,
-      page,
-      undefined,
-      group!._id,
-    );
-    setPaginationHeaders(req, res, page, total);
-    sendJson(
-      res,
-      200,
-      rows.map((g) => groupEntity(externalUrl, g)),
-    );
+    await sendGroupPage(req, res, query, undefined, group!._id);
   });
 
   // find_group!(id), authorize! :admin_group, then find_group!(group_id) (404 Group Not Found).

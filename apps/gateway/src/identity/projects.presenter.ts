@@ -1,8 +1,12 @@
-import type { Principal } from '@gl/contracts';
+import type { Request, Response } from 'express';
+import type { ListProjectsQuery, Principal } from '@gl/contracts';
+import { sendJson, setPaginationHeaders } from '@gl/service-kit';
+import { pageOf } from './http';
 import type { IdentityStores } from './identity.stores';
 import type { NamespaceDoc, ProjectDoc, UserDoc } from './identity.models';
 import { levelIn, membershipsOf, type Memberships } from './memberships';
 import { basicProjectEntity, projectEntity, type ProjectView } from './projects.entities';
+import type { ProjectsService } from './projects.service';
 
 /**
  * Renders projects with what their entities embed (namespace, personal owner, the caller's access),
@@ -66,4 +70,27 @@ export async function presentProject(
 ): Promise<Record<string, unknown>> {
   const [entity] = await presentProjects(stores, externalUrl, [project], principal);
   return entity!;
+}
+
+/**
+ * Answers GET /projects, or GET /users/:user_id/projects with the user's namespace as `scope`: a page of
+ * what the caller may see, ProjectWithAccess for signed-in callers, BasicProjectDetails for anonymous
+ * callers and `simple=true`.
+ */
+export async function sendProjectPage(
+  deps: { stores: IdentityStores; externalUrl: string; projects: ProjectsService },
+  req: Request,
+  res: Response,
+  query: ListProjectsQuery,
+  scope?: { namespaceId: number },
+): Promise<void> {
+  const page = pageOf(req);
+  const { total, projects, memberships } = await deps.projects.list(query, req.principal, page, scope);
+  setPaginationHeaders(req, res, page, total);
+  const basic = query.simple === true || !req.principal;
+  sendJson(
+    res,
+    200,
+    await presentProjects(deps.stores, deps.externalUrl, projects, req.principal, { basic, memberships }),
+  );
 }

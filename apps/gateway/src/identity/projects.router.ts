@@ -8,7 +8,7 @@ import { groupWebUrl } from './urls';
 import { resolveProject, type ResolvedNamespace } from '../namespaces/resolve';
 import { callerOf, identityRoutes, originOfRequest, pageOf, paramsWithRules } from './http';
 import type { IdentityRouterDeps } from './router-deps';
-import { presentProject, presentProjects } from './projects.presenter';
+import { presentProject, sendProjectPage } from './projects.presenter';
 import type { ProjectsService } from './projects.service';
 
 /** /projects and /projects/:id (lib/api/projects.rb). */
@@ -20,19 +20,7 @@ export function createProjectsRouter(deps: IdentityRouterDeps & { projects: Proj
   const resolve = (req: Request): Promise<ResolvedNamespace> =>
     resolveProject(stores, String(req.params.id), req.principal, externalUrl);
 
-  serve(IDENTITY_API.listProjects, async ({ req, res, params }) => {
-    const query = params();
-    const page = pageOf(req);
-    const { total, projects: rows, memberships } = await projects.list(query, req.principal, page);
-    setPaginationHeaders(req, res, page, total);
-    // Anonymous callers and `simple=true` get BasicProjectDetails, signed-in callers ProjectWithAccess.
-    const basic = query.simple === true || !req.principal;
-    sendJson(
-      res,
-      200,
-      await presentProjects(stores, externalUrl, rows, req.principal, { basic, memberships }),
-    );
-  });
+  serve(IDENTITY_API.listProjects, ({ req, res, params }) => sendProjectPage(deps, req, res, params()));
 
   // Grape's `at_least_one_of` too, so these handlers validate with their own rules, not params().
   serve(IDENTITY_API.createProject, async ({ req, res }) => {

@@ -3,7 +3,7 @@ import { IDENTITY_API } from '@gl/contracts';
 import { eventActor, NotFoundError, sendJson, sendNoContent, setPaginationHeaders } from '@gl/service-kit';
 import { requireAdmin } from './access';
 import { callerOf, identityRoutes, numericParam, originOfRequest, pageOf } from './http';
-import { presentProjects } from './projects.presenter';
+import { sendProjectPage } from './projects.presenter';
 import type { ProjectsService } from './projects.service';
 import type { IdentityRouterDeps } from './router-deps';
 import type { UserAdminService, UserDoc } from './user-admin.service';
@@ -21,7 +21,7 @@ export interface UserAdminRouterDeps extends IdentityRouterDeps {
 export function createUserAdminRouter(deps: UserAdminRouterDeps): Router {
   const router = Router();
   const serve = identityRoutes(router, deps);
-  const { stores, externalUrl, userAdmin, projects } = deps;
+  const { stores, externalUrl, userAdmin } = deps;
   router.param('id', numericParam);
 
   async function userOr404(id: number): Promise<UserDoc> {
@@ -58,21 +58,7 @@ export function createUserAdminRouter(deps: UserAdminRouterDeps): Router {
     const query = params();
     const user = await findUser(query.user_id);
     if (!user) throw new NotFoundError('User');
-    const page = pageOf(req);
-    const {
-      total,
-      projects: rows,
-      memberships,
-    } = await projects.list(query, req.principal, page, {
-      namespaceId: user.namespaceId,
-    });
-    setPaginationHeaders(req, res, page, total);
-    const basic = query.simple === true || !req.principal;
-    sendJson(
-      res,
-      200,
-      await presentProjects(stores, externalUrl, rows, req.principal, { basic, memberships }),
-    );
+    await sendProjectPage(deps, req, res, query, { namespaceId: user.namespaceId });
   });
 
   // `authenticated_as_admin!` comes before the parameters are validated.

@@ -1,4 +1,4 @@
-import { TEXT_LIMITS, lengthErrors, type EventActor, type UpdateUserBody } from '@gl/contracts';
+import type { EventActor, UpdateUserBody } from '@gl/contracts';
 import { ConflictError, ModelError, type EventOrigin } from '@gl/service-kit';
 import { destroyGroupTree, destroyProject } from './cascade';
 import type { IdentityDeps } from './identity.deps';
@@ -7,11 +7,10 @@ import type { NamespaceDoc, ProjectDoc, UserDoc, UserProfile } from './identity.
 
 export type { UserDoc };
 import { removeMember } from './member-writes';
-import { nameErrors, namespacePathErrors, ValidationErrors } from './paths';
+import type { ValidationErrors } from './paths';
 import { hashPassword } from './passwords';
+import { userAttributeErrors } from './user-rules';
 import { isInternalUser } from './users.internal';
-
-const EMAIL_FORMAT = /^[^@\s]+@[^@\s]+$/;
 
 /** The profile fields of PUT /users/:id, by parameter name. */
 const PROFILE_FIELDS = {
@@ -35,18 +34,7 @@ const PROFILE_FIELDS = {
 
 /** app/models/user.rb and user_detail.rb validations PUT /users/:id can trip (400 with the model errors). */
 function updateErrors(user: UserDoc, input: UpdateUserBody): ValidationErrors {
-  const errors = new ValidationErrors();
-  if (input.email !== undefined) errors.add('email', EMAIL_FORMAT.test(input.email) ? [] : ['is invalid']);
-  if (input.name !== undefined) errors.add('name', nameErrors(input.name));
-  if (input.username !== undefined) errors.add('username', namespacePathErrors(input.username));
-  if (input.password !== undefined && input.password.length < TEXT_LIMITS.passwordMin) {
-    errors.add('password', `is too short (minimum is ${TEXT_LIMITS.passwordMin} characters)`);
-  }
-  errors.add('password', lengthErrors(input.password, TEXT_LIMITS.passwordMax));
-  errors.add('bio', lengthErrors(input.bio, TEXT_LIMITS.userBio));
-  if (input.projects_limit !== undefined && input.projects_limit < 0) {
-    errors.add('projects_limit', 'must be greater than or equal to 0');
-  }
+  const errors = userAttributeErrors({ ...input, projectsLimit: input.projects_limit });
   // User#public_email and #commit_email must be one of the user's own verified addresses.
   const own = new Set([user.emailLower, ...user.emails.map((e) => e.toLowerCase())]);
   for (const [param, field] of [

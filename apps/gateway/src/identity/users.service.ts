@@ -1,4 +1,4 @@
-import { TEXT_LIMITS, lengthErrors, type EventActor } from '@gl/contracts';
+import type { EventActor } from '@gl/contracts';
 import {
   ConflictError,
   ModelError,
@@ -11,8 +11,8 @@ import type { IdentityDeps } from './identity.deps';
 import { EVENT_TYPES, userEvent } from './identity.events';
 import type { NamespaceDoc, TokenDoc, UserDoc } from './identity.models';
 import { hashPassword } from './passwords';
-import { nameErrors, namespacePathErrors, ValidationErrors } from './paths';
 import type { UserEmailDoc } from './user-emails.model';
+import { EMAIL_FORMAT, userAttributeErrors } from './user-rules';
 
 export type { TokenDoc, UserDoc, UserEmailDoc };
 import { moderate as decide, type Moderation, type ModerationAction } from './user-states';
@@ -40,22 +40,9 @@ export interface NewToken {
   expiresAt: string | null;
 }
 
-const EMAIL_FORMAT = /^[^@\s]+@[^@\s]+$/;
-
 /** GitLab's User validations that the API can trip (render_validation_error! → 400 {"message":{...}}). */
 function validateNewUser(input: NewUser): void {
-  const errors = new ValidationErrors();
-  errors.add('email', EMAIL_FORMAT.test(input.email) ? [] : ['is invalid']);
-  errors.add('name', nameErrors(input.name));
-  errors.add('username', namespacePathErrors(input.username));
-  if (input.password !== undefined && input.password.length < TEXT_LIMITS.passwordMin) {
-    errors.add('password', `is too short (minimum is ${TEXT_LIMITS.passwordMin} characters)`);
-  }
-  errors.add('password', lengthErrors(input.password, TEXT_LIMITS.passwordMax));
-  errors.add('bio', lengthErrors(input.bio, TEXT_LIMITS.userBio));
-  if (input.projectsLimit !== undefined && input.projectsLimit < 0) {
-    errors.add('projects_limit', 'must be greater than or equal to 0');
-  }
+  const errors = userAttributeErrors(input);
   if (errors.has()) throw ModelError.fields(errors.fields);
 }
 
