@@ -36,7 +36,12 @@ describe('batch consumer', () => {
   });
 
   /** A consumer of the test's events; handlers skip other tests' events (the stream holds them too). */
-  async function consume(projectId: number, handle: BatchHandler, batchSize = 100): Promise<string> {
+  async function consume(
+    projectId: number,
+    handle: BatchHandler,
+    batchSize = 100,
+    lingerMs = 0,
+  ): Promise<string> {
     const durable = `batch-test-${projectId}`;
     consumers.push(
       await startBatchConsumer(
@@ -45,6 +50,7 @@ describe('batch consumer', () => {
           durable,
           filterSubjects: [TYPE],
           batchSize,
+          lingerMs,
           handleBatch: handle,
         },
         runtime.logger,
@@ -85,6 +91,28 @@ describe('batch consumer', () => {
     expect(Math.max(...sizes)).toBeLessThanOrEqual(100);
     expect(sizes.some((size) => size > 1)).toBe(true);
     expect(await outcomes(durable)).not.toContain('outcome="nacked"');
+  });
+
+  it('When events trickle in and the consumer lingers, then they share a batch', async () => {
+    const projectId = nextProject++;
+    const batches: number[][] = [];
+    const durable = await consume(
+      projectId,
+      async (events) => {
+        const own = events.filter((e) => e.projectId === projectId);
+        if (own.length > 0) batches.push(own.map((e) => (e.data as { n: number }).n));
+      },
+      100,
+      1_500,
+    );
+    // One at a time, each 100 ms after the last: without lingering, each would be a batch of its own.
+    for (let n = 1; n <= 4; n++) {
+      await runtime.bus.publish(event(projectId, n));
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    await settled(durable);
+    expect(batches.flat().sort()).toEqual([1, 2, 3, 4]);
+    expect(batches.length).toBeLessThan(4);
   });
 
   it('When one event is poison, then only it is terminated and the others are handled', async () => {

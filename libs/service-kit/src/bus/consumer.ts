@@ -44,6 +44,8 @@ export interface Subscription {
   handleBatch?: BatchHandler;
   /** Most events per batch (default DEFAULT_BATCH_SIZE). */
   batchSize?: number;
+  /** With handleBatch: how long a batch that is not full waits for more events (default 0: not at all). */
+  lingerMs?: number;
 }
 
 export interface BatchSubscription {
@@ -51,6 +53,7 @@ export interface BatchSubscription {
   filterSubjects: string[];
   handleBatch: BatchHandler;
   batchSize?: number;
+  lingerMs?: number;
 }
 
 export const DEFAULT_BATCH_SIZE = 500;
@@ -213,6 +216,10 @@ interface Received {
  * the whole batch is nak'ed with the back-off of `redeliveryDelayMs`; when the handler throws
  * PoisonMessageError for the batch as a whole, its events are written one at a time so that only the bad
  * one is terminated. Handlers must be idempotent by event id, as for startConsumer.
+ *
+ * With `lingerMs`, a batch that is not full waits up to that long for more events before it is written:
+ * a trickle of events (a few writes a second) then shares a batch's round trips instead of paying them
+ * for each event, at the cost of that much delay.
  */
 export async function startBatchConsumer(
   bus: Bus,
@@ -221,6 +228,7 @@ export async function startBatchConsumer(
   metrics?: ServiceMetrics,
 ): Promise<RunningConsumer> {
   const batchSize = subscription.batchSize ?? DEFAULT_BATCH_SIZE;
+  const lingerMs = subscription.lingerMs ?? 0;
   await bus.ensureConsumer(subscription.durable, subscription.filterSubjects);
   const consumer = await getConsumer(bus, subscription.durable);
   metrics?.pendingOf.set(subscription.durable, async () => {
@@ -282,6 +290,16 @@ export async function startBatchConsumer(
   let ended = false;
   let wakeWriter: (() => void) | undefined;
   let wakeReader: (() => void) | undefined;
+  /** Until the batch is full, the consumer stops, or `lingerMs` passed. */
+  const linger = () =>
+    new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, lingerMs);
+      wakeWriter = () => {
+        if (waiting.length < batchSize && !ended) return;
+        clearTimeout(timer);
+        resolve();
+      };
+    });
   const reader = (async () => {
     try {
       for await (const msg of messages) {
@@ -305,6 +323,7 @@ export async function startBatchConsumer(
       // One turn of the event loop lets the messages already received join the batch: a lone message
       // is written at once, a backlog goes batchSize at a time.
       await new Promise((r) => setImmediate(r));
+      if (lingerMs > 0 && waiting.length < batchSize && !ended) await linger();
       const batch = waiting.splice(0, batchSize);
       wakeReader?.();
       await write(batch);
