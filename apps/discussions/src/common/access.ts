@@ -24,12 +24,13 @@ import type { NoteableDoc, NoteableKind } from '../noteables/noteable.model';
  */
 export function readableNamespace(ctx: InternalContext, kind: 'group' | 'project'): NamespaceContext {
   const ns = ctx.namespace;
-  const missing = new NotFoundError(kind === 'group' ? 'Group' : 'Project');
-  if (!ns || ns.kind !== kind) throw missing;
+  // Built only when thrown: an error captures its stack when made, on every request otherwise.
+  const missing = () => new NotFoundError(kind === 'group' ? 'Group' : 'Project');
+  if (!ns || ns.kind !== kind) throw missing();
   if (ns.visibility === 'public') return ns;
   if (ns.visibility === 'internal' && ctx.principal) return ns;
   if (accessLevelOf(ctx) >= ACCESS_LEVELS.guest) return ns;
-  throw missing;
+  throw missing();
 }
 
 /** A signed-in user who can see the namespace: GitLab lets them comment (Guest and up on private ones). */

@@ -124,12 +124,12 @@ export function createNoteRequests(
     noteableId: () => number | string,
   ): Promise<NoteTarget> {
     const ns = readableNamespace(req.ctx, NOTEABLE_KINDS[type]);
-    const missing = new NotFoundError(type);
+    const missing = () => new NotFoundError(type);
     if (type === 'Commit') {
       // CommitPolicy: `read_commit` comes with `download_code` (Reporter and up on private projects).
-      if (!canReadCode(req.ctx)) throw missing;
+      if (!canReadCode(req.ctx)) throw missing();
       const commit = await noteables.findCommit(ns.id, String(noteableId()));
-      if (!commit) throw missing;
+      if (!commit) throw missing();
       return targetOfCommit(commit);
     }
     const id = noteableId() as number;
@@ -142,7 +142,7 @@ export function createNoteRequests(
       doc = isHigherTier(req.ctx) ? await noteables.findEpicById(ns.id, id) : null;
     }
     // find_noteable: a noteable the user cannot read (`read_<noteable>`) is "not found".
-    if (!doc || !canReadNoteable(req.ctx, doc)) throw missing;
+    if (!doc || !canReadNoteable(req.ctx, doc)) throw missing();
     return targetOfNoteable(doc);
   }
 
