@@ -20,7 +20,8 @@ export type StackService = (typeof STACK_SERVICES)[number];
 export const STACK_WORKERS = { 'registry-worker': { service: 'registry', entry: 'worker.js' } } as const;
 export type StackWorker = keyof typeof STACK_WORKERS;
 /** A process the stack runs: a service or worker (its further replicas are `events-2`, …) or the gateway. */
-export type StackProcess = StackService | StackWorker | 'gateway' | `${StackService | StackWorker}-${number}`;
+export type StackProcess =
+  StackService | StackWorker | 'gateway' | `${StackService | StackWorker | 'gateway'}-${number}`;
 
 export interface StackOptions {
   rootDir: string;
@@ -42,10 +43,17 @@ export interface StackOptions {
   output?: 'files' | 'inherit';
   /** Processes per service or worker (default one each); the gateway spreads requests over them. */
   replicas?: ReplicaCounts<StackService | StackWorker>;
+  /**
+   * Gateway processes (default 1): `gateway-2`… on ports of their own, sharing the first one's database,
+   * bus and external URL, for tests of what replicas share (rate-limit counts, identity cache flushes).
+   */
+  gateways?: number;
 }
 
 export interface RunningStack {
   gatewayUrl: string;
+  /** Every gateway process's URL, the first being `gatewayUrl`. */
+  gatewayUrls: string[];
   /** Each service's first replica. */
   serviceUrls: Record<StackService, string>;
   /** Every replica's URL of each service and worker, in process-name order (`events`, `events-2`, …). */
@@ -200,6 +208,14 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
     ...Object.fromEntries(STACK_SERVICES.map((s) => [`${s.toUpperCase()}_URL`, replicaUrls[s].join(',')])),
   });
 
+  const gatewayUrls = [gatewayUrl];
+  for (let n = 2; n <= (options.gateways ?? 1); n++) {
+    const port = await freePort();
+    kinds.set(`gateway-${n}`, 'gateway');
+    envs.set(`gateway-${n}`, { ...envs.get('gateway'), PORT: String(port) });
+    gatewayUrls.push(`http://127.0.0.1:${port}`);
+  }
+
   const stop = async (): Promise<void> => {
     const running = [...children.values()];
     for (const child of running) child.kill('SIGTERM');
@@ -222,6 +238,11 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
     launch('gateway');
     await waitForReady(gatewayUrl, children.get('gateway')!, 'gateway', join(logsDir, 'gateway.log'), 60_000);
     log(`gateway ready at ${gatewayUrl} after ${Date.now() - started} ms`);
+    // Further gateways start once the first has seeded the root user and migrated the identity database.
+    for (const [name, url] of gatewayUrls.slice(1).map((u, i) => [`gateway-${i + 2}`, u] as const)) {
+      launch(name);
+      await waitForReady(url, children.get(name)!, name, join(logsDir, `${name}.log`), 60_000);
+    }
   } catch (err) {
     await stop();
     throw err;
@@ -232,6 +253,7 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
 
   return {
     gatewayUrl,
+    gatewayUrls,
     serviceUrls,
     replicaUrls,
     rootToken,
@@ -247,7 +269,9 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
     },
     async restart(name) {
       const child = launch(name);
-      const url = name === 'gateway' ? gatewayUrl : processUrls.get(name)!;
+      const url = name.startsWith('gateway')
+        ? gatewayUrls[name === 'gateway' ? 0 : Number(name.slice('gateway-'.length)) - 1]!
+        : processUrls.get(name)!;
       await waitForReady(url, child, name, join(logsDir, `${name}.log`), 60_000);
     },
     async stop() {

@@ -38,7 +38,17 @@ const ROOT_SCOPE_MIGRATION =
   "discussions migration 8 (issue-root-scopes.ts) gives every issue its project's root scope: it reads the " +
   'copy of projects once per database, then updates their issues project by project along the list index';
 
+const NOTEABLE_COUNTS_MIGRATION =
+  'discussions migration 10 (noteable-counts.ts) counts the comments of every noteable once per database, ' +
+  'to keep user_notes_count on each noteable from then on (notes/note-counts.ts)';
+
 export const INTENDED_SCANS: readonly IntendedScan[] = [
+  {
+    service: 'discussions',
+    collection: 'notes',
+    filter: '{"noteableId": {"$ne": types.NullType}, "system": bool}',
+    reason: NOTEABLE_COUNTS_MIGRATION,
+  },
   {
     service: 'discussions',
     collection: 'projects',
