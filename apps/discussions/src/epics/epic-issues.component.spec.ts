@@ -9,6 +9,7 @@ import {
 } from '@gl/contracts';
 import { GUEST, REPORTER, groupEventFields, projectEventFields, useHarness } from '@gl/testing';
 import { NO_MATCHING_ISSUE } from './epic-issue-access';
+import { epicHintsMigration } from '../migrations/epic-hints';
 import { groupNamespace, projectNamespace, startDiscussionsHarness } from '../testing/discussions.harness';
 
 const ID = EVENT_TYPES.identity;
@@ -57,6 +58,42 @@ describe('Epic issues', () => {
     expect(epicIssueLinkEntity.parse(removed.body).issue.id).toBe(a.id);
     const left = z.array(epicIssueEntity).parse((await h.call('GET', base, { ns: g })).body);
     expect(left.map((i) => i.id)).toEqual([b.id]);
+  });
+
+  it('When an issue is added to an epic, then its answers show the epic; one linked before the hint was kept gets it from the migration', async () => {
+    const { g, ns, epic, issue } = await world();
+    const linked = await issue();
+    const never = await issue();
+    expect(
+      (await h.call('POST', `/groups/${g.id}/epics/${epic.iid}/issues/${linked.id}`, { ns: g })).status,
+    ).toBe(201);
+    const shown = async (iid: number) =>
+      issueEntity.parse((await h.call('GET', `/projects/${ns.id}/issues/${iid}`, { ns })).body).epic_iid;
+    const listed = async () =>
+      z
+        .array(issueEntity)
+        .parse((await h.call('GET', `/projects/${ns.id}/issues`, { ns })).body)
+        .map((i) => [i.id, i.epic_iid]);
+    expect([await shown(linked.iid), await shown(never.iid)]).toEqual([epic.iid, null]);
+    expect(await listed()).toEqual(
+      expect.arrayContaining([
+        [linked.id, epic.iid],
+        [never.id, null],
+      ]),
+    );
+
+    // As written before `mayHaveEpic` was kept: the answers no longer look for the link until migrated.
+    const noteables = h.runtime.connection.collection<{ _id: number }>('noteables');
+    await noteables.updateOne({ _id: linked.id }, { $unset: { mayHaveEpic: '' } });
+    expect(await shown(linked.iid)).toBeNull();
+    await epicHintsMigration(11).up(h.runtime.connection, h.runtime.logger);
+    expect(await shown(linked.iid)).toBe(epic.iid);
+    expect(await listed()).toEqual(
+      expect.arrayContaining([
+        [linked.id, epic.iid],
+        [never.id, null],
+      ]),
+    );
   });
 
   it('When the caller or the issue is wrong, then 403, 404 and GitLab messages; a Guest cannot see a confidential one', async () => {

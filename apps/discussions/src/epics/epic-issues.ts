@@ -37,6 +37,8 @@ export function createEpicIssues(deps: Pick<DiscussionsDeps, 'models' | 'counter
     async assign(epicId: number, issueId: number): Promise<EpicIssueDoc | 'already'> {
       const current = await links.findOne({ issueId }).lean<EpicIssueDoc>();
       if (current?.epicId === epicId) return 'already';
+      // Before the link: a reader finding no hint on the issue never looks for a link (mayHaveEpic).
+      if (!current) await deps.models.noteables.updateOne({ _id: issueId }, { $set: { mayHaveEpic: true } });
       const relativePosition = await nextPosition(epicId);
       if (current) {
         await links.updateOne({ _id: current._id }, { $set: { epicId, relativePosition } });

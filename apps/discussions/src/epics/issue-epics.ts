@@ -48,8 +48,10 @@ export function createIssueEpics(models: Pick<DiscussionsModels, 'noteables' | '
       issues: NoteableDoc[],
     ): Promise<Map<number, { epic: NoteableDoc; groupPath: string | null }>> {
       const out = new Map<number, { epic: NoteableDoc; groupPath: string | null }>();
-      if (issues.length === 0) return out;
-      const found = await links.find({ issueId: { $in: issues.map((i) => i._id) } }).toArray();
+      // Only issues ever linked to an epic can have one (NoteableDoc.mayHaveEpic): most pages read nothing.
+      const linkable = issues.filter((i) => i.mayHaveEpic);
+      if (linkable.length === 0) return out;
+      const found = await links.find({ issueId: { $in: linkable.map((i) => i._id) } }).toArray();
       if (found.length === 0) return out;
       const projectIds = [...new Set(issues.map((i) => i.projectId!))];
       const [epics, projects] = await Promise.all([

@@ -8,6 +8,7 @@ import { noteableWordsMigration } from './noteable-words';
 import { issueRootScopesMigration } from './issue-root-scopes';
 import { upvoteCountsMigration } from './upvote-counts';
 import { noteableCountsMigration } from './noteable-counts';
+import { epicHintsMigration } from './epic-hints';
 
 /** gl_discussions's steps, oldest first; a release that changes indexes or document shapes appends one. */
 export const DISCUSSIONS_MIGRATIONS: readonly Migration[] = [
@@ -21,4 +22,5 @@ export const DISCUSSIONS_MIGRATIONS: readonly Migration[] = [
   issueRootScopesMigration(8),
   upvoteCountsMigration(9),
   noteableCountsMigration(10),
+  epicHintsMigration(11),
 ];

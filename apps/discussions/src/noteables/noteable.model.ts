@@ -93,6 +93,12 @@ export interface NoteableDoc {
   userNotesCount?: number;
   internalNotesCount?: number;
   /**
+   * Issues: absent when the issue was never linked to an epic, so its answers need not look for a link
+   * (epics/epic-issues.ts sets it before writing any link and never clears it: a stale `true` costs the
+   * lookup it saves, a missing one would hide the epic).
+   */
+  mayHaveEpic?: boolean;
+  /**
    * Resource events written with this document and not yet moved to `resource_events` (JSON strings):
    * resource-events/resource-events.service.ts moves them right after the write, or before they are read.
    */
@@ -205,6 +211,7 @@ export function noteableSchema(): Schema<NoteableDoc> {
     downvotesCount: Number,
     userNotesCount: Number,
     internalNotesCount: Number,
+    mayHaveEpic: Boolean,
     _resourceEvents: { type: [String], default: undefined },
   });
   schema.index({ kind: 1, projectId: 1, iid: 1 });

@@ -97,6 +97,7 @@ export function createSingleIssuables(noteables: NoteablesService) {
   }
 
   async function linkedEpic(doc: NoteableDoc): Promise<NoteableDoc | null> {
+    if (!doc.mayHaveEpic) return null;
     const link = await noteables.epicIssues.ofIssue(doc._id);
     return link && noteables.findIssueById(link.epicId);
   }

@@ -42,7 +42,12 @@ const NOTEABLE_COUNTS_MIGRATION =
   'discussions migration 10 (noteable-counts.ts) counts the comments of every noteable once per database, ' +
   'to keep user_notes_count on each noteable from then on (notes/note-counts.ts)';
 
+const EPIC_HINTS_MIGRATION =
+  'discussions migration 11 (epic-hints.ts) reads every epic link once per database, to mark the issues ' +
+  'that may have an epic (NoteableDoc.mayHaveEpic)';
+
 export const INTENDED_SCANS: readonly IntendedScan[] = [
+  { service: 'discussions', collection: 'epic_issues', filter: '{}', reason: EPIC_HINTS_MIGRATION },
   {
     service: 'discussions',
     collection: 'notes',

@@ -1,0 +1,36 @@
+import type { Model } from 'mongoose';
+import { compiledModels, type Migration } from '@gl/service-kit';
+import type { NoteableDoc } from '../noteables/noteable.model';
+
+const BATCH = 500;
+
+/**
+ * `mayHaveEpic` on the issues linked to an epic before the hint was kept (epics/epic-issues.ts): without
+ * it their answers would no longer look for their epic. Idempotent.
+ */
+export function epicHintsMigration(version: number): Migration {
+  return {
+    version,
+    name: 'noteables: mayHaveEpic on the issues linked to an epic',
+    async up(connection, logger) {
+      const { noteables } = compiledModels<{ noteables: Model<NoteableDoc> }>(connection, {
+        noteables: 'Noteable',
+      });
+      const links = connection.collection<{ issueId: number }>('epic_issues');
+      let hinted = 0;
+      let batch: number[] = [];
+      const flush = async () => {
+        if (batch.length > 0)
+          await noteables.updateMany({ _id: { $in: batch } }, { $set: { mayHaveEpic: true } });
+        hinted += batch.length;
+        batch = [];
+      };
+      for await (const link of links.find({}, { projection: { issueId: 1 } })) {
+        batch.push(link.issueId);
+        if (batch.length >= BATCH) await flush();
+      }
+      await flush();
+      logger.info({ hinted }, 'noteables: mayHaveEpic set');
+    },
+  };
+}
