@@ -12,6 +12,17 @@ describe('expiry dates (memberships, personal access tokens)', () => {
     expect(todayUtc()).toBe('2026-03-11');
   });
 
+  it('When the clock passes midnight UTC, then the next day, and back again when it is set back', () => {
+    jest.setSystemTime(new Date('2026-03-11T23:59:59.999Z'));
+    expect(todayUtc()).toBe('2026-03-11');
+    jest.setSystemTime(new Date('2026-03-12T00:00:00.000Z'));
+    expect(todayUtc()).toBe('2026-03-12');
+    jest.setSystemTime(new Date('2026-03-10T12:00:00.000Z'));
+    expect(todayUtc()).toBe('2026-03-10');
+    jest.setSystemTime(new Date('2026-03-10T23:30:00.000-05:00'));
+    expect(todayUtc()).toBe('2026-03-11');
+  });
+
   it.each([
     ['2026-03-10', true],
     ['2026-03-11', true], // expires on a day → expired from that day on, as GitLab's `expires_at <= Date.current`
