@@ -1,5 +1,5 @@
 import { Gitlab } from '@gitbeaker/rest';
-import { boardEntity, boardListEntity, labelEntity } from '@gl/contracts';
+import { boardEntity, boardListEntity, labelEntity, projectBoardEntity } from '@gl/contracts';
 import type { InfraHandle } from '@gl/infra';
 import { z } from 'zod';
 import type { RunningStack } from '@gl/launcher';
@@ -105,5 +105,26 @@ describe('boards on the free tier with @gitbeaker/rest', () => {
       body: JSON.stringify({ start_date: '2030-01-01', due_date: '2030-01-14' }),
     });
     expect(created.status).toBe(403);
+  });
+
+  it('When a project creates boards, then it has several on the free tier (multiple_issue_boards_available?) and label lists only', async () => {
+    const project = await free.Projects.create({ name: unique('freeproject'), namespaceId: groupId });
+    const first = projectBoardEntity.parse(await free.ProjectIssueBoards.create(project.id, 'One'));
+    const second = projectBoardEntity.parse(await free.ProjectIssueBoards.create(project.id, 'Two'));
+    const boards = z.array(projectBoardEntity).parse(await free.ProjectIssueBoards.all(project.id));
+    expect(boards.map((b) => b.id)).toEqual([first.id, second.id]);
+    const scoped = await freeApi(`/projects/${project.id}/boards/${first.id}`, {
+      method: 'PUT',
+      body: JSON.stringify({ weight: 3, name: 'First' }),
+    });
+    expect(projectBoardEntity.parse(await scoped.json())).toMatchObject({ name: 'First', weight: null });
+    const milestoneList = await freeApi(`/projects/${project.id}/boards/${first.id}/lists`, {
+      method: 'POST',
+      body: JSON.stringify({ milestone_id: 1 }),
+    });
+    expect(milestoneList.status).toBe(400);
+    expect(await milestoneList.json()).toEqual({ error: 'label_id is missing' });
+    await free.ProjectIssueBoards.remove(project.id, second.id);
+    expect(z.array(projectBoardEntity).parse(await free.ProjectIssueBoards.all(project.id))).toHaveLength(1);
   });
 });

@@ -7,6 +7,28 @@ import { nextEmojiName } from './rules/emoji-rotation';
 
 const victims = new Map<string, Promise<number>>();
 
+/** A board of the group or project at `base` (`/groups/:id`, `/projects/:id`). */
+async function freshBoard(base: string, owner: string): Promise<number> {
+  const board = await must<{ id: number }>('POST', `${base}/boards`, {
+    token: owner,
+    body: { name: unique('b-') },
+  });
+  return board.id;
+}
+
+/** A list of a new label of the group or project at `base` on its board `boardId`. */
+async function freshList(base: string, boardId: number, owner: string): Promise<number> {
+  const label = await must<{ id: number }>('POST', `${base}/labels`, {
+    token: owner,
+    body: { name: unique('lst-'), color: '#abcdef' },
+  });
+  const list = await must<{ id: number }>('POST', `${base}/boards/${boardId}/lists`, {
+    token: owner,
+    body: { label_id: label.id },
+  });
+  return list.id;
+}
+
 /**
  * A resource of its own for a destructive cell, made by root or the Owner: deleting it harms no other cell.
  * Returns the path parameters that address it.
@@ -172,24 +194,14 @@ export async function makeFresh(kind: FreshKind, c: CellContext, path: string): 
       });
       return { milestone_id: milestone.id };
     }
-    case 'board': {
-      const board = await must<{ id: number }>('POST', `${g}/boards`, {
-        token: owner,
-        body: { name: unique('b-') },
-      });
-      return { board_id: board.id };
-    }
-    case 'list': {
-      const label = await must<{ id: number }>('POST', `${g}/labels`, {
-        token: owner,
-        body: { name: unique('lst-'), color: '#abcdef' },
-      });
-      const list = await must<{ id: number }>('POST', `${g}/boards/${c.r.boardId}/lists`, {
-        token: owner,
-        body: { label_id: label.id },
-      });
-      return { list_id: list.id };
-    }
+    case 'board':
+      return { board_id: await freshBoard(g, owner) };
+    case 'list':
+      return { list_id: await freshList(g, c.r.boardId, owner) };
+    case 'projectBoard':
+      return { board_id: await freshBoard(p, owner) };
+    case 'projectList':
+      return { board_id: c.r.projectBoardId, list_id: await freshList(p, c.r.projectBoardId, owner) };
     case 'integration': {
       const integration = await must<{ id: number }>('POST', `${p}/alert_management/http_integrations`, {
         token: owner,

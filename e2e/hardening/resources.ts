@@ -38,6 +38,9 @@ export interface Resources {
   projectMilestoneId: number;
   boardId: number;
   listId: number;
+  /** A board of the project, with one list of a project label (project board endpoints address them). */
+  projectBoardId: number;
+  projectListId: number;
   integration: { id: number; token: string; url: string };
   alertIid: number;
   registry: { repositoryId: number; tag: string };
@@ -217,6 +220,14 @@ export async function createResources(ctx: ResourceContext): Promise<Resources> 
     token,
     body: { label_id: listLabel.id },
   });
+  const projectBoard = await must<{ id: number }>('POST', `${p}/boards`, {
+    token,
+    body: { name: unique('pboard-') },
+  });
+  const projectList = await must<{ id: number }>('POST', `${p}/boards/${projectBoard.id}/lists`, {
+    token,
+    body: { label_id: projectLabel.id },
+  });
 
   const integration = await must<{ id: number; token: string; url: string }>(
     'POST',
@@ -266,6 +277,8 @@ export async function createResources(ctx: ResourceContext): Promise<Resources> 
     projectMilestoneId: projectMilestone.id,
     boardId: board.id,
     listId: list.id,
+    projectBoardId: projectBoard.id,
+    projectListId: projectList.id,
     integration,
     alertIid: alerts[0]!.iid,
     registry: { repositoryId: registryRepositoryId, tag: 'v1' },

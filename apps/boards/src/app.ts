@@ -45,22 +45,36 @@ export function createBoardsApp(runtime: ServiceRuntime): ServiceInstance & { bo
   runtime.outbox.register(definitionsModel);
   const definitions = createBoardDefinitions(models, definitionsModel, runtime.outbox);
   const counters = createCounters(runtime.connection);
-  const stores = createBoardsStores(models, counters);
+  const projectMilestonesModel = createProjectMilestonesModel(runtime.connection);
+  runtime.outbox.register(projectMilestonesModel);
+  const stores = createBoardsStores(models, counters, {
+    projectLabels: createProjectLabelsStore(
+      createProjectLabelsModel(runtime.connection),
+      models.labels,
+      counters,
+    ),
+    projectMilestones: createProjectMilestonesStore(
+      projectMilestonesModel,
+      models.milestones,
+      counters,
+      runtime.outbox,
+    ),
+  });
   const boards = publishingBoards(createBoardsService(stores), definitions);
   const labels = publishingLabels(createLabelsService(stores.labels, boards), definitions);
   const milestones = createMilestonesService(stores.milestones, runtime.outbox);
-  const projectMilestonesModel = createProjectMilestonesModel(runtime.connection);
-  runtime.outbox.register(projectMilestonesModel);
   const projectMilestones = createProjectMilestonesService(
-    createProjectMilestonesStore(projectMilestonesModel, models.milestones, counters, runtime.outbox),
+    stores.projectMilestones,
     milestones,
     runtime.outbox,
+    boards,
   );
   const labelSubscriptions = createLabelSubscriptions(runtime.connection);
   const projectLabels = createProjectLabelsService(
-    createProjectLabelsStore(createProjectLabelsModel(runtime.connection), models.labels, counters),
+    stores.projectLabels,
     stores.labels,
     labelSubscriptions,
+    boards,
   );
   const app = createRuntimeHttpApp(runtime, SERVICE_NAME, {
     apiRouters: [

@@ -62,7 +62,7 @@ export function createBoardDefinitions(
     const titles = new Map(labels.map((l) => [l._id, l.name]));
     return {
       boardId: board._id,
-      groupId: board.groupId,
+      groupId: board.groupId ?? board.parentId,
       revision,
       deleted: false,
       milestoneId: board.milestoneId ?? null,
@@ -170,7 +170,8 @@ export function createBoardDefinitions(
         .lean<Pick<BoardDefinitionDoc, '_id'>[]>();
       const done = new Set(known.map((d) => d._id));
       for (const board of page) {
-        if (done.has(board._id) || stopped()) continue;
+        // Project boards (no groupId) are not published.
+        if (done.has(board._id) || board.groupId === undefined || stopped()) continue;
         await publish(board._id, board.groupId);
         published++;
       }
@@ -185,11 +186,23 @@ export function createBoardDefinitions(
 export type BoardDefinitions = ReturnType<typeof createBoardDefinitions>;
 
 /**
- * The boards service with every change to a board's definition published after it: creation, scope and
- * settings, lists added, moved and removed, and targets forgotten with a deleted label or milestone.
+ * The group a board's definition is published for, null for a project board: discussions keeps copies of
+ * group boards only (the columns and card moves it serves are group boards').
+ */
+function publishedGroup(board: Pick<BoardDoc, 'parentKind' | 'parentId' | 'groupId'>): number | null {
+  return board.parentKind === 'project' ? null : (board.groupId ?? board.parentId);
+}
+
+/**
+ * The boards service with every change to a group board's definition published after it: creation, scope
+ * and settings, lists added, moved and removed, and targets forgotten with a deleted label or milestone.
  */
 export function publishingBoards(boards: BoardsService, definitions: BoardDefinitions): BoardsService {
   const defaultsKnown = new Set<number>();
+  async function republish(board: BoardDoc): Promise<void> {
+    const groupId = publishedGroup(board);
+    if (groupId !== null) await definitions.publish(board._id, groupId);
+  }
   return {
     ...boards,
     async ensureDefaultBoard(groupId) {
@@ -197,42 +210,42 @@ export function publishingBoards(boards: BoardsService, definitions: BoardDefini
       // Free-tier reads call this every time: the default board's definition is looked for once per
       // group and process, and published by whoever finds none.
       if (defaultsKnown.has(groupId)) return;
-      const board = (await boards.page(groupId, 0, 1)).boards[0];
+      const board = (await boards.page({ kind: 'group', id: groupId }, 0, 1)).boards[0];
       if (board) await definitions.publishIfNew(board._id, groupId);
       defaultsKnown.add(groupId);
     },
-    async create(groupId, name) {
-      const board = await boards.create(groupId, name);
-      await definitions.publish(board._id, groupId);
+    async create(parent, name) {
+      const board = await boards.create(parent, name);
+      await republish(board);
       return board;
     },
     async update(ns, board, changes, scoped) {
       const updated = await boards.update(ns, board, changes, scoped);
-      await definitions.publish(board._id, board.groupId);
+      await republish(board);
       return updated;
     },
     async remove(board) {
       await boards.remove(board);
-      await definitions.publish(board._id, board.groupId);
+      await republish(board);
     },
     async addList(ns, board, key, targetId) {
       const added = await boards.addList(ns, board, key, targetId);
-      await definitions.publish(board._id, board.groupId);
+      await republish(board);
       return added;
     },
     async moveList(board, listId, position) {
       const moved = await boards.moveList(board, listId, position);
-      await definitions.publish(board._id, board.groupId);
+      await republish(board);
       return moved;
     },
     async removeList(board, listId) {
       await boards.removeList(board, listId);
-      await definitions.publish(board._id, board.groupId);
+      await republish(board);
     },
     async forgetTarget(kind, targetId) {
       const affected = await definitions.boardsUsing(targetId, kind);
       await boards.forgetTarget(kind, targetId);
-      for (const board of affected) await definitions.publish(board._id, board.groupId);
+      for (const board of affected) await republish(board);
     },
   };
 }
@@ -244,7 +257,8 @@ export function publishingLabels(labels: LabelsService, definitions: BoardDefini
     async update(groupId, params) {
       const updated = await labels.update(groupId, params);
       for (const board of await definitions.boardsUsing(updated._id, 'label')) {
-        await definitions.publish(board._id, board.groupId);
+        const groupId = publishedGroup(board);
+        if (groupId !== null) await definitions.publish(board._id, groupId);
       }
       return updated;
     },

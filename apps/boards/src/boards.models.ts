@@ -88,9 +88,25 @@ export interface ListItem {
   targetId: number;
 }
 
+/** What a board belongs to: a group (group boards) or a project (project boards). */
+export type BoardParentKind = 'group' | 'project';
+
+/** A board's parent as its documents name it; a NamespaceContext is one. */
+export interface BoardParent {
+  kind: BoardParentKind;
+  id: number;
+}
+
 export interface BoardDoc {
   _id: number;
-  groupId: number;
+  /** The board's parent (migrations/board-parents.ts wrote them on group boards made before). */
+  parentKind: BoardParentKind;
+  parentId: number;
+  /**
+   * The group of a group board, as `gl.boards.board.defined` carries it; absent on project boards, which
+   * are not published (their issues' boards are not served yet).
+   */
+  groupId?: number;
   /** Unique: `default:<groupId>` for the board every group has, `board:<id>` for the others. */
   slot: string;
   name: string;
@@ -161,6 +177,8 @@ export function createBoardsModels(connection: Connection): BoardsModels {
   const listSchema = new Schema<ListItem>({ id: Number, kind: String, targetId: Number }, { _id: false });
   const boardSchema = documentSchema<BoardDoc>({
     _id: Number,
+    parentKind: String,
+    parentId: Number,
     groupId: { type: Number, index: true },
     slot: { type: String, unique: true },
     name: String,
@@ -174,6 +192,8 @@ export function createBoardsModels(connection: Connection): BoardsModels {
     version: Number,
     createdAt: Date,
   });
+  // A parent's boards in id order (the lists and the lookups of one board by parent).
+  boardSchema.index({ parentKind: 1, parentId: 1, _id: 1 });
   boardSchema.index({ 'lists.id': 1 });
 
   const userSchema = documentSchema<UserDoc>({ _id: Number, username: String, name: String, state: String });

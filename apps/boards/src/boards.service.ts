@@ -1,14 +1,16 @@
 import type { z } from 'zod';
 import type { NamespaceContext, updateBoardBody } from '@gl/contracts';
 import { ModelError, NotFoundError, type Counters } from '@gl/service-kit';
-import { groupAndAncestors } from './boards.access';
-import type { BoardDoc, BoardsModels, ListItem, ListKind } from './boards.models';
+import { createBoardParents } from './board-parents';
+import type { BoardDoc, BoardParent, BoardsModels, ListItem, ListKind } from './boards.models';
 
-export type { BoardDoc };
+export type { BoardDoc, BoardParent };
 import { createBoardsStore, type BoardSettings, type BoardsStore } from './boards.store';
 import { createIterationsService } from './iterations.service';
 import { createIterationsStore, type IterationsStore } from './iterations.store';
+import type { ProjectLabelsStore } from './labels/project-labels.store';
 import { createLabelsStore, type LabelsStore } from './labels.store';
+import type { ProjectMilestonesStore } from './milestones/project-milestones.store';
 import { moveItem, removeItem } from './list-order';
 import { createMilestonesStore, type MilestonesStore } from './milestones.store';
 import type { Referenced } from './presenters';
@@ -49,10 +51,20 @@ export interface BoardsStores {
   milestones: MilestonesStore;
   users: UsersStore;
   iterations: IterationsStore;
+  projectLabels: ProjectLabelsStore;
+  projectMilestones: ProjectMilestonesStore;
 }
 
-export function createBoardsStores(models: BoardsModels, counters: Counters): BoardsStores {
+/** The project labels and milestones stores, made with their own models (app.ts). */
+export type ProjectStores = Pick<BoardsStores, 'projectLabels' | 'projectMilestones'>;
+
+export function createBoardsStores(
+  models: BoardsModels,
+  counters: Counters,
+  projectStores: ProjectStores,
+): BoardsStores {
   return {
+    ...projectStores,
     boards: createBoardsStore(models.boards, counters),
     labels: createLabelsStore(models.labels, counters),
     milestones: createMilestonesStore(models.milestones, counters),
@@ -61,38 +73,42 @@ export function createBoardsStores(models: BoardsModels, counters: Counters): Bo
   };
 }
 
-/** Boards and their lists: GitLab's Boards::* and Boards::Lists::* services over the boards store. */
+/**
+ * Boards and their lists, of groups and projects (`board_parent`): GitLab's Boards::* and Boards::Lists::*
+ * services over the boards store.
+ */
 export function createBoardsService(stores: BoardsStores) {
-  const { boards, labels, milestones, users } = stores;
+  const { boards, users } = stores;
   const iterations = createIterationsService(stores.iterations);
+  const parents = createBoardParents(stores);
 
   /** The board every group has on the free tier, created on first access by any number of callers at once. */
   async function ensureDefaultBoard(groupId: number): Promise<void> {
     await boards.ensureOne(groupId, DEFAULT_BOARD_NAME);
   }
 
-  async function create(groupId: number, name: string): Promise<BoardDoc> {
-    return boards.create(groupId, name);
+  async function create(parent: BoardParent, name: string): Promise<BoardDoc> {
+    return boards.create(parent, name);
   }
 
   async function page(
-    groupId: number,
+    parent: BoardParent,
     skip: number,
     limit: number,
   ): Promise<{ boards: BoardDoc[]; total: number }> {
-    return boards.page(groupId, skip, limit);
+    return boards.page(parent, skip, limit);
   }
 
-  /** `board_parent.boards.find(id)`: 404 "Not found" when missing or in another group. */
-  async function get(groupId: number, boardId: number): Promise<BoardDoc> {
-    const board = await boards.find(groupId, boardId);
+  /** `board_parent.boards.find(id)`: 404 "Not found" when missing or another parent's. */
+  async function get(parent: BoardParent, boardId: number): Promise<BoardDoc> {
+    const board = await boards.find(parent, boardId);
     if (!board) throw new NotFoundError();
     return board;
   }
 
   /**
    * Boards::UpdateService with EE's filters (ee/app/services/ee/boards/base_service.rb). `scoped` says
-   * whether the group has scoped_issue_board: without it the scope parameters are not permitted and are
+   * whether the parent has scoped_issue_board: without it the scope parameters are not permitted and are
    * dropped (permitted_params), and the rest of the update applies.
    */
   async function update(
@@ -123,20 +139,21 @@ export function createBoardsService(stores: BoardsStores) {
       const id = changes.assignee_id;
       settings.assigneeId = id !== null && (await users.exists(id)) ? id : null;
     }
-    // filter_milestone: blank clears, a predefined id is kept as is, one of the group's (or its
-    // ancestors') milestones is set, and any other id is dropped: the board keeps its milestone.
+    // filter_milestone: blank clears, a predefined id is kept as is, one of the parent's milestones (a
+    // project's own or its groups', a group's or its ancestors') is set, and any other id is dropped: the
+    // board keeps its milestone.
     if (changes.milestone_id !== undefined) {
       const id = changes.milestone_id;
       if (id === null || PREDEFINED_MILESTONE_IDS.has(id)) settings.milestoneId = id;
-      else if (await milestones.existsIn(id, groupAndAncestors(ns))) settings.milestoneId = id;
+      else if (await parents.milestoneUsable(ns, id)) settings.milestoneId = id;
     }
-    // filter_labels: titles found among the group's and its ancestors' labels, else created in the group.
+    // filter_labels: titles found among the parent's labels, else created in the parent.
     if (changes.labels !== undefined) {
       const names = [...new Set(changes.labels.map((name) => name.trim()))].filter(
         (name) => name !== '' && [...name].length <= LABEL_TITLE_LIMIT,
       );
       settings.labelIds = names.length
-        ? await labels.findOrCreateByNames(ns.id, groupAndAncestors(ns), names, DEFAULT_LABEL_COLOR)
+        ? await parents.findOrCreateLabels(ns, names, DEFAULT_LABEL_COLOR)
         : [];
     }
     return settings;
@@ -146,7 +163,7 @@ export function createBoardsService(stores: BoardsStores) {
     await boards.remove(board._id);
   }
 
-  /** Boards::Lists::CreateService: a list of a target this group's boards may use, once per board. */
+  /** Boards::Lists::CreateService: a list of a target this parent's boards may use, once per board. */
   async function addList(
     ns: NamespaceContext,
     board: BoardDoc,
@@ -184,20 +201,19 @@ export function createBoardsService(stores: BoardsStores) {
     });
   }
 
-  /** The list's target, usable by this group's boards; GitLab's "<Type> not found" otherwise. */
+  /** The list's target, usable by this parent's boards; GitLab's "<Type> not found" otherwise. */
   async function targetOf(
     ns: NamespaceContext,
     key: ListTarget,
     id: number,
   ): Promise<{ kind: ListKind; targetId: number }> {
-    const groups = groupAndAncestors(ns);
     const notFound = ModelError.error(`${TARGET_NAMES[key]} not found`);
     if (key === 'label_id') {
-      if (!(await labels.existsIn(id, groups))) throw notFound;
+      if (!(await parents.labelUsable(ns, id))) throw notFound;
       return { kind: 'label', targetId: id };
     }
     if (key === 'milestone_id') {
-      if (!(await milestones.existsIn(id, groups))) throw notFound;
+      if (!(await parents.milestoneUsable(ns, id))) throw notFound;
       return { kind: 'milestone', targetId: id };
     }
     if (key === 'assignee_id') {
@@ -219,6 +235,26 @@ export function createBoardsService(stores: BoardsStores) {
     if (kind === 'label') await boards.forgetScopeLabel(targetId);
   }
 
+  /**
+   * Labels::PromoteService#update_issue_board_lists: the lists of the merged labels take the promoted one
+   * (a board that has a list of it already keeps that one), and so do the boards' scopes.
+   */
+  async function retargetLabels(fromIds: number[], toId: number): Promise<void> {
+    for (const from of fromIds) {
+      for (const board of await boards.withListTarget(from)) {
+        await boards.changeLists(board._id, (lists) => {
+          const has = lists.some((l) => l.kind === 'label' && l.targetId === toId);
+          const merged = lists.flatMap((l) => {
+            if (l.kind !== 'label' || l.targetId !== from) return [l];
+            return has ? [] : [{ ...l, targetId: toId }];
+          });
+          return { lists: merged, result: undefined };
+        });
+      }
+      await boards.replaceScopeLabel(from, toId);
+    }
+  }
+
   /** Loads the labels, milestones and users the given boards refer to. */
   async function references(shown: BoardDoc[]): Promise<Referenced> {
     const labelIds = new Set<number>();
@@ -237,8 +273,8 @@ export function createBoardsService(stores: BoardsStores) {
       }
     }
     const [labelDocs, milestoneDocs, iterationDocs, userDocs] = await Promise.all([
-      labels.byIds([...labelIds]),
-      milestones.byIds([...milestoneIds]),
+      parents.labelsByIds([...labelIds]),
+      parents.milestonesByIds([...milestoneIds]),
       stores.iterations.byIds([...iterationIds]).then(iterations.sequenced),
       users.byIds([...userIds]),
     ]);
@@ -261,6 +297,7 @@ export function createBoardsService(stores: BoardsStores) {
     moveList,
     removeList,
     forgetTarget,
+    retargetLabels,
     references,
   };
 }

@@ -6,7 +6,7 @@ import {
   totalFromPage,
   type Counters,
 } from '@gl/service-kit';
-import type { BoardDoc, ListItem } from './boards.models';
+import type { BoardDoc, BoardParent, ListItem } from './boards.models';
 
 const MAX_CAS_ATTEMPTS = 50;
 
@@ -33,8 +33,13 @@ class KeyedQueue {
   }
 }
 
+/** The filter of a parent's boards (served by the `parentKind, parentId, _id` index). */
+function ofParent(parent: BoardParent) {
+  return { parentKind: parent.kind, parentId: parent.id };
+}
+
 /**
- * Boards and their lists. A board's movable lists live in the board document, in position order, so every
+ * Boards and their lists, of groups and projects alike. A board's movable lists live in the board document, in position order, so every
  * list change is one single-document write: changes to one board are queued in-process and each write is a
  * compare-and-set on `version`, which also keeps several processes from losing each other's changes.
  */
@@ -46,42 +51,43 @@ export function createBoardsStore(boards: Model<BoardDoc>, counters: Counters) {
    * board, as the unique `slot` `default:<groupId>` lets only the first insert in.
    */
   async function ensureOne(groupId: number, name: string): Promise<void> {
-    if (await boards.exists({ groupId })) return;
+    const group: BoardParent = { kind: 'group', id: groupId };
+    if (await boards.exists(ofParent(group))) return;
     const slot = `default:${groupId}`;
     if (await boards.exists({ slot })) return;
     const id = await counters.next('board');
     try {
-      await boards.create(newBoard(id, groupId, name, slot));
+      await boards.create(newBoard(id, group, name, slot));
     } catch (err) {
       if (!isDuplicateKeyError(err)) throw err;
     }
   }
 
-  async function create(groupId: number, name: string): Promise<BoardDoc> {
+  async function create(parent: BoardParent, name: string): Promise<BoardDoc> {
     const id = await counters.next('board');
-    const doc = newBoard(id, groupId, name, `board:${id}`);
+    const doc = newBoard(id, parent, name, `board:${id}`);
     await boards.create(doc);
     return doc;
   }
 
   async function page(
-    groupId: number,
+    parent: BoardParent,
     skip: number,
     limit: number,
   ): Promise<{ boards: BoardDoc[]; total: number }> {
-    // The driver's cursor, not a mongoose query: a lean read casts nothing here (groupId is a number), and
-    // the query object's building was a tenth of the service's CPU on GET /groups/:id/boards.
-    const byGroup = { groupId } as unknown as Parameters<typeof boards.collection.find>[0];
+    // The driver's cursor, not a mongoose query: a lean read casts nothing here (the filter is a string
+    // and a number), and the query object's building was a tenth of the service's CPU on GET .../boards.
+    const byParent = ofParent(parent) as unknown as Parameters<typeof boards.collection.find>[0];
     const docs = (await boards.collection
-      .find(byGroup, { sort: { _id: 1 }, skip, limit })
+      .find(byParent, { sort: { _id: 1 }, skip, limit })
       .toArray()) as unknown as BoardDoc[];
     const total =
-      totalFromPage({ skip, perPage: limit }, docs.length) ?? (await boards.countDocuments({ groupId }));
+      totalFromPage({ skip, perPage: limit }, docs.length) ?? (await boards.countDocuments(ofParent(parent)));
     return { boards: docs, total };
   }
 
-  async function find(groupId: number, boardId: number): Promise<BoardDoc | null> {
-    return boards.findOne({ _id: boardId, groupId }).lean<BoardDoc>();
+  async function find(parent: BoardParent, boardId: number): Promise<BoardDoc | null> {
+    return boards.findOne({ _id: boardId, ...ofParent(parent) }).lean<BoardDoc>();
   }
 
   async function update(boardId: number, settings: BoardSettings): Promise<BoardDoc | null> {
@@ -134,6 +140,12 @@ export function createBoardsStore(boards: Model<BoardDoc>, counters: Counters) {
     await boards.updateMany({ labelIds: labelId }, { $pull: { labelIds: labelId } });
   }
 
+  /** Puts `toId` in place of `fromId` in every board's scope. */
+  async function replaceScopeLabel(fromId: number, toId: number): Promise<void> {
+    await boards.updateMany({ labelIds: fromId }, { $addToSet: { labelIds: toId } });
+    await boards.updateMany({ labelIds: fromId }, { $pull: { labelIds: fromId } });
+  }
+
   return {
     ensureOne,
     create,
@@ -145,15 +157,18 @@ export function createBoardsStore(boards: Model<BoardDoc>, counters: Counters) {
     changeLists,
     withListTarget,
     forgetScopeLabel,
+    replaceScopeLabel,
   };
 }
 
 export type BoardsStore = ReturnType<typeof createBoardsStore>;
 
-function newBoard(id: number, groupId: number, name: string, slot: string): BoardDoc {
+function newBoard(id: number, parent: BoardParent, name: string, slot: string): BoardDoc {
   return {
     _id: id,
-    groupId,
+    parentKind: parent.kind,
+    parentId: parent.id,
+    ...(parent.kind === 'group' ? { groupId: parent.id } : {}),
     slot,
     name,
     hideBacklogList: false,

@@ -29,7 +29,7 @@ export function createIterationsRouter(iterations: IterationsService): Router {
     const member = accessLevelOf(ctx) >= ACCESS_LEVELS.guest || ctx.principal?.isAdmin === true;
     const { total, docs } = await iterations.page(ns, query, page, member);
     setPaginationHeaders(req, res, page, total);
-    const pc = { group: ns, externalUrl: ctx.externalUrl };
+    const pc = { parent: ns, externalUrl: ctx.externalUrl };
     const day = today();
     sendJson(
       res,
@@ -42,7 +42,7 @@ export function createIterationsRouter(iterations: IterationsService): Router {
     const { ns } = groupWriter(ctx, ACCESS_LEVELS.reporter);
     if (!isHigherTier(ctx)) throw new ForbiddenError();
     const created = await iterations.create(ns, params());
-    sendJson(res, 201, presentIteration(created, { group: ns, externalUrl: ctx.externalUrl }));
+    sendJson(res, 201, presentIteration(created, { parent: ns, externalUrl: ctx.externalUrl }));
   });
 
   return router;

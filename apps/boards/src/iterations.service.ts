@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import type { NamespaceContext, createIterationBody, listIterationsQuery } from '@gl/contracts';
 import { ModelError, NotFoundError, type PageRequest } from '@gl/service-kit';
-import { groupAndAncestors } from './boards.access';
+import { boardGroups, groupAndAncestors } from './boards.access';
 import type { CadenceSpan, IterationDoc } from './boards.models';
 import type { IterationConditions, IterationScope, IterationsStore } from './iterations.store';
 import { containsText } from './text-search';
@@ -177,9 +177,12 @@ export function createIterationsService(store: IterationsStore) {
     return { ...doc, sequence: 1 + spans.filter((s) => s.startDate < startDate).length };
   }
 
-  /** An iteration of the group or its ancestors, any state (Boards::Lists::CreateService#find_iteration). */
+  /**
+   * An iteration of the board parent's groups (a group and its ancestors, a project's group and its
+   * ancestors), any state (Boards::Lists::CreateService#find_iteration).
+   */
   async function usable(ns: NamespaceContext, id: number): Promise<IterationDoc | null> {
-    return store.findIn(id, groupAndAncestors(ns));
+    return store.findIn(id, boardGroups(ns));
   }
 
   return { page, create, usable, sequenced };

@@ -3,15 +3,21 @@ import { ITERATION_STATES } from '@gl/contracts';
 import type {
   BoardEntity,
   BoardListEntity,
+  BoardProjectEntity,
   IterationEntity,
   LabelEntity,
   MilestoneEntity,
   NamespaceContext,
+  ProjectBoardEntity,
+  ProjectBoardListEntity,
+  ProjectMilestoneEntity,
   UserSummary,
   labelBasicEntity,
 } from '@gl/contracts';
 import type { BoardDoc, LabelDoc, MilestoneDoc, UserDoc } from './boards.models';
 import { userSummary } from '@gl/service-kit';
+import { isProjectMilestone, type BoardLabel, type BoardMilestone } from './board-parents';
+import type { ProjectMilestoneDoc } from './milestones/project-milestones.model';
 import { iterationState, today, type SequencedIteration } from './iterations.service';
 
 type LabelBasic = z.infer<typeof labelBasicEntity>;
@@ -48,7 +54,7 @@ export function presentLabel(
   };
 }
 
-export function presentLabelBasic(label: LabelDoc): LabelBasic {
+export function presentLabelBasic(label: BoardLabel): LabelBasic {
   return { id: label._id, name: label.name, color: label.color, description: label.description };
 }
 
@@ -81,6 +87,31 @@ export function presentMilestone(milestone: MilestoneDoc, groupWebUrl: string): 
   };
 }
 
+/** Entities::Milestone of a project milestone (`project_id`, the project's web URL). */
+export function presentProjectMilestone(
+  m: ProjectMilestoneDoc,
+  ns: NamespaceContext,
+): ProjectMilestoneEntity {
+  return { id: m._id, iid: m.iid, project_id: m.projectId, ...milestoneFields(m, ns.webUrl) };
+}
+
+/**
+ * The web URL of one of a project's groups: the project's namespace path cut at that group's depth (the
+ * ancestors are listed root first), after the instance's relative URL root if it has one.
+ */
+export function projectGroupWebUrl(ns: NamespaceContext, groupId: number): string {
+  const depth = ns.ancestorGroupIds.indexOf(groupId) + 1;
+  const url = new URL(ns.webUrl);
+  const segments = url.pathname.split('/').filter(Boolean);
+  const groupsStart = segments.length - 1 - ns.ancestorGroupIds.length;
+  const groupPath = [
+    ...segments.slice(0, groupsStart),
+    'groups',
+    ...segments.slice(groupsStart, groupsStart + depth),
+  ];
+  return `${url.origin}/${groupPath.join('/')}`;
+}
+
 /**
  * Milestone::Predefined as a board shows them (SpecialBoardFilter): the Timebox constants the Milestone
  * class defines, `No Milestone` 0, `Any Milestone` -1, `Upcoming` -2, `Started` -3.
@@ -93,12 +124,14 @@ export const PREDEFINED_MILESTONES: ReadonlyMap<number, string> = new Map([
 ]);
 
 /**
- * The web address of the iteration's group: the reader's group or one of its ancestors is named by the
- * request's context (its current path); a descendant by the path it had when the iteration was made.
+ * The web address of the iteration's group: the reader's group (or a project's group) or one of its
+ * ancestors is named by the request's context (its current path); a descendant by the path it had when
+ * the iteration was made.
  */
-function iterationGroupPath(iteration: SequencedIteration, group: NamespaceContext): string {
-  const segments = group.fullPath.split('/');
-  const chain = [...group.ancestorGroupIds, group.id];
+function iterationGroupPath(iteration: SequencedIteration, parent: NamespaceContext): string {
+  const segments = parent.fullPath.split('/');
+  if (parent.kind === 'project') segments.pop();
+  const chain = parent.kind === 'project' ? parent.ancestorGroupIds : [...parent.ancestorGroupIds, parent.id];
   const index = chain.indexOf(iteration.groupId);
   if (index >= 0 && segments.length === chain.length) return segments.slice(0, index + 1).join('/');
   return iteration.groupFullPath;
@@ -122,7 +155,7 @@ export function presentIteration(
     updated_at: iteration.updatedAt.toISOString(),
     start_date: iteration.startDate,
     due_date: iteration.dueDate,
-    web_url: `${pc.externalUrl}/groups/${iterationGroupPath(iteration, pc.group)}/-/iterations/${iteration._id}`,
+    web_url: `${pc.externalUrl}/groups/${iterationGroupPath(iteration, pc.parent)}/-/iterations/${iteration._id}`,
   };
 }
 
@@ -132,15 +165,30 @@ export function presentUser(user: UserDoc, externalUrl: string): UserSummary {
 
 /** Everything a board refers to, fetched once per response. */
 export interface Referenced {
-  labels: Map<number, LabelDoc>;
-  milestones: Map<number, MilestoneDoc>;
+  labels: Map<number, BoardLabel>;
+  milestones: Map<number, BoardMilestone>;
   iterations: Map<number, SequencedIteration>;
   users: Map<number, UserDoc>;
 }
 
+/** Where a board is shown: its parent (the group or project of the request) and the instance's URL. */
 export interface PresentContext {
-  group: NamespaceContext;
+  parent: NamespaceContext;
   externalUrl: string;
+}
+
+/**
+ * A milestone in full: a project's with `project_id`; a group's linked to the group board's group, or,
+ * on a project board, to that one of the project's groups.
+ */
+function presentFullMilestone(
+  milestone: BoardMilestone,
+  pc: PresentContext,
+): MilestoneEntity | ProjectMilestoneEntity {
+  if (isProjectMilestone(milestone)) return presentProjectMilestone(milestone, pc.parent);
+  const url =
+    pc.parent.kind === 'project' ? projectGroupWebUrl(pc.parent, milestone.groupId) : pc.parent.webUrl;
+  return presentMilestone(milestone, url);
 }
 
 export function presentList(
@@ -148,12 +196,16 @@ export function presentList(
   position: number,
   refs: Referenced,
   pc: PresentContext,
-): BoardListEntity {
+): BoardListEntity | ProjectBoardListEntity {
   const label = item.kind === 'label' ? refs.labels.get(item.targetId) : undefined;
-  const out: BoardListEntity = { id: item.id, label: label ? presentLabelBasic(label) : null, position };
+  const out: ProjectBoardListEntity = {
+    id: item.id,
+    label: label ? presentLabelBasic(label) : null,
+    position,
+  };
   if (item.kind === 'milestone') {
     const milestone = refs.milestones.get(item.targetId);
-    if (milestone) out.milestone = presentMilestone(milestone, pc.group.webUrl);
+    if (milestone) out.milestone = presentFullMilestone(milestone, pc);
   }
   if (item.kind === 'iteration') {
     const iteration = refs.iterations.get(item.targetId);
@@ -175,33 +227,47 @@ function presentBoardMilestone(
   refs: Referenced,
   pc: PresentContext,
   fullMilestone: boolean,
-): BoardEntity['milestone'] {
+): ProjectBoardEntity['milestone'] {
   if (board.milestoneId === null) return null;
   const predefined = PREDEFINED_MILESTONES.get(board.milestoneId);
   if (predefined !== undefined) return { title: predefined };
   const milestone = refs.milestones.get(board.milestoneId);
   if (!milestone) return null;
-  return fullMilestone
-    ? presentMilestone(milestone, pc.group.webUrl)
-    : { id: milestone._id, title: milestone.title };
+  return fullMilestone ? presentFullMilestone(milestone, pc) : { id: milestone._id, title: milestone.title };
 }
 
-/** Board entity (lib/api/entities/board.rb with ee/lib/ee/api/entities/board.rb). */
+/** Entities::BasicProjectDetails as a project board shows its project: what the request's context names. */
+function presentBoardProject(ns: NamespaceContext, externalUrl: string): BoardProjectEntity {
+  return {
+    id: ns.id,
+    name: ns.name,
+    name_with_namespace: ns.fullName,
+    path: ns.path,
+    path_with_namespace: ns.fullPath,
+    ssh_url_to_repo: `git@${new URL(externalUrl).hostname}:${ns.fullPath}.git`,
+    http_url_to_repo: `${ns.webUrl}.git`,
+    web_url: ns.webUrl,
+  };
+}
+
+/**
+ * Board entity (lib/api/entities/board.rb with ee/lib/ee/api/entities/board.rb): `project` on a project
+ * board, `group` on a group board, the other null.
+ */
 export function presentBoard(
   board: BoardDoc,
   refs: Referenced,
   pc: PresentContext,
   fullMilestone: boolean,
-): BoardEntity {
+): BoardEntity | ProjectBoardEntity {
   const assignee = board.assigneeId === null ? undefined : refs.users.get(board.assigneeId);
-  return {
+  const { parent } = pc;
+  const shown = {
     id: board._id,
     name: board.name,
     hide_backlog_list: board.hideBacklogList,
     hide_closed_list: board.hideClosedList,
-    project: null,
     lists: board.lists.map((item, i) => presentList(item, i, refs, pc)),
-    group: { id: pc.group.id, name: pc.group.name, web_url: pc.group.webUrl },
     milestone: presentBoardMilestone(board, refs, pc, fullMilestone),
     assignee: assignee ? presentUser(assignee, pc.externalUrl) : null,
     labels: board.labelIds.flatMap((id) => {
@@ -210,4 +276,10 @@ export function presentBoard(
     }),
     weight: board.weight,
   };
+  if (parent.kind === 'project') {
+    return { ...shown, project: presentBoardProject(parent, pc.externalUrl), group: null };
+  }
+  // A group board's lists and milestone are its groups' (no project milestones): BoardEntity's shapes.
+  const group = { id: parent.id, name: parent.name, web_url: parent.webUrl };
+  return { ...shown, project: null, group } as BoardEntity;
 }

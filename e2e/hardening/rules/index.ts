@@ -7,6 +7,7 @@ import { ISSUE_LIST_RULES } from './issue-lists';
 import { ISSUE_LINK_RULES } from './issue-links';
 import { NOTEABLE_RULES } from './noteables';
 import { RESOURCE_EVENT_RULES } from './resource-events';
+import { PROJECT_BOARD_RULES } from './project-boards';
 import { PROJECT_LABEL_RULES } from './project-labels';
 import { PROJECT_MILESTONE_RULES } from './project-milestones';
 import { NOTE_RULES } from './notes';
@@ -37,6 +38,7 @@ export const RULES: Rules = {
   ...SUBSCRIPTION_RULES,
   ...PROJECT_LABEL_RULES,
   ...PROJECT_MILESTONE_RULES,
+  ...PROJECT_BOARD_RULES,
   ...AWARD_EMOJI_RULES,
   ...RESOURCE_EVENT_RULES,
   ...ISSUE_LINK_RULES,

@@ -37,6 +37,8 @@ export type FreshKind =
   | 'projectMilestone'
   | 'board'
   | 'list'
+  | 'projectBoard'
+  | 'projectList'
   | 'integration'
   | 'repository'
   | 'tag'

@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import type { createProjectLabelBody, NamespaceContext, updateProjectLabelBody } from '@gl/contracts';
 import { ConflictError, HttpError, ModelError, NotFoundError, type PageRequest } from '@gl/service-kit';
-import type { LabelDoc } from '../boards.models';
+import type { LabelDoc, ListKind } from '../boards.models';
 import type { LabelSubscriptions } from '../label-subscriptions';
 import { validateLabel } from '../labels.service';
 import type { LabelsStore } from '../labels.store';
@@ -10,6 +10,12 @@ import type { ProjectLabelDoc } from './project-labels.model';
 import type { AvailableLabel, ProjectLabelChanges, ProjectLabelsStore } from './project-labels.store';
 
 export type { AvailableLabel, ProjectLabelDoc };
+
+/** What the boards do when their labels go (BoardsService): lists removed, or moved to a promoted label. */
+export interface BoardTargets {
+  forgetTarget(kind: ListKind, targetId: number): Promise<void>;
+  retargetLabels(fromIds: number[], toId: number): Promise<void>;
+}
 
 const notFound = (): NotFoundError => new NotFoundError('Label');
 const promotionFailed = (): HttpError =>
@@ -24,6 +30,7 @@ export function createProjectLabelsService(
   labels: ProjectLabelsStore,
   groupLabels: LabelsStore,
   subscriptions: LabelSubscriptions,
+  boards?: BoardTargets,
 ) {
   /** The labels the project sees, by title: its own, and unless `own`, its groups' (LabelsFinder). */
   function page(ns: NamespaceContext, own: boolean, search: string | undefined, page: PageRequest) {
@@ -118,13 +125,15 @@ export function createProjectLabelsService(
     const label = await findOwn(ns, key);
     await labels.remove([label._id]);
     await subscriptions.removeOf(label._id);
+    // Its lists go from the project's boards, and it from their scopes (Label has_many :lists, dependent).
+    await boards?.forgetTarget('label', label._id);
   }
 
   /**
    * Labels::PromoteService: the project's group gets a label of this title (the group's own when it has
    * one, else a copy of title, description and color), and every label of that title among the group's
    * projects is merged into it (subscriptions move, the project labels go). Issues hold label titles, so
-   * they keep theirs; group boards show only group labels, so no list changes.
+   * they keep theirs; the project boards' lists of the merged labels become lists of the group's label.
    */
   async function promote(ns: NamespaceContext, key: string): Promise<LabelDoc> {
     const group = projectGroup(ns);
@@ -134,6 +143,7 @@ export function createProjectLabelsService(
     const target = await groupLabelFor(group.id, label);
     const merged = await labels.idsInGroupProjects(group.id, label.name);
     await subscriptions.moveTo(merged, target._id);
+    await boards?.retargetLabels(merged, target._id);
     await labels.remove(merged);
     return target;
   }

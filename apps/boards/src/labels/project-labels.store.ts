@@ -137,8 +137,14 @@ export function createProjectLabelsStore(
     return found.map((l) => l._id);
   }
 
+  /** Project labels by id, whatever their project (the labels boards show). */
+  async function byIds(ids: number[]): Promise<ProjectLabelDoc[]> {
+    return ids.length ? projectLabels.find({ _id: { $in: ids } }).lean<ProjectLabelDoc[]>() : [];
+  }
+
   return {
     page,
+    byIds,
     ownById,
     ownByName,
     groupById,

@@ -1,4 +1,5 @@
 import { declaredIndexesMigration, type Migration } from '@gl/service-kit';
+import { boardParentsMigration } from './board-parents';
 import { milestoneDefinitionsMigration } from './milestone-definitions';
 
 /** gl_boards's steps, oldest first; a release that changes indexes or document shapes appends one. */
@@ -10,4 +11,6 @@ export const BOARDS_MIGRATIONS: readonly Migration[] = [
   milestoneDefinitionsMigration(3),
   // Project labels (/projects/:id/labels): the project_labels collection and its indexes.
   declaredIndexesMigration(4),
+  // Project boards (/projects/:id/boards): every board names its parent, indexed by it.
+  boardParentsMigration(5),
 ];

@@ -20,38 +20,16 @@ import {
   setPaginationHeaders,
 } from '@gl/service-kit';
 import { labelAdmin, labelsAvailable, readableProject } from '../labels/project-labels.access';
-import { milestoneFields, presentMilestone } from '../presenters';
-import type {
-  AvailableMilestone,
-  ProjectMilestoneDoc,
-  ProjectMilestonesService,
-} from './project-milestones.service';
+import { presentMilestone, presentProjectMilestone, projectGroupWebUrl } from '../presenters';
+import type { AvailableMilestone, ProjectMilestonesService } from './project-milestones.service';
 
-/** Entities::Milestone of a project milestone (`project_id`, the project's web URL). */
-function presentProjectMilestone(m: ProjectMilestoneDoc, ns: NamespaceContext): ProjectMilestoneEntity {
-  return { id: m._id, iid: m.iid, project_id: m.projectId, ...milestoneFields(m, ns.webUrl) };
-}
-
-/**
- * A group milestone listed through a project: its link is the group's, whose path is the project's
- * namespace path cut at that group's depth (the ancestors are listed root first).
- */
+/** A project milestone, or a group milestone listed through the project (its link is the group's). */
 function presentListed(
   m: AvailableMilestone,
   ns: NamespaceContext,
 ): ProjectMilestoneEntity | MilestoneEntity {
   if (m.project) return presentProjectMilestone(m.doc, ns);
-  const depth = ns.ancestorGroupIds.indexOf(m.doc.groupId) + 1;
-  const url = new URL(ns.webUrl);
-  const segments = url.pathname.split('/').filter(Boolean);
-  // Before the groups: a relative URL root, if the instance has one.
-  const groupsStart = segments.length - 1 - ns.ancestorGroupIds.length;
-  const groupPath = [
-    ...segments.slice(0, groupsStart),
-    'groups',
-    ...segments.slice(groupsStart, groupsStart + depth),
-  ];
-  return presentMilestone(m.doc, `${url.origin}/${groupPath.join('/')}`);
+  return presentMilestone(m.doc, projectGroupWebUrl(ns, m.doc.groupId));
 }
 
 /**

@@ -25,6 +25,7 @@ import {
 } from '@gl/service-kit';
 import type { MilestoneDoc } from '../boards.models';
 import { SERVICE_PRODUCER, type MilestonesService } from '../milestones.service';
+import type { BoardTargets } from '../labels/project-labels.service';
 import type { ProjectMilestoneDoc } from './project-milestones.model';
 import type {
   AvailableMilestone,
@@ -93,6 +94,7 @@ export function createProjectMilestonesService(
   milestones: ProjectMilestonesStore,
   groupMilestones: MilestonesService,
   outbox: Outbox,
+  boards?: BoardTargets,
 ) {
   function event(writer: ProjectMilestoneWriter, type: string, m: Written): EventEnvelope {
     const data: TargetEventData = {
@@ -234,6 +236,8 @@ export function createProjectMilestonesService(
       data,
     });
     await milestones.remove(m._id, [removed]);
+    // Its lists go from the project's boards (List belongs_to :milestone, dependent lists destroyed).
+    await boards?.forgetTarget('milestone', m._id);
   }
 
   /**

@@ -115,6 +115,11 @@ export function createProjectMilestonesStore(
     return milestones.findOne({ _id: id, projectId }).lean<ProjectMilestoneDoc>();
   }
 
+  /** Project milestones by id, whatever their project (the milestones boards show). */
+  async function byIds(ids: number[]): Promise<ProjectMilestoneDoc[]> {
+    return ids.length ? milestones.find({ _id: { $in: ids } }).lean<ProjectMilestoneDoc[]>() : [];
+  }
+
   /** Milestone#uniqueness_of_title for a project milestone: the project's, its group's and ancestors'. */
   async function titleTaken(projectId: number, groupIds: number[], title: string): Promise<boolean> {
     if ((await milestones.exists({ projectId, title })) !== null) return true;
@@ -187,6 +192,7 @@ export function createProjectMilestonesStore(
   return {
     page,
     find,
+    byIds,
     titleTaken,
     allocate,
     insert,

@@ -23,6 +23,7 @@ import {
   updateMilestoneBody,
 } from './entities';
 import { LABEL_SUBSCRIPTION_ENDPOINTS } from './label-subscription-endpoints';
+import { PROJECT_BOARD_ENDPOINTS } from './project-board-endpoints';
 import { PROJECT_LABEL_ENDPOINTS } from './project-label-endpoints';
 import { PROJECT_MILESTONE_ENDPOINTS } from './project-milestone-endpoints';
 
@@ -287,6 +288,7 @@ export const BOARDS_ENDPOINTS = defineEndpoints('boards', [
   ...LABEL_SUBSCRIPTION_ENDPOINTS,
   ...PROJECT_LABEL_ENDPOINTS,
   ...PROJECT_MILESTONE_ENDPOINTS,
+  ...PROJECT_BOARD_ENDPOINTS,
 ]);
 
 /** The catalogue by operation id, for handler registration: `BOARDS_API.<operationId>`. */
