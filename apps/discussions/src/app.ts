@@ -1,6 +1,7 @@
 import { DISCUSSIONS_ENDPOINTS } from '@gl/contracts';
 import {
   createCounters,
+  withIdBlocks,
   createProjectionRevisions,
   createRuntimeHttpApp,
   type ServiceInstance,
@@ -58,11 +59,15 @@ export const SERVICE_NAME = 'discussions';
  * Composes the discussions service from ready dependencies; opens nothing itself (main.ts does), so component
  * tests build it in-process against their own database.
  */
+/** The id sequences taken a block at a time (service-kit id-blocks.ts), by the size of their blocks. */
+const ID_BLOCKS = { note: 20, noteable: 20, resource_events: 20, award_emoji: 20 } as const;
+
 export function createDiscussionsApp(runtime: ServiceRuntime): ServiceInstance {
   const models = createDiscussionsModels(runtime.connection, runtime.outbox);
   const deps: DiscussionsDeps = {
     models,
-    counters: createCounters(runtime.connection),
+    // Ids (never iids) a block at a time: a comment or an issue no longer pays a round trip per id.
+    counters: withIdBlocks(createCounters(runtime.connection), ID_BLOCKS),
     outbox: runtime.outbox,
   };
   const store = createNoteablesStore(deps);

@@ -21,6 +21,7 @@ export * from './http/service-app';
 export * from './http/validate';
 export * from './mongo/connection';
 export * from './mongo/counters';
+export * from './mongo/id-blocks';
 export * from './mongo/migrations';
 export * from './mongo/models';
 export * from './mongo/backfill';
