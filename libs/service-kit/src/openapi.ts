@@ -30,6 +30,37 @@ const PAGINATION_HEADERS = Object.fromEntries(
   ]),
 );
 
+/**
+ * Conditional GETs (http/conditional.ts): a 2xx JSON answer to GET carries an ETag, and the same GET with
+ * If-None-Match holding it is a 304 with no body (RFC 9110 §13.1.2, §15.4.5). Inlined, not `$ref`s, so
+ * that every reader of `parameters` sees a name and a location.
+ */
+const ETAG_HEADER = {
+  ETag: { description: 'Weak entity tag of this answer (body and page headers)', schema: { type: 'string' } },
+};
+const IF_NONE_MATCH = {
+  name: 'If-None-Match',
+  in: 'header',
+  required: false,
+  description: 'Entity tags from earlier answers, or `*`: when one matches the current answer, 304',
+  schema: { type: 'string' },
+};
+const NOT_MODIFIED = {
+  description: 'Not modified: If-None-Match holds the current ETag; no body',
+  headers: ETAG_HEADER,
+};
+
+/** Whether the endpoint's answer is tagged: GET, answered 2xx with JSON (sendJson). */
+function conditional(endpoint: EndpointContract): boolean {
+  const { status, contentType } = endpoint.response;
+  return (
+    endpoint.method === 'GET' &&
+    status >= 200 &&
+    status < 300 &&
+    (contentType ?? 'application/json') === 'application/json'
+  );
+}
+
 /** Builds an OpenAPI 3.0 document from the endpoint contracts (zod is the single source of truth). */
 export function buildOpenApiDocument(
   endpoints: EndpointContract[],
@@ -68,17 +99,23 @@ export function buildOpenApiDocument(
         });
       }
     }
+    const tagged = conditional(endpoint);
+    if (tagged) parameters.push(IF_NONE_MATCH);
     const responses: Record<string, unknown> = {};
     for (const response of [...(endpoint.otherResponses ?? []), endpoint.response]) {
       const contentType = response.contentType ?? 'application/json';
+      const main = response === endpoint.response;
+      const headers = {
+        ...(main && endpoint.response.paginated ? PAGINATION_HEADERS : {}),
+        ...(main && tagged ? ETAG_HEADER : {}),
+      };
       responses[response.status] = {
         description: response.description,
-        ...(response === endpoint.response && endpoint.response.paginated
-          ? { headers: PAGINATION_HEADERS }
-          : {}),
+        ...(Object.keys(headers).length > 0 ? { headers } : {}),
         ...(response.schema ? { content: { [contentType]: { schema: toSchema(response.schema) } } } : {}),
       };
     }
+    if (tagged) responses[304] ??= NOT_MODIFIED;
     for (const status of endpoint.errors ?? [])
       responses[status] = { description: STATUS_TEXT[status] ?? String(status) };
     paths[fullPath] ??= {};
