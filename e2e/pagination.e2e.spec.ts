@@ -90,10 +90,11 @@ describe('pagination parameters on every list', () => {
       user_id: values.userId!,
       eventable_id: eventable,
       eventable_iid: eventable,
-      // A project route's milestone and board are the project's own.
+      // A project route's milestone, board and board list are the project's own.
       ...(op.path.startsWith('/projects/') && {
         milestone_id: resources.projectMilestoneId,
         board_id: resources.projectBoardId,
+        list_id: resources.projectListId,
       }),
       ...(kind
         ? {

@@ -43,7 +43,12 @@ export function createBoardsApp(runtime: ServiceRuntime): ServiceInstance & { bo
   runtime.outbox.register(models.milestones);
   const definitionsModel = createBoardDefinitionsModel(runtime.connection);
   runtime.outbox.register(definitionsModel);
-  const definitions = createBoardDefinitions(models, definitionsModel, runtime.outbox);
+  const definitions = createBoardDefinitions(
+    models,
+    definitionsModel,
+    runtime.outbox,
+    createProjectLabelsModel(runtime.connection),
+  );
   const counters = createCounters(runtime.connection);
   const projectMilestonesModel = createProjectMilestonesModel(runtime.connection);
   runtime.outbox.register(projectMilestonesModel);

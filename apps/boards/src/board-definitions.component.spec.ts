@@ -5,12 +5,24 @@ import {
   boardEntity,
   boardListEntity,
   labelEntity,
+  projectBoardEntity,
   type BoardDefinedData,
+  type NamespaceContext,
 } from '@gl/contracts';
-import { outboxEvents, useHarness } from '@gl/testing';
+import { namespaceFactory, outboxEvents, useHarness } from '@gl/testing';
 import { createBoardDefinitions, createBoardDefinitionsModel } from './board-definitions';
+import { createProjectLabelsModel } from './labels/project-labels.model';
 import { createBoardsModels } from './boards.models';
 import { groupNamespace, startBoardsHarness } from './testing/boards.harness';
+
+const projects = namespaceFactory({ firstId: 90_000 });
+/** A project of the group, as the gateway signs it. */
+const projectOf = (group: NamespaceContext) =>
+  projects.projectNamespace({
+    fullPath: `${group.path}/app`,
+    webUrl: `http://localhost/${group.path}/app`,
+    ancestorGroupIds: [group.id],
+  });
 
 describe('Board definitions published for other services (gl.boards.board.defined)', () => {
   const h = useHarness(startBoardsHarness);
@@ -62,6 +74,37 @@ describe('Board definitions published for other services (gl.boards.board.define
     expect((await definitions(board.id)).at(-1)).toMatchObject({ deleted: true, revision: 8 });
   });
 
+  it('When a project board gets a list of a project label and one of a group label, then its definition names the project and both titles', async () => {
+    const group = groupNamespace();
+    const project = projectOf(group);
+    const board = projectBoardEntity.parse(
+      (await h.call('POST', `/projects/${project.id}/boards`, { ns: project, json: { name: 'P' } })).body,
+    );
+    const own = labelEntity.parse(
+      (
+        await h.call('POST', `/projects/${project.id}/labels`, {
+          ns: project,
+          json: { name: 'Own', color: '#00FF00' },
+        })
+      ).body,
+    );
+    const shared = labelEntity.parse(
+      (
+        await h.call('POST', `/groups/${group.id}/labels`, {
+          ns: group,
+          json: { name: 'Shared', color: '#0000FF' },
+        })
+      ).body,
+    );
+    const base = `/projects/${project.id}/boards/${board.id}/lists`;
+    expect((await h.call('POST', base, { ns: project, json: { label_id: own.id } })).status).toBe(201);
+    expect((await h.call('POST', base, { ns: project, json: { label_id: shared.id } })).status).toBe(201);
+
+    const last = (await definitions(board.id)).at(-1)!;
+    expect(last).toMatchObject({ groupId: null, projectId: project.id, revision: 3, deleted: false });
+    expect(last.lists.map((l) => l.labelTitle)).toEqual(['Own', 'Shared']);
+  });
+
   it('When the free tier shows a group its board, then that board is published once', async () => {
     const ns = groupNamespace();
     const shown = await h.call('GET', `/groups/${ns.id}/boards`, { ns, tier: 'free' });
@@ -89,7 +132,12 @@ describe('Board definitions published for other services (gl.boards.board.define
       createdAt: new Date(),
     });
     const definitionsModel = createBoardDefinitionsModel(h.runtime.connection);
-    const definitionsOf = createBoardDefinitions(models, definitionsModel, { kick: () => undefined });
+    const definitionsOf = createBoardDefinitions(
+      models,
+      definitionsModel,
+      { kick: () => undefined },
+      createProjectLabelsModel(h.runtime.connection),
+    );
     expect(await definitionsOf.backfill(() => false)).toBeGreaterThanOrEqual(1);
     expect(await definitionsOf.backfill(() => false)).toBe(0);
     const [published] = await definitions(old);

@@ -13,6 +13,7 @@ import {
 import type { BoardDoc, BoardsModels, ListKind } from './boards.models';
 import type { BoardsService } from './boards.service';
 import type { LabelsService } from './labels.service';
+import type { ProjectLabelDoc } from './labels/project-labels.model';
 import { SERVICE_PRODUCER } from './milestones.service';
 
 /**
@@ -45,7 +46,24 @@ export function createBoardDefinitions(
   models: Pick<BoardsModels, 'boards' | 'labels'>,
   definitions: Model<BoardDefinitionDoc>,
   outbox: Pick<Outbox, 'kick'>,
+  projectLabels: Model<ProjectLabelDoc>,
 ) {
+  /** Label titles by id: group and project labels share one id sequence (project-labels.model.ts). */
+  async function labelTitles(ids: number[]): Promise<Map<number, string>> {
+    if (ids.length === 0) return new Map();
+    const [own, projects] = await Promise.all([
+      models.labels
+        .find({ _id: { $in: ids } })
+        .select({ name: 1 })
+        .lean<{ _id: number; name: string }[]>(),
+      projectLabels
+        .find({ _id: { $in: ids } })
+        .select({ name: 1 })
+        .lean<{ _id: number; name: string }[]>(),
+    ]);
+    return new Map([...own, ...projects].map((l) => [l._id, l.name]));
+  }
+
   async function definitionOf(boardId: number, revision: number): Promise<BoardDefinedData | null> {
     const board = await models.boards.findById(boardId).lean<BoardDoc>();
     if (!board) return null;
@@ -53,16 +71,10 @@ export function createBoardDefinitions(
       ...board.labelIds,
       ...board.lists.filter((l) => l.kind === 'label').map((l) => l.targetId),
     ];
-    const labels = labelIds.length
-      ? await models.labels
-          .find({ _id: { $in: labelIds } })
-          .select({ name: 1 })
-          .lean<{ _id: number; name: string }[]>()
-      : [];
-    const titles = new Map(labels.map((l) => [l._id, l.name]));
+    const titles = await labelTitles(labelIds);
     return {
       boardId: board._id,
-      groupId: board.groupId ?? board.parentId,
+      ...parentFields(publishedParent(board)),
       revision,
       deleted: false,
       milestoneId: board.milestoneId ?? null,
@@ -80,13 +92,13 @@ export function createBoardDefinitions(
     };
   }
 
-  async function publishOnce(boardId: number, groupId: number): Promise<boolean> {
+  async function publishOnce(boardId: number, parent: BoardParent): Promise<boolean> {
     const current = await definitions.findById(boardId).select({ revision: 1 }).lean<BoardDefinitionDoc>();
     const previous = current?.revision ?? 0;
     const revision = previous + 1;
     const data: BoardDefinedData = (await definitionOf(boardId, revision)) ?? {
       boardId,
-      groupId,
+      ...parentFields(parent),
       revision,
       deleted: true,
       milestoneId: null,
@@ -99,7 +111,13 @@ export function createBoardDefinitions(
     };
     const event = createEvent(
       { producer: SERVICE_PRODUCER, correlationId: null },
-      { type: DOMAIN_EVENT_TYPES.boards.boardDefined, actor: null, groupId: data.groupId, data },
+      {
+        type: DOMAIN_EVENT_TYPES.boards.boardDefined,
+        actor: null,
+        groupId: data.groupId,
+        projectId: data.projectId,
+        data,
+      },
     );
     if (!current) {
       try {
@@ -118,9 +136,9 @@ export function createBoardDefinitions(
   }
 
   /** Publishes the board's definition (or its deletion); retried while other publications race it. */
-  async function publish(boardId: number, groupId: number): Promise<void> {
+  async function publish(boardId: number, parent: BoardParent): Promise<void> {
     for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
-      if (await publishOnce(boardId, groupId)) {
+      if (await publishOnce(boardId, parent)) {
         outbox.kick(definitions);
         return;
       }
@@ -145,7 +163,7 @@ export function createBoardDefinitions(
   /** Publishes a board no definition was published for yet (the default board of a group). */
   async function publishIfNew(boardId: number, groupId: number): Promise<void> {
     if (await definitions.exists({ _id: boardId })) return;
-    await publish(boardId, groupId);
+    await publish(boardId, { kind: 'group', id: groupId });
   }
 
   /**
@@ -161,8 +179,8 @@ export function createBoardDefinitions(
         .find({ _id: { $gt: after } })
         .sort({ _id: 1 })
         .limit(100)
-        .select({ _id: 1, groupId: 1 })
-        .lean<Pick<BoardDoc, '_id' | 'groupId'>[]>();
+        .select({ _id: 1, groupId: 1, parentKind: 1, parentId: 1 })
+        .lean<Pick<BoardDoc, '_id' | 'groupId' | 'parentKind' | 'parentId'>[]>();
       if (page.length === 0) break;
       const known = await definitions
         .find({ _id: { $in: page.map((b) => b._id) } })
@@ -170,9 +188,8 @@ export function createBoardDefinitions(
         .lean<Pick<BoardDefinitionDoc, '_id'>[]>();
       const done = new Set(known.map((d) => d._id));
       for (const board of page) {
-        // Project boards (no groupId) are not published.
-        if (done.has(board._id) || board.groupId === undefined || stopped()) continue;
-        await publish(board._id, board.groupId);
+        if (done.has(board._id) || stopped()) continue;
+        await publish(board._id, publishedParent(board));
         published++;
       }
       after = page[page.length - 1]!._id;
@@ -185,23 +202,32 @@ export function createBoardDefinitions(
 
 export type BoardDefinitions = ReturnType<typeof createBoardDefinitions>;
 
-/**
- * The group a board's definition is published for, null for a project board: discussions keeps copies of
- * group boards only (the columns and card moves it serves are group boards').
- */
-function publishedGroup(board: Pick<BoardDoc, 'parentKind' | 'parentId' | 'groupId'>): number | null {
-  return board.parentKind === 'project' ? null : (board.groupId ?? board.parentId);
+/** Whose board a definition is: a group's or a project's. */
+interface BoardParent {
+  kind: 'group' | 'project';
+  id: number;
 }
 
+/** A board's parent (group boards written before `parentKind` name their group only). */
+function publishedParent(board: Pick<BoardDoc, 'parentKind' | 'parentId' | 'groupId'>): BoardParent {
+  return board.parentKind === 'project'
+    ? { kind: 'project', id: board.parentId }
+    : { kind: 'group', id: board.groupId ?? board.parentId };
+}
+
+const parentFields = (parent: BoardParent) => ({
+  groupId: parent.kind === 'group' ? parent.id : null,
+  projectId: parent.kind === 'project' ? parent.id : null,
+});
+
 /**
- * The boards service with every change to a group board's definition published after it: creation, scope
+ * The boards service with every change to a board's definition published after it: creation, scope
  * and settings, lists added, moved and removed, and targets forgotten with a deleted label or milestone.
  */
 export function publishingBoards(boards: BoardsService, definitions: BoardDefinitions): BoardsService {
   const defaultsKnown = new Set<number>();
   async function republish(board: BoardDoc): Promise<void> {
-    const groupId = publishedGroup(board);
-    if (groupId !== null) await definitions.publish(board._id, groupId);
+    await definitions.publish(board._id, publishedParent(board));
   }
   return {
     ...boards,
@@ -257,8 +283,7 @@ export function publishingLabels(labels: LabelsService, definitions: BoardDefini
     async update(groupId, params) {
       const updated = await labels.update(groupId, params);
       for (const board of await definitions.boardsUsing(updated._id, 'label')) {
-        const groupId = publishedGroup(board);
-        if (groupId !== null) await definitions.publish(board._id, groupId);
+        await definitions.publish(board._id, publishedParent(board));
       }
       return updated;
     },

@@ -43,6 +43,7 @@ describe('Board lists: GET /groups/:id/boards/:board_id/lists/:list_id/issues an
     const data: BoardDefinedData = {
       boardId: boardIds++,
       groupId,
+      projectId: null,
       revision,
       deleted: false,
       milestoneId: null,

@@ -18,7 +18,9 @@ export interface BoardListCopy {
 export interface BoardCopyDoc {
   /** The board's id. */
   _id: number;
-  groupId: number;
+  /** A group board's group, or a project board's project (the other null). */
+  groupId: number | null;
+  projectId?: number | null;
   revision: number;
   deleted: boolean;
   milestoneId: number | null;
@@ -37,7 +39,8 @@ export function createBoardCopiesModel(connection: Connection): Model<BoardCopyD
   );
   const schema = documentSchema<BoardCopyDoc>({
     _id: Number,
-    groupId: Number,
+    groupId: { type: Number, default: null },
+    projectId: { type: Number, default: null },
     revision: Number,
     deleted: Boolean,
     milestoneId: { type: Number, default: null },
@@ -51,12 +54,17 @@ export function createBoardCopiesModel(connection: Connection): Model<BoardCopyD
   return defineModel(connection, 'BoardCopy', schema, 'boards');
 }
 
-/** Reads of the copy: a board of a group that still exists (else null: 404 for the caller). */
+/** Reads of the copy: a board of the group or project that still exists (else null: 404 for the caller). */
 export function createBoardCopies(model: Model<BoardCopyDoc>) {
   return {
-    async find(groupId: number, boardId: number): Promise<BoardCopyDoc | null> {
+    async find(
+      parent: { kind: 'group' | 'project'; id: number },
+      boardId: number,
+    ): Promise<BoardCopyDoc | null> {
       const board = await model.findById(boardId).lean<BoardCopyDoc>();
-      return board && !board.deleted && board.groupId === groupId ? board : null;
+      if (!board || board.deleted) return null;
+      const owner = parent.kind === 'group' ? board.groupId : board.projectId;
+      return owner === parent.id ? board : null;
     },
 
     /**

@@ -36,16 +36,12 @@ export const moveBoardIssueBody = z.object({
   move_before_id: integerParam.optional(),
 });
 
-/**
- * Beyond GitLab's REST API (GitLab serves these through GraphQL: BoardListIssuesResolver and
- * Mutations::Boards::Issues::IssueMoveList): the issues of one board list as the board shows them, and
- * moving a card between lists in one step. Served by discussions from its copy of board definitions.
- */
-export const BOARD_COLUMN_ENDPOINTS = defineEndpoints('discussions', [
-  {
+/** The issues of one board list, under a group's or a project's board. */
+function listIssues<const P extends string, const O extends string>(path: P, operationId: O) {
+  return {
     method: 'GET',
-    path: '/groups/{id}/boards/{board_id}/lists/{list_id}/issues',
-    operationId: 'listGroupBoardListIssues',
+    path,
+    operationId,
     summary:
       'Issues of one board list (a list id, backlog or closed): the board scope and the list, by relative position',
     tags: ['boards'],
@@ -53,11 +49,15 @@ export const BOARD_COLUMN_ENDPOINTS = defineEndpoints('discussions', [
     params: boardColumnQuery,
     response: { status: 200, description: 'Issues', schema: z.array(issueEntity), paginated: true },
     errors: [400, 401, 404],
-  },
-  {
+  } as const;
+}
+
+/** A card moved between two lists of a group's or a project's board. */
+function moveIssue<const P extends string, const O extends string>(path: P, operationId: O) {
+  return {
     method: 'PUT',
-    path: '/groups/{id}/boards/{board_id}/issues/{issue_id}/move',
-    operationId: 'moveGroupBoardIssue',
+    path,
+    operationId,
     summary:
       'Move a card from one board list to another (labels, milestone, assignee, state) and place it between two issues',
     tags: ['boards'],
@@ -65,5 +65,18 @@ export const BOARD_COLUMN_ENDPOINTS = defineEndpoints('discussions', [
     params: moveBoardIssueBody,
     response: { status: 200, description: 'Issue', schema: issueEntity },
     errors: [400, 401, 403, 404, 409, 422],
-  },
+  } as const;
+}
+
+/**
+ * Beyond GitLab's REST API (GitLab serves these through GraphQL: BoardListIssuesResolver and
+ * Mutations::Boards::Issues::IssueMoveList): the issues of one board list as the board shows them, and
+ * moving a card between lists in one step, on group and project boards. Served by discussions from its
+ * copy of board definitions.
+ */
+export const BOARD_COLUMN_ENDPOINTS = defineEndpoints('discussions', [
+  listIssues('/groups/{id}/boards/{board_id}/lists/{list_id}/issues', 'listGroupBoardListIssues'),
+  moveIssue('/groups/{id}/boards/{board_id}/issues/{issue_id}/move', 'moveGroupBoardIssue'),
+  listIssues('/projects/{id}/boards/{board_id}/lists/{list_id}/issues', 'listProjectBoardListIssues'),
+  moveIssue('/projects/{id}/boards/{board_id}/issues/{issue_id}/move', 'moveProjectBoardIssue'),
 ]);

@@ -169,7 +169,10 @@ export type IncidentOpenedData = z.infer<typeof incidentOpenedData>;
  */
 export const boardDefinedData = z.object({
   boardId: z.number().int(),
-  groupId: z.number().int(),
+  /** A group board's group; null for a project board. */
+  groupId: z.number().int().nullable(),
+  /** A project board's project (events of older builds carry none: group boards). */
+  projectId: z.number().int().nullable().default(null),
   revision: z.number().int(),
   deleted: z.boolean(),
   /** Board scope (EE Boards::BaseService filters): a milestone id, or GitLab's predefined 0 None, -1 Any, -2 Upcoming, -3 Started. */
