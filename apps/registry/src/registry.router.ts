@@ -1,5 +1,5 @@
 import { Router } from 'express';
-import { REGISTRY_API, type InternalContext } from '@gl/contracts';
+import { REGISTRY_API, wantsKeyset, type InternalContext } from '@gl/contracts';
 import {
   UnauthorizedError,
   projectionCaughtUp,
@@ -8,6 +8,7 @@ import {
   route,
   secretsEqual,
   sendJson,
+  setNextPageLink,
   setPaginationHeaders,
   type ProjectionRevisions,
   type ServiceMetrics,
@@ -32,6 +33,7 @@ import {
   requestTagsCleanup,
   scheduleRepositoryDelete,
   tagNames,
+  tagNamesAfter,
   type RegistryApiDeps,
 } from './repositories.service';
 
@@ -106,8 +108,32 @@ export function createRegistryRouter(deps: RouterDeps): Router {
 
   route(router, REGISTRY_API.listRegistryRepositoryTags, async ({ req, res, ctx, params }) => {
     const { projectId, fullPath } = projectRead(ctx);
-    const repository = await findRepository(deps, projectId, params().repository_id);
+    const query = params();
+    const repository = await findRepository(deps, projectId, query.repository_id);
     const page = readPageRequest(req.query);
+    if (wantsKeyset(query)) {
+      // GitLab with the registry's metadata database (lib/api/project_container_repositories.rb): a page by
+      // name after `last`, descending with sort=desc; the next page's Link only when more tags follow
+      // (add_next_link_if_next_page_exists), with `last`, `per_page` and `sort`; no totals.
+      const descending = query.sort === 'desc';
+      const found = await tagNamesAfter(deps, repository, query.last, descending, page.perPage + 1);
+      const names = found.slice(0, page.perPage);
+      if (found.length > page.perPage) {
+        const next = {
+          last: names.at(-1)!,
+          per_page: String(page.perPage),
+          sort: descending ? 'desc' : 'asc',
+        };
+        setNextPageLink(req, res, next);
+      }
+      const path = repositoryPath(fullPath, repository.name);
+      sendJson(
+        res,
+        200,
+        names.map((name) => presentTag(path, host, name)),
+      );
+      return;
+    }
     // GitLab: offset pagination over the tag names sorted ascending.
     const names = await tagNames(deps, repository);
     setPaginationHeaders(req, res, page, names.length);

@@ -249,6 +249,17 @@ export async function tagNames(deps: RegistryDeps, repository: RepositoryDoc): P
   return deps.stores.tags.names(repository);
 }
 
+/** A keyset page of the repository's tag names, by name from after `last` (tags.store.ts namesAfter). */
+export async function tagNamesAfter(
+  deps: RegistryDeps,
+  repository: RepositoryDoc,
+  last: string | undefined,
+  descending: boolean,
+  limit: number,
+): Promise<string[]> {
+  return deps.stores.tags.namesAfter(repository._id, last, descending, limit);
+}
+
 export async function findTag(deps: RegistryDeps, repository: RepositoryDoc, name: string): Promise<TagDoc> {
   const tag = await deps.stores.tags.find(repository._id, name);
   if (!tag) throw new NotFoundError('Tag');

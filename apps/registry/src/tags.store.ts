@@ -35,6 +35,33 @@ export function createTagsStore(tags: Model<TagDoc>, repositories: Model<Reposit
     return sortedNames.names(repository);
   }
 
+  /**
+   * A keyset page of the repository's tag names: the first `limit` after `last` (before it, descending),
+   * by name. Every tag `_id` of a repository is `<repositoryId>:<name>`, so the names in order are a
+   * range of `_id`, read along its index from the page's start, whatever page it is (`;` follows `:`).
+   */
+  async function namesAfter(
+    repositoryId: number,
+    last: string | undefined,
+    descending: boolean,
+    limit: number,
+  ): Promise<string[]> {
+    const lowest = tagId(repositoryId, '');
+    const end = `${repositoryId};`;
+    const range =
+      last === undefined
+        ? { $gte: lowest, $lt: end }
+        : descending
+          ? { $gte: lowest, $lt: tagId(repositoryId, last) }
+          : { $gt: tagId(repositoryId, last), $lt: end };
+    const docs = await tags
+      .find({ _id: range }, { name: 1, _id: 0 })
+      .sort({ _id: descending ? -1 : 1 })
+      .limit(limit)
+      .lean<{ name: string }[]>();
+    return docs.map((d) => d.name);
+  }
+
   async function count(repositoryId: number): Promise<number> {
     return tags.countDocuments({ repositoryId });
   }
@@ -176,6 +203,7 @@ export function createTagsStore(tags: Model<TagDoc>, repositories: Model<Reposit
 
   return {
     names,
+    namesAfter,
     count,
     sizeOf,
     find,

@@ -1,5 +1,6 @@
 export * from './primitives';
 export * from './pagination';
+export * from './keyset';
 export * from './limits';
 export * from './shared';
 export * from './context';

@@ -9,6 +9,7 @@ export * from './http/error-handler';
 export * from './http/internal-context';
 export * from './http/json';
 export * from './http/json-limits';
+export * from './http/keyset';
 export * from './http/malformed';
 export * from './http/nested-params';
 export * from './http/pagination';

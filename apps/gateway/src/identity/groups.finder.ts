@@ -2,6 +2,7 @@ import type { FilterQuery } from 'mongoose';
 import type { ListGroupsQuery, Principal } from '@gl/contracts';
 import type { PageRequest } from '@gl/service-kit';
 import { OWNER } from './access';
+import type { GroupCursor } from './group-cursor';
 import type { IdentityDeps } from './identity.deps';
 import type { NamespaceDoc, ProjectDoc } from './identity.models';
 import { authorizedGroupsFilter, membershipsOf, visibleProjectsFilter } from './memberships';
@@ -14,15 +15,14 @@ export function createGroupsFinder(deps: Pick<IdentityDeps, 'stores'>) {
   const { stores } = deps;
 
   /** GitLab's GroupsFinder: public for anonymous callers; for users their groups, plus all visible with all_available. */
-  async function list(
+  async function listFilter(
     query: ListGroupsQuery,
     principal: Principal | null,
-    page: PageRequest,
     /** Narrows the list to the direct subgroups of this group. */
     parentId?: number,
     /** Narrows the list to every group below this one (descendant_groups). */
     ancestorId?: number,
-  ): Promise<{ total: number; groups: NamespaceDoc[] }> {
+  ): Promise<FilterQuery<NamespaceDoc>> {
     const and: FilterQuery<NamespaceDoc>[] = [{ kind: 'group' }, parentId === undefined ? {} : { parentId }];
     if (ancestorId !== undefined) and.push({ ancestorIds: ancestorId });
     if (query.skip_groups && query.skip_groups.length > 0) and.push({ _id: { $nin: query.skip_groups } });
@@ -57,13 +57,48 @@ export function createGroupsFinder(deps: Pick<IdentityDeps, 'stores'>) {
       const pattern = searchPattern(query.search);
       and.push({ $or: [{ name: pattern }, { path: pattern }] });
     }
-    const filter: FilterQuery<NamespaceDoc> = { $and: and };
+    return { $and: and };
+  }
+
+  /** One offset page of the list. */
+  async function list(
+    query: ListGroupsQuery,
+    principal: Principal | null,
+    page: PageRequest,
+    parentId?: number,
+    ancestorId?: number,
+  ): Promise<{ total: number; groups: NamespaceDoc[] }> {
+    const filter = await listFilter(query, principal, parentId, ancestorId);
     const direction = query.sort === 'desc' ? -1 : 1;
     const orderBy = query.order_by ?? 'name';
     const sort: Record<string, 1 | -1> =
       orderBy === 'id' ? { _id: direction } : { [orderBy]: direction, _id: 1 };
     const { total, docs } = await stores.namespaces.page(filter, sort, page);
     return { total, groups: docs };
+  }
+
+  /**
+   * One keyset page of the list in its default order, name then id ascending (GitLab's Paginator adds the
+   * id to a non-unique order): the first `limit` groups after `after`, read along the { name, _id } index
+   * from the cursor's position, so a deep page costs what the first does.
+   */
+  async function listByName(
+    query: ListGroupsQuery,
+    principal: Principal | null,
+    after: GroupCursor | null,
+    limit: number,
+    parentId?: number,
+    ancestorId?: number,
+  ): Promise<NamespaceDoc[]> {
+    const filter = await listFilter(query, principal, parentId, ancestorId);
+    const sort = { name: 1, _id: 1 } as const;
+    // The first page (no cursor) has the offset list's own filter: the same read as its first page.
+    if (!after) return stores.namespaces.seek(filter, sort, limit);
+    const from: FilterQuery<NamespaceDoc> = {
+      name: { $gte: after.name },
+      $or: [{ name: { $gt: after.name } }, { name: after.name, _id: { $gt: after.id } }],
+    };
+    return stores.namespaces.seek({ $and: [from, filter] }, sort, limit);
   }
 
   /** GroupDetail#projects: the group's own projects the caller can see. */
@@ -74,6 +109,6 @@ export function createGroupsFinder(deps: Pick<IdentityDeps, 'stores'>) {
     return stores.projects.newestIn(group._id, visible, GROUP_PROJECTS_LIMIT);
   }
 
-  return { list, directProjects };
+  return { list, listByName, directProjects };
 }
 export type GroupsFinder = ReturnType<typeof createGroupsFinder>;

@@ -5,9 +5,17 @@ import {
   booleanParam,
   listGroupProjectsQuery,
   listProjectsQuery,
+  wantsKeyset,
   type ListGroupsQuery,
 } from '@gl/contracts';
-import { eventActor, sendJson, setPaginationHeaders } from '@gl/service-kit';
+import {
+  eventActor,
+  keysetUnavailable,
+  sendJson,
+  setKeysetPaginationHeaders,
+  setPaginationHeaders,
+} from '@gl/service-kit';
+import { decodeGroupCursor, encodeGroupCursor } from './group-cursor';
 import { OWNER, requireLevel } from './access';
 import { transferGroup } from './group-transfer';
 import { resolveGroup, type ResolvedNamespace } from '../namespaces/resolve';
@@ -46,12 +54,46 @@ export function createGroupsRouter(
     ancestorId?: number,
   ): Promise<void> {
     const page = pageOf(req);
+    if (!req.principal && wantsKeyset(query)) {
+      await sendGroupsByName(req, res, query, page.perPage, parentId, ancestorId);
+      return;
+    }
     const { total, groups } = await groupsFinder.list(query, req.principal, page, parentId, ancestorId);
     setPaginationHeaders(req, res, page, total);
     sendJson(
       res,
       200,
       groups.map((g) => groupEntity(externalUrl, g)),
+    );
+  }
+
+  /**
+   * Keyset pages of groups as GitLab serves them to anonymous callers (present_groups_with_pagination_strategies
+   * in lib/api/groups.rb; signed-in callers get offset pages): cursor-based (Gitlab::Pagination::Keyset::
+   * CursorPager), in the one order Group supports, name ascending (`supported_keyset_orderings`); any other
+   * order_by or sort is 405 "Keyset pagination is not yet available for this type of request". One group
+   * more than the page is read to know whether a next page exists; only then come Link rel="next" (the
+   * request's parameters with `cursor`) and X-Next-Cursor. No X-Page, X-Total or other headers.
+   */
+  async function sendGroupsByName(
+    req: Request,
+    res: Response,
+    query: ListGroupsQuery,
+    perPage: number,
+    parentId?: number,
+    ancestorId?: number,
+  ): Promise<void> {
+    if ((query.order_by ?? 'name') !== 'name' || (query.sort ?? 'asc') !== 'asc') throw keysetUnavailable();
+    const after = query.cursor ? decodeGroupCursor(query.cursor) : null;
+    const found = await groupsFinder.listByName(query, null, after, perPage + 1, parentId, ancestorId);
+    const page = found.slice(0, perPage);
+    const last = page.at(-1);
+    const next = found.length > perPage && last ? encodeGroupCursor({ name: last.name, id: last._id }) : null;
+    setKeysetPaginationHeaders(req, res, next);
+    sendJson(
+      res,
+      200,
+      page.map((g) => groupEntity(externalUrl, g)),
     );
   }
 

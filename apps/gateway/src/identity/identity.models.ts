@@ -170,7 +170,7 @@ function publishingSchema<T>(fields: SchemaDefinition<T>): Schema<T> {
 }
 
 function userSchema(): Schema<UserDoc> {
-  return publishingSchema<UserDoc>({
+  const schema = publishingSchema<UserDoc>({
     _id: Number,
     username: String,
     usernameLower: { type: String, unique: true },
@@ -189,6 +189,9 @@ function userSchema(): Schema<UserDoc> {
     passwordHash: String,
     accessRevision: Number,
   });
+  // GET /users's orders, each with the id after it: keyset pages (users.keyset.ts) seek them from the cursor.
+  for (const field of ['name', 'username', 'createdAt', 'updatedAt']) schema.index({ [field]: 1, _id: 1 });
+  return schema;
 }
 
 function tokenSchema(): Schema<TokenDoc> {
@@ -218,7 +221,7 @@ const routableFields = {
 };
 
 function namespaceSchema(): Schema<NamespaceDoc> {
-  return publishingSchema<NamespaceDoc>({
+  const schema = publishingSchema<NamespaceDoc>({
     _id: Number,
     kind: String,
     ...routableFields,
@@ -229,6 +232,9 @@ function namespaceSchema(): Schema<NamespaceDoc> {
     description: String,
     ownerId: Number,
   });
+  // Keyset pages of groups (name, then id: groups.finder.ts listByName) seek it from the cursor.
+  schema.index({ name: 1, _id: 1 });
+  return schema;
 }
 
 function projectSchema(): Schema<ProjectDoc> {

@@ -73,6 +73,15 @@ export function createNamespacesStore(models: Pick<IdentityModels, 'namespaces' 
   const page = (filter: FilterQuery<NamespaceDoc>, sort: Record<string, 1 | -1>, request: PageRequest) =>
     findPage(namespaces, filter, sort, request);
 
+  /** The first `limit` namespaces matching in this order, with no skip: a keyset page (its filter starts it). */
+  async function seek(
+    filter: FilterQuery<NamespaceDoc>,
+    sort: Record<string, 1 | -1>,
+    limit: number,
+  ): Promise<NamespaceDoc[]> {
+    return namespaces.find(filter).sort(sort).limit(limit).lean<NamespaceDoc[]>();
+  }
+
   /** Undoes an insert whose companion writes failed. */
   async function deleteById(id: number): Promise<void> {
     await namespaces.deleteOne({ _id: id });
@@ -95,6 +104,7 @@ export function createNamespacesStore(models: Pick<IdentityModels, 'namespaces' 
     descendantIdsOf,
     hasDescendantIn,
     page,
+    seek,
     insert,
     deleteById,
     update,

@@ -1,12 +1,14 @@
 import type { Request, Response } from 'express';
-import type { ListProjectsQuery, Principal } from '@gl/contracts';
-import { sendJson, setPaginationHeaders } from '@gl/service-kit';
+import { wantsKeyset, type Principal, type ProjectListParams } from '@gl/contracts';
+import { keysetUnavailable, sendJson, setNextPageLink, setPaginationHeaders } from '@gl/service-kit';
 import { pageOf } from './http';
 import type { IdentityStores } from './identity.stores';
 import type { NamespaceDoc, ProjectDoc, UserDoc } from './identity.models';
 import { levelIn, membershipsOf, type Memberships } from './memberships';
 import { basicProjectEntity, projectEntity, type ProjectView } from './projects.entities';
 import type { ProjectsService } from './projects.service';
+
+type ProjectPageDeps = { stores: IdentityStores; externalUrl: string; projects: ProjectsService };
 
 /**
  * Renders projects with what their entities embed (namespace, personal owner, the caller's access),
@@ -75,18 +77,51 @@ export async function presentProject(
 /**
  * Answers GET /projects, or GET /users/:user_id/projects with the user's namespace as `scope`: a page of
  * what the caller may see, ProjectWithAccess for signed-in callers, BasicProjectDetails for anonymous
- * callers and `simple=true`.
+ * callers and `simple=true`. With `pagination=keyset`, a page by id (sendProjectsById).
  */
 export async function sendProjectPage(
-  deps: { stores: IdentityStores; externalUrl: string; projects: ProjectsService },
+  deps: ProjectPageDeps,
   req: Request,
   res: Response,
-  query: ListProjectsQuery,
+  query: ProjectListParams,
   scope?: { namespaceId: number },
 ): Promise<void> {
+  if (wantsKeyset(query)) {
+    await sendProjectsById(deps, req, res, query, scope);
+    return;
+  }
   const page = pageOf(req);
   const { total, projects, memberships } = await deps.projects.list(query, req.principal, page, scope);
   setPaginationHeaders(req, res, page, total);
+  const basic = query.simple === true || !req.principal;
+  sendJson(
+    res,
+    200,
+    await presentProjects(deps.stores, deps.externalUrl, projects, req.principal, { basic, memberships }),
+  );
+}
+
+/**
+ * Keyset pagination of projects as GitLab pages them (Gitlab::Pagination::Keyset and its Pager,
+ * RequestContext and HeaderBuilder): only by id (`order_by=id`; any other order, including the default
+ * created_at, is 405 "Keyset pagination is not yet available for this type of request"), descending unless
+ * sort=asc. A page that has projects links to the next with `id_after=<last id>` (asc) or
+ * `id_before=<last id>` (desc) merged into the request's parameters; the Pager reads no row beyond the
+ * page, so the end of the list is the empty page, which has no Link. No X-Page, X-Total or other headers.
+ */
+async function sendProjectsById(
+  deps: ProjectPageDeps,
+  req: Request,
+  res: Response,
+  query: ProjectListParams,
+  scope?: { namespaceId: number },
+): Promise<void> {
+  if ((query.order_by ?? 'created_at') !== 'id') throw keysetUnavailable();
+  const { perPage } = pageOf(req);
+  const { projects, memberships } = await deps.projects.listById(query, req.principal, perPage, scope);
+  const last = projects.at(-1);
+  if (last)
+    setNextPageLink(req, res, { [query.sort === 'asc' ? 'id_after' : 'id_before']: String(last._id) });
   const basic = query.simple === true || !req.principal;
   sendJson(
     res,

@@ -3,6 +3,7 @@ import type {
   CreateProjectBody,
   ListProjectsQuery,
   Principal,
+  ProjectListParams,
   ProjectFeatureParams,
   UpdateProjectBody,
 } from '@gl/contracts';
@@ -34,6 +35,8 @@ import {
 import { searchPattern } from './queries';
 
 type Visibility = ProjectDoc['visibility'];
+/** One group's projects, with its subgroups' or not, or one namespace's (a user's personal projects). */
+type ProjectScope = { id: number; includeSubgroups: boolean } | { namespaceId: number };
 const DEFAULT_BRANCH = 'main';
 
 const SORT_FIELDS: Record<NonNullable<ListProjectsQuery['order_by']>, string> = {
@@ -210,17 +213,12 @@ export function createProjectsService(deps: IdentityDeps) {
     };
   }
 
-  /** GET /projects: everything visible to the caller, narrowed by GitLab's ProjectsFinder filters. */
-  async function list(
-    query: ListProjectsQuery,
+  /** What GET /projects lists: everything visible to the caller, narrowed by GitLab's ProjectsFinder filters. */
+  async function listFilter(
+    query: ProjectListParams,
     principal: Principal | null,
-    page: PageRequest,
-    /**
-     * Narrows the list to one group's projects, with those of its subgroups or not, or to one namespace's
-     * (a user's personal projects).
-     */
-    group?: { id: number; includeSubgroups: boolean } | { namespaceId: number },
-  ): Promise<{ total: number; projects: ProjectDoc[]; memberships: Memberships | null }> {
+    group?: ProjectScope,
+  ): Promise<{ filter: FilterQuery<ProjectDoc>; memberships: Memberships | null }> {
     const memberships = principal ? await membershipsOf(stores.members, principal.id) : null;
     const scope: FilterQuery<ProjectDoc> = !group
       ? {}
@@ -251,13 +249,46 @@ export function createProjectsService(deps: IdentityDeps) {
       const pattern = searchPattern(query.search);
       and.push({ $or: [{ name: pattern }, { path: pattern }, { fullPath: pattern }] });
     }
-    const filter: FilterQuery<ProjectDoc> = { $and: and };
+    // ProjectsFinder#by_ids: `projects.id > ?` and `projects.id < ?`.
+    if (query.id_after !== undefined) and.push({ _id: { $gt: query.id_after } });
+    if (query.id_before !== undefined) and.push({ _id: { $lt: query.id_before } });
+    return { filter: { $and: and }, memberships };
+  }
+
+  /** GET /projects, one offset page. */
+  async function list(
+    query: ProjectListParams,
+    principal: Principal | null,
+    page: PageRequest,
+    /**
+     * Narrows the list to one group's projects, with those of its subgroups or not, or to one namespace's
+     * (a user's personal projects).
+     */
+    group?: ProjectScope,
+  ): Promise<{ total: number; projects: ProjectDoc[]; memberships: Memberships | null }> {
+    const { filter, memberships } = await listFilter(query, principal, group);
     const direction = query.sort === 'asc' ? 1 : -1;
     const field = SORT_FIELDS[query.order_by ?? 'created_at'];
     const sort: Record<string, 1 | -1> =
       field === '_id' ? { _id: direction } : { [field]: direction, _id: direction };
     const { total, docs } = await stores.projects.page(filter, sort, page);
     return { total, projects: docs, memberships };
+  }
+
+  /**
+   * GET /projects?pagination=keyset&order_by=id, one page by id (Gitlab::Pagination::Keyset::Pager): the
+   * first `perPage` projects in id order (descending unless sort=asc) past the request's `id_after` or
+   * `id_before`, read along the id index from there, whatever page it is.
+   */
+  async function listById(
+    query: ProjectListParams,
+    principal: Principal | null,
+    perPage: number,
+    group?: ProjectScope,
+  ): Promise<{ projects: ProjectDoc[]; memberships: Memberships | null }> {
+    const { filter, memberships } = await listFilter(query, principal, group);
+    const projects = await stores.projects.seek(filter, { _id: query.sort === 'asc' ? 1 : -1 }, perPage);
+    return { projects, memberships };
   }
 
   /**
@@ -328,6 +359,6 @@ export function createProjectsService(deps: IdentityDeps) {
     deps.outbox.kick();
   }
 
-  return { create, list, update, remove };
+  return { create, list, listById, update, remove };
 }
 export type ProjectsService = ReturnType<typeof createProjectsService>;

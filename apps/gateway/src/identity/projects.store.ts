@@ -78,6 +78,15 @@ export function createProjectsStore(models: Pick<IdentityModels, 'projects' | 'c
   const page = (filter: FilterQuery<ProjectDoc>, sort: Record<string, 1 | -1>, request: PageRequest) =>
     findPage(projects, filter, sort, request);
 
+  /** The first `limit` projects matching in this order, with no skip: a keyset page (its filter starts it). */
+  async function seek(
+    filter: FilterQuery<ProjectDoc>,
+    sort: Record<string, 1 | -1>,
+    limit: number,
+  ): Promise<ProjectDoc[]> {
+    return projects.find(filter).sort(sort).limit(limit).lean<ProjectDoc[]>();
+  }
+
   async function setStarCount(id: number, starCount: number): Promise<void> {
     await projects.updateOne({ _id: id }, { $set: { starCount } });
   }
@@ -94,6 +103,7 @@ export function createProjectsStore(models: Pick<IdentityModels, 'projects' | 'c
     groupIdsOf,
     newestIn,
     page,
+    seek,
     insert,
     update,
     setStarCount,

@@ -6,6 +6,7 @@ import {
   createPersonalAccessTokenBody,
   createUserBody,
   userIdParam,
+  wantsKeyset,
 } from '@gl/contracts';
 import {
   atLeastOneOf,
@@ -13,6 +14,7 @@ import {
   ForbiddenError,
   NotFoundError,
   sendJson,
+  setKeysetPaginationHeaders,
   setPaginationHeaders,
 } from '@gl/service-kit';
 import { requireAdmin } from './access';
@@ -26,6 +28,7 @@ import {
   paramsWithRules,
 } from './http';
 import type { IdentityRouterDeps } from './router-deps';
+import { userListSort, usersByKeyset } from './users.keyset';
 import type { UserDoc } from './users.service';
 import {
   emailEntity,
@@ -104,8 +107,19 @@ export function createUsersRouter(deps: IdentityRouterDeps): Router {
     if (!req.principal && !filters.username)
       throw new ForbiddenError('Not authorized to access /api/v4/users');
     const page = pageOf(req);
-    const { total, users: rows } = await users.list(filters, page);
     const admin = req.principal?.isAdmin ?? false;
+    if (wantsKeyset(filters)) {
+      // CursorBasedKeyset for User (lib/api/helpers/pagination_strategies.rb, users.keyset.ts).
+      const { users: rows, nextCursor } = await usersByKeyset(deps.stores.users, filters, page.perPage);
+      setKeysetPaginationHeaders(req, res, nextCursor);
+      sendJson(
+        res,
+        200,
+        rows.map((u) => (admin ? userWithAdminEntity(externalUrl, u) : userBasic(externalUrl, u))),
+      );
+      return;
+    }
+    const { total, users: rows } = await users.list(filters, page, userListSort(filters));
     setPaginationHeaders(req, res, page, total);
     sendJson(
       res,

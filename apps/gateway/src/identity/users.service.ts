@@ -137,8 +137,12 @@ export function createUsersService(deps: IdentityDeps) {
   }
 
   /** GitLab's UsersFinder: exact username, or a search over name, username and exact e-mail; newest first. */
-  async function list(filters: UserFilters, page: PageRequest): Promise<{ total: number; users: UserDoc[] }> {
-    const { total, docs } = await users.list(filters, page);
+  async function list(
+    filters: UserFilters,
+    page: PageRequest,
+    sort?: Record<string, 1 | -1>,
+  ): Promise<{ total: number; users: UserDoc[] }> {
+    const { total, docs } = await users.list(filters, page, sort);
     return { total, users: docs };
   }
 

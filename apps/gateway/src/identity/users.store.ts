@@ -85,8 +85,8 @@ export function createUsersStore(models: Pick<IdentityModels, 'users' | 'tokens'
     return matching.map((u) => u._id);
   }
 
-  /** GitLab's UsersFinder: exact username, or a search over name, username and exact e-mail; newest first. */
-  async function list(filters: UserFilters, page: PageRequest): Promise<{ total: number; docs: UserDoc[] }> {
+  /** GitLab's UsersFinder: exact username, or a search over name, username and exact e-mail. */
+  function listFilter(filters: UserFilters): FilterQuery<UserDoc> {
     const query: FilterQuery<UserDoc> = {};
     if (filters.username !== undefined) query.usernameLower = filters.username.toLowerCase();
     if (filters.search) query.$or = userSearchConditions(filters.search);
@@ -94,8 +94,34 @@ export function createUsersStore(models: Pick<IdentityModels, 'users' | 'tokens'
     if (filters.blocked) query.state = 'blocked';
     // GitLab lists internal users (the Ghost User) unless they are excluded.
     if (filters.exclude_internal) Object.assign(query, nonInternalUsers);
-    const found = await findPage(users, query, { _id: -1 }, page);
+    return query;
+  }
+
+  /** One offset page of the list, newest first unless another order is given. */
+  async function list(
+    filters: UserFilters,
+    page: PageRequest,
+    sort: Record<string, 1 | -1> = { _id: -1 },
+  ): Promise<{ total: number; docs: UserDoc[] }> {
+    const found = await findPage(users, listFilter(filters), sort, page);
     return { ...found, docs: found.docs.map(usage.withUsage) };
+  }
+
+  /** The first `limit` users of the list from `from` on in this order, with no skip: a keyset page. */
+  async function seek(
+    filters: UserFilters,
+    from: FilterQuery<UserDoc>,
+    sort: Record<string, 1 | -1>,
+    limit: number,
+  ): Promise<UserDoc[]> {
+    const filter = listFilter(filters);
+    // The first page (no cursor) has the offset list's own filter: the same read as its first page.
+    const docs = await users
+      .find(Object.keys(from).length === 0 ? filter : { $and: [from, filter] })
+      .sort(sort)
+      .limit(limit)
+      .lean<UserDoc[]>();
+    return docs.map(usage.withUsage);
   }
 
   async function canCreateGroup(id: number): Promise<boolean> {
@@ -290,6 +316,7 @@ export function createUsersStore(models: Pick<IdentityModels, 'users' | 'tokens'
     idsMatching,
     idsNamed,
     list,
+    seek,
     canCreateGroup,
     namespaceIdOf,
     insert,

@@ -7,4 +7,6 @@ export const GATEWAY_MIGRATIONS: readonly Migration[] = [
   declaredIndexesMigration(),
   routesForEveryPath,
   ghostUser,
+  // Indexes for keyset pages: namespaces by { name, _id }, users by each order of GET /users and _id.
+  declaredIndexesMigration(4),
 ];

@@ -46,7 +46,7 @@ describe('gateway migration 2: a route for every namespace and project', () => {
       .insertOne({ _id: 'g1/p7', sourceType: 'namespace', sourceId: 999 });
 
     expect(await runMigrations(db.connection, GATEWAY_MIGRATIONS, { logger })).toEqual({
-      applied: [1, 2, 3],
+      applied: [1, 2, 3, 4],
     });
 
     const routes = db.connection.collection<RouteRow>('routes');

@@ -5,6 +5,7 @@ import { groupDetailEntity, groupEntity, createGroupBody, listGroupsQuery, updat
 import { addMemberBody, listMembersQuery, memberEntity, memberUserParam, updateMemberBody } from './members';
 import {
   createProjectBody,
+  keysetProjectsQuery,
   listProjectsQuery,
   listStarrersQuery,
   projectEntity,
@@ -292,7 +293,7 @@ export const IDENTITY_ENDPOINTS = defineEndpoints('gateway', [
     summary: 'Projects visible to the caller',
     tags: projects,
     auth: 'optional-token',
-    params: listProjectsQuery.extend(paginationQuery.shape),
+    params: listProjectsQuery.extend(paginationQuery.shape).extend(keysetProjectsQuery.shape),
     response: { status: 200, description: 'Projects', schema: z.array(projectEntity), paginated: true },
     errors: [400, 401],
   },

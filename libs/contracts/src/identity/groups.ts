@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { keysetPaginationParam } from '../keyset';
 import { booleanParam, integerParam, visibility } from '../primitives';
 import { integerListParam, sortParam, stringParam } from './params';
 
@@ -33,6 +34,14 @@ export const listGroupsQuery = z.object({
   min_access_level: integerParam.optional(),
   order_by: z.enum(GROUP_ORDER_BY).optional(),
   sort: sortParam.optional(),
+  /**
+   * `keyset`: for anonymous callers, pages by cursor in the default order (name ascending), GitLab's
+   * CursorBasedKeyset for Group (`supported_keyset_orderings` is `{ name: [:asc] }`); signed-in callers get
+   * offset pages whatever this says (lib/api/groups.rb, present_groups_with_pagination_strategies).
+   */
+  pagination: keysetPaginationParam,
+  /** With `pagination=keyset`: where the page starts, from the previous page's Link rel="next". */
+  cursor: z.string().optional(),
 });
 export type ListGroupsQuery = z.infer<typeof listGroupsQuery>;
 

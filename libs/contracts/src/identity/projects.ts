@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { projectFeatureParams } from './project-features';
 import { booleanParam, integerParam, visibility } from '../primitives';
+import { keysetPaginationParam } from '../keyset';
 import { userSummary } from '../shared';
 import { sortParam, stringParam } from './params';
 
@@ -87,6 +88,19 @@ export const listProjectsQuery = z.object({
   sort: sortParam.optional(),
 });
 export type ListProjectsQuery = z.infer<typeof listProjectsQuery>;
+
+/**
+ * GET /projects and GET /users/:user_id/projects beyond the filters above (lib/api/projects.rb): `id_after`
+ * and `id_before` narrow to ids above or below (ProjectsFinder#by_ids, with either pagination), and
+ * `pagination=keyset` with `order_by=id` pages by id (Gitlab::Pagination::Keyset), the next page's link
+ * carrying `id_after` (sort=asc) or `id_before` (sort=desc, the default).
+ */
+export const keysetProjectsQuery = z.object({
+  pagination: keysetPaginationParam,
+  id_after: integerParam.optional(),
+  id_before: integerParam.optional(),
+});
+export type ProjectListParams = ListProjectsQuery & Partial<z.infer<typeof keysetProjectsQuery>>;
 
 export const listStarrersQuery = z.object({ search: stringParam.optional() });
 

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { EndpointDeclaration } from '../endpoint';
 import { paginationQuery } from '../pagination';
-import { listProjectsQuery, projectEntity } from './projects';
+import { keysetProjectsQuery, listProjectsQuery, projectEntity } from './projects';
 import {
   deleteUserQuery,
   listMembershipsQuery,
@@ -68,7 +68,11 @@ export const USER_ADMIN_ENDPOINTS = [
     summary: "Projects in a user's personal namespace visible to the caller",
     tags: users,
     auth: 'optional-token',
-    params: listProjectsQuery.extend({ ...paginationQuery.shape, user_id: stringParam }),
+    params: listProjectsQuery.extend({
+      ...paginationQuery.shape,
+      ...keysetProjectsQuery.shape,
+      user_id: stringParam,
+    }),
     response: { status: 200, description: 'Projects', schema: z.array(projectEntity), paginated: true },
     errors: [401, 404],
   },

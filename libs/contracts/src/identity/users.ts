@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { booleanParam, integerParam, recordIdParam, stringListParam } from '../primitives';
 import { userSummary } from '../shared';
-import { dayParam, stringParam } from './params';
+import { keysetPaginationParam } from '../keyset';
+import { dayParam, sortParam, stringParam } from './params';
 
 /** Scopes a personal access token may carry (Gitlab::Auth.all_available_scopes, the ones served here). */
 export const PERSONAL_ACCESS_TOKEN_SCOPES = [
@@ -33,6 +34,8 @@ export const createUserBody = z.object({
 });
 export type CreateUserBody = z.infer<typeof createUserBody>;
 
+export const USER_ORDER_BY = ['id', 'name', 'username', 'created_at', 'updated_at'] as const;
+
 export const listUsersQuery = z.object({
   username: stringParam.optional(),
   search: stringParam.optional(),
@@ -40,7 +43,20 @@ export const listUsersQuery = z.object({
   blocked: booleanParam.optional(),
   /** UsersFinder's non_internal: leaves out internal users (the Ghost User). */
   exclude_internal: booleanParam.optional(),
+  /** lib/api/users.rb: id unless given (a `search` without either keeps UsersFinder's order, newest first). */
+  order_by: z.enum(USER_ORDER_BY).optional(),
+  /** desc unless given. */
+  sort: sortParam.optional(),
+  /**
+   * `keyset`: pages by cursor in any of the orders above (GitLab's CursorBasedKeyset for User,
+   * `supported_keyset_orderings`), Link rel="next" and X-Next-Cursor only while more users follow.
+   */
+  pagination: keysetPaginationParam,
+  /** With `pagination=keyset`: where the page starts, from the previous page's Link rel="next". */
+  cursor: z.string().optional(),
 });
+
+export type ListUsersQuery = z.infer<typeof listUsersQuery>;
 
 export const userIdParam = z.object({ id: recordIdParam });
 

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { booleanParam, integerParam, recordIdParam } from '../primitives';
+import { keysetPaginationParam } from '../keyset';
 import { paginationQuery } from '../pagination';
 
 export const listRegistryRepositoriesQuery = paginationQuery.extend({
@@ -18,7 +19,17 @@ export const repositoryIdParams = z.object({ repository_id: recordIdParam });
 
 export const tagParams = repositoryIdParams.extend({ tag_name: z.string().min(1) });
 
-export const listRegistryTagsQuery = paginationQuery.extend({ repository_id: recordIdParam });
+/**
+ * GET …/tags: offset pages, or with `pagination=keyset` pages by name (lib/api/project_container_repositories.rb):
+ * `last` is the name the page starts after, `sort=desc` pages by name descending (anything else ascending),
+ * and the next page's Link rel="next" carries `last`, `per_page` and `sort`.
+ */
+export const listRegistryTagsQuery = paginationQuery.extend({
+  repository_id: recordIdParam,
+  pagination: keysetPaginationParam,
+  last: z.string().optional(),
+  sort: z.string().optional().describe('With pagination=keyset: `desc` for names descending, else ascending'),
+});
 
 /** Bulk tag delete (`DELETE …/tags`); regexes are validated by the service with RE2. */
 export const bulkDeleteTagsParams = z.object({
