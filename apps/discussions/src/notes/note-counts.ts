@@ -100,5 +100,3 @@ export function createNoteCounts(noteables: Model<NoteableDoc>) {
     },
   };
 }
-
-export type NoteCounts = ReturnType<typeof createNoteCounts>;
