@@ -1,6 +1,6 @@
 import type { FilterQuery } from 'mongoose';
 import type { ListUsersQuery } from '@gl/contracts';
-import { ParamError } from '@gl/service-kit';
+import { encodeKeysetCursor, invalidCursor, readKeysetCursor } from '@gl/service-kit';
 import type { UserDoc } from './identity.models';
 import type { UsersStore } from './users.store';
 
@@ -61,24 +61,15 @@ export function encodeUserCursor(user: UserDoc, orderBy: UserOrder): string {
     attributes[orderBy] = value instanceof Date ? inspectTime(value) : (value ?? null);
   }
   attributes.id = String(user._id);
-  const json = JSON.stringify({ ...attributes, _kd: 'n' });
-  return Buffer.from(json, 'utf8').toString('base64').replace(/\+/g, '-').replace(/\//g, '_');
+  return encodeKeysetCursor(attributes);
 }
 
 /** The cursor a client sent back for this order, or 400 `cursor is invalid`. */
 function decodeUserCursor(text: string, orderBy: UserOrder): UserCursor {
-  const invalid = new ParamError(['cursor is invalid']);
-  if (text.length === 0 || text.length > 2_000 || !/^[A-Za-z0-9_-]+={0,2}$/.test(text)) throw invalid;
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(Buffer.from(text, 'base64url').toString('utf8'));
-  } catch {
-    throw invalid;
-  }
-  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw invalid;
-  const fields = parsed as Record<string, unknown>;
+  const invalid = invalidCursor();
+  const fields = readKeysetCursor(text);
   const id = typeof fields.id === 'number' ? String(fields.id) : fields.id;
-  if (typeof id !== 'string' || !/^\d{1,15}$/.test(id) || fields._kd !== 'n') throw invalid;
+  if (typeof id !== 'string' || !/^\d{1,15}$/.test(id)) throw invalid;
   if (orderBy === 'id') return { value: null, id: Number(id) };
   const raw = fields[orderBy];
   if (typeof raw !== 'string') throw invalid;

@@ -1,6 +1,6 @@
 import type { Request, Response } from 'express';
 import { KEYSET_UNAVAILABLE_MESSAGE } from '@gl/contracts';
-import { HttpError } from '../errors';
+import { HttpError, ParamError } from '../errors';
 import { requestBaseUrl } from './pagination';
 
 /**
@@ -24,4 +24,36 @@ export function setNextPageLink(req: Request, res: Response, next: Record<string
  */
 export function keysetUnavailable(): HttpError {
   return new HttpError(405, { error: KEYSET_UNAVAILABLE_MESSAGE });
+}
+
+/**
+ * A next-page cursor as GitLab's keyset Paginator writes one (Gitlab::Pagination::Keyset::Paginator,
+ * Base64CursorConverter): the last row's order values and `_kd: "n"` as JSON in padded URL-safe base64
+ * (Base64.urlsafe_encode64).
+ */
+export function encodeKeysetCursor(values: Record<string, unknown>): string {
+  const json = JSON.stringify({ ...values, _kd: 'n' });
+  return Buffer.from(json, 'utf8').toString('base64').replace(/\+/g, '-').replace(/\//g, '_');
+}
+
+/** A cursor this server did not write: GitLab surfaces it as a 500, here it is the caller's 400. */
+export const invalidCursor = (): ParamError => new ParamError(['cursor is invalid']);
+
+/**
+ * The order values of a next-page cursor a client sent back, for the list to check field by field; a
+ * text that is not base64 JSON of an object with `_kd: "n"`, or longer than `maxLength`, is `invalidCursor`.
+ */
+export function readKeysetCursor(text: string, maxLength = 2_000): Record<string, unknown> {
+  if (text.length === 0 || text.length > maxLength || !/^[A-Za-z0-9_-]+={0,2}$/.test(text))
+    throw invalidCursor();
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(Buffer.from(text, 'base64url').toString('utf8'));
+  } catch {
+    throw invalidCursor();
+  }
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw invalidCursor();
+  const fields = parsed as Record<string, unknown>;
+  if (fields._kd !== 'n') throw invalidCursor();
+  return fields;
 }
