@@ -20,6 +20,7 @@ import {
   useHarness,
 } from '@gl/testing';
 import { projectNamespace, groupNamespace, startDiscussionsHarness } from '../testing/discussions.harness';
+import { memberEventFields } from '../testing/memberships';
 import { NO_LINK_PERMISSION } from './issue-links.service';
 
 const ID = EVENT_TYPES.identity;
@@ -68,13 +69,7 @@ describe('Issue links', () => {
       projectEventFields(ns.id, { visibility, ancestorGroupIds: [group.id], fullPath: ns.fullPath }),
     );
     if (level !== undefined) {
-      await h.deliver(ID.memberAdded, {
-        sourceType: 'project',
-        sourceId: ns.id,
-        userId: REPORTER.id,
-        accessLevel: level,
-        expiresAt: null,
-      });
+      await h.deliver(ID.memberAdded, memberEventFields('project', ns.id, REPORTER.id, level));
     }
     return ns;
   }

@@ -93,18 +93,17 @@ export function createIssueLinksService(deps: {
     }
   }
 
-  /** SystemNoteService.relate_issuable, or EE's block_issuable and blocked_by_issuable for `blocks`. */
-  async function noteLinked(
+  /**
+   * A system note on each end of a link (or of a removed one): `onSource` on the source and `onTarget` on
+   * the target, each followed by the reference to the other end as seen from there.
+   */
+  async function noteBothEnds(
     origin: EventOrigin,
     actor: UserSummary,
-    link: IssueLinkDoc,
-    ends: PlacedIssue[],
+    { source, target }: { source: PlacedIssue; target: PlacedIssue },
+    onSource: string,
+    onTarget: string,
   ) {
-    const [source, target] = ends as [PlacedIssue, PlacedIssue];
-    const [onSource, onTarget] =
-      link.linkType === 'blocks'
-        ? ['marked this issue as blocking', 'marked this issue as blocked by']
-        : ['marked this issue as related to', 'marked this issue as related to'];
     await notes.createSystemNote(
       origin,
       targetOfNoteable(source.doc),
@@ -117,6 +116,21 @@ export function createIssueLinksService(deps: {
       actor,
       `${onTarget} ${issueReference(source, target)}`,
     );
+  }
+
+  /** SystemNoteService.relate_issuable, or EE's block_issuable and blocked_by_issuable for `blocks`. */
+  async function noteLinked(
+    origin: EventOrigin,
+    actor: UserSummary,
+    link: IssueLinkDoc,
+    ends: PlacedIssue[],
+  ) {
+    const [source, target] = ends as [PlacedIssue, PlacedIssue];
+    const [onSource, onTarget] =
+      link.linkType === 'blocks'
+        ? ['marked this issue as blocking', 'marked this issue as blocked by']
+        : ['marked this issue as related to', 'marked this issue as related to'];
+    await noteBothEnds(origin, actor, { source, target }, onSource, onTarget);
   }
 
   /**
@@ -174,20 +188,8 @@ export function createIssueLinksService(deps: {
   ): Promise<void> {
     if (!adminsBoth) throw new HttpError(404, { message: 'No Issue Link found' });
     await store.remove(link._id);
-    const { source, target } = ends;
     const removed = 'removed the relation with';
-    await notes.createSystemNote(
-      origin,
-      targetOfNoteable(source.doc),
-      actor,
-      `${removed} ${issueReference(target, source)}`,
-    );
-    await notes.createSystemNote(
-      origin,
-      targetOfNoteable(target.doc),
-      actor,
-      `${removed} ${issueReference(source, target)}`,
-    );
+    await noteBothEnds(origin, actor, ends, removed, removed);
   }
 
   return {

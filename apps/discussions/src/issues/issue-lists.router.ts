@@ -5,8 +5,8 @@ import { readableNamespace } from '../common/access';
 import { viewerOfContext } from '../lists/issuables.scope';
 import {
   createIssuablePages,
+  instanceListParams,
   listParams,
-  requireUserUnlessAll,
   type IssuablePagesDeps,
 } from '../lists/issuable-pages';
 
@@ -33,9 +33,7 @@ export function createIssueListsRouter(deps: IssuablePagesDeps): Router {
   });
 
   route(router, DISCUSSIONS_API.listIssues, async ({ req, res, params }) => {
-    const given = listParams(req, params);
-    const query = { ...given, scope: given.scope ?? 'created_by_me' };
-    requireUserUnlessAll(req, query.scope);
+    const query = instanceListParams(req, params);
     await sendList(req, res, 'Issue', query, await instanceProjects(req, res));
   });
 
@@ -53,9 +51,7 @@ export function createIssueListsRouter(deps: IssuablePagesDeps): Router {
   });
 
   route(router, DISCUSSIONS_API.getIssuesStatistics, async ({ req, res, params }) => {
-    const given = listParams(req, params);
-    const query = { ...given, scope: given.scope ?? 'created_by_me' };
-    requireUserUnlessAll(req, query.scope);
+    const query = instanceListParams(req, params);
     const projects = await instanceProjects(req, res);
     sendJson(res, 200, await lists.statistics(query, projects, viewerOfContext(req.ctx)));
   });

@@ -7,7 +7,6 @@ import {
   type IssueUpdate,
   type NoteableWrites,
 } from '../noteables/noteable-writes';
-import type { MilestoneCopies } from '../copies/milestone-copies';
 import type { IssuePositions } from './issue-positions';
 
 const EVENTS = DOMAIN_EVENT_TYPES.discussions;
@@ -15,12 +14,11 @@ const EVENTS = DOMAIN_EVENT_TYPES.discussions;
 export interface IssuesServiceDeps {
   writes: NoteableWrites;
   positions: Pick<IssuePositions, 'claimAtEnd' | 'moveBetween'>;
-  milestoneCopies: Pick<MilestoneCopies, 'dueOf' | 'settle'>;
 }
 
 /** Issues::CreateService and Issues::UpdateService, and an issue's place on boards. */
 export function createIssuesService(deps: IssuesServiceDeps) {
-  const { writes, positions, milestoneCopies } = deps;
+  const { writes, positions } = deps;
 
   async function createIssue(
     origin: EventOrigin,
@@ -31,12 +29,7 @@ export function createIssuesService(deps: IssuesServiceDeps) {
     /** Where the issue's board position is compared (issue-positions.ts); it goes after the last. */
     positionScope: string | null = null,
   ): Promise<NoteableDoc> {
-    const doc = await writes.draft('Issue', `issues:${projectId}`, author, input.title, {
-      projectId,
-      description: input.description ?? null,
-      labels: input.labels ?? [],
-      milestoneId: input.milestone_id || null,
-      milestoneDue: await milestoneCopies.dueOf(input.milestone_id),
+    const doc = await writes.draftIssuable('Issue', projectId, author, input, {
       assigneeIds: input.assignee_ids ?? [],
       issueType: input.issue_type ?? 'issue',
       confidential: input.confidential ?? false,
@@ -48,9 +41,7 @@ export function createIssuesService(deps: IssuesServiceDeps) {
       const position = await positions.claimAtEnd(positionScope, doc._id);
       Object.assign(doc, { positionScope, relativePosition: position });
     }
-    await writes.insert(origin, doc, EVENTS.issueOpened);
-    await milestoneCopies.settle(doc._id, doc.milestoneId, doc.milestoneDue ?? null);
-    return doc;
+    return writes.insertIssuable(origin, doc, EVENTS.issueOpened);
   }
 
   function updateIssue(origin: EventOrigin, doc: NoteableDoc, actor: UserSummary, input: IssueUpdate) {

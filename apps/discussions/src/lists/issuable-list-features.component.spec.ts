@@ -22,6 +22,7 @@ import {
   useHarness,
 } from '@gl/testing';
 import { groupNamespace, projectNamespace, startDiscussionsHarness } from '../testing/discussions.harness';
+import { memberEventFields } from '../testing/memberships';
 
 const ID = EVENT_TYPES.identity;
 const issues = z.array(issueEntity);
@@ -70,13 +71,11 @@ describe('Issue and merge request lists beyond one project: disabled and private
       ID.groupCreated,
       groupEventFields(g.id, { visibility: 'public', ancestorGroupIds: [] }),
     );
-    await deliver(DURABLES.discussionsIdentity, ID.memberAdded, {
-      sourceType: 'group',
-      sourceId: g.id,
-      userId: OWNER.id,
-      accessLevel: 50,
-      expiresAt: null,
-    });
+    await deliver(
+      DURABLES.discussionsIdentity,
+      ID.memberAdded,
+      memberEventFields('group', g.id, OWNER.id, 50),
+    );
     // A group milestone as the boards service's copy keeps it; every issue and merge request carries it.
     const milestone = 90_000_000 + g.id;
     await h.runtime.connection
@@ -110,13 +109,11 @@ describe('Issue and merge request lists beyond one project: disabled and private
       [GUEST, 10],
       [REPORTER, 20],
     ] as const) {
-      await deliver(DURABLES.discussionsIdentity, ID.memberAdded, {
-        sourceType: 'project',
-        sourceId: projects.members.id,
-        userId: user.id,
-        accessLevel,
-        expiresAt: null,
-      });
+      await deliver(
+        DURABLES.discussionsIdentity,
+        ID.memberAdded,
+        memberEventFields('project', projects.members.id, user.id, accessLevel),
+      );
     }
     await projectEvent(ID.projectUpdated, projects.off, { issues: 'disabled', merge_requests: 'disabled' });
     await projectEvent(ID.projectUpdated, projects.members, { issues: 'private', merge_requests: 'private' });

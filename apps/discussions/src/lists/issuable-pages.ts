@@ -46,8 +46,19 @@ export function listParams<T extends object>(req: Request, params: () => T): T {
 }
 
 /** `authenticate! unless params[:scope] == 'all'`: the instance lists default to created_by_me. */
-export function requireUserUnlessAll(req: Request, scopeParam: string | undefined): void {
+function requireUserUnlessAll(req: Request, scopeParam: string | undefined): void {
   if (scopeParam !== 'all' && !req.ctx.principal) throw new UnauthorizedError();
+}
+
+/**
+ * An instance list's parameters (GET /issues, /merge_requests, /issues_statistics): the list's, with
+ * `scope` defaulting to created_by_me, which only a signed-in caller may read.
+ */
+export function instanceListParams<T extends { scope?: string }>(req: Request, params: () => T) {
+  const given = listParams(req, params);
+  const query = { ...given, scope: given.scope ?? 'created_by_me' };
+  requireUserUnlessAll(req, query.scope);
+  return query;
 }
 
 /** Items of many projects point at their own project; a project list at the resolved one. */

@@ -17,6 +17,7 @@ import {
   useHarness,
 } from '@gl/testing';
 import { groupNamespace, projectNamespace, startDiscussionsHarness } from '../testing/discussions.harness';
+import { memberEventFields } from '../testing/memberships';
 
 const ID = EVENT_TYPES.identity;
 const issues = z.array(issueEntity);
@@ -57,21 +58,9 @@ describe('Issue and merge request lists of a group and of the instance', () => {
     const p1 = await project('public', [g.id]);
     const p2 = await project('private', [g.id, s.id]);
     const p3 = await project('public', [other.id]);
-    await h.deliver(ID.memberAdded, {
-      sourceType: 'group',
-      sourceId: g.id,
-      userId: OWNER.id,
-      accessLevel: 50,
-      expiresAt: null,
-    });
+    await h.deliver(ID.memberAdded, memberEventFields('group', g.id, OWNER.id, 50));
     // STRANGER is a Guest of the private subgroup project only.
-    await h.deliver(ID.memberAdded, {
-      sourceType: 'project',
-      sourceId: p2.id,
-      userId: STRANGER.id,
-      accessLevel: 10,
-      expiresAt: null,
-    });
+    await h.deliver(ID.memberAdded, memberEventFields('project', p2.id, STRANGER.id, 10));
     const open = async (ns: NamespaceContext, title: string, extra: Record<string, unknown> = {}) => {
       const res = await h.call('POST', `/projects/${ns.id}/issues`, {
         ns,
@@ -221,25 +210,13 @@ describe('Issue and merge request lists of a group and of the instance', () => {
 
   it('When a membership is removed, then the next group list no longer shows that private project', async () => {
     const { label, g, p2 } = await world();
-    await h.deliver(ID.memberAdded, {
-      sourceType: 'project',
-      sourceId: p2.id,
-      userId: GUEST.id,
-      accessLevel: 20,
-      expiresAt: null,
-    });
+    await h.deliver(ID.memberAdded, memberEventFields('project', p2.id, GUEST.id, 20));
     expect(titles(await groupIssues(g, `labels=${label}`, GUEST, 0))).toEqual([
       'p1 open',
       'p2 open',
       'p2 secret',
     ]);
-    await h.deliver(ID.memberRemoved, {
-      sourceType: 'project',
-      sourceId: p2.id,
-      userId: GUEST.id,
-      accessLevel: 20,
-      expiresAt: null,
-    });
+    await h.deliver(ID.memberRemoved, memberEventFields('project', p2.id, GUEST.id, 20));
     expect(titles(await groupIssues(g, `labels=${label}`, GUEST, 0))).toEqual(['p1 open']);
     void DEVELOPER;
     void REPORTER;

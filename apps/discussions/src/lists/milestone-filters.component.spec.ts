@@ -15,6 +15,7 @@ import {
   projectNamespace,
   startDiscussionsHarness,
 } from '../testing/discussions.harness';
+import { memberEventFields } from '../testing/memberships';
 
 const ID = EVENT_TYPES.identity;
 const issues = z.array(issueEntity);
@@ -67,13 +68,7 @@ describe('Upcoming and Started milestone filters (IssuableFinder#by_milestone)',
     };
     const p = await project([g.id, s.id]);
     const q = await project([g.id]);
-    await h.deliver(ID.memberAdded, {
-      sourceType: 'group',
-      sourceId: g.id,
-      userId: OWNER.id,
-      accessLevel: 50,
-      expiresAt: null,
-    });
+    await h.deliver(ID.memberAdded, memberEventFields('group', g.id, OWNER.id, 50));
     const m = {
       soon: await define(g.id, { dueDate: day(3), startDate: day(-5) }),
       later: await define(g.id, { dueDate: day(10) }),

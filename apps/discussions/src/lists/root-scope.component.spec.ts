@@ -4,6 +4,7 @@ import { DOMAIN_EVENT_TYPES, DURABLES, EVENT_TYPES, issueEntity, type NamespaceC
 import { OWNER, gatewayEvent, groupEventFields, projectEventFields, useHarness } from '@gl/testing';
 import { issueRootScopesMigration } from '../migrations/issue-root-scopes';
 import { groupNamespace, projectNamespace, startDiscussionsHarness } from '../testing/discussions.harness';
+import { memberEventFields } from '../testing/memberships';
 
 const ID = EVENT_TYPES.identity;
 const issues = z.array(issueEntity);
@@ -22,13 +23,7 @@ describe('Group issue lists read by root scope', () => {
   async function group(): Promise<NamespaceContext> {
     const g = groupNamespace({ visibility: 'private' });
     await h.deliver(ID.groupCreated, groupEventFields(g.id, { visibility: 'private' }));
-    await h.deliver(ID.memberAdded, {
-      sourceType: 'group',
-      sourceId: g.id,
-      userId: OWNER.id,
-      accessLevel: 50,
-      expiresAt: null,
-    });
+    await h.deliver(ID.memberAdded, memberEventFields('group', g.id, OWNER.id, 50));
     return g;
   }
 

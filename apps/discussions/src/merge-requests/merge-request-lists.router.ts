@@ -4,8 +4,8 @@ import { ForbiddenError, route } from '@gl/service-kit';
 import { canReadMergeRequests, readableNamespace } from '../common/access';
 import {
   createIssuablePages,
+  instanceListParams,
   listParams,
-  requireUserUnlessAll,
   type IssuablePagesDeps,
 } from '../lists/issuable-pages';
 
@@ -31,9 +31,7 @@ export function createMergeRequestListsRouter(deps: IssuablePagesDeps): Router {
   });
 
   route(router, DISCUSSIONS_API.listMergeRequests, async ({ req, res, params }) => {
-    const given = listParams(req, params);
-    const query = { ...given, scope: given.scope ?? 'created_by_me' };
-    requireUserUnlessAll(req, query.scope);
+    const query = instanceListParams(req, params);
     await sendList(req, res, 'MergeRequest', query, await instanceProjects(req, res));
   });
 

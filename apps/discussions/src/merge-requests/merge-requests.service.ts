@@ -10,7 +10,6 @@ import {
   type NoteableWrites,
 } from '../noteables/noteable-writes';
 import type { CommitsService } from '../commits/commits.service';
-import type { MilestoneCopies } from '../copies/milestone-copies';
 
 const EVENTS = DOMAIN_EVENT_TYPES.discussions;
 
@@ -39,12 +38,11 @@ export interface MergeRequestsServiceDeps {
   writes: NoteableWrites;
   store: Pick<NoteablesStore, 'openMergeRequest'>;
   commits: Pick<CommitsService, 'branchHead' | 'createCommit'>;
-  milestoneCopies: Pick<MilestoneCopies, 'dueOf' | 'settle'>;
 }
 
 /** MergeRequests::CreateService, UpdateService and MergeService. */
 export function createMergeRequestsService(deps: MergeRequestsServiceDeps) {
-  const { writes, store, commits, milestoneCopies } = deps;
+  const { writes, store, commits } = deps;
   const { branchHead, createCommit } = commits;
 
   async function createMergeRequest(
@@ -67,20 +65,13 @@ export function createMergeRequestsService(deps: MergeRequestsServiceDeps) {
     const head =
       (await branchHead(projectId, input.source_branch)) ?? placeholderSha(projectId, input.source_branch);
     const diffRefs: DiffRefs = { baseSha: base, startSha: base, headSha: head };
-    const doc = await writes.draft('MergeRequest', `merge_requests:${projectId}`, author, input.title, {
-      projectId,
-      description: input.description ?? null,
-      labels: input.labels ?? [],
-      milestoneId: input.milestone_id || null,
-      milestoneDue: await milestoneCopies.dueOf(input.milestone_id),
+    const doc = await writes.draftIssuable('MergeRequest', projectId, author, input, {
       sourceBranch: input.source_branch,
       targetBranch: input.target_branch,
       diffRefs,
       reviewerIds: input.reviewer_ids ?? [],
     });
-    await writes.insert(origin, doc, EVENTS.mergeRequestOpened);
-    await milestoneCopies.settle(doc._id, doc.milestoneId, doc.milestoneDue ?? null);
-    return doc;
+    return writes.insertIssuable(origin, doc, EVENTS.mergeRequestOpened);
   }
 
   function updateMergeRequest(

@@ -1,4 +1,4 @@
-import { backfillMissing, dropIndexesIfPresent, type Migration } from '@gl/service-kit';
+import { backfillMissing, dropIndexesIfPresent, reportingMigration, type Migration } from '@gl/service-kit';
 import { LIST_ORDER_KEYS } from '../noteables/noteable.model';
 import { assigneeKeyWords } from '../noteables/word-filters';
 
@@ -17,11 +17,11 @@ const REPLACED = [
  * are not read again, and an index is dropped only if it is there.
  */
 export function assigneeKeyWordsMigration(version: number): Migration {
-  return {
+  return reportingMigration(
     version,
-    name: 'noteables: assigneeKeys (assignees as words) beside assigneeIds, in the list and column indexes',
-    async up(connection, logger) {
-      const started = Date.now();
+    'noteables: assigneeKeys (assignees as words) beside assigneeIds, in the list and column indexes',
+    'noteables: assignee words filled',
+    async (connection) => {
       const noteables = connection.collection('noteables');
       // The declared indexes first: the fill finds the documents without the field by its index.
       await connection.models.Noteable?.init();
@@ -29,7 +29,7 @@ export function assigneeKeyWordsMigration(version: number): Migration {
         assigneeKeys: assigneeKeyWords(Array.isArray(doc.assigneeIds) ? (doc.assigneeIds as number[]) : []),
       }));
       const dropped = await dropIndexesIfPresent(noteables, REPLACED);
-      logger.info({ ms: Date.now() - started, filled, dropped }, 'noteables: assignee words filled');
+      return { filled, dropped };
     },
-  };
+  );
 }

@@ -1,4 +1,4 @@
-import { compiledModels, type Migration } from '@gl/service-kit';
+import { compiledModels, reportingMigration, type Migration } from '@gl/service-kit';
 import type { DiscussionsModels } from '../discussions.models';
 import type { ProjectRefDoc } from '../copies/copies.models';
 import { createPositionsStore } from '../issues/positions.store';
@@ -15,11 +15,11 @@ const PROGRESS_EVERY = 100;
  * scoped when their project's event is applied (copies/identity.projection.ts).
  */
 export function issueRootScopesMigration(version: number): Migration {
-  return {
+  return reportingMigration(
     version,
-    name: "noteables: every issue in its project's root scope (positionScope) for group lists",
-    async up(connection, logger) {
-      const started = Date.now();
+    "noteables: every issue in its project's root scope (positionScope) for group lists",
+    'noteables: root scopes set',
+    async (connection, logger) => {
       const models = compiledModels<
         Pick<DiscussionsModels, 'noteables' | 'positionClaims' | 'positionLeases' | 'projects'>
       >(connection, {
@@ -41,10 +41,7 @@ export function issueRootScopesMigration(version: number): Migration {
           logger.info({ projects: index + 1, of: projects.length, changed }, 'noteables: root scopes');
         }
       }
-      logger.info(
-        { ms: Date.now() - started, projects: projects.length, changed },
-        'noteables: root scopes set',
-      );
+      return { projects: projects.length, changed };
     },
-  };
+  );
 }

@@ -1,4 +1,4 @@
-import { dropIndexesIfPresent, type Migration } from '@gl/service-kit';
+import { dropIndexesIfPresent, reportingMigration, type Migration } from '@gl/service-kit';
 import { LIST_ORDER_KEYS } from '../noteables/noteable.model';
 
 /** The list indexes before they carried the filter keys (noteables/noteable.model.ts LIST_FILTER_KEYS). */
@@ -14,14 +14,13 @@ const REPLACED = [
  * every document it passes. Waits for the build, then drops them (idempotent: it checks first).
  */
 export function listIndexKeysMigration(version: number): Migration {
-  return {
+  return reportingMigration(
     version,
-    name: 'noteables: list indexes carry state, labelKeys, milestoneId and confidential',
-    async up(connection, logger) {
-      const started = Date.now();
+    'noteables: list indexes carry state, labelKeys, milestoneId and confidential',
+    'noteables: list indexes replaced',
+    async (connection) => {
       await connection.models.Noteable?.init();
-      const dropped = await dropIndexesIfPresent(connection.collection('noteables'), REPLACED);
-      logger.info({ ms: Date.now() - started, dropped }, 'noteables: list indexes replaced');
+      return { dropped: await dropIndexesIfPresent(connection.collection('noteables'), REPLACED) };
     },
-  };
+  );
 }

@@ -1,4 +1,4 @@
-import { compiledModels, type Migration } from '@gl/service-kit';
+import { compiledModels, reportingMigration, type Migration } from '@gl/service-kit';
 import type { DiscussionsModels } from '../discussions.models';
 import { createMilestoneCopies } from '../copies/milestone-copies';
 
@@ -11,11 +11,11 @@ import { createMilestoneCopies } from '../copies/milestone-copies';
  * items already at the date are not read again.
  */
 export function milestoneDueMigration(version: number): Migration {
-  return {
+  return reportingMigration(
     version,
-    name: 'noteables: milestoneDue (the milestone due date) for the milestone_due and priority orders',
-    async up(connection, logger) {
-      const started = Date.now();
+    'noteables: milestoneDue (the milestone due date) for the milestone_due and priority orders',
+    'noteables: milestoneDue filled',
+    async (connection) => {
       await connection.models.Noteable?.init();
       const models = compiledModels<
         Pick<DiscussionsModels, 'noteables' | 'milestones' | 'projects' | 'groups'>
@@ -33,10 +33,7 @@ export function milestoneDueMigration(version: number): Migration {
       let filled = 0;
       for (const m of dated)
         filled += (await copies.spreadDue(m._id, { groupId: m.groupId }, m.dueDate)).changed;
-      logger.info(
-        { ms: Date.now() - started, milestones: dated.length, filled },
-        'noteables: milestoneDue filled',
-      );
+      return { milestones: dated.length, filled };
     },
-  };
+  );
 }

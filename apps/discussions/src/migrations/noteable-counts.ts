@@ -1,9 +1,10 @@
 import type { Model } from 'mongoose';
-import { compiledModels, type Migration } from '@gl/service-kit';
+import { compiledModels, reportingMigration, type Migration } from '@gl/service-kit';
 import type { AwardEmojiDoc } from '../award-emoji/award-emoji.model';
 import { DOWNVOTE_NAME } from '../award-emoji/emoji-names';
 import type { NoteableDoc } from '../noteables/noteable.model';
 import type { NoteDoc } from '../notes/note.model';
+import { setAwardCounts } from './award-counts';
 
 /**
  * The counts lists now show from each noteable's own document, for the noteables written before they were
@@ -11,21 +12,17 @@ import type { NoteDoc } from '../notes/note.model';
  * `internalNotesCount` from the comments (notes/note-counts.ts). Idempotent: every count is set, not added.
  */
 export function noteableCountsMigration(version: number): Migration {
-  return {
+  return reportingMigration(
     version,
-    name: 'noteables: downvotesCount and comment counts kept on each noteable',
-    async up(connection, logger) {
-      const started = Date.now();
+    'noteables: downvotesCount and comment counts kept on each noteable',
+    'noteables: downvotesCount and comment counts set',
+    async (connection) => {
       const { awards, noteables, notes } = compiledModels<{
         awards: Model<AwardEmojiDoc>;
         noteables: Model<NoteableDoc>;
         notes: Model<NoteDoc>;
       }>(connection, { awards: 'AwardEmoji', noteables: 'Noteable', notes: 'Note' });
-      const downvotes = await awards.aggregate<{ _id: number; n: number }>([
-        { $match: { name: DOWNVOTE_NAME, awardableType: { $in: ['Issue', 'MergeRequest'] } } },
-        { $group: { _id: '$awardableId', n: { $sum: 1 } } },
-      ]);
-      for (const { _id, n } of downvotes) await noteables.updateOne({ _id }, { $set: { downvotesCount: n } });
+      const downvoted = await setAwardCounts(awards, noteables, DOWNVOTE_NAME, 'downvotesCount');
       const comments = await notes.aggregate<{ _id: { id: number; internal: boolean | null }; n: number }>([
         { $match: { system: false, noteableId: { $ne: null } } },
         { $group: { _id: { id: '$noteableId', internal: '$internal' }, n: { $sum: 1 } } },
@@ -38,10 +35,7 @@ export function noteableCountsMigration(version: number): Migration {
         counts.set(_id.id, count);
       }
       for (const [_id, count] of counts) await noteables.updateOne({ _id }, { $set: count });
-      logger.info(
-        { ms: Date.now() - started, downvoted: downvotes.length, commented: counts.size },
-        'noteables: downvotesCount and comment counts set',
-      );
+      return { downvoted, commented: counts.size };
     },
-  };
+  );
 }

@@ -1,5 +1,5 @@
 import type { Model } from 'mongoose';
-import { compiledModels, type Migration } from '@gl/service-kit';
+import { compiledModels, reportingMigration, type Migration } from '@gl/service-kit';
 import type { NoteableDoc, NoteableWordDoc } from '../noteables/noteable.model';
 import { createNoteableWordsStore, wordsOf } from '../noteables/noteable-words.store';
 
@@ -11,10 +11,11 @@ const BATCH = 1_000;
  * that is there is only touched). Idempotent; progress is logged per 10,000 noteables.
  */
 export function noteableWordsMigration(version: number): Migration {
-  return {
+  return reportingMigration(
     version,
-    name: 'noteable_words: an entry per label and assignee of every noteable',
-    async up(connection, logger) {
+    'noteable_words: an entry per label and assignee of every noteable',
+    'noteable_words: filled',
+    async (connection, logger) => {
       const started = Date.now();
       const { noteables, entries } = compiledModels<{
         noteables: Model<NoteableDoc>;
@@ -40,7 +41,7 @@ export function noteableWordsMigration(version: number): Migration {
         if (batch.length < BATCH) break;
         after = batch[batch.length - 1]!._id;
       }
-      logger.info({ ms: Date.now() - started, read }, 'noteable_words: filled');
+      return { read };
     },
-  };
+  );
 }

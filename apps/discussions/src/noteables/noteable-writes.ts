@@ -138,6 +138,36 @@ export function createNoteableWrites(deps: NoteableWritesDeps) {
     return Object.assign(blankNoteable(kind, id, iid, author, title), fields);
   }
 
+  /**
+   * A new issue or merge request of a project (Issuable::BaseService): its project's next iid, and what
+   * both kinds take from their input (description, labels, the milestone with its due date) before the
+   * kind's own `fields`.
+   */
+  async function draftIssuable(
+    kind: 'Issue' | 'MergeRequest',
+    projectId: number,
+    author: UserSummary,
+    input: Pick<IssueInput, 'title' | 'description' | 'labels' | 'milestone_id'>,
+    fields: Partial<NoteableDoc>,
+  ): Promise<NoteableDoc> {
+    const counter = `${kind === 'Issue' ? 'issues' : 'merge_requests'}:${projectId}`;
+    return draft(kind, counter, author, input.title, {
+      projectId,
+      description: input.description ?? null,
+      labels: input.labels ?? [],
+      milestoneId: input.milestone_id || null,
+      milestoneDue: await milestoneCopies.dueOf(input.milestone_id),
+      ...fields,
+    });
+  }
+
+  /** Stores a drafted issue or merge request with its event, then settles its milestone's due date on it. */
+  async function insertIssuable(origin: EventOrigin, doc: NoteableDoc, type: string): Promise<NoteableDoc> {
+    await insert(origin, doc, type);
+    await milestoneCopies.settle(doc._id, doc.milestoneId, doc.milestoneDue ?? null);
+    return doc;
+  }
+
   async function milestoneNote(milestoneId: number | null): Promise<string> {
     if (!milestoneId) return 'removed milestone';
     const milestone = await store.milestone(milestoneId);
@@ -259,7 +289,7 @@ export function createNoteableWrites(deps: NoteableWritesDeps) {
     return updated;
   }
 
-  return { insert, draft, update };
+  return { insert, draft, draftIssuable, insertIssuable, update };
 }
 
 export type NoteableWrites = ReturnType<typeof createNoteableWrites>;

@@ -50,7 +50,7 @@ export function createNoteablesService(deps: NoteablesServiceDeps) {
   });
   const commits = createCommitsService(deps);
   const positions = createIssuePositions(deps.positions);
-  const issues = createIssuesService({ writes, positions, milestoneCopies });
+  const issues = createIssuesService({ writes, positions });
   const { positionScopeOf } = createIssuablesScope(deps.models);
 
   /** A new issue's place at the end of its project's scope, for writers without a project route. */
@@ -83,7 +83,7 @@ export function createNoteablesService(deps: NoteablesServiceDeps) {
       { counters: deps.counters, store },
       { insert: writes.insert, updateIssue: issues.updateIssue, placeAtEnd },
     ),
-    ...createMergeRequestsService({ writes, store, commits, milestoneCopies }),
+    ...createMergeRequestsService({ writes, store, commits }),
     reviewerIds: createReviewerFilter(deps.models),
     ...createSnippetsService({ models: deps.models, writes, store }),
     ...createEpicsService({ ...deps, writes }),

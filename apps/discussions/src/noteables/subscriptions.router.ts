@@ -32,67 +32,47 @@ export function createIssuableSubscriptionsRouter(noteables: NoteablesService): 
     return mr;
   }
 
-  async function toggle(
-    req: Request,
-    res: Response,
-    find: () => Promise<NoteableDoc>,
-    want: boolean,
+  /**
+   * The route of …/subscribe (`want` true) or …/unsubscribe (false) on the issuable `find` gives: 201 with
+   * `present`'s entity when its subscription changes, else 304.
+   */
+  function toggle<P>(
+    find: (req: Request, params: () => P) => Promise<NoteableDoc>,
     present: (doc: NoteableDoc, req: Request) => Promise<object>,
+    want: boolean,
   ) {
-    // `before { authenticate! }`: anonymous callers are refused before anything is looked up.
-    const user = requireUser(req.ctx);
-    const doc = await find();
-    if ((await single.subscribed(doc, req)) === want) {
-      // not_modified!: an empty 304.
-      res.status(304).end();
-      return;
-    }
-    await noteables.subscriptions.set(doc._id, user.id, want);
-    sendJson(res, 201, await present(doc, req));
+    return async ({ req, res, params }: { req: Request; res: Response; params: () => P }) => {
+      // `before { authenticate! }`: anonymous callers are refused before anything is looked up.
+      const user = requireUser(req.ctx);
+      const doc = await find(req, params);
+      if ((await single.subscribed(doc, req)) === want) {
+        // not_modified!: an empty 304.
+        res.status(304).end();
+        return;
+      }
+      await noteables.subscriptions.set(doc._id, user.id, want);
+      sendJson(res, 201, await present(doc, req));
+    };
   }
 
   /** find_project_issue: an issue the caller cannot read is not found. */
-  const issueOf = (req: Request, iid: () => string) => () =>
-    readableIssue(noteables, req, () => subscribableIid(iid()));
-  const mergeRequestOf = (req: Request, iid: () => string) => () =>
-    mergeRequestToUpdate(req, () => subscribableIid(iid()));
+  const issueOf = (req: Request, params: () => { issue_iid: string }) =>
+    readableIssue(noteables, req, () => subscribableIid(params().issue_iid));
+  const mergeRequestOf = (req: Request, params: () => { merge_request_iid: string }) =>
+    mergeRequestToUpdate(req, () => subscribableIid(params().merge_request_iid));
 
-  route(router, DISCUSSIONS_API.subscribeProjectIssue, async ({ req, res, params }) => {
-    await toggle(
-      req,
-      res,
-      issueOf(req, () => params().issue_iid),
-      true,
-      single.issue,
-    );
-  });
-  route(router, DISCUSSIONS_API.unsubscribeProjectIssue, async ({ req, res, params }) => {
-    await toggle(
-      req,
-      res,
-      issueOf(req, () => params().issue_iid),
-      false,
-      single.issue,
-    );
-  });
-  route(router, DISCUSSIONS_API.subscribeProjectMergeRequest, async ({ req, res, params }) => {
-    await toggle(
-      req,
-      res,
-      mergeRequestOf(req, () => params().merge_request_iid),
-      true,
-      single.mergeRequest,
-    );
-  });
-  route(router, DISCUSSIONS_API.unsubscribeProjectMergeRequest, async ({ req, res, params }) => {
-    await toggle(
-      req,
-      res,
-      mergeRequestOf(req, () => params().merge_request_iid),
-      false,
-      single.mergeRequest,
-    );
-  });
+  route(router, DISCUSSIONS_API.subscribeProjectIssue, toggle(issueOf, single.issue, true));
+  route(router, DISCUSSIONS_API.unsubscribeProjectIssue, toggle(issueOf, single.issue, false));
+  route(
+    router,
+    DISCUSSIONS_API.subscribeProjectMergeRequest,
+    toggle(mergeRequestOf, single.mergeRequest, true),
+  );
+  route(
+    router,
+    DISCUSSIONS_API.unsubscribeProjectMergeRequest,
+    toggle(mergeRequestOf, single.mergeRequest, false),
+  );
 
   return router;
 }

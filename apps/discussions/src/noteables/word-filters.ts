@@ -19,30 +19,48 @@ export function labelKey(label: string): string {
  * (board-columns.ts) filter on it with the conditions below.
  */
 export function labelKeyWords(labels: string[]): string {
-  return ` ${labels.map((label) => `${labelKey(label)} `).join('')}`;
+  return wordsOf(labels.map(labelKey));
 }
 
-type LabelCondition = { labelKeys: Record<string, unknown> };
+/** Keys as one string of words: a space before and after each. */
+function wordsOf(keys: string[]): string {
+  return ` ${keys.map((key) => `${key} `).join('')}`;
+}
+
+type WordCondition<F extends 'labelKeys' | 'assigneeKeys'> = Record<F, Record<string, unknown>>;
 
 /**
- * The label as a condition on `labelKeys`: a literal pattern (a key has no regex metacharacter, and the
- * spaces around it keep `l61` from matching inside `l6162`), right on MongoDB and answered on the index
- * entry by the local FerretDB.
+ * A literal pattern on the words of `field` (a key has no regex metacharacter), right on MongoDB and
+ * answered on the index entry by the local FerretDB; `negated`: the words do not match it.
  */
-export const withLabel = (label: string): LabelCondition => ({
-  labelKeys: { $regex: ` ${labelKey(label)} ` },
-});
+function wordsMatch<F extends 'labelKeys' | 'assigneeKeys'>(
+  field: F,
+  pattern: string,
+  negated = false,
+): WordCondition<F> {
+  const condition: Record<string, unknown> = { $regex: pattern };
+  const words = {} as WordCondition<F>;
+  words[field] = negated ? { $not: condition } : condition;
+  return words;
+}
+
+type LabelCondition = WordCondition<'labelKeys'>;
+
+/**
+ * The label as a condition on `labelKeys`: its key with the spaces around it (which keep `l61` from
+ * matching inside `l6162`).
+ */
+export const withLabel = (label: string): LabelCondition => wordsMatch('labelKeys', ` ${labelKey(label)} `);
 
 /** Without the label: the negated literal pattern (every writer sets `labelKeys`; step 3 filled older ones). */
-export const withoutLabel = (label: string): LabelCondition => ({
-  labelKeys: { $not: { $regex: ` ${labelKey(label)} ` } },
-});
+export const withoutLabel = (label: string): LabelCondition =>
+  wordsMatch('labelKeys', ` ${labelKey(label)} `, true);
 
 /** At least one label (`labels=Any`): every key starts a word with `l`, so ` l` is in the words of one. */
-export const withSomeLabel = (): LabelCondition => ({ labelKeys: { $regex: ' l' } });
+export const withSomeLabel = (): LabelCondition => wordsMatch('labelKeys', ' l');
 
 /** No label at all (`labels=None`): no word starts. */
-export const withNoLabel = (): LabelCondition => ({ labelKeys: { $not: { $regex: ' l' } } });
+export const withNoLabel = (): LabelCondition => wordsMatch('labelKeys', ' l', true);
 
 /** The conditions of a filter as one flat list: the local database answers a flat `$and` by SQL. */
 export function andOf(filter: Record<string, unknown>): Record<string, unknown>[] {
@@ -102,7 +120,7 @@ export function labelFields(labels: string[]): {
  * read rule (an assignee reads a confidential issue) and board columns filter on it.
  */
 export function assigneeKeyWords(ids: readonly number[]): string {
-  return ` ${ids.map((id) => `${assigneeKey(id)} `).join('')}`;
+  return wordsOf(ids.map(assigneeKey));
 }
 
 /** An assignee's word in `assigneeKeys`: `u` and the user id. */
@@ -110,23 +128,21 @@ export function assigneeKey(userId: number): string {
   return `u${userId}`;
 }
 
-type AssigneeCondition = { assigneeKeys: Record<string, unknown> };
+type AssigneeCondition = WordCondition<'assigneeKeys'>;
 
 /** Assigned to the user: a literal pattern (digits only; the spaces keep `u5` from matching `u55`). */
-export const withAssignee = (id: number): AssigneeCondition => ({
-  assigneeKeys: { $regex: ` ${assigneeKey(id)} ` },
-});
+export const withAssignee = (id: number): AssigneeCondition =>
+  wordsMatch('assigneeKeys', ` ${assigneeKey(id)} `);
 
 /** Not assigned to the user (every writer sets `assigneeKeys`; migration step 5 filled older ones). */
-export const withoutAssignee = (id: number): AssigneeCondition => ({
-  assigneeKeys: { $not: { $regex: ` ${assigneeKey(id)} ` } },
-});
+export const withoutAssignee = (id: number): AssigneeCondition =>
+  wordsMatch('assigneeKeys', ` ${assigneeKey(id)} `, true);
 
 /** Assigned to anyone (`assignee_id=Any`): every word starts with `u`. */
-export const withSomeAssignee = (): AssigneeCondition => ({ assigneeKeys: { $regex: ' u' } });
+export const withSomeAssignee = (): AssigneeCondition => wordsMatch('assigneeKeys', ' u');
 
 /** Assigned to no one (`assignee_id=None`). */
-export const withNoAssignee = (): AssigneeCondition => ({ assigneeKeys: { $not: { $regex: ' u' } } });
+export const withNoAssignee = (): AssigneeCondition => wordsMatch('assigneeKeys', ' u', true);
 
 /**
  * What a document stores beside the fields it is derived from, for the filters above: the label fields

@@ -24,6 +24,7 @@ import {
   projectNamespace,
   startDiscussionsHarness,
 } from '../testing/discussions.harness';
+import { memberEventFields } from '../testing/memberships';
 
 /** The entities as lib/api/entities/resource_*_event.rb expose them (the contract's schemas, strict). */
 const user = z.object({ id: z.number(), username: z.string() }).passthrough();
@@ -324,13 +325,7 @@ describe('Resource events', () => {
       ID.projectCreated,
       projectEventFields(p.id, { visibility: 'private', ancestorGroupIds: [g.id], fullPath: p.fullPath }),
     );
-    await h.deliver(ID.memberAdded, {
-      sourceType: 'group',
-      sourceId: g.id,
-      userId: OWNER.id,
-      accessLevel: 50,
-      expiresAt: null,
-    });
+    await h.deliver(ID.memberAdded, memberEventFields('group', g.id, OWNER.id, 50));
     const [doing, review] = [`Doing${unique()}`, `Review${unique()}`];
     const boardId = 60_000 + p.id;
     await h.deliver(

@@ -12,6 +12,7 @@ import {
 } from '@gl/testing';
 import { createDiscussionsApp } from '../app';
 import { projectNamespace } from '../testing/discussions.harness';
+import { memberEventFields } from '../testing/memberships';
 
 const snippets = z.array(personalSnippetEntity);
 let counter = 0;
@@ -293,13 +294,7 @@ describe('Personal snippets and the lists across snippets (lib/api/snippets.rb)'
         EVENT_TYPES.identity.projectCreated,
         projectEventFields(ns.id, { visibility: 'public', ancestorGroupIds: ns.ancestorGroupIds, fullPath }),
       );
-      await deliver(EVENT_TYPES.identity.memberAdded, {
-        sourceType: 'project',
-        sourceId: ns.id,
-        userId: OWNER.id,
-        accessLevel: 50,
-        expiresAt: null,
-      });
+      await deliver(EVENT_TYPES.identity.memberAdded, memberEventFields('project', ns.id, OWNER.id, 50));
       const made = async (visibility: string) => {
         const res = await h.call('POST', `/projects/${ns.id}/snippets`, {
           ns,

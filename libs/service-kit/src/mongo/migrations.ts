@@ -203,3 +203,24 @@ export function declaredIndexesMigration(version = 1): Migration {
     },
   };
 }
+
+/**
+ * A step that reports what it did: `run` returns what it counted (or dropped), logged once it is done as
+ * `{ ms, ...report }` under `done` (`ms`: how long the step took).
+ */
+export function reportingMigration(
+  version: number,
+  name: string,
+  done: string,
+  run: (connection: Connection, logger: Logger) => Promise<Record<string, unknown>>,
+): Migration {
+  return {
+    version,
+    name,
+    async up(connection, logger) {
+      const started = Date.now();
+      const report = await run(connection, logger);
+      logger.info({ ms: Date.now() - started, ...report }, done);
+    },
+  };
+}
