@@ -22,12 +22,17 @@ import { SERVICE_PRODUCER } from '../common/origin';
 import { presentIssue } from '../issues/issues.presenter';
 import { readPage, sendPage } from '../common/http';
 import { issuableFilter, namesOf, readableFilter } from '../lists/issuables.finder';
-import { viewerOfContext, type IssuablesScope, type ScopeProject } from '../lists/issuables.scope';
+import {
+  positionScopeOfNamespace,
+  viewerOfContext,
+  type IssuablesScope,
+  type ScopeProject,
+} from '../lists/issuables.scope';
 import type { NoteableDoc, NoteablesService } from '../noteables/noteables.service';
 import type { BoardCopies, BoardCopyDoc } from './board-projection';
 import { columnOf, columnQuery, inColumn, moveChanges, type Column } from './board-columns';
 import type { BoardColumnsService, ColumnPage } from './board-columns.service';
-import { positionScopeOfGroup, positionScopeOfProject } from '../lists/root-scope';
+import { positionScopeOfGroup } from '../lists/root-scope';
 import { decodeColumnCursor, encodeColumnCursor } from './column-cursor';
 
 export interface BoardColumnsDeps {
@@ -73,10 +78,7 @@ export function createBoardColumnsRouter(deps: BoardColumnsDeps): Router {
     if (!board) throw new NotFoundError('Board');
     await projectionCaughtUp(revisions, req, res);
     const projects = kind === 'group' ? await scope.ofGroup(req.ctx, ns) : scope.ofProject(req.ctx, ns);
-    const positionScope =
-      kind === 'group'
-        ? positionScopeOfGroup(ns)
-        : positionScopeOfProject(ns.id, ns.ancestorGroupIds[0] ?? null);
+    const positionScope = kind === 'group' ? positionScopeOfGroup(ns) : positionScopeOfNamespace(ns);
     return { board, projects, positionScope };
   }
 
