@@ -10,6 +10,7 @@ const PYTHON = '/usr/bin/python3';
 const CLIENT = join(__dirname, 'clients', 'python_gitlab_identity.py');
 const LABELS_CLIENT = join(__dirname, 'clients', 'python_gitlab_labels.py');
 const MILESTONES_CLIENT = join(__dirname, 'clients', 'python_gitlab_milestones.py');
+const BOARDS_CLIENT = join(__dirname, 'clients', 'python_gitlab_boards.py');
 
 describe('identity catalogue with python-gitlab', () => {
   it.each([
@@ -78,6 +79,25 @@ describe('project milestones with python-gitlab', () => {
     ],
   ])('%s', (_title, scenario) => {
     expect(runClient(PYTHON, [MILESTONES_CLIENT, scenario])).toEqual({
+      status: 0,
+      output: { ok: true, checked: [scenario] },
+      stderr: '',
+    });
+  });
+});
+
+describe('issue boards with python-gitlab', () => {
+  it.each([
+    [
+      "When python-gitlab creates project boards with lists of the project's and the group's labels, moves and deletes them, then GitLab's answers come back",
+      'project boards',
+    ],
+    [
+      'When python-gitlab creates a group board with a label list, then it reads it back and deletes it',
+      'group boards',
+    ],
+  ])('%s', (_title, scenario) => {
+    expect(runClient(PYTHON, [BOARDS_CLIENT, scenario])).toEqual({
       status: 0,
       output: { ok: true, checked: [scenario] },
       stderr: '',
