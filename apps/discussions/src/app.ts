@@ -49,6 +49,7 @@ import { createBoardColumnsService } from './columns/board-columns.service';
 import { identityProjection } from './copies/identity.projection';
 import { createUsersSubscription } from './copies/users.projection';
 import { createMilestoneCopies, milestoneCopiesProjection } from './copies/milestone-copies';
+import { createLabelCopies, labelCopiesProjection } from './copies/label-copies';
 import { shareMilestoneCache } from './copies/milestone-cache';
 import { createMilestoneRedatingJob } from './copies/milestone-redating.job';
 import { createMilestoneTitles, createMilestonesSubscription } from './copies/milestone-titles';
@@ -73,10 +74,12 @@ export function createDiscussionsApp(runtime: ServiceRuntime): ServiceInstance {
   const store = createNoteablesStore(deps);
   const notesStore = createNotesStore(deps);
   const awardsStore = createAwardEmojiStore(deps);
+  const labelCopies = createLabelCopies(models, store);
   const resourceEvents = createResourceEventsService({
     counters: deps.counters,
     store: createResourceEventsStore(deps),
     milestones: store,
+    labels: labelCopies,
   });
   const positions = createPositionsStore(models);
   // Every replica's milestone cache forgets a copy once any replica has written it.
@@ -152,6 +155,7 @@ export function createDiscussionsApp(runtime: ServiceRuntime): ServiceInstance {
       identityProjection(models, revisions),
       boardsProjection(boards),
       milestoneCopiesProjection(milestoneCopies, redating),
+      labelCopiesProjection(labelCopies),
     ],
     start: () => redating.start(),
     stop: () => {

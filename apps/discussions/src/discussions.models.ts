@@ -34,6 +34,7 @@ import {
   type ProjectRefDoc,
   type UserDoc,
 } from './copies/copies.models';
+import { labelCopySchema, type LabelCopyDoc } from './copies/label-copy.model';
 
 /** gl_discussions's collections; each aggregate's folder declares its documents and their indexes. */
 export interface DiscussionsModels {
@@ -43,6 +44,7 @@ export interface DiscussionsModels {
   branches: Model<BranchDoc>;
   incidents: Model<IncidentLinkDoc>;
   milestones: Model<MilestoneDoc>;
+  labels: Model<LabelCopyDoc>;
   users: Model<UserDoc>;
   projects: Model<ProjectRefDoc>;
   groups: Model<GroupRefDoc>;
@@ -70,6 +72,7 @@ export function createDiscussionsModels(connection: Connection, outbox: Outbox):
     branches: defineModel(connection, 'Branch', branchSchema(), 'branches'),
     incidents: defineModel(connection, 'IncidentLink', incidentLinkSchema(), 'incident_links'),
     milestones: defineModel(connection, 'Milestone', milestoneSchema(), 'milestones'),
+    labels: defineModel(connection, 'LabelCopy', labelCopySchema(), 'labels'),
     users: defineModel(connection, 'User', userSchema(), 'users'),
     projects: defineModel(connection, 'ProjectRef', projectRefSchema(), 'projects'),
     groups: defineModel(connection, 'GroupRef', groupRefSchema(), 'groups'),

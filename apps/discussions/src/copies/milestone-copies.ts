@@ -10,7 +10,8 @@ import {
 } from '@gl/contracts';
 import { eventData, isDuplicateKeyError, type Subscription } from '@gl/service-kit';
 import type { DiscussionsModels } from '../discussions.models';
-import type { GroupRefDoc, MilestoneDoc } from './copies.models';
+import type { MilestoneDoc } from './copies.models';
+import { subtreeOf } from './group-subtree';
 import type { MilestonesChanged } from './milestone-cache';
 
 /**
@@ -56,17 +57,6 @@ export function createMilestoneCopies(
   }
 
   /**
-   * Where a group milestone's items can be: the projects of the group and its subgroups (from the
-   * identity copy: its root group's projects, then those below the group).
-   */
-  async function projectsUnder(groupId: number): Promise<number[]> {
-    const group = await models.groups.findById(groupId).lean<GroupRefDoc>();
-    const root = group?.rootGroupId ?? groupId;
-    const tree = await models.projects.find({ rootGroupId: root }).select({ ancestorGroupIds: 1 }).lean();
-    return tree.filter((p) => p.ancestorGroupIds.includes(groupId)).map((p) => p._id);
-  }
-
-  /**
    * Gives the milestone's items its due date, up to `most` of them: the items not at it are found once,
    * along the list indexes of the group's projects (which carry `milestoneId`; an index led by the
    * milestone would tempt the planner into every item with a milestone for lists filtered on `Any`), then
@@ -80,7 +70,9 @@ export function createMilestoneCopies(
     due: string | null,
     most = Infinity,
   ): Promise<{ changed: number; more: boolean }> {
-    const projectIds = 'projectId' in scope ? [scope.projectId] : await projectsUnder(scope.groupId);
+    // A group milestone's items can be in the projects of the group and its subgroups.
+    const projectIds =
+      'projectId' in scope ? [scope.projectId] : (await subtreeOf(models, scope.groupId)).projectIds;
     const found = models.noteables
       .find({
         kind: { $in: ['Issue', 'MergeRequest'] },

@@ -5,6 +5,7 @@ import type {
   ResourceWeightEventEntity,
 } from '@gl/contracts';
 import type { MilestoneDoc } from '../copies/copies.models';
+import type { LabelDetails } from '../copies/label-copies';
 import { isoNow } from '../common/presenting';
 import type { ResourceEventDoc } from './resource-event.model';
 
@@ -47,10 +48,13 @@ function presentMilestone(
  * lib/api/entities/resource_{label,milestone,state}_event.rb and ee/lib/api/entities/resource_weight_event.rb.
  * `milestones`: the copies of the milestones the events name, by id.
  */
-export function presentResourceEvent(
-  event: ResourceEventDoc,
-  milestones: Map<number, MilestoneDoc>,
-): Presented {
+/** What the events of a page name, from discussions' copies: milestones by id, labels by title. */
+export interface EventRelations {
+  milestones: Map<number, MilestoneDoc>;
+  labels: Map<string, LabelDetails>;
+}
+
+export function presentResourceEvent(event: ResourceEventDoc, related: EventRelations): Presented {
   const heading = { id: event._id, user: event.user, created_at: isoNow(event.createdAt) };
   const resource = { resource_type: event.resourceType, resource_id: event.resourceId };
   switch (event.kind) {
@@ -58,8 +62,9 @@ export function presentResourceEvent(
       return {
         ...heading,
         ...resource,
-        // LabelBasic: issues hold label titles only, so the title is all this label is known by.
-        label: {
+        // LabelBasic from the label copy; a title no copy knows (a label deleted or renamed since, or one
+        // from before label copies) is shown by its title alone.
+        label: related.labels.get(event.labelName!) ?? {
           id: null,
           name: event.labelName!,
           color: null,
@@ -73,7 +78,7 @@ export function presentResourceEvent(
       return {
         ...heading,
         ...resource,
-        milestone: presentMilestone(event.milestoneId!, milestones.get(event.milestoneId!)),
+        milestone: presentMilestone(event.milestoneId!, related.milestones.get(event.milestoneId!)),
         action: event.action!,
         state: event.state as ResourceMilestoneEventEntity['state'],
       };

@@ -61,12 +61,14 @@ export function createResourceEventsRouter(
       DISCUSSIONS_API[ids.list as typeof RESOURCE_EVENT_OPERATIONS.label.Issue.list],
       async ({ req, res, params }) => {
         const path = params() as EventPath;
+        // The page parameters are checked before the issuable is looked for, as GitLab's params block is.
+        let doc: Awaited<ReturnType<typeof issuableOf>> | undefined;
         const list = await readPage(req, async (skip, limit) => {
-          const doc = await issuableOf(req, type, path);
+          doc = await issuableOf(req, type, path);
           return events.page(doc, kind, skip, limit);
         });
-        const milestones = await events.milestonesOf(list.items);
-        await sendPage(req, res, list, (items) => items.map((e) => presentResourceEvent(e, milestones)));
+        const related = await events.relatedOf(doc!, list.items);
+        await sendPage(req, res, list, (items) => items.map((e) => presentResourceEvent(e, related)));
       },
     );
 
@@ -79,7 +81,7 @@ export function createResourceEventsRouter(
         const id = idOf(path.event_id);
         if (id === null) throw new NotFoundError();
         const event = await events.find(doc, kind, id);
-        sendJson(res, 200, presentResourceEvent(event, await events.milestonesOf([event])));
+        sendJson(res, 200, presentResourceEvent(event, await events.relatedOf(doc, [event])));
       },
     );
   }

@@ -2,7 +2,8 @@ import type { ResourceEventKind, UserSummary } from '@gl/contracts';
 import { NotFoundError, type Counters } from '@gl/service-kit';
 import type { NoteableDoc } from '../noteables/noteable.model';
 import type { NoteablesStore } from '../noteables/noteables.store';
-import type { MilestoneDoc } from '../copies/copies.models';
+import type { LabelCopies, LabelDetails } from '../copies/label-copies';
+import type { EventRelations } from './resource-events.presenter';
 import type { ResourceEventDoc } from './resource-event.model';
 import type { ResourceEventsStore } from './resource-events.store';
 import { decodeResourceEvent, encodeResourceEvent, eventsOfChange } from './resource-event-changes';
@@ -19,8 +20,10 @@ export function createResourceEventsService(deps: {
   store: ResourceEventsStore;
   /** The milestone copies milestone events show (through the noteables' milestone cache). */
   milestones: Pick<NoteablesStore, 'milestones'>;
+  /** The label copies label events show. */
+  labels: Pick<LabelCopies, 'detailsOf'>;
 }) {
-  const { counters, store, milestones } = deps;
+  const { counters, store, milestones, labels } = deps;
 
   /** Whether the issue already has weight events, stored or still carried by the document. */
   async function hasWeightEvents(doc: NoteableDoc): Promise<boolean> {
@@ -61,10 +64,15 @@ export function createResourceEventsService(deps: {
     eventsOf,
     settle,
 
-    /** The copies of the milestones some events name, by id. */
-    async milestonesOf(events: ResourceEventDoc[]): Promise<Map<number, MilestoneDoc>> {
+    /** The copies of the milestones and labels some events of an issuable name. */
+    async relatedOf(doc: NoteableDoc, events: ResourceEventDoc[]): Promise<EventRelations> {
       const ids = [...new Set(events.flatMap((e) => (e.milestoneId ? [e.milestoneId] : [])))];
-      return new Map((await milestones.milestones(ids)).map((m) => [m._id, m]));
+      const titles = [...new Set(events.flatMap((e) => (e.labelName ? [e.labelName] : [])))];
+      const [found, details] = await Promise.all([
+        milestones.milestones(ids),
+        doc.projectId === null ? new Map<string, LabelDetails>() : labels.detailsOf(doc.projectId, titles),
+      ]);
+      return { milestones: new Map(found.map((m) => [m._id, m])), labels: details };
     },
 
     /**

@@ -47,6 +47,8 @@ export const DURABLES = {
   discussionsMilestoneCopies: 'discussions-milestone-copies',
   /** Discussions' copy of board definitions, for the issues of a board list and moves between lists. */
   discussionsBoards: 'discussions-boards',
+  /** Discussions' copy of group and project labels: renames and deletions reach issues, details reach lists. */
+  discussionsLabels: 'discussions-labels',
   /** Discussions' copy of usernames, for "assigned to @user" system notes. */
   discussionsUsers: 'discussions-users',
   /** Discussions' copy of projects and memberships, for group and instance issue and merge request lists. */

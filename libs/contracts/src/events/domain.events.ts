@@ -25,6 +25,11 @@ export const EVENT_TEXT_LIMITS = {
   alertDescription: 1_000,
   /** push_data.commit_title: the first line cut at 70 (PushEventPayloadService#commit_title). */
   commitTitle: 70,
+  /**
+   * A label's description in its definition event: the first 1,000 characters. GitLab allows 512 KB, but a
+   * label's description is a line of help text; issue lists' `with_labels_details` show what the copy has.
+   */
+  labelDescription: 1_000,
 } as const;
 
 export const DOMAIN_EVENT_TYPES = {
@@ -44,6 +49,8 @@ export const DOMAIN_EVENT_TYPES = {
     projectMilestoneRemoved: 'gl.boards.project_milestone.removed',
     /** A board's definition (scope and lists) as it now is, or its deletion: see boardDefinedData. */
     boardDefined: 'gl.boards.board.defined',
+    /** A group or project label as it now is, or its deletion: see labelDefinedData. */
+    labelDefined: 'gl.boards.label.defined',
   },
   discussions: {
     issueOpened: 'gl.discussions.issue.opened',
@@ -242,3 +249,32 @@ export const projectMilestoneRemovedData = z.object({
   mergedInto: z.number().int().nullable(),
 });
 export type ProjectMilestoneRemovedData = z.infer<typeof projectMilestoneRemovedData>;
+
+/**
+ * `gl.boards.label.defined`: one group or project label as it is after its creation, an update, a
+ * promotion (a project label becoming a group label keeps its id) or its deletion (`deleted: true`).
+ * A state-carrying event: consumers keep the one with the highest `revision` (per label, increasing with
+ * each write), so redeliveries and reordering change nothing. Issues hold label titles, so consumers rename
+ * or remove a title in the label's scope when it changes; `previousTitle` is the title before this write,
+ * for a consumer with no copy yet. Bounded: ids, two titles, a colour and a description excerpt.
+ */
+export const labelDefinedData = z.object({
+  labelId: z.number().int(),
+  /** A group label's group; null for a project label. */
+  groupId: z.number().int().nullable(),
+  /** A project label's project; null for a group label. */
+  projectId: z.number().int().nullable(),
+  revision: z.number().int(),
+  deleted: z.boolean(),
+  /**
+   * A deleted project label merged by a promotion into the group label of this id (Labels::PromoteService
+   * moves its links there): its items keep the title, which the group label has too.
+   */
+  mergedInto: z.number().int().nullable().default(null),
+  title: z.string().max(EVENT_TEXT_LIMITS.title),
+  previousTitle: z.string().max(EVENT_TEXT_LIMITS.title).nullable(),
+  color: z.string().max(EVENT_TEXT_LIMITS.title),
+  textColor: z.string().max(EVENT_TEXT_LIMITS.title),
+  description: z.string().max(EVENT_TEXT_LIMITS.labelDescription).nullable(),
+});
+export type LabelDefinedData = z.infer<typeof labelDefinedData>;
