@@ -50,7 +50,7 @@ def issue_edit(run: Run) -> None:
     issue.save()
     again = project.issues.get(issue.iid)
     assert again.discussion_locked is True, again.discussion_locked
-    assert again.labels == ["bug", "backend"], again.labels
+    assert again.labels == ["backend", "bug"], again.labels  # sorted, as IssueBasic shows them
     assert again.updated_at == "2021-02-03T04:05:06.000Z", again.updated_at
 
 

@@ -33,7 +33,7 @@ describe('PUT /projects/:id/issues/:issue_iid with the fields clients send', () 
     });
     expect(res.status).toBe(200);
     expect(issueEntity.parse(res.body)).toMatchObject({
-      labels: ['bug', 'backend'],
+      labels: ['backend', 'bug'], // sorted, as IssueBasic shows them
       assignees: [{ id: REPORTER.id }],
       issue_type: 'incident',
       type: 'INCIDENT',

@@ -1,6 +1,11 @@
 import type { IssueEntity } from '@gl/contracts';
 import type { NoteableDoc } from '../noteables/noteable.model';
-import { issuableHeading, milestoneOf, type IssuableExtras } from '../noteables/issuable.presenter';
+import {
+  issuableHeading,
+  milestoneOf,
+  type IssuableExtras,
+  sortedTitles,
+} from '../noteables/issuable.presenter';
 import { iso, isoNow, references, type NamespaceView } from '../common/presenting';
 
 export function presentIssue(doc: NoteableDoc, ns: NamespaceView, extras: IssuableExtras): IssueEntity {
@@ -12,7 +17,7 @@ export function presentIssue(doc: NoteableDoc, ns: NamespaceView, extras: Issuab
     updated_at: isoNow(doc.updatedAt),
     closed_at: iso(doc.closedAt),
     closed_by: doc.closedBy ?? null,
-    labels: doc.labels,
+    labels: sortedTitles(doc.labels),
     milestone: milestoneOf(doc, extras.milestone),
     assignees: doc.assigneeIds.map((id) => ({ id })),
     author: doc.author,

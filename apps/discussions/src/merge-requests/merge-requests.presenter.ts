@@ -1,6 +1,11 @@
 import type { MergeRequestEntity } from '@gl/contracts';
 import type { NoteableDoc } from '../noteables/noteable.model';
-import { issuableHeading, milestoneOf, type IssuableExtras } from '../noteables/issuable.presenter';
+import {
+  issuableHeading,
+  milestoneOf,
+  type IssuableExtras,
+  sortedTitles,
+} from '../noteables/issuable.presenter';
 import { iso, isoNow, references, type NamespaceView } from '../common/presenting';
 
 /** MergeRequest::DRAFT_REGEX: a title starting "Draft:", "[Draft]" or "(Draft)" (any case). */
@@ -33,7 +38,7 @@ export function presentMergeRequest(
     closed_at: iso(doc.closedAt),
     source_branch: doc.sourceBranch!,
     target_branch: doc.targetBranch!,
-    labels: doc.labels,
+    labels: sortedTitles(doc.labels),
     milestone: milestoneOf(doc, extras.milestone),
     author: doc.author,
     draft,

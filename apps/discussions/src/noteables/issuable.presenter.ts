@@ -29,3 +29,11 @@ export function issuableHeading(doc: NoteableDoc) {
     description: doc.description,
   };
 }
+
+/**
+ * An issue's or merge request's label titles as GitLab shows them: sorted (IssueBasic and MergeRequestBasic,
+ * `labels.map(&:title).sort`), whatever order they were given in.
+ */
+export function sortedTitles(labels: string[]): string[] {
+  return [...labels].sort();
+}
