@@ -14,6 +14,7 @@ import { stopLoad } from './load';
 import { registryScenario } from './registry.bench';
 import { scaleScenario } from './scale.bench';
 import { columnsScenario } from './columns.bench';
+import { pollersScenario } from './pollers.bench';
 import { DEFAULT_RATES, DEFAULT_STEP_SECONDS, mixedScenario } from './mixed.bench';
 import { streamScenario } from './stream.bench';
 import { met, type Scenario, type ScenarioContext, type SummaryRow } from './scenario';
@@ -28,7 +29,8 @@ const USAGE =
   'usage: npm run bench -- [--scenario NAME ...] [--duration N] [--connections N] [--json]\n' +
   '  scenarios: gateway, alerts, registry [--tags N], events [--events N] [--ingest K], scale [--scale F],\n' +
   '  columns [--scale F] (100,000 issues × F in one group, a board column read through the gateway),\n' +
-  '  mixed [--scale F] [--rates 50,100,200] [--step-seconds N] (a GitLab-like mix at stepped arrival rates)\n' +
+  '  mixed [--scale F] [--rates 50,100,200] [--step-seconds N] (a GitLab-like mix at stepped arrival rates),\n' +
+  '  pollers [--scale F] (20,000 issues × F: deep pages by offset and keyset, a GET and its 304)\n' +
   '  (a plain run does gateway, alerts, registry and events at their full sizes; scale only when named)';
 const WARMUP_SECONDS = 1;
 
@@ -122,6 +124,7 @@ function scenariosOf(args: Args): Scenario[] {
     eventsScenario({ events: args.events, ingest: args.ingest }),
     scaleScenario({ scale: args.scale }),
     columnsScenario({ scale: args.scale }),
+    pollersScenario({ scale: args.scale }),
     mixedScenario({ scale: args.scale, rates: args.rates, stepSeconds: args.stepSeconds }),
     streamScenario,
   ];

@@ -2,6 +2,7 @@ import type { IssueListQuery, IssueStatisticsQuery, MergeRequestListQuery } from
 import { issuableFilter, namesOf, type FinderViewer, type IssuableKind } from './issuables.finder';
 import { issuableOrder } from './issuable-order';
 import { rootScopeOf } from './root-scope';
+import { keysetOrderOf, readListCursor } from './issuable-keyset';
 import type { IssuablesScope, ScopeProject } from './issuables.scope';
 import type { CountedPage, NoteablesStore } from '../noteables/noteables.store';
 
@@ -37,6 +38,24 @@ export function createIssuableLists(store: NoteablesStore, scope: IssuablesScope
     return store.pageWhere(filter, order, window.skip, window.limit);
   }
 
+  /**
+   * One keyset page (`pagination=keyset`): the order first (405 for one no index range serves), then the
+   * cursor (400 when this server did not write it), then `limit` items from the cursor on and the next
+   * page's cursor while more follow.
+   */
+  async function keysetPage(
+    kind: IssuableKind,
+    query: ListQuery,
+    projects: ScopeProject[],
+    viewer: FinderViewer,
+    limit: number,
+  ) {
+    const order = keysetOrderOf(query.order_by, query.sort);
+    const after = readListCursor(order, query.cursor);
+    const filter = await filterOf(kind, query, projects, viewer, true);
+    return scope.keyset.seek(filter, order, after, limit);
+  }
+
   /** Gitlab::IssuablesCountForState: the list's issues by state, whatever `state` says. */
   async function statistics(query: IssueStatisticsQuery, projects: ScopeProject[], viewer: FinderViewer) {
     const filter = await filterOf('Issue', query, projects, viewer, false);
@@ -47,7 +66,7 @@ export function createIssuableLists(store: NoteablesStore, scope: IssuablesScope
     return { statistics: { counts: { all: opened + closed, closed, opened } } };
   }
 
-  return { page, statistics };
+  return { page, keysetPage, statistics };
 }
 
 export type IssuableLists = ReturnType<typeof createIssuableLists>;

@@ -39,11 +39,14 @@ const dir = (sort: 'asc' | 'desc' | undefined): 1 | -1 => (sort === 'asc' ? 1 : 
 
 /** GitLab's defaults: order_by=created_at, sort=desc (lib/api/issues.rb, lib/api/merge_requests.rb). */
 export function issuableOrder(
-  orderBy: IssueOrderBy | MergeRequestOrderBy | undefined,
+  orderBy: IssueOrderBy | MergeRequestOrderBy | 'id' | undefined,
   sort: 'asc' | 'desc' | undefined,
 ): IssuableOrder {
   const direction = dir(sort);
   switch (orderBy ?? 'created_at') {
+    case 'id':
+      // Keyset pages only (issuable-keyset.ts): the id alone, in the direction asked.
+      return { field: null, direction, nullsLast: false, tie: direction };
     case 'created_at':
       return { field: 'createdAt', direction, nullsLast: false, tie: direction };
     case 'updated_at':

@@ -1,5 +1,5 @@
 import type { Request, Response } from 'express';
-import { ACCESS_LEVELS } from '@gl/contracts';
+import { ACCESS_LEVELS, wantsKeyset } from '@gl/contracts';
 import {
   NotFoundError,
   ParamError,
@@ -8,6 +8,9 @@ import {
   isHigherTier,
   mutuallyExclusive,
   projectionCaughtUp,
+  readPageRequest,
+  sendJson,
+  setKeysetPaginationHeaders,
   type ProjectionRevisions,
 } from '@gl/service-kit';
 import { accessTargetOf, canReadNote, readableNamespace } from '../common/access';
@@ -34,6 +37,10 @@ export function listParams<T extends object>(req: Request, params: () => T): T {
   const parsed = params();
   // `weight` is a sort option of the tiers that have weights only.
   if ('order_by' in parsed && parsed.order_by === 'weight' && !isHigherTier(req.ctx)) {
+    throw new ParamError(['order_by does not have a valid value']);
+  }
+  // `id` orders keyset pages only (list-params.ts keysetListParams); offset pages keep GitLab's values.
+  if ('order_by' in parsed && parsed.order_by === 'id' && !wantsKeyset(parsed as { pagination?: unknown })) {
     throw new ParamError(['order_by does not have a valid value']);
   }
   const raw = collectParams(req);
@@ -132,15 +139,22 @@ export function createIssuablePages(deps: IssuablePagesDeps) {
     ownView?: NamespaceView,
   ) {
     const viewer = viewerOfContext(req.ctx);
-    const list = await readPage(req, (skip, limit) =>
-      lists.page(kind, query, projects, viewer, { skip, limit }),
-    );
     const levels = new Map(projects.map((p) => [p.id, p.level]));
     const viewOf = ownView ? () => ownView : namespaceViews(req, projects);
     const as = kind === 'Issue' ? presentIssue : presentMergeRequest;
-    await sendPage(req, res, list, (items) =>
-      present(req, items, as, viewOf, (doc) => levels.get(doc.projectId!) ?? 0),
+    const levelOf = (doc: NoteableDoc) => levels.get(doc.projectId!) ?? 0;
+    if (wantsKeyset(query)) {
+      const { perPage } = readPageRequest(req.query);
+      const page = await lists.keysetPage(kind, query, projects, viewer, perPage);
+      const body = await present(req, page.items, as, viewOf, levelOf);
+      setKeysetPaginationHeaders(req, res, page.nextCursor);
+      sendJson(res, 200, body);
+      return;
+    }
+    const list = await readPage(req, (skip, limit) =>
+      lists.page(kind, query, projects, viewer, { skip, limit }),
     );
+    await sendPage(req, res, list, (items) => present(req, items, as, viewOf, levelOf));
   }
 
   /** Group routes: the group as the gateway resolved it, then its readable projects. */

@@ -6,6 +6,7 @@ import type { MilestoneDoc, ProjectRefDoc } from '../copies/copies.models';
 import type { FinderLookups, FinderViewer, ReadableProject } from './issuables.finder';
 import { ANY_REACTION } from './finder-filters';
 import { positionScopeOfProject } from './root-scope';
+import { createIssuableKeysetStore } from './issuable-keyset.store';
 
 /** Admins read every project (`read_all_resources`); the level the finder gives them. */
 const ADMIN_LEVEL = 60;
@@ -94,7 +95,10 @@ function readsProject(project: Pick<ProjectRefDoc, 'visibility'>, level: number,
  * subtree or the whole instance. Private projects the caller is no member of are never among them.
  */
 export function createIssuablesScope(
-  models: Pick<DiscussionsModels, 'projects' | 'groups' | 'members' | 'milestones' | 'users' | 'awardEmoji'>,
+  models: Pick<
+    DiscussionsModels,
+    'projects' | 'groups' | 'members' | 'milestones' | 'users' | 'awardEmoji' | 'noteables' | 'noteableWords'
+  >,
 ) {
   /** The caller's level on each project: its own membership or one of its ancestor groups', unexpired. */
   async function levels(viewer: FinderViewer, projects: ProjectRefDoc[]): Promise<Map<number, number>> {
@@ -290,7 +294,10 @@ export function createIssuablesScope(
     return positionScopeOfProject(projectId, project.rootGroupId);
   }
 
-  return { ofProject, ofGroup, ofProjectIds, ofInstance, lookups, positionScopeOf };
+  // The lists' keyset reads (issuable-keyset.store.ts), built where the lists are given the models.
+  const keyset = createIssuableKeysetStore(models);
+
+  return { ofProject, ofGroup, ofProjectIds, ofInstance, lookups, positionScopeOf, keyset };
 }
 
 export type IssuablesScope = ReturnType<typeof createIssuablesScope>;

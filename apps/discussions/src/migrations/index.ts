@@ -9,6 +9,7 @@ import { issueRootScopesMigration } from './issue-root-scopes';
 import { upvoteCountsMigration } from './upvote-counts';
 import { noteableCountsMigration } from './noteable-counts';
 import { epicHintsMigration } from './epic-hints';
+import { noteKeysetIndexesMigration } from './note-keyset-indexes';
 
 /** gl_discussions's steps, oldest first; a release that changes indexes or document shapes appends one. */
 export const DISCUSSIONS_MIGRATIONS: readonly Migration[] = [
@@ -23,4 +24,5 @@ export const DISCUSSIONS_MIGRATIONS: readonly Migration[] = [
   upvoteCountsMigration(9),
   noteableCountsMigration(10),
   epicHintsMigration(11),
+  noteKeysetIndexesMigration(12),
 ];

@@ -31,6 +31,9 @@ export interface NoteDoc {
 
 const mixed = Schema.Types.Mixed;
 
+/** The keys each keyset order of notes reads before the id: created_at, updated_at, none (the id). */
+const NOTE_KEYSET_ORDER_KEYS = [{ createdAt: 1 }, { updatedAt: 1 }, {}] as const;
+
 export function noteSchema(): Schema<NoteDoc> {
   const schema = documentSchema<NoteDoc>({
     _id: Number,
@@ -54,7 +57,13 @@ export function noteSchema(): Schema<NoteDoc> {
     commitId: String,
     internal: Boolean,
   });
-  schema.index({ noteableType: 1, noteableId: 1, createdAt: 1 });
+  // A noteable's notes in each order of its keyset pages (notes.service.ts noteKeysetPage), the id breaking
+  // ties: a page is one range from its cursor, with the activity filter and internal notes checked on the
+  // entries. The first also serves every read of a noteable's notes; migrations/note-keyset-indexes.ts
+  // drops the index it replaces ({noteableType, noteableId, createdAt}).
+  for (const order of NOTE_KEYSET_ORDER_KEYS) {
+    schema.index({ noteableType: 1, noteableId: 1, ...order, _id: 1, system: 1, internal: 1 });
+  }
   schema.index({ projectId: 1, commitSha: 1 });
   addOutboxFields(schema);
   return schema;

@@ -1,7 +1,17 @@
 import { Router } from 'express';
-import { DISCUSSIONS_API, NOTE_OPERATIONS } from '@gl/contracts';
-import { ForbiddenError, ParamError, requestOrigin, requireUser, route, sendJson } from '@gl/service-kit';
-import { canAdminNote, canSetCreatedAt, commenter, userSummaryOf } from '../common/access';
+import { DISCUSSIONS_API, NOTE_OPERATIONS, wantsKeyset } from '@gl/contracts';
+import {
+  ForbiddenError,
+  ParamError,
+  readPageRequest,
+  requestOrigin,
+  requireUser,
+  route,
+  sendJson,
+  setKeysetPaginationHeaders,
+} from '@gl/service-kit';
+import { canAdminNote, canReadNote, canSetCreatedAt, commenter, userSummaryOf } from '../common/access';
+import { keysetOrderOf, readListCursor } from '../lists/issuable-keyset';
 import { readPage, sendPage } from '../common/http';
 import { SERVICE_PRODUCER } from '../common/origin';
 import { parseCreatedAt } from '../common/params';
@@ -25,6 +35,25 @@ export function createNotesRouter(noteables: NoteablesService, notes: NotesServi
     route(router, DISCUSSIONS_API[operations.listNotes], async ({ req, res, ctx, params }) => {
       requireUser(ctx);
       const query = params();
+      if (wantsKeyset(query)) {
+        // Keyset pages (list-params.ts keysetListParams): the noteable, then the order, then the cursor.
+        const target = await targetOf(req, type, () => query.noteable_id);
+        const order = keysetOrderOf(query.order_by, query.sort);
+        const after = readListCursor(order, query.cursor);
+        const { perPage } = readPageRequest(req.query);
+        const readsInternal = canReadNote(ctx, target.access, { internal: true });
+        const page = await notes.noteKeysetPage(
+          target,
+          { activity: query.activity_filter, order, after },
+          perPage,
+          readsInternal,
+        );
+        setKeysetPaginationHeaders(req, res, page.nextCursor);
+        sendJson(res, 200, page.items.filter(visibleNotes(ctx, target)).map(presentNote));
+        return;
+      }
+      // `id` orders keyset pages only; offset pages keep GitLab's created_at and updated_at.
+      if (query.order_by === 'id') throw new ParamError(['order_by does not have a valid value']);
       const list = await readPage(req, async (skip, limit) => {
         const target = await targetOf(req, type, () => query.noteable_id);
         return notes.notePage(target, query, skip, limit, visibleNotes(ctx, target));

@@ -19,12 +19,14 @@ import {
   rubyInspect,
   type Counters,
   type EventOrigin,
+  type TimeKeysetCursor,
 } from '@gl/service-kit';
 import type { NoteDoc } from './note.model';
 import type { NoteTarget } from './note-target';
 import { isResolvable, isThreadResolved } from './note-rules';
 import type { NotesStore } from './notes.store';
 import { actorOf } from '../common/access';
+import { afterCursor, keysetPageOf, keysetSort, type KeysetOrder } from '../lists/issuable-keyset';
 
 export type { NoteDoc } from './note.model';
 
@@ -89,7 +91,7 @@ const ACTIVITY_FILTERS: Record<'all_notes' | 'only_comments' | 'only_activity', 
 /** How the Notes API lists a noteable's notes. */
 export interface NoteListOptions {
   activity_filter?: keyof typeof ACTIVITY_FILTERS;
-  order_by?: 'created_at' | 'updated_at';
+  order_by?: 'created_at' | 'updated_at' | 'id';
   sort?: 'asc' | 'desc';
 }
 
@@ -211,6 +213,32 @@ export function createNotesService(deps: { counters: Counters; store: NotesStore
     return { items: all.slice(skip, skip + limit), total: all.length };
   }
 
+  /**
+   * A keyset page of the Notes API's list (not GitLab's, which pages notes by offset): the activity filter
+   * and, for callers who cannot read internal notes, `internal` as conditions the order's index answers
+   * (note.model.ts), a range from the cursor, `limit` notes and the next page's cursor while more follow.
+   */
+  async function noteKeysetPage(
+    target: NoteTarget,
+    page: {
+      activity: NoteListOptions['activity_filter'];
+      order: KeysetOrder;
+      after: TimeKeysetCursor | null;
+    },
+    limit: number,
+    readsInternal: boolean,
+  ) {
+    const activity = page.activity ?? 'all_notes';
+    const conditions = [
+      ...(activity === 'all_notes' ? [] : [{ system: activity === 'only_activity' }]),
+      // `$in` rather than `$ne: true`: answered by the index (older notes lack the field).
+      ...(readsInternal ? [] : [{ internal: { $in: [false, null] } }]),
+      ...afterCursor(page.order, page.after),
+    ];
+    const found = await store.seek(target, conditions, keysetSort(page.order), limit + 1);
+    return keysetPageOf(page.order, found, limit);
+  }
+
   async function thread(target: NoteTarget, discussionId: string, visible = everyNote): Promise<NoteDoc[]> {
     return (await store.ofTarget(target, discussionId)).filter(visible);
   }
@@ -290,6 +318,7 @@ export function createNotesService(deps: { counters: Counters; store: NotesStore
     threads,
     threadPage,
     notePage,
+    noteKeysetPage,
     thread,
     findNote,
     reply,

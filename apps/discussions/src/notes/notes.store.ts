@@ -46,6 +46,23 @@ export function createNotesStore(deps: Pick<DiscussionsDeps, 'models' | 'outbox'
       return (await notes.find(filter).lean<NoteDoc[]>()).sort(byCreation);
     },
 
+    /**
+     * A keyset page of the target's notes (notes.service.ts noteKeysetPage): the conditions, the cursor's
+     * range among them, read in `sort` along the order's index and stopped after `limit`.
+     */
+    async seek(
+      target: NoteTarget,
+      conditions: Record<string, unknown>[],
+      sort: Record<string, 1 | -1>,
+      limit: number,
+    ): Promise<NoteDoc[]> {
+      return notes
+        .find({ $and: [targetFilter(target), ...conditions] })
+        .sort(sort)
+        .limit(limit)
+        .lean<NoteDoc[]>();
+    },
+
     async find(target: NoteTarget, noteId: number): Promise<NoteDoc | null> {
       return notes.findOne({ ...targetFilter(target), _id: noteId }).lean<NoteDoc>();
     },

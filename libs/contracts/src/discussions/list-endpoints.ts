@@ -34,7 +34,7 @@ export const LIST_ENDPOINTS = defineEndpoints('discussions', [
     auth: 'optional-token',
     params: issueListQuery,
     response: issues,
-    errors: [400, 401],
+    errors: [400, 401, 405],
   },
   {
     method: 'GET',
@@ -45,7 +45,7 @@ export const LIST_ENDPOINTS = defineEndpoints('discussions', [
     auth: 'optional-token',
     params: issueListQuery,
     response: issues,
-    errors: [400, 401, 404],
+    errors: [400, 401, 404, 405],
   },
   {
     method: 'GET',
@@ -100,7 +100,7 @@ export const LIST_ENDPOINTS = defineEndpoints('discussions', [
     auth: 'optional-token',
     params: mergeRequestListQuery,
     response: mergeRequests,
-    errors: [400, 401],
+    errors: [400, 401, 405],
   },
   {
     method: 'GET',
@@ -111,6 +111,6 @@ export const LIST_ENDPOINTS = defineEndpoints('discussions', [
     auth: 'optional-token',
     params: mergeRequestListQuery,
     response: mergeRequests,
-    errors: [400, 401, 404],
+    errors: [400, 401, 404, 405],
   },
 ]);

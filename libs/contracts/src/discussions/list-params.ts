@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { keysetPaginationParam } from '../keyset';
 import { paginationQuery } from '../pagination';
 import { booleanParam, coerceInteger, iidsListParam, integerParam, stringListParam } from '../primitives';
 
@@ -132,14 +133,32 @@ export const DUE_DATE_FILTERS = [
   '',
 ] as const;
 
+/**
+ * Keyset pages of issue, merge request and note lists (not GitLab's: it pages these by offset only,
+ * doc/api/rest/index.md "Keyset-based pagination" lists where it offers keyset): `pagination=keyset` with
+ * `order_by` `id`, `created_at` or `updated_at`, the id breaking ties; any other order is GitLab's 405 for
+ * keyset requests it cannot serve. `id` orders keyset pages only. The next page's `Link` rel="next" and
+ * `X-Next-Cursor` carry the cursor; no totals.
+ */
+export const keysetListParams = {
+  pagination: keysetPaginationParam,
+  /** With `pagination=keyset`: where the page starts, from the previous page's `Link` rel="next". */
+  cursor: z
+    .string()
+    .max(2_000)
+    .optional()
+    .describe('With pagination=keyset: the next page from the last `Link`'),
+};
+
 /** GET /projects/:id/issues, /groups/:id/issues, /issues (`issues_params`). */
 export const issueListQuery = z.object({
   ...paginationQuery.shape,
+  ...keysetListParams,
   ...issueFilterFields,
   with_labels_details: booleanParam.optional(),
   state: z.enum(['opened', 'closed', 'all']).optional(),
   closed_by_id: integerParam.optional(),
-  order_by: z.enum(ISSUE_ORDER_BY_WITH_WEIGHT).optional(),
+  order_by: z.enum([...ISSUE_ORDER_BY_WITH_WEIGHT, 'id']).optional(),
   sort: z.enum(['asc', 'desc']).optional(),
   due_date: z.enum(DUE_DATE_FILTERS).optional(),
   issue_type: z.enum(ISSUE_TYPES).optional(),
@@ -154,6 +173,7 @@ export type IssueStatisticsQuery = z.infer<typeof issueStatisticsQuery>;
 /** GET /projects/:id/merge_requests, /groups/:id/merge_requests, /merge_requests (`merge_requests_params`). */
 export const mergeRequestListQuery = z.object({
   ...paginationQuery.shape,
+  ...keysetListParams,
   labels: stringListParam.optional(),
   milestone: textParam.optional(),
   iids: iidsListParam.optional(),
@@ -187,7 +207,7 @@ export const mergeRequestListQuery = z.object({
   wip: z.enum(['yes', 'no']).optional(),
   draft: booleanParam.optional(),
   state: z.enum(['opened', 'closed', 'locked', 'merged', 'all']).optional(),
-  order_by: z.enum(MERGE_REQUEST_ORDER_BY).optional(),
+  order_by: z.enum([...MERGE_REQUEST_ORDER_BY, 'id']).optional(),
   sort: z.enum(['asc', 'desc']).optional(),
   view: z.enum(['simple']).optional(),
   with_labels_details: booleanParam.optional(),

@@ -33,7 +33,7 @@ export const NOTEABLE_ENDPOINTS = defineEndpoints('discussions', [
     auth: 'optional-token',
     params: issueListQuery,
     response: { status: 200, description: 'Issues', schema: z.array(issueEntity), paginated: true },
-    errors: [400, 401, 404],
+    errors: [400, 401, 404, 405],
   },
   {
     method: 'POST',
@@ -82,7 +82,7 @@ export const NOTEABLE_ENDPOINTS = defineEndpoints('discussions', [
       schema: z.array(mergeRequestEntity),
       paginated: true,
     },
-    errors: [400, 401, 403, 404],
+    errors: [400, 401, 403, 404, 405],
   },
   {
     method: 'POST',

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { booleanParam, dateOrDateTimeParam, integerParam, stringListParam } from '../primitives';
 import { paginationQuery } from '../pagination';
 import { TEXT_LIMITS, modelLimits } from '../limits';
+import { keysetListParams } from './list-params';
 
 /** Grape coerces scalars to String for `type: String` parameters. */
 const textParam = z.preprocess(
@@ -82,8 +83,10 @@ export const updateNoteBody = z.object({
 });
 export const resolveDiscussionBody = z.object({ resolved: booleanParam });
 
+/** lib/api/notes.rb's list, and keyset pages of it (list-params.ts keysetListParams; `id` for keyset only). */
 export const listNotesQuery = paginationQuery.extend({
-  order_by: z.enum(['created_at', 'updated_at']).optional(),
+  ...keysetListParams,
+  order_by: z.enum(['created_at', 'updated_at', 'id']).optional(),
   sort: z.enum(['asc', 'desc']).optional(),
   activity_filter: z.enum(['all_notes', 'only_comments', 'only_activity']).optional(),
 });

@@ -208,7 +208,7 @@ function notesApiEndpoints<S extends z.ZodRawShape, I extends z.ZodType, const O
       auth: 'token',
       params: noteable.extend(listNotesQuery.shape),
       response: { status: 200, description: 'Notes', schema: z.array(noteEntity), paginated: true },
-      errors: [401, 404],
+      errors: [400, 401, 404],
       ...tier,
     },
     {
