@@ -10,27 +10,27 @@ import {
   createBoardDefinitionsModel,
   publishingBoards,
   publishingLabels,
-} from './board-definitions';
+} from './boards/board-definitions';
 import { createBoardsModels } from './boards.models';
-import { createBoardsRouter } from './boards.router';
-import { createBoardsService, createBoardsStores, type BoardsService } from './boards.service';
-import { createIterationsRouter } from './iterations.router';
-import { createIterationsService } from './iterations.service';
-import { createLabelsRouter } from './labels.router';
-import { createLabelsService } from './labels.service';
-import { createLabelSubscriptions } from './label-subscriptions';
-import { createLabelSubscriptionsRouter } from './label-subscriptions.router';
+import { createBoardsRouter } from './boards/boards.router';
+import { createBoardsService, createBoardsStores, type BoardsService } from './boards/boards.service';
+import { createIterationsRouter } from './iterations/iterations.router';
+import { createIterationsService } from './iterations/iterations.service';
+import { createLabelsRouter } from './labels/labels.router';
+import { createLabelsService } from './labels/labels.service';
+import { createLabelSubscriptions } from './labels/label-subscriptions';
+import { createLabelSubscriptionsRouter } from './labels/label-subscriptions.router';
 import { createProjectLabelsModel } from './labels/project-labels.model';
 import { createProjectLabelsRouter } from './labels/project-labels.router';
 import { createProjectLabelsService } from './labels/project-labels.service';
 import { createProjectLabelsStore } from './labels/project-labels.store';
-import { createMilestonesRouter } from './milestones.router';
-import { createMilestonesService } from './milestones.service';
+import { createMilestonesRouter } from './milestones/milestones.router';
+import { createMilestonesService } from './milestones/milestones.service';
 import { createProjectMilestonesModel } from './milestones/project-milestones.model';
 import { createProjectMilestonesRouter } from './milestones/project-milestones.router';
 import { createProjectMilestonesService } from './milestones/project-milestones.service';
 import { createProjectMilestonesStore } from './milestones/project-milestones.store';
-import { createUsersSubscription } from './users.projection';
+import { createUsersSubscription } from './users/users.projection';
 
 export const SERVICE_NAME = 'boards';
 

@@ -1,9 +1,9 @@
 import { Schema, type Connection, type Model } from 'mongoose';
 import { addOutboxFields, defineModel, documentSchema } from '@gl/service-kit';
 
-export interface LabelDoc {
+/** What group and project labels both hold (labels/project-labels.model.ts adds a project's fields). */
+export interface LabelFields {
   _id: number;
-  groupId: number;
   name: string;
   color: string;
   description: string | null;
@@ -11,9 +11,13 @@ export interface LabelDoc {
   createdAt: Date;
 }
 
-export interface MilestoneDoc {
-  _id: number;
+export interface LabelDoc extends LabelFields {
   groupId: number;
+}
+
+/** What group and project milestones both hold (milestones/project-milestones.model.ts adds its own). */
+export interface MilestoneFields {
+  _id: number;
   iid: number;
   title: string;
   description: string;
@@ -22,6 +26,10 @@ export interface MilestoneDoc {
   startDate: string | null;
   createdAt: Date;
   updatedAt: Date;
+}
+
+export interface MilestoneDoc extends MilestoneFields {
+  groupId: number;
   /**
    * How many times it was published as `gl.boards.milestone.defined` (its copies keep the highest); absent
    * on milestones written before the event existed (migrations/milestone-definitions.ts publishes them).
@@ -143,6 +151,16 @@ export interface BoardsModels {
   cadences: Model<CadenceDoc>;
 }
 
+/** The fields group and project labels share (labels/project-labels.model.ts adds its own). */
+export const LABEL_FIELDS = {
+  _id: Number,
+  name: String,
+  color: String,
+  description: { type: String, default: null },
+  priority: { type: Number, default: null },
+  createdAt: Date,
+};
+
 /** The fields group and project milestones share (milestones/project-milestones.model.ts adds its own). */
 export const MILESTONE_FIELDS = {
   _id: Number,
@@ -158,15 +176,7 @@ export const MILESTONE_FIELDS = {
 };
 
 export function createBoardsModels(connection: Connection): BoardsModels {
-  const labelSchema = documentSchema<LabelDoc>({
-    _id: Number,
-    groupId: Number,
-    name: String,
-    color: String,
-    description: { type: String, default: null },
-    priority: { type: Number, default: null },
-    createdAt: Date,
-  });
+  const labelSchema = documentSchema<LabelDoc>({ ...LABEL_FIELDS, groupId: Number });
   labelSchema.index({ groupId: 1, name: 1 }, { unique: true });
 
   const milestoneSchema = documentSchema<MilestoneDoc>({ ...MILESTONE_FIELDS, groupId: Number });

@@ -1,10 +1,12 @@
-import { DOMAIN_EVENT_TYPES, EVENT_TYPES } from '@gl/contracts';
+import { DOMAIN_EVENT_TYPES } from '@gl/contracts';
 import { PoisonMessageError } from '@gl/service-kit';
 import { toActivity } from './activity.mapping';
 import {
   ACTOR,
   branchPushed,
+  D,
   envelope,
+  ID,
   memberEvent,
   noteCreated,
   projectEvent,
@@ -12,8 +14,6 @@ import {
   userCreated,
 } from './testing/envelopes';
 
-const ID = EVENT_TYPES.identity;
-const D = DOMAIN_EVENT_TYPES.discussions;
 const B = DOMAIN_EVENT_TYPES.boards;
 const issue = { targetId: 77, targetIid: 3, targetTitle: 'Broken build' };
 

@@ -1,11 +1,15 @@
 import { z } from 'zod';
-import { DOMAIN_EVENT_TYPES, EVENT_TYPES, activityEventEntity, type EventEnvelope } from '@gl/contracts';
-import { testNamespace, testPrincipal, useHarness } from '@gl/testing';
+import { activityEventEntity, type EventEnvelope } from '@gl/contracts';
+import { testNamespace, useHarness } from '@gl/testing';
 import {
+  activityList as events,
+  D,
   envelope,
   groupEvent,
+  ID,
   memberEvent,
   noteCreated,
+  person,
   projectEvent,
   targetEvent,
   userCreated,
@@ -14,15 +18,7 @@ import { startEventsHarness, type CallOptions } from './testing/events.harness';
 import { createActivityLogStore } from './activity-log.store';
 import { createAuthorRemovalJob, recordAuthorRemoval } from './author-removal.job';
 
-const ID = EVENT_TYPES.identity;
-const D = DOMAIN_EVENT_TYPES.discussions;
-const events = z.array(activityEventEntity);
 type Entity = z.infer<typeof activityEventEntity>;
-
-const person = (id: number, username: string) => ({
-  principal: testPrincipal({ id, username, name: username }),
-  actor: { id, username, name: username },
-});
 
 const destroyed = (userId: number, username: string): EventEnvelope =>
   envelope({ type: ID.userDestroyed, data: { userId, username, hardDelete: false } });

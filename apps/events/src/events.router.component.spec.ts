@@ -1,10 +1,12 @@
-import { z } from 'zod';
-import { DOMAIN_EVENT_TYPES, EVENT_TYPES, activityEventEntity } from '@gl/contracts';
+import { DOMAIN_EVENT_TYPES } from '@gl/contracts';
 import { gravatarUrl } from '@gl/service-kit';
 import { testNamespace, testPrincipal, useHarness } from '@gl/testing';
 import {
+  activityList as events,
   branchPushed,
+  D,
   groupEvent,
+  ID,
   memberEvent,
   noteCreated,
   projectEvent,
@@ -12,10 +14,6 @@ import {
   userCreated,
 } from './testing/envelopes';
 import { startEventsHarness } from './testing/events.harness';
-
-const ID = EVENT_TYPES.identity;
-const D = DOMAIN_EVENT_TYPES.discussions;
-const events = z.array(activityEventEntity);
 
 const ALICE = testPrincipal({ id: 301, username: 'alice', name: 'Alice' });
 const BOB = testPrincipal({ id: 302, username: 'bob', name: 'Bob' });

@@ -1,36 +1,28 @@
-import { z } from 'zod';
 import {
-  DOMAIN_EVENT_TYPES,
-  EVENT_TYPES,
-  activityEventEntity,
   type ActivityEventEntity,
   type NamespaceContext,
   type Principal,
   type TargetAudience,
 } from '@gl/contracts';
-import { ROOT as ADMIN, testNamespace, testPrincipal, useHarness } from '@gl/testing';
+import { ROOT as ADMIN, testNamespace, useHarness } from '@gl/testing';
 import {
+  activityList as events,
   branchPushed,
+  D,
   groupEvent,
+  ID,
   memberEvent,
   noteCreated,
+  person,
   projectEvent,
   targetEvent,
   userCreated,
 } from './testing/envelopes';
 import { startEventsHarness } from './testing/events.harness';
 
-const ID = EVENT_TYPES.identity;
-const D = DOMAIN_EVENT_TYPES.discussions;
-const events = z.array(activityEventEntity);
-
 /** Projects 3101 (private) and 3102 (public); group 3301 (public) holds epics. */
 const [PRIVATE, PUBLIC, GROUP] = [3101, 3102, 3301];
 
-const person = (id: number, username: string) => ({
-  principal: testPrincipal({ id, username, name: username }),
-  actor: { id, username, name: username },
-});
 /** Developer who does most things; guests who authored or are assigned something; a Reporter; an outsider. */
 const DEV = person(3201, 'dev');
 const GUEST = person(3202, 'guest');

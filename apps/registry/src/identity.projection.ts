@@ -1,8 +1,7 @@
 import { DURABLES } from '@gl/contracts';
 import {
-  accessCopyHandlers,
-  identitySubscription,
-  type AccessCopyModels,
+  accessCopySubscription,
+  type AccessCopyOptions,
   type ProjectionRevisions,
   type Subscription,
 } from '@gl/service-kit';
@@ -20,7 +19,7 @@ export function identityProjection(
   /** Told each identity revision once applied: access decisions wait for them (registry.router.ts). */
   revisions: Pick<ProjectionRevisions, 'applied'> | null = null,
 ): Subscription {
-  const handlers = accessCopyHandlers(models as unknown as AccessCopyModels, {
+  const options: AccessCopyOptions = {
     projectFields: (data) => ({ fullPathLower: data.fullPath.toLowerCase() }),
     // Keep the stored registry paths in step with the project path (renames and transfers).
     afterProject: async (data) => {
@@ -32,6 +31,6 @@ export function identityProjection(
       }
     },
     destroyedProjectFields: (data) => ({ fullPathLower: `\u0000destroyed/${data.projectId}` }),
-  });
-  return identitySubscription(DURABLES.registryIdentity, handlers, revisions);
+  };
+  return accessCopySubscription(DURABLES.registryIdentity, models, options, revisions);
 }

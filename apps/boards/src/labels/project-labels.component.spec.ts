@@ -1,21 +1,12 @@
 import { z } from 'zod';
 import { labelEntity, messageError, type NamespaceContext } from '@gl/contracts';
 import { DEVELOPER, GUEST, REPORTER, STRANGER, namespaceFactory, useHarness } from '@gl/testing';
-import { startBoardsHarness } from '../testing/boards.harness';
+import { projectInGroupOf, startBoardsHarness } from '../testing/boards.harness';
 
 const labels = z.array(labelEntity);
-const { groupNamespace, projectNamespace } = namespaceFactory({ firstId: 70_000 });
-
-/** A group and a project in it, as the gateway signs them (the project's group last among its ancestors). */
-function projectInGroup(overrides: Partial<NamespaceContext> = {}) {
-  const group = groupNamespace();
-  const project = projectNamespace({
-    ancestorGroupIds: [group.id],
-    fullName: `${group.name} / Project`,
-    ...overrides,
-  });
-  return { group, project };
-}
+const namespaces = namespaceFactory({ firstId: 70_000 });
+const { projectNamespace } = namespaces;
+const projectInGroup = (overrides: Partial<NamespaceContext> = {}) => projectInGroupOf(namespaces, overrides);
 
 describe('Project labels API', () => {
   const h = useHarness(startBoardsHarness);

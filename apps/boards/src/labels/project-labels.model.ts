@@ -1,36 +1,27 @@
 import type { Connection, Model } from 'mongoose';
 import { defineModel, documentSchema } from '@gl/service-kit';
+import { LABEL_FIELDS, type LabelFields } from '../boards.models';
 
 /**
  * A project's own label (ProjectLabel, app/models/project_label.rb). Ids come from the same `label`
  * counter as group labels, so an id names one label of either kind (subscriptions, lookups by id).
  */
-export interface ProjectLabelDoc {
-  _id: number;
+export interface ProjectLabelDoc extends LabelFields {
   projectId: number;
   /**
    * The project's group when the project's labels were last written (null in a user namespace): the
    * labels a promotion to that group merges (Labels::PromoteService, LabelsFinder by group_id).
    */
   groupId: number | null;
-  name: string;
-  color: string;
-  description: string | null;
   /** The project's priority of the label (LabelPriority), null when it has none. */
   priority: number | null;
-  createdAt: Date;
 }
 
 export function createProjectLabelsModel(connection: Connection): Model<ProjectLabelDoc> {
   const schema = documentSchema<ProjectLabelDoc>({
-    _id: Number,
+    ...LABEL_FIELDS,
     projectId: Number,
     groupId: { type: Number, default: null },
-    name: String,
-    color: String,
-    description: { type: String, default: null },
-    priority: { type: Number, default: null },
-    createdAt: Date,
   });
   // A title is unique within its project (Label's uniqueness validation), and the list is by title.
   schema.index({ projectId: 1, name: 1 }, { unique: true });

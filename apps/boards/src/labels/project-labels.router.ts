@@ -2,23 +2,19 @@ import { Router, type Request, type Response } from 'express';
 import { BOARDS_API, type InternalContext, type NamespaceContext } from '@gl/contracts';
 import {
   NotFoundError,
-  ParamError,
-  atLeastOneOf,
   collectParams,
-  readPageRequest,
   requireExactlyOne,
   requireUser,
   route,
   sendJson,
   sendNoContent,
-  setPaginationHeaders,
 } from '@gl/service-kit';
-import type { LabelSubscriptions } from '../label-subscriptions';
-import { presentLabel } from '../presenters';
+import { requireAnyOf, sendPage } from '../common/http';
+import type { LabelSubscriptions } from './label-subscriptions';
+import { presentLabel } from './labels.presenter';
+import { LABEL_UPDATABLE as UPDATABLE } from './labels.service';
 import { labelAdmin, labelsAvailable, readableProject } from './project-labels.access';
 import type { AvailableLabel, ProjectLabelsService } from './project-labels.service';
-
-const UPDATABLE = ['new_name', 'color', 'description', 'priority'] as const;
 
 /** lib/api/labels.rb on a project, and lib/api/subscriptions.rb on its labels. */
 export function createProjectLabelsRouter(
@@ -48,13 +44,17 @@ export function createProjectLabelsRouter(
   route(router, BOARDS_API.listProjectLabels, async ({ req, res, ctx, params }) => {
     const { ns, readable } = labelReader(ctx);
     const query = params();
-    const page = readPageRequest(req.query);
     const own = query.include_ancestor_groups === false;
-    const { total, labels: shown } = readable
-      ? await labels.page(ns, own, query.search, page)
-      : { total: 0, labels: [] };
-    setPaginationHeaders(req, res, page, total);
-    sendJson(res, 200, await present(ctx, shown));
+    await sendPage(
+      req,
+      res,
+      async (page) => {
+        if (!readable) return { total: 0, docs: [] };
+        const { total, labels: docs } = await labels.page(ns, own, query.search, page);
+        return { total, docs };
+      },
+      (shown) => present(ctx, shown),
+    );
   });
 
   route(router, BOARDS_API.getProjectLabel, async ({ res, ctx, params }) => {
@@ -74,8 +74,7 @@ export function createProjectLabelsRouter(
   route(router, BOARDS_API.updateProjectLabel, async ({ req, res, ctx, params }) => {
     const { ns } = labelAdmin(ctx);
     const changes = params();
-    const broken = atLeastOneOf(...UPDATABLE)(collectParams(req));
-    if (broken) throw new ParamError([broken]);
+    requireAnyOf(req, ...UPDATABLE);
     const updated = await labels.update(ns, changes);
     sendJson(res, 200, await presentOne(ctx, { project: true, doc: updated }));
   });
@@ -84,8 +83,7 @@ export function createProjectLabelsRouter(
   route(router, BOARDS_API.updateProjectLabelByName, async ({ req, res, ctx, params }) => {
     const { ns } = labelAdmin(ctx);
     const raw = collectParams(req);
-    const broken = atLeastOneOf(...UPDATABLE)(raw);
-    if (broken) throw new ParamError([broken]);
+    requireAnyOf(req, ...UPDATABLE);
     const { label_id, name, ...changes } = params();
     requireExactlyOne(raw, ['label_id', 'name']);
     const updated = await labels.update(ns, { ...changes, label_id: String(label_id ?? name) });
@@ -113,13 +111,11 @@ export function createProjectLabelsRouter(
     const { ns, readable } = labelReader(req.ctx);
     if (!readable) throw new NotFoundError('Label');
     const label = await labels.find(ns, String(req.params.label_id));
-    const now = await subscriptions.subscribedAmong(user.id, [label.doc._id]);
-    if (now.has(label.doc._id) === want) {
+    if (await subscriptions.choose(label.doc._id, user.id, want)) {
+      sendJson(res, 201, presentLabel(label.doc, want, label.project));
+    } else {
       res.status(304).end();
-      return;
     }
-    await subscriptions.set(label.doc._id, user.id, want);
-    sendJson(res, 201, presentLabel(label.doc, want, label.project));
   }
 
   route(router, BOARDS_API.subscribeProjectLabel, async ({ req, res }) => toggle(req, res, true));

@@ -2,9 +2,9 @@ import type { z } from 'zod';
 import type { createProjectLabelBody, NamespaceContext, updateProjectLabelBody } from '@gl/contracts';
 import { ConflictError, HttpError, ModelError, NotFoundError, type PageRequest } from '@gl/service-kit';
 import type { LabelDoc, ListKind } from '../boards.models';
-import type { LabelSubscriptions } from '../label-subscriptions';
-import { validateLabel } from '../labels.service';
-import type { LabelsStore } from '../labels.store';
+import type { LabelSubscriptions } from './label-subscriptions';
+import { labelChanges, validateLabel } from './labels.service';
+import type { LabelsStore } from './labels.store';
 import { projectGroup, projectGroups } from './project-labels.access';
 import type { ProjectLabelDoc } from './project-labels.model';
 import type { AvailableLabel, ProjectLabelChanges, ProjectLabelsStore } from './project-labels.store';
@@ -96,12 +96,7 @@ export function createProjectLabelsService(
     params: z.infer<typeof updateProjectLabelBody>,
   ): Promise<ProjectLabelDoc> {
     const label = await findOwn(ns, params.label_id);
-    const changes: ProjectLabelChanges = {};
-    if (params.new_name !== undefined) {
-      if (params.new_name === '') throw ModelError.fields({ title: ["can't be blank"] });
-      changes.name = params.new_name;
-    }
-    validateLabel({ color: params.color, title: params.new_name, description: params.description });
+    const changes: ProjectLabelChanges = labelChanges(params);
     const group = projectGroup(ns);
     if (changes.name !== undefined && changes.name !== label.name && group) {
       if (await labels.groupByName([group.id], changes.name)) {
@@ -110,9 +105,6 @@ export function createProjectLabelsService(
         });
       }
     }
-    if (params.color !== undefined) changes.color = params.color;
-    if (params.description !== undefined) changes.description = params.description;
-    if (params.priority !== undefined) changes.priority = params.priority;
     await labels.moveToGroup(ns.id, group?.id ?? null);
     const updated = await labels.update(label._id, changes);
     if (updated === 'taken') throw ModelError.fields({ title: ['has already been taken'] });

@@ -1,7 +1,9 @@
 import type { FilterQuery, Model } from 'mongoose';
-import { findPage, isDuplicateKeyError, type Counters, type PageRequest } from '@gl/service-kit';
+import { findPage, type Counters, type PageRequest } from '@gl/service-kit';
 import type { LabelDoc } from '../boards.models';
-import { containsText } from '../text-search';
+import { findByIds } from '../common/by-ids';
+import { containsText } from '../common/text-search';
+import { insertOrTaken, updateOrTaken } from '../common/unique-writes';
 import type { ProjectLabelDoc } from './project-labels.model';
 
 export type ProjectLabelInput = Omit<ProjectLabelDoc, '_id' | 'createdAt'>;
@@ -98,25 +100,12 @@ export function createProjectLabelsStore(
   /** The new label, or 'taken' when the project already has one of that title. */
   async function create(input: ProjectLabelInput): Promise<ProjectLabelDoc | 'taken'> {
     const doc: ProjectLabelDoc = { _id: await counters.next('label'), ...input, createdAt: new Date() };
-    try {
-      await projectLabels.create(doc);
-    } catch (err) {
-      if (isDuplicateKeyError(err)) return 'taken';
-      throw err;
-    }
-    return doc;
+    return insertOrTaken(projectLabels, doc);
   }
 
   /** The label after the change, null when it is gone, 'taken' when the new title is another label's. */
   async function update(id: number, changes: ProjectLabelChanges): Promise<ProjectLabelDoc | null | 'taken'> {
-    try {
-      return await projectLabels
-        .findOneAndUpdate({ _id: id }, { $set: changes }, { new: true })
-        .lean<ProjectLabelDoc>();
-    } catch (err) {
-      if (isDuplicateKeyError(err)) return 'taken';
-      throw err;
-    }
+    return updateOrTaken(projectLabels, { _id: id }, { $set: changes });
   }
 
   async function remove(ids: number[]): Promise<void> {
@@ -137,10 +126,7 @@ export function createProjectLabelsStore(
     return found.map((l) => l._id);
   }
 
-  /** Project labels by id, whatever their project (the labels boards show). */
-  async function byIds(ids: number[]): Promise<ProjectLabelDoc[]> {
-    return ids.length ? projectLabels.find({ _id: { $in: ids } }).lean<ProjectLabelDoc[]>() : [];
-  }
+  const byIds = (ids: number[]) => findByIds(projectLabels, ids);
 
   return {
     page,

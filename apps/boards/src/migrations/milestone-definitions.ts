@@ -1,8 +1,8 @@
 import type { mongo } from 'mongoose';
 import type { Migration } from '@gl/service-kit';
-import { pushEvents, requestOrigin } from '@gl/service-kit';
+import { drainBatches, pushEvents, requestOrigin } from '@gl/service-kit';
 import type { MilestoneDoc } from '../boards.models';
-import { SERVICE_PRODUCER, milestoneDefinedEvent } from '../milestones.service';
+import { SERVICE_PRODUCER, milestoneDefinitionEvent } from '../milestones/milestone-writes';
 
 /** Milestones read, and published, per batch. */
 const BATCH = 500;
@@ -21,27 +21,26 @@ export function milestoneDefinitionsMigration(version: number): Migration {
       const started = Date.now();
       const milestones = connection.collection('milestones');
       const origin = requestOrigin(SERVICE_PRODUCER, null);
-      let published = 0;
-      for (;;) {
-        const batch = await milestones.find({ revision: null }).limit(BATCH).toArray();
-        if (batch.length === 0) break;
-        await milestones.bulkWrite(
-          batch.map((doc): mongo.AnyBulkWriteOperation<mongo.Document> => {
-            const event = milestoneDefinedEvent(origin, null, {
-              ...(doc as unknown as MilestoneDoc),
-              revision: 1,
-            });
-            return {
-              updateOne: {
-                filter: { _id: doc._id, revision: null },
-                update: pushEvents({ $set: { revision: 1 } }, [event]) as mongo.Document,
-              },
-            };
-          }),
-          { ordered: false },
-        );
-        published += batch.length;
-      }
+      const published = await drainBatches(
+        milestones,
+        { revision: null },
+        { batchSize: BATCH },
+        async (batch) => {
+          await milestones.bulkWrite(
+            batch.map((doc): mongo.AnyBulkWriteOperation<mongo.Document> => {
+              const milestone = { ...(doc as unknown as MilestoneDoc), revision: 1 };
+              const event = milestoneDefinitionEvent(origin, null, milestone, { groupId: milestone.groupId });
+              return {
+                updateOne: {
+                  filter: { _id: doc._id, revision: null },
+                  update: pushEvents({ $set: { revision: 1 } }, [event]) as mongo.Document,
+                },
+              };
+            }),
+            { ordered: false },
+          );
+        },
+      );
       logger.info({ ms: Date.now() - started, published }, 'milestones: definitions published');
     },
   };

@@ -8,21 +8,12 @@ import {
   type NamespaceContext,
 } from '@gl/contracts';
 import { GUEST, REPORTER, STRANGER, namespaceFactory, useHarness } from '@gl/testing';
-import { startBoardsHarness } from '../testing/boards.harness';
+import { projectInGroupOf, startBoardsHarness } from '../testing/boards.harness';
 
 const listed = z.array(z.union([projectMilestoneEntity, milestoneEntity]));
-const { groupNamespace, projectNamespace } = namespaceFactory({ firstId: 80_000 });
-
-/** A group and a project in it, as the gateway signs them (the project's group last among its ancestors). */
-function projectInGroup() {
-  const group = groupNamespace();
-  const project = projectNamespace({
-    ancestorGroupIds: [group.id],
-    fullPath: `${group.path}/p`,
-    webUrl: `http://localhost/${group.path}/p`,
-  });
-  return { group, project };
-}
+const namespaces = namespaceFactory({ firstId: 80_000 });
+const { projectNamespace } = namespaces;
+const projectInGroup = () => projectInGroupOf(namespaces);
 
 describe('Project milestones API', () => {
   const h = useHarness(startBoardsHarness);

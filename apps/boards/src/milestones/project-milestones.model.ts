@@ -1,30 +1,21 @@
 import type { Connection, Model } from 'mongoose';
 import { addOutboxFields, defineModel, documentSchema } from '@gl/service-kit';
-import { MILESTONE_FIELDS } from '../boards.models';
+import { MILESTONE_FIELDS, type MilestoneFields } from '../boards.models';
 
 /**
  * A project's milestone (app/models/milestone.rb with a project_id). Ids come from the same `milestone`
  * counter as group milestones, so an id names one milestone of either kind (an issue's `milestone_id`,
  * discussions' copies keyed by id); iids are per project.
  */
-export interface ProjectMilestoneDoc {
-  _id: number;
+export interface ProjectMilestoneDoc extends MilestoneFields {
   projectId: number;
   /**
    * The project's group when the milestone was last written (null in a user namespace): the milestones a
    * promotion to that group merges (Milestones::PromoteService, `group.projects`).
    */
   groupId: number | null;
-  iid: number;
-  title: string;
-  description: string;
-  state: 'active' | 'closed';
-  dueDate: string | null;
-  startDate: string | null;
   /** `dueDate`, or a day after every date when there is none: GitLab's order, due date ascending nulls last. */
   dueOrder: string;
-  createdAt: Date;
-  updatedAt: Date;
   /** How many times it was published as `gl.boards.milestone.defined` (its copies keep the highest). */
   revision: number;
 }

@@ -9,18 +9,16 @@ import {
 import {
   ForbiddenError,
   ParamError,
-  atLeastOneOf,
   collectParams,
   mutuallyExclusive,
-  readPageRequest,
   requireUser,
   route,
   sendJson,
   sendNoContent,
-  setPaginationHeaders,
 } from '@gl/service-kit';
+import { requireAnyOf, sendPage } from '../common/http';
 import { labelAdmin, labelsAvailable, readableProject } from '../labels/project-labels.access';
-import { presentMilestone, presentProjectMilestone, projectGroupWebUrl } from '../presenters';
+import { presentMilestone, presentProjectMilestone, projectGroupWebUrl } from './milestones.presenter';
 import type { AvailableMilestone, ProjectMilestonesService } from './project-milestones.service';
 
 /** A project milestone, or a group milestone listed through the project (its link is the group's). */
@@ -59,26 +57,23 @@ export function createProjectMilestonesRouter(milestones: ProjectMilestonesServi
     const broken = mutuallyExclusive('include_ancestors', 'include_parent_milestones')(collectParams(req));
     if (broken) throw new ParamError([broken]);
     const query = params();
-    const page = readPageRequest(req.query);
     const withGroups = (query.include_ancestors ?? query.include_parent_milestones) === true;
-    const { total, items } = await milestones.page(
-      ns,
-      withGroups,
-      {
-        state: query.state,
-        title: query.title,
-        search: query.search,
-        iids: query.iids,
-        updatedBefore: query.updated_before,
-        updatedAfter: query.updated_after,
-      },
-      page,
-    );
-    setPaginationHeaders(req, res, page, total);
-    sendJson(
+    const filter = {
+      state: query.state,
+      title: query.title,
+      search: query.search,
+      iids: query.iids,
+      updatedBefore: query.updated_before,
+      updatedAfter: query.updated_after,
+    };
+    await sendPage(
+      req,
       res,
-      200,
-      items.map((m) => presentListed(m, ns)),
+      async (page) => {
+        const { total, items } = await milestones.page(ns, withGroups, filter, page);
+        return { total, docs: items };
+      },
+      (items) => items.map((m) => presentListed(m, ns)),
     );
   });
 
@@ -96,14 +91,7 @@ export function createProjectMilestonesRouter(milestones: ProjectMilestonesServi
   route(router, BOARDS_API.updateProjectMilestone, async ({ req, res, ctx, params }) => {
     const writer = milestoneAdmin(ctx);
     const changes = params();
-    const broken = atLeastOneOf(
-      'title',
-      'description',
-      'start_date',
-      'due_date',
-      'state_event',
-    )(collectParams(req));
-    if (broken) throw new ParamError([broken]);
+    requireAnyOf(req, 'title', 'description', 'start_date', 'due_date', 'state_event');
     const updated = await milestones.update(writer, changes);
     sendJson(res, 200, presentProjectMilestone(updated, writer.ns));
   });

@@ -2,20 +2,14 @@ import type { z } from 'zod';
 import {
   DOMAIN_EVENT_TYPES,
   EVENT_TEXT_LIMITS,
-  type EventEnvelope,
   type NamespaceContext,
-  type Principal,
-  type ProjectMilestoneDefinedData,
   type ProjectMilestoneRemovedData,
-  type TargetEventData,
   type createMilestoneBody,
   type updateMilestoneBody,
 } from '@gl/contracts';
 import {
-  ConflictError,
   HttpError,
   ModelError,
-  NotFoundError,
   createEvent,
   eventActor,
   excerpt,
@@ -24,30 +18,32 @@ import {
   type PageRequest,
 } from '@gl/service-kit';
 import type { MilestoneDoc } from '../boards.models';
-import { SERVICE_PRODUCER, type MilestonesService } from '../milestones.service';
+import type { MilestonesService } from './milestones.service';
 import type { BoardTargets } from '../labels/project-labels.service';
 import type { ProjectMilestoneDoc } from './project-milestones.model';
 import type {
   AvailableMilestone,
-  ProjectMilestoneChanges,
   ProjectMilestoneFilter,
   ProjectMilestonesStore,
 } from './project-milestones.store';
-import { milestoneEdit } from '../milestone-edits';
+import {
+  SERVICE_PRODUCER,
+  foundMilestone,
+  milestonePublishing,
+  openMilestone,
+  reviseMilestone,
+  type EventWriter,
+} from './milestone-writes';
 
 export type { AvailableMilestone, ProjectMilestoneDoc };
 
-const { milestoneOpened, projectMilestoneDefined, projectMilestoneRemoved } = DOMAIN_EVENT_TYPES.boards;
-/** Tries of an update that another write to the same milestone overtook (each reads it again). */
-const UPDATE_TRIES = 5;
+const { projectMilestoneRemoved } = DOMAIN_EVENT_TYPES.boards;
 const TITLE_TAKEN = 'already being used for another group or project milestone.';
 const TITLE_MAX = 255;
 
 /** Who writes, in which project (and its groups, root first), for which request. */
-export interface ProjectMilestoneWriter {
-  user: Principal;
+export interface ProjectMilestoneWriter extends EventWriter {
   ns: NamespaceContext;
-  requestId: string;
 }
 
 /**
@@ -96,38 +92,12 @@ export function createProjectMilestonesService(
   outbox: Outbox,
   boards?: BoardTargets,
 ) {
-  function event(writer: ProjectMilestoneWriter, type: string, m: Written): EventEnvelope {
-    const data: TargetEventData = {
-      targetId: m._id,
-      targetIid: m.iid,
-      targetTitle: excerpt(m.title, EVENT_TEXT_LIMITS.title),
-    };
-    return createEvent(requestOrigin(SERVICE_PRODUCER, writer), {
-      type,
-      actor: eventActor(writer.user),
-      projectId: m.projectId,
-      data,
-    });
-  }
-
-  /** `gl.boards.project_milestone.defined`, at the revision this write gives the milestone. */
-  function defined(writer: ProjectMilestoneWriter, m: Written): EventEnvelope {
-    const data: ProjectMilestoneDefinedData = {
-      milestoneId: m._id,
-      projectId: m.projectId,
-      iid: m.iid,
-      revision: m.revision,
-      title: excerpt(m.title, EVENT_TEXT_LIMITS.title),
-      state: m.state,
-      startDate: m.startDate,
-      dueDate: m.dueDate,
-    };
-    return createEvent(requestOrigin(SERVICE_PRODUCER, writer), {
-      type: projectMilestoneDefined,
-      actor: eventActor(writer.user),
-      projectId: m.projectId,
-      data,
-    });
+  function publishing(writer: ProjectMilestoneWriter) {
+    return milestonePublishing<Written>(
+      writer,
+      (m) => ({ projectId: m.projectId }),
+      () => outbox.kick(milestones.modelName),
+    );
   }
 
   /** MilestonesFinder with `project_ids` and, where asked, the project's group and its ancestors. */
@@ -142,9 +112,7 @@ export function createProjectMilestonesService(
 
   /** `user_project.milestones.find(id)`: the project's own milestones only. */
   async function get(ns: NamespaceContext, id: number): Promise<ProjectMilestoneDoc> {
-    const milestone = await milestones.find(ns.id, id);
-    if (!milestone) throw new NotFoundError('Milestone');
-    return milestone;
+    return foundMilestone(await milestones.find(ns.id, id));
   }
 
   /** Opens a milestone; publishes milestone.opened and milestone.defined. */
@@ -157,63 +125,42 @@ export function createProjectMilestonesService(
     if (await milestones.titleTaken(ns.id, ns.ancestorGroupIds, params.title)) {
       throw failed('create', { title: [TITLE_TAKEN] });
     }
-    const now = new Date();
-    const doc = {
-      ...(await milestones.allocate(ns.id)),
-      projectId: ns.id,
-      groupId: ownGroupId(ns),
-      title: params.title,
-      description: params.description ?? '',
-      state: 'active' as const,
-      dueDate: params.due_date ?? null,
-      startDate: params.start_date ?? null,
-      createdAt: now,
-      updatedAt: now,
-      revision: 1,
-    };
-    const events = [event(writer, milestoneOpened, doc), defined(writer, doc)];
-    const created = await milestones.insert(doc, events);
-    if (!created) throw failed('create', { title: [TITLE_TAKEN] });
-    outbox.kick(milestones.modelName);
-    return created;
+    const placed = { ...(await milestones.allocate(ns.id)), projectId: ns.id, groupId: ownGroupId(ns) };
+    return openMilestone<Written, ProjectMilestoneDoc>(
+      params,
+      placed,
+      publishing(writer),
+      milestones.insert,
+      () => failed('create', { title: [TITLE_TAKEN] }),
+    );
   }
 
   /**
-   * Changes a milestone; closing or reopening it publishes milestone.closed / milestone.reopened, and every
-   * change milestone.defined. Applied at the revision it read: a write that another overtook reads again.
+   * Changes a milestone (reviseMilestone) and records the project's current group on it; a new title is
+   * checked against the project's and its groups' milestones.
    */
-  async function update(
+  function update(
     writer: ProjectMilestoneWriter,
     params: z.infer<typeof updateMilestoneBody>,
   ): Promise<ProjectMilestoneDoc> {
     const { ns } = writer;
-    for (let tries = 0; tries < UPDATE_TRIES; tries += 1) {
-      const current = await get(ns, params.milestone_id);
-      const { fields, stateEvent } = milestoneEdit(current, params);
-      const changes: ProjectMilestoneChanges = {
-        updatedAt: new Date(),
-        revision: current.revision + 1,
-        groupId: ownGroupId(ns),
-        ...fields,
-      };
-      const after: ProjectMilestoneDoc = { ...current, ...changes };
-      validate('update', after.title, after.startDate, after.dueDate);
-      if (
-        after.title !== current.title &&
-        (await milestones.titleTaken(ns.id, ns.ancestorGroupIds, after.title))
-      ) {
-        throw failed('update', { title: [TITLE_TAKEN] });
-      }
-      const events = stateEvent ? [event(writer, stateEvent, after)] : [];
-      events.push(defined(writer, after));
-      const updated = await milestones.update(current._id, current.revision, changes, events);
-      if (updated === 'taken') throw failed('update', { title: [TITLE_TAKEN] });
-      if (!updated) continue;
-      outbox.kick(milestones.modelName);
-      return updated;
-    }
-    // The milestone is there (get found it) but every try was overtaken by another write.
-    throw new ConflictError('Milestone was changed by another request, try again');
+    const taken = () => failed('update', { title: [TITLE_TAKEN] });
+    return reviseMilestone(params, {
+      read: () => get(ns, params.milestone_id),
+      parentFields: { groupId: ownGroupId(ns) },
+      check: async (after, current) => {
+        validate('update', after.title, after.startDate, after.dueDate);
+        if (
+          after.title !== current.title &&
+          (await milestones.titleTaken(ns.id, ns.ancestorGroupIds, after.title))
+        ) {
+          throw taken();
+        }
+      },
+      ...publishing(writer),
+      write: (current, changes, events) => milestones.update(current._id, current.revision, changes, events),
+      taken,
+    });
   }
 
   /** The milestone goes, with `project_milestone.removed` (`mergedInto`: the group milestone, if merged). */

@@ -3,7 +3,6 @@ import type { EventEnvelope } from '@gl/contracts';
 import {
   findPage,
   insertUnique,
-  isDuplicateKeyError,
   pushEvents,
   withEvents,
   type Counters,
@@ -11,7 +10,9 @@ import {
   type PageRequest,
 } from '@gl/service-kit';
 import type { MilestoneDoc } from '../boards.models';
-import { containsText } from '../text-search';
+import { findByIds } from '../common/by-ids';
+import { containsText } from '../common/text-search';
+import { updateOrTaken } from '../common/unique-writes';
 import { NO_DUE_DATE, type ProjectMilestoneDoc } from './project-milestones.model';
 
 /** MilestonesFinder's filters (lib/api/milestone_responses.rb `list_params`). */
@@ -115,10 +116,7 @@ export function createProjectMilestonesStore(
     return milestones.findOne({ _id: id, projectId }).lean<ProjectMilestoneDoc>();
   }
 
-  /** Project milestones by id, whatever their project (the milestones boards show). */
-  async function byIds(ids: number[]): Promise<ProjectMilestoneDoc[]> {
-    return ids.length ? milestones.find({ _id: { $in: ids } }).lean<ProjectMilestoneDoc[]>() : [];
-  }
+  const byIds = (ids: number[]) => findByIds(milestones, ids);
 
   /** Milestone#uniqueness_of_title for a project milestone: the project's, its group's and ancestors'. */
   async function titleTaken(projectId: number, groupIds: number[], title: string): Promise<boolean> {
@@ -157,14 +155,7 @@ export function createProjectMilestonesStore(
   ): Promise<ProjectMilestoneDoc | null | 'taken'> {
     const set: Partial<ProjectMilestoneDoc> = { ...changes };
     if (changes.dueDate !== undefined) set.dueOrder = changes.dueDate ?? NO_DUE_DATE;
-    try {
-      return await milestones
-        .findOneAndUpdate({ _id: id, revision }, pushEvents({ $set: set }, events), { new: true })
-        .lean<ProjectMilestoneDoc>();
-    } catch (err) {
-      if (isDuplicateKeyError(err)) return 'taken';
-      throw err;
-    }
+    return updateOrTaken(milestones, { _id: id, revision }, pushEvents({ $set: set }, events));
   }
 
   /**

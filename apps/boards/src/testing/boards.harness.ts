@@ -1,4 +1,4 @@
-import type { EventEnvelope, Principal } from '@gl/contracts';
+import type { EventEnvelope, NamespaceContext, Principal } from '@gl/contracts';
 import { EVENT_TYPES } from '@gl/contracts';
 import {
   gatewayEvent,
@@ -11,6 +11,25 @@ import {
 import { createBoardsApp } from '../app';
 
 export const { groupNamespace } = namespaceFactory({ firstId: 1000 });
+
+/**
+ * A group and a project in it, as the gateway signs them (the project's group last among its ancestors),
+ * from a spec's own namespace ids.
+ */
+export function projectInGroupOf(
+  namespaces: ReturnType<typeof namespaceFactory>,
+  overrides: Partial<NamespaceContext> = {},
+): { group: NamespaceContext; project: NamespaceContext } {
+  const group = namespaces.groupNamespace();
+  const project = namespaces.projectNamespace({
+    ancestorGroupIds: [group.id],
+    fullPath: `${group.path}/p`,
+    fullName: `${group.name} / Project`,
+    webUrl: `http://localhost/${group.path}/p`,
+    ...overrides,
+  });
+  return { group, project };
+}
 
 export interface BoardsHarness extends ServiceHarnessBase {
   /** Makes a user known to the service, as the identity events would. */

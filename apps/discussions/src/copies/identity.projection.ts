@@ -1,11 +1,5 @@
 import { DURABLES } from '@gl/contracts';
-import {
-  accessCopyHandlers,
-  identitySubscription,
-  type AccessCopyModels,
-  type ProjectionRevisions,
-  type Subscription,
-} from '@gl/service-kit';
+import { accessCopySubscription, type ProjectionRevisions, type Subscription } from '@gl/service-kit';
 import type { DiscussionsModels } from '../discussions.models';
 import { createPositionsStore } from '../issues/positions.store';
 import { positionScopeOfProject } from '../lists/root-scope';
@@ -26,17 +20,21 @@ export function identityProjection(
   revisions: Pick<ProjectionRevisions, 'applied'> | null = null,
 ): Subscription {
   const positions = createPositionsStore(models);
-  const handlers = accessCopyHandlers(models as unknown as AccessCopyModels, {
-    // A project moved to another root (a transfer of it or of a group above it) takes its issues along,
-    // to the root the copy holds now: an older event delivered again must not move them back.
-    afterProject: async (data) => {
-      const copy = await models.projects.findById(data.projectId).select({ rootGroupId: 1 }).lean();
-      if (!copy || copy.rootGroupId === undefined) return;
-      await positions.rescopeProject(
-        data.projectId,
-        positionScopeOfProject(data.projectId, copy.rootGroupId),
-      );
+  return accessCopySubscription(
+    DURABLES.discussionsIdentity,
+    models,
+    {
+      // A project moved to another root (a transfer of it or of a group above it) takes its issues along,
+      // to the root the copy holds now: an older event delivered again must not move them back.
+      afterProject: async (data) => {
+        const copy = await models.projects.findById(data.projectId).select({ rootGroupId: 1 }).lean();
+        if (!copy || copy.rootGroupId === undefined) return;
+        await positions.rescopeProject(
+          data.projectId,
+          positionScopeOfProject(data.projectId, copy.rootGroupId),
+        );
+      },
     },
-  });
-  return identitySubscription(DURABLES.discussionsIdentity, handlers, revisions);
+    revisions,
+  );
 }

@@ -1,4 +1,4 @@
-import type { Migration } from '@gl/service-kit';
+import { drainBatches, type Migration } from '@gl/service-kit';
 
 const BATCH = 1_000;
 
@@ -16,18 +16,20 @@ export function ingestedTimestampsMigration(version: number): Migration {
     async up(connection, logger) {
       const ingested = connection.collection<{ _id: string; at?: Date | null }>('ingested');
       const at = new Date();
-      let stamped = 0;
-      for (;;) {
-        const batch = await ingested.find({ at: null }).limit(BATCH).toArray();
-        if (batch.length === 0) break;
-        await ingested.deleteMany({ _id: { $in: batch.map((doc) => doc._id) } });
-        await ingested.insertMany(
-          batch.map((doc) => ({ ...doc, at })),
-          { ordered: false },
-        );
-        stamped += batch.length;
-        if (stamped % 100_000 < BATCH) logger.info({ stamped }, 'ingested: stamping records');
-      }
+      const stamped = await drainBatches(
+        ingested,
+        { at: null },
+        { batchSize: BATCH },
+        async (batch, done) => {
+          await ingested.deleteMany({ _id: { $in: batch.map((doc) => doc._id) } });
+          await ingested.insertMany(
+            batch.map((doc) => ({ ...doc, at })),
+            { ordered: false },
+          );
+          const stamping = done + batch.length;
+          if (stamping % 100_000 < BATCH) logger.info({ stamped: stamping }, 'ingested: stamping records');
+        },
+      );
       if (stamped > 0) logger.info({ stamped }, 'ingested: records stamped');
     },
   };

@@ -1,19 +1,16 @@
-import { z } from 'zod';
-import {
-  DOMAIN_EVENT_TYPES,
-  EVENT_TYPES,
-  activityEventEntity,
-  type ActivityEventEntity,
-  type Principal,
-} from '@gl/contracts';
+import { activityEventEntity, type ActivityEventEntity, type Principal } from '@gl/contracts';
 import { ROOT, testNamespace, testPrincipal, useHarness } from '@gl/testing';
-import { memberEvent, projectEvent, targetEvent, userCreated } from '../testing/envelopes';
+import {
+  activityList as list,
+  D,
+  ID,
+  memberEvent,
+  projectEvent,
+  targetEvent,
+  userCreated,
+} from '../testing/envelopes';
 import { startEventsHarness, type CallOptions } from '../testing/events.harness';
 import { openSse, type SseClient } from '../testing/sse-client';
-
-const ID = EVENT_TYPES.identity;
-const D = DOMAIN_EVENT_TYPES.discussions;
-const list = z.array(activityEventEntity);
 
 const ALICE = testPrincipal({ id: 901, username: 'alice9', name: 'Alice' });
 const BOB = testPrincipal({ id: 902, username: 'bob9', name: 'Bob' });

@@ -1,14 +1,16 @@
 import { randomUUID } from 'node:crypto';
+import { z } from 'zod';
 import {
   DOMAIN_EVENT_TYPES,
   EVENT_TYPES,
+  activityEventEntity,
   type BranchPushedData,
   type EventActor,
   type EventEnvelope,
   type NoteCreatedData,
   type TargetEventData,
 } from '@gl/contracts';
-import { groupEventFields, projectEventFields, userEventFields } from '@gl/testing';
+import { groupEventFields, projectEventFields, testPrincipal, userEventFields } from '@gl/testing';
 
 /** Domain events as their publishers build them, for feeding the activity log in tests. */
 export interface EnvelopeInput {
@@ -38,8 +40,20 @@ export function envelope(input: EnvelopeInput): EventEnvelope {
   };
 }
 
-const ID = EVENT_TYPES.identity;
-const D = DOMAIN_EVENT_TYPES.discussions;
+/** The identity and discussions event types the specs feed most. */
+export const ID = EVENT_TYPES.identity;
+export const D = DOMAIN_EVENT_TYPES.discussions;
+
+/** The activity lists' answer, as the specs parse it. */
+export const activityList = z.array(activityEventEntity);
+
+/** A user as the gateway signs them, and as their events name them. */
+export function person(id: number, username: string) {
+  return {
+    principal: testPrincipal({ id, username, name: username }),
+    actor: { id, username, name: username },
+  };
+}
 
 /** What identity events carry besides their data: the request that wrote them and the gateway's revision. */
 interface IdentityEventOptions {

@@ -94,3 +94,16 @@ export function identitySubscription(
     },
   };
 }
+
+/**
+ * The identity subscription of a service that keeps the common access copy (accessCopyHandlers) with its
+ * own additions; `models` holds at least the copy's collections (with the service's own document types).
+ */
+export function accessCopySubscription(
+  durable: string,
+  models: { [K in keyof AccessCopyModels]: unknown },
+  options: AccessCopyOptions,
+  revisions: Pick<ProjectionRevisions, 'applied'> | null = null,
+): Subscription {
+  return identitySubscription(durable, accessCopyHandlers(models as AccessCopyModels, options), revisions);
+}

@@ -13,13 +13,7 @@ export async function backfillMissing(
   fill: (doc: mongo.Document) => mongo.Document,
   batchSize = 500,
 ): Promise<number> {
-  let filled = 0;
-  for (;;) {
-    const batch = await collection
-      .find({ [field]: null }, { projection: read })
-      .limit(batchSize)
-      .toArray();
-    if (batch.length === 0) return filled;
+  return drainBatches(collection, { [field]: null }, { projection: read, batchSize }, async (batch) => {
     const updates: mongo.AnyBulkWriteOperation<mongo.Document>[] = batch.map((doc) => {
       const set = fill(doc);
       // A fill that leaves the field null would find the same documents again for ever.
@@ -28,6 +22,29 @@ export async function backfillMissing(
       return { updateOne: { filter: { _id: doc._id }, update: { $set: set } } };
     });
     await collection.bulkWrite(updates, { ordered: false });
-    filled += batch.length;
+  });
+}
+
+/**
+ * A migration's pass over the documents still to do: reads up to `batchSize` documents matching `filter`
+ * and hands them to `write`, again and again until none matches; resolves with how many were handed.
+ * `write` must leave every document it gets outside the filter (the next read would find it again), so
+ * a step killed half-way resumes with what is left. `done` counts the documents before this batch.
+ */
+export async function drainBatches<T extends mongo.Document>(
+  collection: mongo.Collection<T>,
+  filter: mongo.Filter<T>,
+  options: { batchSize: number; projection?: mongo.Document },
+  write: (batch: mongo.WithId<T>[], done: number) => Promise<void>,
+): Promise<number> {
+  let done = 0;
+  for (;;) {
+    const batch = await collection
+      .find(filter, options.projection ? { projection: options.projection } : {})
+      .limit(options.batchSize)
+      .toArray();
+    if (batch.length === 0) return done;
+    await write(batch, done);
+    done += batch.length;
   }
 }

@@ -1,0 +1,54 @@
+import { Router } from 'express';
+import { z } from 'zod';
+import { ACCESS_LEVELS, BOARDS_API, recordIdParam, type InternalContext } from '@gl/contracts';
+import { parseParams, route, sendJson } from '@gl/service-kit';
+import { requireAnyOf, sendPage } from '../common/http';
+import { groupWriter, readableGroup } from '../boards/boards.access';
+import type { MilestoneWriter, MilestonesService } from './milestones.service';
+import { presentMilestone } from './milestones.presenter';
+
+/** The path's id, coerced (the contract's schema describes it as the integer it is once parsed). */
+const milestoneIdParams = z.object({ milestone_id: recordIdParam });
+
+/** A signed-in Reporter+ of a group they can read (404, then 403), as the events they write name them. */
+function milestoneWriter(ctx: InternalContext): MilestoneWriter & { webUrl: string } {
+  const { user, ns } = groupWriter(ctx, ACCESS_LEVELS.reporter);
+  return { user, groupId: ns.id, requestId: ctx.requestId, webUrl: ns.webUrl };
+}
+
+export function createMilestonesRouter(milestones: MilestonesService): Router {
+  const router = Router();
+
+  route(router, BOARDS_API.listGroupMilestones, async ({ req, res, ctx, params }) => {
+    const ns = readableGroup(ctx);
+    const query = params();
+    await sendPage(
+      req,
+      res,
+      (page) => milestones.page(ns.id, query, page),
+      (docs) => docs.map((m) => presentMilestone(m, ns.webUrl)),
+    );
+  });
+
+  route(router, BOARDS_API.getGroupMilestone, async ({ req, res, ctx }) => {
+    const ns = readableGroup(ctx);
+    const { milestone_id } = parseParams(milestoneIdParams, req.params);
+    sendJson(res, 200, presentMilestone(await milestones.get(ns.id, milestone_id), ns.webUrl));
+  });
+
+  route(router, BOARDS_API.createGroupMilestone, async ({ res, ctx, params }) => {
+    const writer = milestoneWriter(ctx);
+    const milestone = await milestones.create(writer, params());
+    sendJson(res, 201, presentMilestone(milestone, writer.webUrl));
+  });
+
+  route(router, BOARDS_API.updateGroupMilestone, async ({ req, res, ctx, params }) => {
+    const writer = milestoneWriter(ctx);
+    const changes = params();
+    requireAnyOf(req, 'title', 'description', 'due_date', 'start_date', 'state_event');
+    const milestone = await milestones.update(writer, changes);
+    sendJson(res, 200, presentMilestone(milestone, writer.webUrl));
+  });
+
+  return router;
+}
