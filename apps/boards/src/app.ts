@@ -10,6 +10,7 @@ import {
   createBoardDefinitionsModel,
   publishingBoards,
   publishingLabels,
+  publishingProjectLabels,
 } from './boards/board-definitions';
 import { createBoardsModels } from './boards.models';
 import { createBoardsRouter } from './boards/boards.router';
@@ -52,12 +53,12 @@ export function createBoardsApp(runtime: ServiceRuntime): ServiceInstance & { bo
   const counters = createCounters(runtime.connection);
   const projectMilestonesModel = createProjectMilestonesModel(runtime.connection);
   runtime.outbox.register(projectMilestonesModel);
-  const stores = createBoardsStores(models, counters, {
-    projectLabels: createProjectLabelsStore(
-      createProjectLabelsModel(runtime.connection),
-      models.labels,
-      counters,
-    ),
+  const projectLabelsModel = createProjectLabelsModel(runtime.connection);
+  // Labels carry their definitions (`gl.boards.label.defined`) in their own writes.
+  runtime.outbox.register(models.labels);
+  runtime.outbox.register(projectLabelsModel);
+  const stores = createBoardsStores(models, counters, runtime.outbox, {
+    projectLabels: createProjectLabelsStore(projectLabelsModel, models.labels, counters, runtime.outbox),
     projectMilestones: createProjectMilestonesStore(
       projectMilestonesModel,
       models.milestones,
@@ -75,11 +76,9 @@ export function createBoardsApp(runtime: ServiceRuntime): ServiceInstance & { bo
     boards,
   );
   const labelSubscriptions = createLabelSubscriptions(runtime.connection);
-  const projectLabels = createProjectLabelsService(
-    stores.projectLabels,
-    stores.labels,
-    labelSubscriptions,
-    boards,
+  const projectLabels = publishingProjectLabels(
+    createProjectLabelsService(stores.projectLabels, stores.labels, labelSubscriptions, boards),
+    definitions,
   );
   const app = createRuntimeHttpApp(runtime, SERVICE_NAME, {
     apiRouters: [

@@ -9,6 +9,8 @@ export interface LabelFields {
   description: string | null;
   priority: number | null;
   createdAt: Date;
+  /** Counts the label's writes: its `label.defined` events are ordered by it (labels/label-definitions.ts). */
+  revision?: number;
 }
 
 export interface LabelDoc extends LabelFields {
@@ -159,6 +161,7 @@ export const LABEL_FIELDS = {
   description: { type: String, default: null },
   priority: { type: Number, default: null },
   createdAt: Date,
+  revision: Number,
 };
 
 /** The fields group and project milestones share (milestones/project-milestones.model.ts adds its own). */
@@ -178,6 +181,7 @@ export const MILESTONE_FIELDS = {
 export function createBoardsModels(connection: Connection): BoardsModels {
   const labelSchema = documentSchema<LabelDoc>({ ...LABEL_FIELDS, groupId: Number });
   labelSchema.index({ groupId: 1, name: 1 }, { unique: true });
+  addOutboxFields(labelSchema);
 
   const milestoneSchema = documentSchema<MilestoneDoc>({ ...MILESTONE_FIELDS, groupId: Number });
   milestoneSchema.index({ groupId: 1, iid: 1 }, { unique: true });

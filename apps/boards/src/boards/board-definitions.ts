@@ -13,6 +13,7 @@ import {
 import type { BoardDoc, BoardsModels, ListKind } from '../boards.models';
 import type { BoardsService } from './boards.service';
 import type { LabelsService } from '../labels/labels.service';
+import type { ProjectLabelsService } from '../labels/project-labels.service';
 import type { ProjectLabelDoc } from '../labels/project-labels.model';
 import { SERVICE_PRODUCER } from '../milestones/milestone-writes';
 
@@ -276,15 +277,35 @@ export function publishingBoards(boards: BoardsService, definitions: BoardDefini
   };
 }
 
-/** The labels service with a renamed label's boards published again (they carry label titles). */
+/** Publishes again the boards listing a label that was renamed: they carry label titles. */
+async function republishUsing(definitions: BoardDefinitions, labelId: number): Promise<void> {
+  for (const board of await definitions.boardsUsing(labelId, 'label')) {
+    await definitions.publish(board._id, publishedParent(board));
+  }
+}
+
+/** The group labels service with a renamed label's boards published again. */
 export function publishingLabels(labels: LabelsService, definitions: BoardDefinitions): LabelsService {
   return {
     ...labels,
     async update(groupId, params) {
       const updated = await labels.update(groupId, params);
-      for (const board of await definitions.boardsUsing(updated._id, 'label')) {
-        await definitions.publish(board._id, publishedParent(board));
-      }
+      await republishUsing(definitions, updated._id);
+      return updated;
+    },
+  };
+}
+
+/** The project labels service with a renamed label's boards (the project's) published again. */
+export function publishingProjectLabels(
+  labels: ProjectLabelsService,
+  definitions: BoardDefinitions,
+): ProjectLabelsService {
+  return {
+    ...labels,
+    async update(ns, params) {
+      const updated = await labels.update(ns, params);
+      await republishUsing(definitions, updated._id);
       return updated;
     },
   };

@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import type { NamespaceContext, updateBoardBody } from '@gl/contracts';
-import { ModelError, NotFoundError, type Counters } from '@gl/service-kit';
+import { ModelError, NotFoundError, type Counters, type Outbox } from '@gl/service-kit';
 import { createBoardParents } from './board-parents';
 import type { BoardDoc, BoardParent, BoardsModels, ListItem, ListKind } from '../boards.models';
 
@@ -61,12 +61,13 @@ export type ProjectStores = Pick<BoardsStores, 'projectLabels' | 'projectMilesto
 export function createBoardsStores(
   models: BoardsModels,
   counters: Counters,
+  outbox: Outbox,
   projectStores: ProjectStores,
 ): BoardsStores {
   return {
     ...projectStores,
     boards: createBoardsStore(models.boards, counters),
-    labels: createLabelsStore(models.labels, counters),
+    labels: createLabelsStore(models.labels, counters, outbox),
     milestones: createMilestonesStore(models.milestones, counters),
     users: createUsersStore(models.users),
     iterations: createIterationsStore(models.iterations, models.cadences, counters),

@@ -1,15 +1,17 @@
 import type { FilterQuery, Model } from 'mongoose';
-import { findPage, type Counters, type PageRequest } from '@gl/service-kit';
+import { findPage, type Counters, type Outbox, type PageRequest } from '@gl/service-kit';
 import type { LabelDoc } from '../boards.models';
 import { findByIds } from '../common/by-ids';
 import { containsText } from '../common/text-search';
-import { insertOrTaken, updateOrTaken } from '../common/unique-writes';
+import { labelWrites } from './label-definitions';
 
 export type LabelInput = Omit<LabelDoc, '_id' | 'createdAt'>;
 export type LabelChanges = Partial<Pick<LabelDoc, 'name' | 'color' | 'description' | 'priority'>>;
 
 /** Group labels: the queries and writes the labels API and the boards make. */
-export function createLabelsStore(labels: Model<LabelDoc>, counters: Counters) {
+export function createLabelsStore(labels: Model<LabelDoc>, counters: Counters, outbox: Outbox) {
+  const writes = labelWrites(labels, outbox, (label) => ({ groupId: label.groupId }));
+
   async function findById(groupId: number, id: number): Promise<LabelDoc | null> {
     return labels.findOne({ _id: id, groupId }).lean<LabelDoc>();
   }
@@ -35,16 +37,16 @@ export function createLabelsStore(labels: Model<LabelDoc>, counters: Counters) {
 
   /** The new label, or 'taken' when the group already has one of that name. */
   async function create(input: LabelInput): Promise<LabelDoc | 'taken'> {
-    return insertOrTaken(labels, { _id: await counters.next('label'), ...input, createdAt: new Date() });
+    return writes.insert({ _id: await counters.next('label'), ...input, createdAt: new Date() });
   }
 
   /** The label after the change, null when it is gone, 'taken' when the new name is another label's. */
   async function update(id: number, changes: LabelChanges): Promise<LabelDoc | null | 'taken'> {
-    return updateOrTaken(labels, { _id: id }, { $set: changes });
+    return writes.revise(id, changes);
   }
 
   async function remove(id: number): Promise<void> {
-    await labels.deleteOne({ _id: id });
+    await writes.remove(id);
   }
 
   async function existsIn(id: number, groupIds: number[]): Promise<boolean> {

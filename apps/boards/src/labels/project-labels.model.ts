@@ -1,5 +1,5 @@
 import type { Connection, Model } from 'mongoose';
-import { defineModel, documentSchema } from '@gl/service-kit';
+import { addOutboxFields, defineModel, documentSchema } from '@gl/service-kit';
 import { LABEL_FIELDS, type LabelFields } from '../boards.models';
 
 /**
@@ -27,5 +27,6 @@ export function createProjectLabelsModel(connection: Connection): Model<ProjectL
   schema.index({ projectId: 1, name: 1 }, { unique: true });
   // A promotion finds the same-titled labels of the group's projects.
   schema.index({ groupId: 1, name: 1 });
+  addOutboxFields(schema);
   return defineModel(connection, 'ProjectLabel', schema, 'project_labels');
 }

@@ -136,7 +136,7 @@ export function createProjectLabelsService(
     const merged = await labels.idsInGroupProjects(group.id, label.name);
     await subscriptions.moveTo(merged, target._id);
     await boards?.retargetLabels(merged, target._id);
-    await labels.remove(merged);
+    await labels.remove(merged, target._id);
     return target;
   }
 

@@ -1,9 +1,9 @@
 import type { FilterQuery, Model } from 'mongoose';
-import { findPage, type Counters, type PageRequest } from '@gl/service-kit';
+import { findPage, type Counters, type Outbox, type PageRequest } from '@gl/service-kit';
 import type { LabelDoc } from '../boards.models';
 import { findByIds } from '../common/by-ids';
 import { containsText } from '../common/text-search';
-import { insertOrTaken, updateOrTaken } from '../common/unique-writes';
+import { labelWrites } from './label-definitions';
 import type { ProjectLabelDoc } from './project-labels.model';
 
 export type ProjectLabelInput = Omit<ProjectLabelDoc, '_id' | 'createdAt'>;
@@ -29,7 +29,9 @@ export function createProjectLabelsStore(
   projectLabels: Model<ProjectLabelDoc>,
   groupLabels: Model<LabelDoc>,
   counters: Counters,
+  outbox: Outbox,
 ) {
+  const writes = labelWrites(projectLabels, outbox, (label) => ({ projectId: label.projectId }));
   // Label.search (LabelsFinder's `search`): part of the title or of the description, any case.
   const matching = (search: string | undefined) =>
     search ? { $or: [{ name: containsText(search) }, { description: containsText(search) }] } : {};
@@ -100,16 +102,17 @@ export function createProjectLabelsStore(
   /** The new label, or 'taken' when the project already has one of that title. */
   async function create(input: ProjectLabelInput): Promise<ProjectLabelDoc | 'taken'> {
     const doc: ProjectLabelDoc = { _id: await counters.next('label'), ...input, createdAt: new Date() };
-    return insertOrTaken(projectLabels, doc);
+    return writes.insert(doc);
   }
 
   /** The label after the change, null when it is gone, 'taken' when the new title is another label's. */
   async function update(id: number, changes: ProjectLabelChanges): Promise<ProjectLabelDoc | null | 'taken'> {
-    return updateOrTaken(projectLabels, { _id: id }, { $set: changes });
+    return writes.revise(id, changes);
   }
 
-  async function remove(ids: number[]): Promise<void> {
-    if (ids.length) await projectLabels.deleteMany({ _id: { $in: ids } });
+  /** Deletes the labels; `mergedInto` names the group label a promotion merged them into. */
+  async function remove(ids: number[], mergedInto: number | null = null): Promise<void> {
+    for (const id of ids) await writes.remove(id, mergedInto);
   }
 
   /**

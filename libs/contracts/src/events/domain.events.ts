@@ -251,8 +251,9 @@ export const projectMilestoneRemovedData = z.object({
 export type ProjectMilestoneRemovedData = z.infer<typeof projectMilestoneRemovedData>;
 
 /**
- * `gl.boards.label.defined`: one group or project label as it is after its creation, an update, a
- * promotion (a project label becoming a group label keeps its id) or its deletion (`deleted: true`).
+ * `gl.boards.label.defined`: one group or project label as it is after its creation, an update or its
+ * deletion (`deleted: true`); a promotion defines the group label and deletes the project labels it merges
+ * (`mergedInto`).
  * A state-carrying event: consumers keep the one with the highest `revision` (per label, increasing with
  * each write), so redeliveries and reordering change nothing. Issues hold label titles, so consumers rename
  * or remove a title in the label's scope when it changes; `previousTitle` is the title before this write,
