@@ -7,6 +7,7 @@ import {
   type NamespaceContext,
 } from '@gl/contracts';
 import { namespaceFactory, outboxEvents, useHarness } from '@gl/testing';
+import { labelDefinitionsMigration } from '../migrations/label-definitions';
 import { projectInGroupOf, startBoardsHarness } from '../testing/boards.harness';
 
 const namespaces = namespaceFactory({ firstId: 76_000 });
@@ -126,6 +127,38 @@ describe('Label definitions on the bus', () => {
       .filter((d) => d.boardId === board.id)
       .sort((a, b) => a.revision - b.revision);
     expect(boards.at(-1)?.lists.map((l) => l.labelTitle)).toEqual(['to do']);
+  });
+
+  it('When labels written before definitions existed are migrated, then each is defined once at revision 1', async () => {
+    const { group, project } = projectInGroupOf(namespaces);
+    const old = { color: '#ABCDEF', description: null, priority: null, createdAt: new Date() };
+    const [groupId, projectId] = [9_700_000 + group.id, 9_710_000 + project.id];
+    await h.runtime.connection
+      .collection('labels')
+      .insertOne({ _id: groupId, groupId: group.id, name: 'old', ...old } as never);
+    await h.runtime.connection
+      .collection('project_labels')
+      .insertOne({ _id: projectId, projectId: project.id, groupId: group.id, name: 'mine', ...old } as never);
+    await labelDefinitionsMigration(6).up(h.runtime.connection, h.runtime.logger);
+    await labelDefinitionsMigration(6).up(h.runtime.connection, h.runtime.logger);
+    expect(await definitionsOf(groupId)).toEqual([
+      expect.objectContaining({
+        revision: 1,
+        groupId: group.id,
+        projectId: null,
+        title: 'old',
+        color: '#ABCDEF',
+      }),
+    ]);
+    expect(await definitionsOf(projectId)).toEqual([
+      expect.objectContaining({ revision: 1, groupId: null, projectId: project.id, title: 'mine' }),
+    ]);
+    // The next change goes on from there.
+    await h.call('PUT', `/groups/${group.id}/labels/${groupId}`, { ns: group, json: { new_name: 'older' } });
+    expect((await definitionsOf(groupId)).map((d) => [d.revision, d.previousTitle])).toEqual([
+      [1, null],
+      [2, 'old'],
+    ]);
   });
 
   it('When two updates of one label race, then their definitions have different revisions', async () => {

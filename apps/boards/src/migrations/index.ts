@@ -1,6 +1,7 @@
 import { declaredIndexesMigration, type Migration } from '@gl/service-kit';
 import { boardParentsMigration } from './board-parents';
 import { milestoneDefinitionsMigration } from './milestone-definitions';
+import { labelDefinitionsMigration } from './label-definitions';
 
 /** gl_boards's steps, oldest first; a release that changes indexes or document shapes appends one. */
 export const BOARDS_MIGRATIONS: readonly Migration[] = [
@@ -13,4 +14,6 @@ export const BOARDS_MIGRATIONS: readonly Migration[] = [
   declaredIndexesMigration(4),
   // Project boards (/projects/:id/boards): every board names its parent, indexed by it.
   boardParentsMigration(5),
+  // Every label published as gl.boards.label.defined, for discussions' label copies.
+  labelDefinitionsMigration(6),
 ];

@@ -34,6 +34,10 @@ const MILESTONE_MIGRATIONS =
   'gl.boards.milestone.defined, and discussions migration 6 (milestone-due.ts) reads the dated milestone ' +
   'copies: once per database, over the milestones only';
 
+const LABEL_MIGRATION =
+  'boards migration 6 (label-definitions.ts) publishes the group and project labels written before ' +
+  'gl.boards.label.defined: once per database, over the labels only';
+
 const ROOT_SCOPE_MIGRATION =
   "discussions migration 8 (issue-root-scopes.ts) gives every issue its project's root scope: it reads the " +
   'copy of projects once per database, then updates their issues project by project along the list index';
@@ -124,4 +128,10 @@ export const INTENDED_SCANS: readonly IntendedScan[] = [
     filter: '{"dueDate": {"$gte": string}}',
     reason: MILESTONE_MIGRATIONS,
   },
+  ...['labels', 'project_labels'].map((collection) => ({
+    service: 'boards',
+    collection,
+    filter: '{"revision": types.NullType}',
+    reason: LABEL_MIGRATION,
+  })),
 ];
