@@ -154,7 +154,7 @@ export function createDiscussionsApp(runtime: ServiceRuntime): ServiceInstance {
       createUsersSubscription(models),
       identityProjection(models, revisions),
       boardsProjection(boards),
-      milestoneCopiesProjection(milestoneCopies, redating),
+      milestoneCopiesProjection(milestoneCopies, redating, noteables),
       labelCopiesProjection(labelCopies),
     ],
     start: () => redating.start(),

@@ -8,7 +8,11 @@ import {
   type ProjectMilestoneDefinedData,
   type ProjectMilestoneRemovedData,
 } from '@gl/contracts';
-import { eventData, isDuplicateKeyError, type Subscription } from '@gl/service-kit';
+import { eventData, isDuplicateKeyError, type EventOrigin, type Subscription } from '@gl/service-kit';
+import type { UserSummary } from '@gl/contracts';
+import type { NoteableDoc } from '../noteables/noteable.model';
+import { summaryOfActor } from '../noteables/noteable-documents';
+import { SERVICE_PRODUCER } from '../common/origin';
 import type { DiscussionsModels } from '../discussions.models';
 import type { MilestoneDoc } from './copies.models';
 import { subtreeOf } from './group-subtree';
@@ -27,6 +31,13 @@ export const DUE_BATCH = 200;
  * acknowledgement and the deliveries behind it do not wait for a large milestone.
  */
 export const DUE_PER_DELIVERY = 4_000;
+
+/**
+ * Items of a deleted project milestone that leave it with their system note and resource event per
+ * delivery (each an issue update, about 10 ms here); past it they lose the milestone without them, so one
+ * delivery never outlives the bus's wait for its acknowledgement.
+ */
+export const LEAVES_PER_DELIVERY = 1_000;
 
 /** Where a milestone's items can be: a group milestone's group (and subgroups), or a project milestone's project. */
 export type MilestoneScope = { groupId: number } | { projectId: number };
@@ -152,22 +163,56 @@ export function createMilestoneCopies(
     changed([data.milestoneId]);
   }
 
-  return { dueOf, spreadDue, settle, apply, remove };
+  /**
+   * A deleted project milestone's items leave it one by one through `leave` (the issue update's system
+   * note and resource event), up to LEAVES_PER_DELIVERY: an item left is not found again, so a repeated
+   * delivery goes on where one stopped, and `remove` takes the milestone off whatever is left unnoted.
+   */
+  async function leaveEach(data: ProjectMilestoneRemovedData, leave: (doc: NoteableDoc) => Promise<unknown>) {
+    const items = await models.noteables
+      .find({
+        kind: { $in: ['Issue', 'MergeRequest'] },
+        projectId: data.projectId,
+        milestoneId: data.milestoneId,
+      })
+      .limit(LEAVES_PER_DELIVERY)
+      .lean<NoteableDoc[]>();
+    for (const item of items) await leave(item);
+    return items.length;
+  }
+
+  return { dueOf, spreadDue, settle, apply, remove, leaveEach };
 }
 
 export type MilestoneCopies = ReturnType<typeof createMilestoneCopies>;
+
+/** How an item leaves a deleted milestone: the noteables service's update (noteables.service.ts). */
+export interface MilestoneItems {
+  leaveMilestone(origin: EventOrigin, doc: NoteableDoc, actor: UserSummary): Promise<unknown>;
+}
 
 /**
  * `gl.boards.milestone.defined` into the copy (its own durable: see DURABLES.discussionsMilestoneCopies).
  * A milestone with more items than one delivery re-dates is handed to the re-dating job (`redating`).
  */
-export function milestoneCopiesProjection(copies: MilestoneCopies, redating: { wake(): void }): Subscription {
+export function milestoneCopiesProjection(
+  copies: MilestoneCopies,
+  redating: { wake(): void },
+  items: MilestoneItems,
+): Subscription {
   return {
     durable: DURABLES.discussionsMilestoneCopies,
     filterSubjects: [BOARDS.milestoneDefined, BOARDS.projectMilestoneDefined, BOARDS.projectMilestoneRemoved],
     async handle(event) {
       if (event.type === BOARDS.projectMilestoneRemoved) {
-        await copies.remove(eventData(projectMilestoneRemovedData, event));
+        const data = eventData(projectMilestoneRemovedData, event);
+        // Deleted (not merged by a promotion, whose update_all writes no notes): each item as its update.
+        if (data.mergedInto === null && event.actor) {
+          const origin = { producer: SERVICE_PRODUCER, correlationId: event.correlationId };
+          const actor = summaryOfActor(event.actor);
+          await copies.leaveEach(data, (doc) => items.leaveMilestone(origin, doc, actor));
+        }
+        await copies.remove(data);
         return;
       }
       const data =

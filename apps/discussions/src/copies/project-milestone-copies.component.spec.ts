@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { DOMAIN_EVENT_TYPES, DURABLES, issueEntity, type NamespaceContext } from '@gl/contracts';
-import { useHarness } from '@gl/testing';
+import { OWNER, gatewayEvent, useHarness } from '@gl/testing';
 import {
   milestoneDefinition,
   projectNamespace,
@@ -106,5 +106,39 @@ describe('Project milestones on issues', () => {
     expect((await read(loses.iid)).milestone).toBeNull();
     expect((await read(moves.iid)).milestone).toMatchObject({ id: groupMilestone });
     expect((await stored(moves.id))?.milestoneDue).toBe('2026-10-10');
+  });
+
+  it("When a project milestone is deleted by a user, then each item leaves it with GitLab's system note and resource event", async () => {
+    const ns = projectNamespace();
+    const milestoneId = await projectMilestone(ns);
+    const issue = await issueOn(ns, milestoneId);
+    const subscription = h.instance.subscriptions!.find(
+      (s) => s.durable === DURABLES.discussionsMilestoneCopies,
+    )!;
+    const removal = {
+      ...gatewayEvent(BOARDS.projectMilestoneRemoved, {
+        milestoneId,
+        projectId: ns.id,
+        iid: milestoneId,
+        title: `pm${milestoneId}`,
+        mergedInto: null,
+      }),
+      actor: { id: OWNER.id, username: OWNER.username, name: OWNER.name },
+      projectId: ns.id,
+    };
+    await subscription.handle(removal);
+    await subscription.handle(removal); // delivered again: no second note
+
+    const read = await h.call('GET', `/projects/${ns.id}/issues/${issue.iid}`, { ns });
+    expect(issueEntity.parse(read.body).milestone).toBeNull();
+    const notes = await h.call('GET', `/projects/${ns.id}/issues/${issue.iid}/notes`, { ns });
+    const system = (notes.body as { body: string; system: boolean; author: { id: number } }[]).filter(
+      (n) => n.system,
+    );
+    expect(system.map((n) => [n.body, n.author.id])).toEqual([['removed milestone', OWNER.id]]);
+    const events = await h.call('GET', `/projects/${ns.id}/issues/${issue.iid}/resource_milestone_events`, {
+      ns,
+    });
+    expect((events.body as { action: string }[]).map((e) => e.action)).toEqual(['add', 'remove']);
   });
 });

@@ -1,3 +1,5 @@
+import type { UserSummary } from '@gl/contracts';
+import type { EventOrigin } from '@gl/service-kit';
 import type { DiscussionsDeps } from '../discussions.models';
 import type { NoteableDoc, NoteableKind } from './noteable.model';
 import type { ListVisibility, NoteableListFilter, NoteablesStore } from './noteables.store';
@@ -75,6 +77,12 @@ export function createNoteablesService(deps: NoteablesServiceDeps) {
     subscriptions: createIssuableSubscriptions(deps.models),
     list,
     findIssueById: (id: number) => store.findById(id),
+    /**
+     * Milestones::DestroyService: an issue or merge request leaves its deleted milestone as
+     * Issues::UpdateService takes a milestone off (its system note and resource milestone event).
+     */
+    leaveMilestone: (origin: EventOrigin, doc: NoteableDoc, actor: UserSummary) =>
+      writes.update(origin, doc, actor, { milestoneId: null }, undefined, null),
     findByIid: (kind: NoteableKind, scope: 'projectId' | 'groupId', parentId: number, iid: number) =>
       store.findByIid(kind, scope, parentId, iid),
     ...issues,
