@@ -164,8 +164,12 @@ export async function makeFresh(kind: FreshKind, c: CellContext, path: string): 
       // Root's award on the cell's noteable (or its thread's first note): only admins may delete it.
       const noteable = noteableKindOf(path);
       if (!noteable) throw new Error(`no noteable in ${path}`);
-      const segment = path.slice(0, path.indexOf('/{noteable_id}'));
-      let on = `${segment.replace('{id}', String(c.target.project.id))}/${c.r.noteableIds[noteable]}`;
+      // Epics are awarded by iid in their group (ee/lib/ee/api/helpers/award_emoji.rb).
+      const epic = path.includes('/{epic_iid}');
+      const segment = path.slice(0, path.indexOf(epic ? '/{epic_iid}' : '/{noteable_id}'));
+      const parent = epic ? c.target.group.id : c.target.project.id;
+      const awardable = epic ? c.r.epic.iid : c.r.noteableIds[noteable];
+      let on = `${segment.replace('{id}', String(parent))}/${awardable}`;
       if (path.includes('/notes/{note_id}')) on += `/notes/${c.r.threads[noteable].noteId}`;
       const award = await must<{ id: number }>('POST', `${on}/award_emoji`, {
         token: root,

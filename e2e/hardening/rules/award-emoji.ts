@@ -3,24 +3,27 @@ import type { Rule, Rules } from './types';
 import { CREATED_EMOJI } from './emoji-rotation';
 
 /**
- * Award emoji on issues, merge requests, snippets and their notes (lib/api/award_emoji.rb). Reads take an
+ * Award emoji on issues, merge requests, snippets, epics and their notes (lib/api/award_emoji.rb). Reads take an
  * optional token (anonymous callers read public awardables); the awardable is found as the notes API finds
  * its noteable (a noteable the caller may not read → 404). Awarding: `award_emoji` (read the awardable and
  * be signed in). Deleting: `unauthorized! unless award.user == current_user || admin` — the matrix's awards
  * are root's, so only admins delete them and everyone else who finds the award gets 401.
  */
-const KINDS: { type: 'Issue' | 'MergeRequest' | 'Snippet'; read?: Sight }[] = [
+const KINDS: { type: 'Issue' | 'MergeRequest' | 'Snippet' | 'Epic'; read?: Sight }[] = [
   { type: 'Issue' },
   // read_merge_request: reporter_access, or public_access (ProjectPolicy).
   { type: 'MergeRequest', read: REPORTER_IF_PRIVATE },
   { type: 'Snippet' },
+  // ee/lib/ee/api/helpers/award_emoji.rb: a group's epic by iid (read_epic: the group's readers).
+  { type: 'Epic' },
 ];
 
-const SOURCE = 'lib/api/award_emoji.rb, app/services/award_emojis/add_service.rb';
+const SOURCE =
+  'lib/api/award_emoji.rb, ee/lib/ee/api/helpers/award_emoji.rb, app/services/award_emojis/add_service.rb';
 
 function rulesFor(type: string, read: Sight | undefined, onNote: boolean): Rules {
   const base: Pick<Rule, 'target' | 'see' | 'need' | 'denied' | 'source'> = {
-    target: 'project',
+    target: type === 'Epic' ? 'group' : 'project',
     see: VISIBLE,
     ...(read ? { need: read, denied: 404 as const } : {}),
     source: SOURCE,

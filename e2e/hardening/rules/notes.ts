@@ -166,6 +166,8 @@ export function noteableKindOf(path: string): NoteableKind | null {
   if (path.includes('/merge_requests/{noteable_id}')) return 'merge_request';
   if (path.includes('/snippets/{noteable_id}')) return 'snippet';
   if (path.includes('/epics/{noteable_id}')) return 'epic';
+  // Award emoji name the epic by iid (ee/lib/ee/api/helpers/award_emoji.rb), its notes by id.
+  if (/\/epics\/\{epic_iid\}\/(notes|award_emoji)/.test(path)) return 'epic';
   if (path.includes('/commits/{noteable_id}')) return 'commit';
   return null;
 }

@@ -2,15 +2,16 @@ import { Schema } from 'mongoose';
 import type { UserSummary } from '@gl/contracts';
 import { documentSchema } from '@gl/service-kit';
 
-/** What an award hangs on: an issue, merge request or snippet (noteable id), or a note of one (note id). */
-export type AwardableType = 'Issue' | 'MergeRequest' | 'Snippet' | 'Note';
+/** What an award hangs on: an issue, merge request, snippet or epic (noteable id), or a note of one (note id). */
+export type AwardableType = 'Issue' | 'MergeRequest' | 'Snippet' | 'Epic' | 'Note';
 
 /** One award emoji (GitLab's award_emoji table): a user's named emoji on one awardable. */
 export interface AwardEmojiDoc {
   _id: number;
   awardableType: AwardableType;
   awardableId: number;
-  projectId: number;
+  /** The awardable's project; null for an epic (or its note), which belongs to a group. */
+  projectId: number | null;
   name: string;
   user: UserSummary;
   createdAt: Date;

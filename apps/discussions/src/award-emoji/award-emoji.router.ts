@@ -8,12 +8,14 @@ import {
 import {
   NotFoundError,
   UnauthorizedError,
+  isHigherTier,
   requireUser,
   route,
   sendJson,
   sendNoContent,
 } from '@gl/service-kit';
-import { canReadNote, readableNamespace, userSummaryOf } from '../common/access';
+import { canReadNote, canReadNoteable, readableNamespace, userSummaryOf } from '../common/access';
+import { targetOfNoteable, type NoteTarget } from '../notes/note-target';
 import { readPage, sendPage } from '../common/http';
 import type { NoteablesService } from '../noteables/noteables.service';
 import type { NotesService } from '../notes/notes.service';
@@ -24,15 +26,16 @@ import { presentAward } from './award-emoji.presenter';
 type AwardableKind = keyof typeof AWARD_OPERATIONS;
 const AWARDABLE_KINDS = Object.keys(AWARD_OPERATIONS) as AwardableKind[];
 
-/** The path of an award route: the awardable, maybe one of its notes, maybe one award. */
+/** The path of an award route: the awardable (an epic by iid), maybe one of its notes, maybe one award. */
 interface AwardPath {
-  noteable_id: number;
+  noteable_id?: number;
+  epic_iid?: number;
   note_id?: number;
 }
 
 /**
- * lib/api/award_emoji.rb: the award emoji of a project's issues, merge requests and snippets, and of their
- * notes. Reading needs `read_<awardable>` (else 404 "Award Emoji"), awarding a signed-in user who can read
+ * lib/api/award_emoji.rb: the award emoji of a project's issues, merge requests and snippets, of a group's
+ * epics (a higher tier), and of their notes. Reading needs `read_<awardable>` (else 404 "Award Emoji"), awarding a signed-in user who can read
  * it (`award_emoji`), deleting the award's own user or an admin (else `unauthorized!`, 401).
  */
 export function createAwardEmojiRouter(
@@ -49,14 +52,28 @@ export function createAwardEmojiRouter(
    * "Award Emoji", GitLab's `can_read_awardable?`).
    */
   async function awardableOf(req: Request, kind: AwardableKind, path: AwardPath) {
-    const target = await targetOf(req, kind, () => path.noteable_id);
-    const projectId = target.projectId!;
+    const target =
+      kind === 'Epic'
+        ? await epicOf(req, path.epic_iid!)
+        : await targetOf(req, kind, () => path.noteable_id!);
+    const projectId = target.projectId;
     if (path.note_id === undefined) {
       return { projectId, ref: { type: kind, id: target.noteableId! } satisfies AwardableRef };
     }
     const note = await notes.findNote(target, path.note_id);
     if (!canReadNote(req.ctx, target.access, note)) throw new NotFoundError('Award Emoji');
     return { projectId, ref: { type: 'Note', id: note._id } satisfies AwardableRef };
+  }
+
+  /**
+   * ee/lib/ee/api/helpers/award_emoji.rb: the group's epic by iid on a higher tier, readable (`read_epic`),
+   * else 404 "Epic Not Found" as the notes' find_noteable answers.
+   */
+  async function epicOf(req: Request, iid: number): Promise<NoteTarget> {
+    const ns = readableNamespace(req.ctx, 'group');
+    const doc = isHigherTier(req.ctx) ? await noteables.findByIid('Epic', 'groupId', ns.id, iid) : null;
+    if (!doc || !canReadNoteable(req.ctx, doc)) throw new NotFoundError('Epic');
+    return targetOfNoteable(doc);
   }
 
   function routes(kind: AwardableKind, ids: AwardOperationIds) {
@@ -88,7 +105,7 @@ export function createAwardEmojiRouter(
       DISCUSSIONS_API[ids.create as typeof AWARD_OPERATIONS.Issue.create],
       async ({ req, res, ctx, params }) => {
         const user = requireUser(ctx);
-        readableNamespace(ctx, 'project');
+        readableNamespace(ctx, kind === 'Epic' ? 'group' : 'project');
         const path = params() as AwardPath & { name: string };
         const { ref, projectId } = await awardableOf(req, kind, path);
         const award = await awards.add(ref, projectId, userSummaryOf(user), path.name);

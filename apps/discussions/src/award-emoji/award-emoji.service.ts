@@ -55,7 +55,7 @@ export function createAwardEmojiService(deps: {
    * AwardEmojis::AddService: the name normalized to its emoji's canonical name, validated
    * (`Name is not a valid emoji name`), unique per user, name and awardable (`Name has already been taken`).
    */
-  async function add(ref: AwardableRef, projectId: number, user: UserSummary, given: string) {
+  async function add(ref: AwardableRef, projectId: number | null, user: UserSummary, given: string) {
     const name = canonicalEmojiName(given);
     // `validates :name, presence: true, 'gitlab/emoji_name': true`, as `full_messages.to_sentence`.
     if (given.trim() === '') throw refused("Name can't be blank and Name is not a valid emoji name");

@@ -7,6 +7,7 @@ import type { NoteableChanges, NoteableWrites } from '../noteables/noteable-writ
 import type { NotesService } from '../notes/notes.service';
 import { createEpicIssues } from './epic-issues';
 import { createIssueEpicSetter, createIssueEpics } from './issue-epics';
+import { removeDependents } from '../noteables/noteable-dependents';
 
 export interface EpicsServiceDeps extends Pick<DiscussionsDeps, 'models' | 'counters'> {
   writes: NoteableWrites;
@@ -45,8 +46,9 @@ export function createEpicsService(deps: EpicsServiceDeps) {
     return writes.update(origin, doc, actor, changes, stateEvent, null);
   }
 
-  /** Epics::DestroyService: the epic and its notes go. */
+  /** Epics::DestroyService: the epic, its award emoji, its notes and theirs go. */
   async function destroyEpic(doc: NoteableDoc): Promise<void> {
+    await removeDependents(models.noteables, models.notes, 'Epic', doc._id);
     await models.notes.deleteMany({ noteableType: 'Epic', noteableId: doc._id });
     await models.noteables.db.collection('epic_issues').deleteMany({ epicId: doc._id });
     await models.noteables.deleteOne({ _id: doc._id, kind: 'Epic' });

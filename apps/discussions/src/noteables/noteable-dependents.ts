@@ -13,7 +13,7 @@ const BATCH = 500;
 export async function removeDependents(
   noteables: Model<NoteableDoc>,
   notes: Model<NoteDoc>,
-  type: 'Issue' | 'MergeRequest' | 'Snippet',
+  type: 'Issue' | 'MergeRequest' | 'Snippet' | 'Epic',
   noteableId: number,
 ): Promise<void> {
   const awards = noteables.db.collection('award_emoji');

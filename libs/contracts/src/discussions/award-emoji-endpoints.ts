@@ -12,7 +12,7 @@ export const awardEmojiEntity = z.object({
   created_at: isoTimestamp,
   updated_at: isoTimestamp,
   awardable_id: z.number().int(),
-  awardable_type: z.enum(['Issue', 'MergeRequest', 'Snippet', 'Note']),
+  awardable_type: z.enum(['Issue', 'MergeRequest', 'Snippet', 'Epic', 'Note']),
   url: z.null(),
 });
 export type AwardEmojiEntity = z.infer<typeof awardEmojiEntity>;
@@ -25,7 +25,11 @@ export interface AwardOperationIds {
   remove: string;
 }
 
-/** lib/api/award_emoji.rb: the awardables of a project (epics are a higher tier, not served). */
+/**
+ * lib/api/award_emoji.rb (lib/api/helpers/award_emoji.rb `awardables`): the issues, merge requests and
+ * snippets of a project, and (ee/lib/ee/api/helpers/award_emoji.rb, a higher tier) the epics of a group,
+ * found by iid.
+ */
 export const AWARD_OPERATIONS = {
   Issue: {
     list: 'listIssueAwardEmoji',
@@ -44,6 +48,12 @@ export const AWARD_OPERATIONS = {
     get: 'getSnippetAwardEmoji',
     create: 'createSnippetAwardEmoji',
     remove: 'deleteSnippetAwardEmoji',
+  },
+  Epic: {
+    list: 'listEpicAwardEmoji',
+    get: 'getEpicAwardEmoji',
+    create: 'createEpicAwardEmoji',
+    remove: 'deleteEpicAwardEmoji',
   },
 } as const satisfies Record<string, AwardOperationIds>;
 
@@ -67,6 +77,12 @@ export const NOTE_AWARD_OPERATIONS = {
     create: 'createSnippetNoteAwardEmoji',
     remove: 'deleteSnippetNoteAwardEmoji',
   },
+  Epic: {
+    list: 'listEpicNoteAwardEmoji',
+    get: 'getEpicNoteAwardEmoji',
+    create: 'createEpicNoteAwardEmoji',
+    remove: 'deleteEpicNoteAwardEmoji',
+  },
 } as const satisfies Record<keyof typeof AWARD_OPERATIONS, AwardOperationIds>;
 
 /** `requires :name, type: String`: Grape coerces scalars to String. */
@@ -84,6 +100,7 @@ function awardEndpoints<P extends z.ZodRawShape, const O extends AwardOperationI
   path: z.ZodObject<P>,
   ids: O,
   what: string,
+  higherTier = false,
 ) {
   const one = path.extend({ award_id: recordIdParam });
   const tags = ['award_emoji'];
@@ -105,6 +122,7 @@ function awardEndpoints<P extends z.ZodRawShape, const O extends AwardOperationI
         paginated: true,
       },
       errors: [404],
+      ...(higherTier && { higherTier: true as const }),
     },
     {
       method: 'GET',
@@ -116,6 +134,7 @@ function awardEndpoints<P extends z.ZodRawShape, const O extends AwardOperationI
       params: one,
       response: { status: 200, description: 'Award emoji', schema: awardEmojiEntity },
       errors: [404],
+      ...(higherTier && { higherTier: true as const }),
     },
     {
       method: 'POST',
@@ -127,6 +146,7 @@ function awardEndpoints<P extends z.ZodRawShape, const O extends AwardOperationI
       params: path.extend({ name: nameParam }),
       response: { status: 201, description: 'Award emoji', schema: awardEmojiEntity },
       errors: [400, 401, 404],
+      ...(higherTier && { higherTier: true as const }),
     },
     {
       method: 'DELETE',
@@ -138,6 +158,7 @@ function awardEndpoints<P extends z.ZodRawShape, const O extends AwardOperationI
       params: one,
       response: { status: 204, description: 'Deleted' },
       errors: [401, 404],
+      ...(higherTier && { higherTier: true as const }),
     },
   ] as const satisfies readonly EndpointDeclaration[];
 }
@@ -162,8 +183,26 @@ function awardableEndpoints<const K extends keyof typeof AWARD_OPERATIONS>(
   ];
 }
 
+const epicAwardable = z.object({ epic_iid: recordIdParam });
+
+/** An epic's routes and its notes' (ee/lib/ee/api/helpers/award_emoji.rb): group-level, a higher tier. */
+function epicEndpoints() {
+  const base = '/groups/{id}/epics/{epic_iid}';
+  return [
+    ...awardEndpoints(base, epicAwardable, AWARD_OPERATIONS.Epic, 'an epic', true),
+    ...awardEndpoints(
+      `${base}/notes/{note_id}`,
+      epicAwardable.extend({ note_id: recordIdParam }),
+      NOTE_AWARD_OPERATIONS.Epic,
+      'a comment on an epic',
+      true,
+    ),
+  ];
+}
+
 export const AWARD_EMOJI_ENDPOINTS = defineEndpoints('discussions', [
   ...awardableEndpoints('Issue', 'issues', 'issue'),
   ...awardableEndpoints('MergeRequest', 'merge_requests', 'merge request'),
   ...awardableEndpoints('Snippet', 'snippets', 'snippet'),
+  ...epicEndpoints(),
 ]);
