@@ -206,6 +206,20 @@ export async function makeFresh(kind: FreshKind, c: CellContext, path: string): 
       return { board_id: await freshBoard(p, owner) };
     case 'projectList':
       return { board_id: c.r.projectBoardId, list_id: await freshList(p, c.r.projectBoardId, owner) };
+    case 'projectHook': {
+      const hook = await must<{ id: number }>('POST', `${p}/hooks`, {
+        token: owner,
+        body: { url: 'https://hooks.example.com/gone' },
+      });
+      return { hook_id: hook.id };
+    }
+    case 'groupHook': {
+      const hook = await must<{ id: number }>('POST', `${g}/hooks`, {
+        token: owner,
+        body: { url: 'https://hooks.example.com/gone' },
+      });
+      return { hook_id: hook.id };
+    }
     case 'integration': {
       const integration = await must<{ id: number }>('POST', `${p}/alert_management/http_integrations`, {
         token: owner,

@@ -46,6 +46,9 @@ export interface Resources {
   registry: { repositoryId: number; tag: string };
   /** A user who is a direct member of the project (project member endpoints address them). */
   projectMemberId: number;
+  /** A webhook of the project and one of the group (hook endpoints address them). */
+  projectHookId: number;
+  groupHookId: number;
 }
 
 export interface ResourceContext {
@@ -250,6 +253,15 @@ export async function createResources(ctx: ResourceContext): Promise<Resources> 
     body: { active: false, api_url: 'https://prometheus.example.com' },
   });
 
+  const projectHook = await must<{ id: number }>('POST', `${p}/hooks`, {
+    token,
+    body: { url: 'https://hooks.example.com/matrix' },
+  });
+  const groupHook = await must<{ id: number }>('POST', `/groups/${ctx.group.id}/hooks`, {
+    token,
+    body: { url: 'https://hooks.example.com/matrix' },
+  });
+
   await pushImage(ctx.project.pathWithNamespace, 'v1');
   await pushImage(ctx.project.pathWithNamespace, 'latest');
   const registryRepositoryId = await repositoryId(ctx.project.id, ctx.project.pathWithNamespace);
@@ -283,5 +295,7 @@ export async function createResources(ctx: ResourceContext): Promise<Resources> 
     alertIid: alerts[0]!.iid,
     registry: { repositoryId: registryRepositoryId, tag: 'v1' },
     projectMemberId: ctx.bystander.id,
+    projectHookId: projectHook.id,
+    groupHookId: groupHook.id,
   };
 }

@@ -1,11 +1,22 @@
 import type { patchErrorTrackingBody, putErrorTrackingBody } from '@gl/contracts';
 import { TEXT_LIMITS, lengthErrors } from '@gl/contracts';
-import { ModelError, NotFoundError } from '@gl/service-kit';
+import { ModelError, NotFoundError, URL_BLOCK_MESSAGES, checkUrl, isLocalBlockReason } from '@gl/service-kit';
 import type { z } from 'zod';
 import type { ErrorTrackingChanges, ErrorTrackingSettings, ErrorTrackingStore } from './error-tracking.store';
-import { apiUrlProblem } from './url-blocker';
 
 const NOT_FOUND = 'Error Tracking Setting';
+
+/**
+ * `api_url` as GitLab's UrlBlocker sees it: http(s) only, no credentials, and no local address unless the
+ * instance allows local requests; every local reason keeps the one message this endpoint has always given.
+ * A host that does not resolve passes, as model validators run without DNS rebinding protection.
+ */
+async function apiUrlProblem(value: string, allowLocal: boolean): Promise<string | null> {
+  const result = await checkUrl(value, { allowLocal, refuseCredentials: true, requireResolution: false });
+  if (result.ok) return null;
+  const reason = isLocalBlockReason(result.reason) ? 'local_network' : result.reason;
+  return `is blocked: ${URL_BLOCK_MESSAGES[reason]}`;
+}
 
 /** A project's error tracking settings (GitLab's ErrorTracking::ProjectErrorTrackingSetting). */
 export function createErrorTrackingService(store: ErrorTrackingStore, allowLocalRequests: boolean) {
@@ -38,7 +49,7 @@ export function createErrorTrackingService(store: ErrorTrackingStore, allowLocal
     const changes: ErrorTrackingChanges = { active: params.active, integrated: params.integrated };
     if (params.api_url !== undefined) {
       const apiUrl = params.api_url.trim();
-      const problem = apiUrl ? apiUrlProblem(apiUrl, allowLocalRequests) : null;
+      const problem = apiUrl ? await apiUrlProblem(apiUrl, allowLocalRequests) : null;
       const messages = [
         ...lengthErrors(apiUrl, TEXT_LIMITS.errorTrackingApiUrl),
         ...(problem ? [problem] : []),

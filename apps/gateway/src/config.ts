@@ -43,5 +43,6 @@ export const gatewayConfigSchema = baseServiceConfig.extend({
   NOTIFICATIONS_URL: upstreamUrls,
   EVENTS_URL: upstreamUrls,
   REGISTRY_URL: upstreamUrls,
+  HOOKS_URL: upstreamUrls,
   ...throttleConfigSchema.shape,
 });

@@ -42,6 +42,7 @@ void runService({
       notifications: config.NOTIFICATIONS_URL,
       events: config.EVENTS_URL,
       registry: config.REGISTRY_URL,
+      hooks: config.HOOKS_URL,
     };
     const proxies = Object.fromEntries(
       Object.entries(upstreams).map(([name, urls]) => [name, createServiceProxy(urls, logger)]),

@@ -16,6 +16,7 @@ import { SERVICE_RULES } from './services';
 import { SNIPPET_RULES } from './snippets';
 import { EPIC_ISSUE_RULES, EPIC_RULES } from './epics';
 import { SUBSCRIPTION_RULES } from './subscriptions';
+import { HOOK_RULES } from './hooks';
 import type { Rules } from './types';
 
 /**
@@ -42,6 +43,7 @@ export const RULES: Rules = {
   ...AWARD_EMOJI_RULES,
   ...RESOURCE_EVENT_RULES,
   ...ISSUE_LINK_RULES,
+  ...HOOK_RULES,
 };
 
 export { noteableKindOf } from './notes';

@@ -40,6 +40,8 @@ export type FreshKind =
   | 'projectBoard'
   | 'projectList'
   | 'integration'
+  | 'projectHook'
+  | 'groupHook'
   | 'repository'
   | 'tag'
   | 'user'

@@ -1,7 +1,15 @@
 import type { z } from 'zod';
 
 /** The processes that serve /api/v4: the gateway itself (identity) and the services behind it. */
-export const SERVICES = ['boards', 'discussions', 'alerts', 'notifications', 'events', 'registry'] as const;
+export const SERVICES = [
+  'boards',
+  'discussions',
+  'alerts',
+  'notifications',
+  'events',
+  'registry',
+  'hooks',
+] as const;
 export type ServiceName = (typeof SERVICES)[number];
 export type EndpointOwner = ServiceName | 'gateway';
 

@@ -6,6 +6,7 @@ import { BOARDS_ENDPOINTS } from './boards';
 import { EVENTS_API_ENDPOINTS } from './events-api';
 import { NOTIFICATIONS_ENDPOINTS } from './notifications';
 import { ALERTS_ENDPOINTS } from './alerts';
+import { HOOKS_ENDPOINTS } from './hooks';
 
 /** Every documented endpoint; each domain's contracts append their list here. */
 export const ENDPOINTS: EndpointContract[] = [
@@ -16,4 +17,5 @@ export const ENDPOINTS: EndpointContract[] = [
   ...EVENTS_API_ENDPOINTS,
   ...NOTIFICATIONS_ENDPOINTS,
   ...ALERTS_ENDPOINTS,
+  ...HOOKS_ENDPOINTS,
 ];

@@ -14,3 +14,4 @@ export * from './boards';
 export * from './events-api';
 export * from './notifications';
 export * from './alerts';
+export * from './hooks';

@@ -18,6 +18,7 @@ export * from './http/request-line';
 export * from './http/ruby-format';
 export * from './http/route';
 export * from './http/safe-compare';
+export * from './http/url-blocker';
 export * from './http/service-app';
 export * from './http/validate';
 export * from './mongo/connection';

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { createRotatingLog, freePort, logLimitsFromEnv } from '@gl/infra';
 import { replicaNames, type ReplicaCounts } from './replicas';
 
-/** The six services behind the gateway, in start order. */
+/** The services behind the gateway, in start order. */
 export const STACK_SERVICES = [
   'boards',
   'discussions',
@@ -13,6 +13,7 @@ export const STACK_SERVICES = [
   'notifications',
   'events',
   'registry',
+  'hooks',
 ] as const;
 export type StackService = (typeof STACK_SERVICES)[number];
 

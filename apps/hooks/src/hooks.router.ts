@@ -1,0 +1,113 @@
+import { Router, type Request } from 'express';
+import {
+  ACCESS_LEVELS,
+  HOOKS_API,
+  hookIdParams,
+  type InternalContext,
+  type NamespaceContext,
+} from '@gl/contracts';
+import {
+  ForbiddenError,
+  accessLevelOf,
+  isHigherTier,
+  parseParams,
+  readPageRequest,
+  requireNamespace,
+  requireUser,
+  route,
+  sendJson,
+  sendNoContent,
+  setPaginationHeaders,
+} from '@gl/service-kit';
+import { presentGroupHook, presentProjectHook } from './hooks.presenter';
+import { ancestryOf, type HookParent, type HooksService } from './hooks.service';
+
+/** lib/api/project_hooks.rb: `authenticate!`, then `authorize! :admin_web_hook` (Maintainer): 401, 404, 403. */
+function projectAdmin(ctx: InternalContext): NamespaceContext {
+  requireUser(ctx);
+  const ns = requireNamespace(ctx, 'project');
+  if (accessLevelOf(ctx) < ACCESS_LEVELS.maintainer) throw new ForbiddenError();
+  return ns;
+}
+
+/**
+ * ee/lib/api/group_hooks.rb: `authenticate!`, then `authorize! :admin_web_hook, user_group`, which EE's
+ * GroupPolicy grants Owners where the licence has group webhooks (Premium): 401, 404, then 403 for a lower
+ * role or a Free instance.
+ */
+function groupAdmin(ctx: InternalContext): NamespaceContext {
+  requireUser(ctx);
+  const ns = requireNamespace(ctx, 'group');
+  if (!isHigherTier(ctx) || accessLevelOf(ctx) < ACCESS_LEVELS.owner) throw new ForbiddenError();
+  return ns;
+}
+
+const parentOf = (ns: NamespaceContext): HookParent => ({ kind: ns.kind, id: ns.id });
+const hookIdOf = (req: Request): number => parseParams(hookIdParams, req.params).hook_id;
+
+export function createHooksRouter(hooks: HooksService): Router {
+  const router = Router();
+
+  const kinds = [
+    {
+      access: projectAdmin,
+      present: presentProjectHook,
+      list: HOOKS_API.listProjectHooks,
+      create: HOOKS_API.createProjectHook,
+      get: HOOKS_API.getProjectHook,
+      update: HOOKS_API.updateProjectHook,
+      remove: HOOKS_API.deleteProjectHook,
+    },
+    {
+      access: groupAdmin,
+      present: presentGroupHook,
+      list: HOOKS_API.listGroupHooks,
+      create: HOOKS_API.createGroupHook,
+      get: HOOKS_API.getGroupHook,
+      update: HOOKS_API.updateGroupHook,
+      remove: HOOKS_API.deleteGroupHook,
+    },
+  ] as const;
+
+  for (const kind of kinds) {
+    route(router, kind.list, async ({ req, res, ctx, params }) => {
+      const ns = kind.access(ctx);
+      params();
+      const page = readPageRequest(req.query);
+      const { docs, total } = await hooks.page(parentOf(ns), page);
+      setPaginationHeaders(req, res, page, total);
+      sendJson(
+        res,
+        200,
+        docs.map((doc) => kind.present(doc)),
+      );
+    });
+
+    route(router, kind.create, async ({ res, ctx, params }) => {
+      const ns = kind.access(ctx);
+      const created = await hooks.create(parentOf(ns), ancestryOf(ns), params());
+      sendJson(res, 201, kind.present(created));
+    });
+
+    route(router, kind.get, async ({ req, res, ctx }) => {
+      const ns = kind.access(ctx);
+      sendJson(res, 200, kind.present(await hooks.find(parentOf(ns), hookIdOf(req))));
+    });
+
+    // Grape validates the body before the endpoint runs, so a bad parameter is 400 before an unknown hook's 404.
+    route(router, kind.update, async ({ req, res, ctx, params }) => {
+      const ns = kind.access(ctx);
+      const changes = params();
+      const updated = await hooks.update(parentOf(ns), hookIdOf(req), ancestryOf(ns), changes);
+      sendJson(res, 200, kind.present(updated));
+    });
+
+    route(router, kind.remove, async ({ req, res, ctx }) => {
+      const ns = kind.access(ctx);
+      await hooks.remove(parentOf(ns), hookIdOf(req));
+      sendNoContent(res);
+    });
+  }
+
+  return router;
+}

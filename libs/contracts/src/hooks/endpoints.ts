@@ -1,0 +1,140 @@
+import { z } from 'zod';
+import { byOperationId, defineEndpoints, type EndpointDeclaration } from '../endpoint';
+import { groupHookEntity, projectHookEntity } from './entities';
+import {
+  createGroupHookBody,
+  createProjectHookBody,
+  listHooksQuery,
+  updateGroupHookBody,
+  updateProjectHookBody,
+} from './params';
+
+const tags = ['hooks'];
+
+/**
+ * The durable consumer that removes the hooks of deleted projects and groups (GitLab's `has_many :hooks,
+ * dependent: :delete_all` on Project and Group).
+ */
+export const HOOKS_IDENTITY_DURABLE = 'hooks-identity';
+
+/** lib/api/project_hooks.rb: Maintainer and up (`authorize! :admin_web_hook`, admin_project). */
+const PROJECT_HOOK_ENDPOINTS = [
+  {
+    method: 'GET',
+    path: '/projects/{id}/hooks',
+    operationId: 'listProjectHooks',
+    summary: "A project's webhooks (Maintainer+), oldest first",
+    tags,
+    auth: 'token',
+    params: listHooksQuery,
+    response: { status: 200, description: 'Hooks', schema: z.array(projectHookEntity), paginated: true },
+    errors: [400, 401, 403, 404],
+  },
+  {
+    method: 'POST',
+    path: '/projects/{id}/hooks',
+    operationId: 'createProjectHook',
+    summary: 'Add a webhook to a project; its URL must pass the URL blocker',
+    tags,
+    auth: 'token',
+    params: createProjectHookBody,
+    response: { status: 201, description: 'Hook', schema: projectHookEntity },
+    errors: [400, 401, 403, 404, 422],
+  },
+  {
+    method: 'GET',
+    path: '/projects/{id}/hooks/{hook_id}',
+    operationId: 'getProjectHook',
+    summary: "One of a project's webhooks",
+    tags,
+    auth: 'token',
+    response: { status: 200, description: 'Hook', schema: projectHookEntity },
+    errors: [401, 403, 404],
+  },
+  {
+    method: 'PUT',
+    path: '/projects/{id}/hooks/{hook_id}',
+    operationId: 'updateProjectHook',
+    summary: "Change a project's webhook; URL variables and custom headers given are merged by key",
+    tags,
+    auth: 'token',
+    params: updateProjectHookBody,
+    response: { status: 200, description: 'Hook', schema: projectHookEntity },
+    errors: [400, 401, 403, 404, 422],
+  },
+  {
+    method: 'DELETE',
+    path: '/projects/{id}/hooks/{hook_id}',
+    operationId: 'deleteProjectHook',
+    summary: "Remove a project's webhook",
+    tags,
+    auth: 'token',
+    response: { status: 204, description: 'Removed' },
+    errors: [401, 403, 404],
+  },
+] as const satisfies readonly EndpointDeclaration[];
+
+/** ee/lib/api/group_hooks.rb: Owner (`authorize! :admin_web_hook, user_group`), Premium and up. */
+const GROUP_HOOK_ENDPOINTS = [
+  {
+    method: 'GET',
+    path: '/groups/{id}/hooks',
+    operationId: 'listGroupHooks',
+    summary: "A group's webhooks (Owner, Premium+), oldest first",
+    tags,
+    auth: 'token',
+    higherTier: true,
+    params: listHooksQuery,
+    response: { status: 200, description: 'Hooks', schema: z.array(groupHookEntity), paginated: true },
+    errors: [400, 401, 403, 404],
+  },
+  {
+    method: 'POST',
+    path: '/groups/{id}/hooks',
+    operationId: 'createGroupHook',
+    summary: 'Add a webhook to a group; its URL must pass the URL blocker',
+    tags,
+    auth: 'token',
+    higherTier: true,
+    params: createGroupHookBody,
+    response: { status: 201, description: 'Hook', schema: groupHookEntity },
+    errors: [400, 401, 403, 404, 422],
+  },
+  {
+    method: 'GET',
+    path: '/groups/{id}/hooks/{hook_id}',
+    operationId: 'getGroupHook',
+    summary: "One of a group's webhooks",
+    tags,
+    auth: 'token',
+    higherTier: true,
+    response: { status: 200, description: 'Hook', schema: groupHookEntity },
+    errors: [401, 403, 404],
+  },
+  {
+    method: 'PUT',
+    path: '/groups/{id}/hooks/{hook_id}',
+    operationId: 'updateGroupHook',
+    summary: "Change a group's webhook; URL variables and custom headers given are merged by key",
+    tags,
+    auth: 'token',
+    higherTier: true,
+    params: updateGroupHookBody,
+    response: { status: 200, description: 'Hook', schema: groupHookEntity },
+    errors: [400, 401, 403, 404, 422],
+  },
+  {
+    method: 'DELETE',
+    path: '/groups/{id}/hooks/{hook_id}',
+    operationId: 'deleteGroupHook',
+    summary: "Remove a group's webhook",
+    tags,
+    auth: 'token',
+    higherTier: true,
+    response: { status: 204, description: 'Removed' },
+    errors: [401, 403, 404],
+  },
+] as const satisfies readonly EndpointDeclaration[];
+
+export const HOOKS_ENDPOINTS = defineEndpoints('hooks', [...PROJECT_HOOK_ENDPOINTS, ...GROUP_HOOK_ENDPOINTS]);
+export const HOOKS_API = byOperationId(HOOKS_ENDPOINTS);

@@ -1,0 +1,74 @@
+import { z } from 'zod';
+import { isoTimestamp } from '../primitives';
+
+/** A URL variable or custom header as GitLab shows it: the key only, the value is write-only. */
+export const hookKeyEntity = z.object({ key: z.string() });
+
+/**
+ * lib/api/entities/hook.rb: what every hook shows. `token` is never shown; `url_variables` and
+ * `custom_headers` show their keys only (`masked_url_variables`, `masked_custom_headers`).
+ */
+export const hookEntity = z.object({
+  id: z.number().int(),
+  url: z.string(),
+  name: z.string().nullable(),
+  description: z.string().nullable(),
+  created_at: isoTimestamp,
+  push_events: z.boolean(),
+  tag_push_events: z.boolean(),
+  merge_requests_events: z.boolean(),
+  repository_update_events: z.boolean(),
+  enable_ssl_verification: z.boolean(),
+  /** WebHooks::AutoDisabling: hooks here are never disabled, so always `executable`. */
+  alert_status: z.enum(['executable', 'disabled', 'temporarily_disabled']),
+  disabled_until: isoTimestamp.nullable(),
+  url_variables: z.array(hookKeyEntity),
+  push_events_branch_filter: z.string().nullable(),
+  branch_filter_strategy: z.enum(['wildcard', 'regex', 'all_branches']),
+  custom_webhook_template: z.string().nullable(),
+  custom_headers: z.array(hookKeyEntity),
+});
+
+/** lib/api/entities/project_hook.rb. */
+export const projectHookEntity = hookEntity.extend({
+  project_id: z.number().int(),
+  issues_events: z.boolean(),
+  confidential_issues_events: z.boolean(),
+  note_events: z.boolean(),
+  confidential_note_events: z.boolean(),
+  pipeline_events: z.boolean(),
+  wiki_page_events: z.boolean(),
+  deployment_events: z.boolean(),
+  feature_flag_events: z.boolean(),
+  job_events: z.boolean(),
+  releases_events: z.boolean(),
+  milestone_events: z.boolean(),
+  emoji_events: z.boolean(),
+  resource_access_token_events: z.boolean(),
+  resource_deploy_token_events: z.boolean(),
+  vulnerability_events: z.boolean(),
+});
+export type ProjectHookEntity = z.infer<typeof projectHookEntity>;
+
+/** ee/lib/api/entities/group_hook.rb. */
+export const groupHookEntity = hookEntity.extend({
+  group_id: z.number().int(),
+  issues_events: z.boolean(),
+  confidential_issues_events: z.boolean(),
+  note_events: z.boolean(),
+  confidential_note_events: z.boolean(),
+  pipeline_events: z.boolean(),
+  wiki_page_events: z.boolean(),
+  job_events: z.boolean(),
+  deployment_events: z.boolean(),
+  feature_flag_events: z.boolean(),
+  releases_events: z.boolean(),
+  subgroup_events: z.boolean(),
+  member_events: z.boolean(),
+  emoji_events: z.boolean(),
+  project_events: z.boolean(),
+  milestone_events: z.boolean(),
+  vulnerability_events: z.boolean(),
+  resource_access_token_events: z.boolean(),
+});
+export type GroupHookEntity = z.infer<typeof groupHookEntity>;

@@ -1,0 +1,81 @@
+import { z } from 'zod';
+import { paginationQuery } from '../pagination';
+import { booleanParam, recordIdParam } from '../primitives';
+
+export const hookIdParams = z.object({ hook_id: recordIdParam });
+
+/** The event switches both kinds of hook take (lib/api/project_hooks.rb, ee/lib/api/group_hooks.rb). */
+export const HOOK_EVENT_FLAGS = [
+  'push_events',
+  'issues_events',
+  'confidential_issues_events',
+  'merge_requests_events',
+  'tag_push_events',
+  'note_events',
+  'confidential_note_events',
+  'job_events',
+  'pipeline_events',
+  'wiki_page_events',
+  'deployment_events',
+  'feature_flag_events',
+  'releases_events',
+  'milestone_events',
+  'emoji_events',
+  'resource_access_token_events',
+  'vulnerability_events',
+] as const;
+
+/** Project hooks only: project_hooks.rb's `resource_deploy_token_events`. */
+export const PROJECT_HOOK_EVENT_FLAGS = [...HOOK_EVENT_FLAGS, 'resource_deploy_token_events'] as const;
+
+/** Group hooks only (ee/lib/api/group_hooks.rb): subgroup, member and project events. */
+export const GROUP_HOOK_EVENT_FLAGS = [
+  ...HOOK_EVENT_FLAGS,
+  'subgroup_events',
+  'member_events',
+  'project_events',
+] as const;
+
+export type HookEventFlag =
+  (typeof PROJECT_HOOK_EVENT_FLAGS)[number] | (typeof GROUP_HOOK_EVENT_FLAGS)[number];
+
+function flags<const F extends readonly string[]>(names: F) {
+  return Object.fromEntries(names.map((name) => [name, booleanParam.optional()])) as {
+    [K in F[number]]: z.ZodOptional<typeof booleanParam>;
+  };
+}
+
+/** lib/api/helpers/web_hooks_helpers.rb `params :url_variables` / `params :custom_headers`. */
+const keyValues = z.array(z.object({ key: z.string(), value: z.string() }));
+
+const hookFields = {
+  name: z.string().optional(),
+  description: z.string().optional(),
+  enable_ssl_verification: booleanParam.optional(),
+  token: z.string().optional(),
+  push_events_branch_filter: z.string().optional(),
+  branch_filter_strategy: z.enum(['wildcard', 'regex', 'all_branches']).optional(),
+  custom_webhook_template: z.string().optional(),
+  url_variables: keyValues.optional(),
+  custom_headers: keyValues.optional(),
+};
+
+/** `use :requires_url` on create, `use :optional_url` on update (web_hooks_helpers.rb). */
+export const createProjectHookBody = z.object({
+  url: z.string(),
+  ...hookFields,
+  ...flags(PROJECT_HOOK_EVENT_FLAGS),
+});
+export const updateProjectHookBody = createProjectHookBody.partial();
+
+export const createGroupHookBody = z.object({
+  url: z.string(),
+  ...hookFields,
+  ...flags(GROUP_HOOK_EVENT_FLAGS),
+});
+export const updateGroupHookBody = createGroupHookBody.partial();
+
+export type CreateHookParams = z.infer<typeof createProjectHookBody> | z.infer<typeof createGroupHookBody>;
+export type UpdateHookParams = z.infer<typeof updateProjectHookBody> | z.infer<typeof updateGroupHookBody>;
+
+export const listHooksQuery = paginationQuery;
