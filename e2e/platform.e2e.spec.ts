@@ -1,7 +1,7 @@
 import { api, gatewayUrl, stackInfo } from './e2e.helpers';
 import { INTERNAL_CONTEXT_HEADER } from '@gl/contracts';
 
-/** The running stack as a user and an operator see it: one door, six guarded services. */
+/** The running stack as a user and an operator see it: one door, seven guarded services. */
 describe('platform end to end', () => {
   it('When the gateway is asked for readiness, then every service is reported ready', async () => {
     const response = await fetch(`${gatewayUrl()}/-/readiness`);

@@ -182,7 +182,7 @@ function machineFacts(args: Args): Record<string, string | number> {
 function describeMachine(machine: Record<string, string | number>, args: Args): string {
   return (
     `machine: ${machine.cores} cores (${machine.cpu}), Node ${machine.node}, ${machine.platform}, ` +
-    `${machine.memoryGiB} GiB, load ${machine.loadavg1m} before the runs; the full stack (gateway, six ` +
+    `${machine.memoryGiB} GiB, load ${machine.loadavg1m} before the runs; the full stack (gateway, seven ` +
     `services, cleanup worker, FerretDB, NATS) and the load generator on the same ${machine.cores} cores, ` +
     `127.0.0.1 only; ${args.connections} concurrent clients, ${WARMUP_SECONDS} s warm-up + ${args.duration} s ` +
     `per throughput target`

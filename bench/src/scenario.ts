@@ -1,7 +1,7 @@
 import type { RunningStack } from '@gl/launcher';
 import type { CpuSampler } from './cpu';
 
-/** What every scenario gets: one stack (gateway, six services, worker) on one fresh infrastructure. */
+/** What every scenario gets: one stack (gateway, seven services, worker) on one fresh infrastructure. */
 export interface ScenarioContext {
   stack: RunningStack;
   mongoUrl: string;

@@ -121,7 +121,7 @@ function profilingArgs(name: string): string[] {
 }
 
 /**
- * Starts the six services and the gateway from dist/ as child processes on loopback, each with its own
+ * Starts the seven services and the gateway from dist/ as child processes on loopback, each with its own
  * port, and waits until the gateway reports every service ready. Used by `npm start`, the end-to-end
  * tests and the benchmarks, so all three run the same thing.
  */
@@ -235,7 +235,7 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
         waitForReady(url, children.get(name)!, name, join(logsDir, `${name}.log`), 60_000),
       ),
     );
-    log(`six services ready in ${Date.now() - started} ms${replicaSummary(replicaUrls)}`);
+    log(`${STACK_SERVICES.length} services ready in ${Date.now() - started} ms${replicaSummary(replicaUrls)}`);
     launch('gateway');
     await waitForReady(gatewayUrl, children.get('gateway')!, 'gateway', join(logsDir, 'gateway.log'), 60_000);
     log(`gateway ready at ${gatewayUrl} after ${Date.now() - started} ms`);

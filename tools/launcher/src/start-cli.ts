@@ -7,7 +7,7 @@ import { replicasFromCli } from './replicas';
 import { STACK_SERVICES, STACK_WORKERS, startStack, type StackService, type StackWorker } from './stack';
 
 /**
- * `npm start`: infrastructure (env, Docker or local FerretDB + NATS), then the six services and the
+ * `npm start`: infrastructure (env, Docker or local FerretDB + NATS), then the seven services and the
  * gateway; prints where it listens and where the root token is; Ctrl-C stops everything.
  * `npm start -- --replicas events=2,boards=2` (or GL_REPLICAS) runs several processes of a service;
  * `--nats-cluster 3` (or GL_NATS_CLUSTER) runs the local broker as a three-node JetStream cluster.
