@@ -348,10 +348,13 @@ describe('replicas: two of every service under concurrent load', () => {
     }, 120_000);
 
     it('When the load is over, then both replicas of every service answered requests and both events replicas consumed', async () => {
-      // Reads that reach the two services the load above did not write to.
-      await concurrently(8, (i) =>
-        json(i % 2 ? '/notification_settings' : `/projects/${projectId}/registry/repositories`),
-      );
+      // Reads that reach the three services the load above did not write to.
+      const reads = [
+        '/notification_settings',
+        `/projects/${projectId}/registry/repositories`,
+        `/projects/${projectId}/hooks`,
+      ];
+      await concurrently(12, (i) => json(reads[i % reads.length]!));
       const served: Record<string, number[]> = {};
       for (const service of STACK_SERVICES) {
         served[service] = await Promise.all(stack.replicaUrls[service].map(apiRequestsServed));
