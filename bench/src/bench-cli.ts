@@ -30,6 +30,7 @@ const USAGE =
   '  scenarios: gateway, alerts, registry [--tags N], events [--events N] [--ingest K], scale [--scale F],\n' +
   '  columns [--scale F] (100,000 issues × F in one group, a board column read through the gateway),\n' +
   '  mixed [--scale F] [--rates 50,100,200] [--step-seconds N] (a GitLab-like mix at stepped arrival rates),\n' +
+  '    [--per-kind R] (first each kind of the mix alone at R req/s: latency and CPU per request per process),\n' +
   '  pollers [--scale F] (20,000 issues × F: deep pages by offset and keyset, a GET and its 304)\n' +
   '  (a plain run does gateway, alerts, registry and events at their full sizes; scale only when named)';
 const WARMUP_SECONDS = 1;
@@ -45,6 +46,7 @@ interface Args {
   scale: number;
   rates: number[];
   stepSeconds: number;
+  perKindRate: number | null;
 }
 
 function boundedFraction(raw: string | undefined, name: string): number {
@@ -98,6 +100,7 @@ function readArgs(argv: string[]): Args | null {
       scale: { type: 'string' },
       rates: { type: 'string' },
       'step-seconds': { type: 'string' },
+      'per-kind': { type: 'string' },
       help: { type: 'boolean', short: 'h', default: false },
     },
   });
@@ -113,6 +116,8 @@ function readArgs(argv: string[]): Args | null {
     ingest: boundedInt(values.ingest, 'ingest', 20_000, 1, 200_000),
     rates: rateList(values.rates),
     stepSeconds: boundedInt(values['step-seconds'], 'step-seconds', DEFAULT_STEP_SECONDS, 5, 300),
+    perKindRate:
+      values['per-kind'] === undefined ? null : boundedInt(values['per-kind'], 'per-kind', 0, 1, 5_000),
   };
 }
 
@@ -125,7 +130,12 @@ function scenariosOf(args: Args): Scenario[] {
     scaleScenario({ scale: args.scale }),
     columnsScenario({ scale: args.scale }),
     pollersScenario({ scale: args.scale }),
-    mixedScenario({ scale: args.scale, rates: args.rates, stepSeconds: args.stepSeconds }),
+    mixedScenario({
+      scale: args.scale,
+      rates: args.rates,
+      stepSeconds: args.stepSeconds,
+      perKindRate: args.perKindRate,
+    }),
     streamScenario,
   ];
   if (args.scenarios.length === 0) return all.filter((s) => s.inDefaultRun);

@@ -3,17 +3,20 @@ import { closeArrivals } from './mixed/arrivals';
 import { measureDbOps } from './mixed/db-ops';
 import { buildFixture } from './mixed/fixture';
 import { MIX } from './mixed/mix';
+import { runPerKind, type PerKindResult } from './mixed/per-kind';
 import { mixedMarkdown, mixOf, type MixedBenchResult } from './mixed/report';
 import { GPT_RULE, runStep, type StepResult } from './mixed/steps';
 import { warmUpUsers } from './mixed/warm-up';
 import type { Scenario } from './scenario';
 
 /**
- * `npm run bench -- --scenario mixed [--scale F] [--rates 50,100,200] [--step-seconds N]`: the capacity
- * question: how many requests a second of a GitLab-like mix the stack serves at the size users reach. A
- * fixture of 10,000 users, 100 projects, 100,000 issues, 300,000 comments, 1,000,000 activity events and
- * 100,000 tags (× F, see mixed/fixture.ts), then the mix (mixed/mix.ts) at fixed arrival rates, stepped up
- * until a step fails the GitLab Performance Tool's rule (mixed/steps.ts). Not part of a plain run.
+ * `npm run bench -- --scenario mixed [--scale F] [--rates 50,100,200] [--step-seconds N] [--per-kind R]`:
+ * the capacity question: how many requests a second of a GitLab-like mix the stack serves at the size users
+ * reach. A fixture of 10,000 users, 100 projects, 100,000 issues, 300,000 comments, 1,000,000 activity
+ * events and 100,000 tags (× F, see mixed/fixture.ts), then the mix (mixed/mix.ts) at fixed arrival rates,
+ * stepped up until a step fails the GitLab Performance Tool's rule (mixed/steps.ts). With `--per-kind R`,
+ * first each kind of the mix alone at R req/s (mixed/per-kind.ts), for what each kind costs. Not part of a
+ * plain run.
  */
 export const DEFAULT_RATES = [50, 100, 200, 300, 400, 500, 600, 800];
 export const DEFAULT_STEP_SECONDS = 30;
@@ -25,6 +28,8 @@ export interface MixedOptions {
   scale: number;
   rates: number[];
   stepSeconds: number;
+  /** Each kind alone at this rate before the mixed steps; null: not measured. */
+  perKindRate: number | null;
 }
 
 export function mixedScenario(options: MixedOptions): Scenario<MixedBenchResult> {
@@ -50,8 +55,21 @@ export function mixedScenario(options: MixedOptions): Scenario<MixedBenchResult>
         kinds: MIX,
         log,
       });
+      let perKind: PerKindResult | null = null;
       const steps: StepResult[] = [];
       try {
+        if (options.perKindRate !== null) {
+          perKind = await runPerKind({
+            gatewayUrl: context.stack.gatewayUrl,
+            fixture,
+            kinds: MIX,
+            rate: options.perKindRate,
+            seconds: options.stepSeconds,
+            cpu: context.cpu,
+            isStopped: isLoadStopped,
+            log,
+          });
+        }
         for (const [i, rate] of options.rates.entries()) {
           log(`mixed: step ${i + 1}/${options.rates.length}: ${rate} req/s for ${options.stepSeconds} s`);
           const step = await runStep({
@@ -84,6 +102,7 @@ export function mixedScenario(options: MixedOptions): Scenario<MixedBenchResult>
           `≥ ${GPT_RULE.servedShare * 100} % of the target rate served, > ${GPT_RULE.success * 100} % ` +
           `success, p90 time to first byte < ${GPT_RULE.p90TtfbMs} ms`,
         dbCommandsPerRequest: dbOps,
+        perKind,
         steps,
         highestPassingRate,
       };

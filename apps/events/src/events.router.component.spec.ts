@@ -204,6 +204,23 @@ describe('activity events API', () => {
       expect(events.parse((await h.call('/users/alice/events')).body)).toHaveLength(6);
     });
 
+    it('When a page is presented, then its author comes from the copy that found the user (one read of it)', async () => {
+      const find = jest.spyOn(h.instance.models.users, 'find');
+      const findOne = jest.spyOn(h.instance.models.users, 'findOne');
+      try {
+        const res = await h.call('/users/alice/events?per_page=2', { as: BOB });
+        expect(events.parse(res.body).map((e) => e.author)).toEqual([
+          expect.objectContaining({ id: ALICE.id, username: 'alice', name: 'Alice' }),
+          expect.objectContaining({ id: ALICE.id, username: 'alice', name: 'Alice' }),
+        ]);
+        expect(findOne).toHaveBeenCalledTimes(1);
+        expect(find).not.toHaveBeenCalled();
+      } finally {
+        find.mockRestore();
+        findOne.mockRestore();
+      }
+    });
+
     it('When the user is unknown, then 404 User Not Found', async () => {
       const res = await h.call('/users/nobody/events', { as: BOB });
       expect(res).toMatchObject({ status: 404, body: { message: '404 User Not Found' } });

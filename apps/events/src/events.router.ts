@@ -63,7 +63,7 @@ export function createEventsRouter(
     const user = await events.findUser(query.user_id);
     if (!user) throw new NotFoundError('User');
     const page = readPageRequest(req.query);
-    send(req, res, page, await events.author(req.ctx, access, user._id, query, windowOf(page)));
+    send(req, res, page, await events.author(req.ctx, access, user, query, windowOf(page)));
   });
 
   route(router, EVENTS_API.listProjectEvents, async ({ req, res, params }) => {

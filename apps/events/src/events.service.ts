@@ -26,8 +26,14 @@ export function createEventsService(models: Pick<EventsModels, 'activities' | 'u
   const log = createActivityLogStore(models.activities);
   const users = createUsersStore(models.users);
 
-  async function present(page: ActivityPage, externalUrl: string): Promise<PresentedPage> {
-    const authors = authorsOf(page.items, await users.byIds(authorIdsOf(page.items)), externalUrl);
+  /**
+   * The page with its authors from the user projection. `known`: the one author every item has (a user's
+   * own list, whose copy was just read to find them), so their copy is not read again.
+   */
+  async function present(page: ActivityPage, externalUrl: string, known?: UserDoc): Promise<PresentedPage> {
+    const ids = authorIdsOf(page.items);
+    const copies = known && ids.every((id) => id === known._id) ? [known] : await users.byIds(ids);
+    const authors = authorsOf(page.items, copies, externalUrl);
     return {
       entities: page.items.map((doc) => presentActivity(doc, authors)),
       total: page.total,
@@ -41,16 +47,21 @@ export function createEventsService(models: Pick<EventsModels, 'activities' | 'u
     /** `:user_id` of /users/:user_id/events (an id or a username); a deleted user is not found. */
     findUser: (idOrUsername: string): Promise<UserDoc | null> => users.find(idOrUsername),
 
-    /** An author's events (/events, /users/:id/events), those the caller may read. */
+    /**
+     * An author's events (/events, /users/:id/events), those the caller may read. `author`: their copy,
+     * when already read (findUser), or their id.
+     */
     async author(
       ctx: InternalContext,
       access: AccessCache,
-      authorId: number,
+      author: number | UserDoc,
       query: ActivityEventsQuery,
       window: PageWindow,
     ): Promise<PresentedPage> {
+      const authorId = typeof author === 'number' ? author : author._id;
       const readable = await readableFilter(access, ctx.principal);
-      return present(await list({ authorId, ...readable }, query, window), ctx.externalUrl);
+      const page = await list({ authorId, ...readable }, query, window);
+      return present(page, ctx.externalUrl, typeof author === 'number' ? undefined : author);
     },
 
     /** `authorized_projects`' events (scope=all): the caller's projects, each target read by the same rule. */

@@ -1,6 +1,7 @@
 import type { DbOps } from './db-ops';
 import type { MixedFixture } from './fixture';
 import type { RequestKind } from './mix';
+import { perKindTable, type PerKindResult } from './per-kind';
 import type { StepResult } from './steps';
 import type { WarmUp } from './warm-up';
 
@@ -12,6 +13,8 @@ export interface MixedBenchResult {
   mix: { name: string; weightPercent: number; write: boolean }[];
   rule: string;
   dbCommandsPerRequest: DbOps;
+  /** Each kind alone (`--per-kind`), null when not asked for. */
+  perKind: PerKindResult | null;
   steps: StepResult[];
   /** The highest target rate whose step passed the rule, null when none did. */
   highestPassingRate: number | null;
@@ -88,6 +91,7 @@ export function mixedMarkdown(result: MixedBenchResult): string {
     lines.push('Database commands per request: not measured (the server reports no command counts).', '');
   }
   lines.push(...cpuTable(result.steps));
+  if (result.perKind) lines.push('', ...perKindTable(result.perKind));
   return lines.join('\n');
 }
 

@@ -102,10 +102,22 @@ export function createIssuablesScope(
 ) {
   /** The caller's level on each project: its own membership or one of its ancestor groups', unexpired. */
   async function levels(viewer: FinderViewer, projects: ProjectRefDoc[]): Promise<Map<number, number>> {
+    return levelsFrom(await membershipsOf(viewer), projects);
+  }
+
+  /**
+   * The memberships `levels` needs: none for anonymous callers, nor for admins, whose level on every
+   * project is ADMIN_LEVEL whatever their memberships (`readable`), so no read is spent on them.
+   */
+  async function membershipsOf(viewer: FinderViewer): Promise<MembershipDoc[]> {
+    if (viewer.userId === null || viewer.isAdmin) return [];
+    return models.members.find({ userId: viewer.userId }).lean<MembershipDoc[]>();
+  }
+
+  function levelsFrom(memberships: MembershipDoc[], projects: ProjectRefDoc[]): Map<number, number> {
     const out = new Map<number, number>();
-    if (viewer.userId === null) return out;
+    if (memberships.length === 0) return out;
     const today = todayUtc();
-    const memberships = await models.members.find({ userId: viewer.userId }).lean();
     const project = new Map<number, number>();
     const group = new Map<number, number>();
     for (const m of memberships) {
@@ -167,11 +179,13 @@ export function createIssuablesScope(
   async function ofGroup(ctx: InternalContext, group: NamespaceContext): Promise<ScopeProject[]> {
     const viewer = viewerOfContext(ctx);
     const root = group.ancestorGroupIds[0] ?? group.id;
-    const tree = await models.projects
-      .find({ rootGroupId: root, destroyed: { $ne: true } })
-      .lean<ProjectCopy[]>();
+    // The caller's memberships are read beside the tree, not after it: neither read needs the other.
+    const [tree, memberships] = await Promise.all([
+      models.projects.find({ rootGroupId: root, destroyed: { $ne: true } }).lean<ProjectCopy[]>(),
+      membershipsOf(viewer),
+    ]);
     const inGroup = tree.filter((p) => p.ancestorGroupIds.includes(group.id));
-    const levelOf = await levels(viewer, inGroup);
+    const levelOf = levelsFrom(memberships, inGroup);
     for (const p of inGroup) levelOf.set(p._id, Math.max(levelOf.get(p._id) ?? 0, group.accessLevel));
     // related_groups of a group list: the group alone.
     const projects = readable(inGroup, levelOf, viewer, [group.id]);
@@ -226,7 +240,8 @@ export function createIssuablesScope(
       }
     }
     const projects = [...found.values()].filter((p) => !p.destroyed);
-    return readable(projects, await levels(viewer, projects), viewer, hierarchyOf(memberships, projects));
+    // The memberships read above give the levels too (one read of them, not two).
+    return readable(projects, levelsFrom(memberships, projects), viewer, hierarchyOf(memberships, projects));
   }
 
   /**

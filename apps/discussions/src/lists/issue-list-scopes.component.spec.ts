@@ -11,6 +11,7 @@ import {
   GUEST,
   OWNER,
   REPORTER,
+  ROOT,
   STRANGER,
   groupEventFields,
   projectEventFields,
@@ -102,6 +103,29 @@ describe('Issue and merge request lists of a group and of the instance', () => {
     const sub = await groupIssues(s, `labels=${label}`, OWNER, 50);
     expect(sub.map((i) => i.project_id)).toEqual([p2.id, p2.id]);
     expect(sub[0]!.web_url).toBe(`http://localhost/${p2.fullPath}/-/issues/${sub[0]!.iid}`);
+  });
+
+  it('When an administrator lists a group, then every issue of its subtree, without reading their memberships', async () => {
+    const { label, g } = await world();
+    const members = jest.spyOn(h.runtime.connection.models.Member!, 'find');
+    try {
+      expect(titles(await groupIssues(g, `labels=${label}`, ROOT, 0))).toEqual([
+        'p1 open',
+        'p1 secret',
+        'p2 open',
+        'p2 secret',
+      ]);
+      expect(members).not.toHaveBeenCalled();
+      // Anyone else's levels still come from their memberships (STRANGER: a Guest of p2 only).
+      expect(titles(await groupIssues(g, `labels=${label}`, STRANGER, 0))).toEqual([
+        'p1 open',
+        'p2 open',
+        'p2 secret',
+      ]);
+      expect(members).toHaveBeenCalledTimes(1);
+    } finally {
+      members.mockRestore();
+    }
   });
 
   it('When a group lists issues with the board criterion, then ordered by position, paginated with GitLab headers', async () => {
