@@ -103,7 +103,7 @@ export function createDiscussionsApp(runtime: ServiceRuntime): ServiceInstance {
   const scope = createIssuablesScope(models);
   const lists = createIssuableLists(store, scope);
   const revisions = createProjectionRevisions(runtime.connection);
-  const pages = { noteables, lists, scope, revisions };
+  const pages = { noteables, lists, scope, revisions, labels: labelCopies };
   const boards = createBoardCopies(createBoardCopiesModel(runtime.connection));
   const redating = createMilestoneRedatingJob(milestoneCopies, models, runtime.logger);
   const app = createRuntimeHttpApp(runtime, SERVICE_NAME, {

@@ -174,4 +174,48 @@ describe('Label copies', () => {
       { id: null, name: 'unknown', color: null, description: null, description_html: null, text_color: null },
     ]);
   });
+
+  it('When a list is asked with_labels_details, then each issue shows its labels in full, sorted by title', async () => {
+    const { group, inside } = await tree();
+    const own = labelDefinition({
+      projectId: inside.id,
+      title: 'zeta',
+      color: '#00FF00',
+      textColor: '#333333',
+    });
+    await define(own);
+    const shared = labelDefinition({ groupId: group.id, title: 'alpha', description: 'First' });
+    await define(shared);
+    const issue = await issueWith(inside, ['zeta', 'alpha', 'gone']);
+
+    const plain = await h.call('GET', `/projects/${inside.id}/issues`, { ns: inside });
+    expect(issues.parse(plain.body).find((i) => i.iid === issue.iid)?.labels).toEqual([
+      'alpha',
+      'gone',
+      'zeta',
+    ]);
+    const detailed = await h.call('GET', `/projects/${inside.id}/issues?with_labels_details=true`, {
+      ns: inside,
+    });
+    expect(detailed.status).toBe(200);
+    expect(issues.parse(detailed.body).find((i) => i.iid === issue.iid)?.labels).toEqual([
+      {
+        id: shared.labelId,
+        name: 'alpha',
+        color: '#FF0000',
+        description: 'First',
+        description_html: 'First',
+        text_color: '#FFFFFF',
+      },
+      { id: null, name: 'gone', color: null, description: null, description_html: null, text_color: null },
+      {
+        id: own.labelId,
+        name: 'zeta',
+        color: '#00FF00',
+        description: null,
+        description_html: '',
+        text_color: '#333333',
+      },
+    ]);
+  });
 });

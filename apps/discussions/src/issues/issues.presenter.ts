@@ -4,7 +4,7 @@ import {
   issuableHeading,
   milestoneOf,
   type IssuableExtras,
-  sortedTitles,
+  labelsShown,
 } from '../noteables/issuable.presenter';
 import { iso, isoNow, references, type NamespaceView } from '../common/presenting';
 
@@ -17,7 +17,7 @@ export function presentIssue(doc: NoteableDoc, ns: NamespaceView, extras: Issuab
     updated_at: isoNow(doc.updatedAt),
     closed_at: iso(doc.closedAt),
     closed_by: doc.closedBy ?? null,
-    labels: sortedTitles(doc.labels),
+    labels: labelsShown(doc, extras),
     milestone: milestoneOf(doc, extras.milestone),
     assignees: doc.assigneeIds.map((id) => ({ id })),
     author: doc.author,

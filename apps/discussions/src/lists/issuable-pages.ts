@@ -1,5 +1,5 @@
 import type { Request, Response } from 'express';
-import { ACCESS_LEVELS, wantsKeyset } from '@gl/contracts';
+import { ACCESS_LEVELS, booleanParam, wantsKeyset } from '@gl/contracts';
 import {
   NotFoundError,
   ParamError,
@@ -23,6 +23,7 @@ import { presentMergeRequest } from '../merge-requests/merge-requests.presenter'
 import { epicFieldsOf } from '../epics/issue-epics';
 import type { IssuableLists } from './issuable-lists';
 import { viewerOfContext, type IssuablesScope, type ScopeProject } from './issuables.scope';
+import type { LabelCopies, LabelDetails } from '../copies/label-copies';
 
 /** Grape's `mutually_exclusive` pairs of the list parameters (lib/api/issues.rb, merge_requests.rb). */
 const EXCLUSIVE = [
@@ -85,6 +86,30 @@ export interface IssuablePagesDeps {
    * it has applied the request's identity revisions, so a removal counts on the next request (else 503).
    */
   revisions: Pick<ProjectionRevisions, 'caughtUp'>;
+  /** The label copies `with_labels_details` shows labels from. */
+  labels: Pick<LabelCopies, 'detailsOf'>;
+}
+
+/**
+ * `with_labels_details`: the labels of a page's items by project and title (each project sees its own
+ * labels and its groups'), one read of the copies per project on the page.
+ */
+async function labelDetailsByProject(
+  labels: Pick<LabelCopies, 'detailsOf'>,
+  docs: NoteableDoc[],
+): Promise<Map<number, Map<string, LabelDetails>>> {
+  const titles = new Map<number, Set<string>>();
+  for (const doc of docs) {
+    const set = titles.get(doc.projectId!) ?? new Set<string>();
+    for (const title of doc.labels) set.add(title);
+    titles.set(doc.projectId!, set);
+  }
+  const entries = await Promise.all(
+    [...titles].map(
+      async ([projectId, set]) => [projectId, await labels.detailsOf(projectId, [...set])] as const,
+    ),
+  );
+  return new Map(entries);
 }
 
 /**
@@ -117,8 +142,12 @@ export function createIssuablePages(deps: IssuablePagesDeps) {
     // EE::API::Entities::Issue: each issue's epic, where epics exist and the caller reads it.
     const epics = as === presentIssue && weights ? await noteables.issueEpics.ofIssues(docs) : null;
     const admin = viewerOfContext(req.ctx).isAdmin;
+    const details = booleanParam.safeParse(req.query.with_labels_details).data
+      ? await labelDetailsByProject(deps.labels, docs)
+      : null;
     return docs.map((doc) => {
-      const entity = as(doc, viewOf(doc), { ...extras.get(doc._id)!, users, weights });
+      const labelDetails = details?.get(doc.projectId!);
+      const entity = as(doc, viewOf(doc), { ...extras.get(doc._id)!, users, weights, labelDetails });
       if (!epics) return entity;
       const found = epics.get(doc._id);
       const readable = found && (!found.epic.confidential || admin || levelOf(doc) >= ACCESS_LEVELS.reporter);

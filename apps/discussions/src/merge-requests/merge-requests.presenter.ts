@@ -4,7 +4,7 @@ import {
   issuableHeading,
   milestoneOf,
   type IssuableExtras,
-  sortedTitles,
+  labelsShown,
 } from '../noteables/issuable.presenter';
 import { iso, isoNow, references, type NamespaceView } from '../common/presenting';
 
@@ -38,7 +38,7 @@ export function presentMergeRequest(
     closed_at: iso(doc.closedAt),
     source_branch: doc.sourceBranch!,
     target_branch: doc.targetBranch!,
-    labels: sortedTitles(doc.labels),
+    labels: labelsShown(doc, extras),
     milestone: milestoneOf(doc, extras.milestone),
     author: doc.author,
     draft,

@@ -1,5 +1,6 @@
-import type { IssueEntity, UserSummary } from '@gl/contracts';
+import type { IssueEntity, LabelDetailsEntity, UserSummary } from '@gl/contracts';
 import type { MilestoneDoc } from '../copies/copies.models';
+import type { LabelDetails } from '../copies/label-copies';
 import type { NoteableDoc } from './noteable.model';
 
 export function milestoneOf(doc: NoteableDoc, milestone: MilestoneDoc | null): IssueEntity['milestone'] {
@@ -17,6 +18,8 @@ export interface IssuableExtras {
   weights?: boolean;
   /** Summaries of the merge request's reviewers, where read (else they are shown by id). */
   users?: Map<number, UserSummary>;
+  /** With `with_labels_details`: the labels its titles name, from the label copies. */
+  labelDetails?: Map<string, LabelDetails>;
 }
 
 /** The first fields of an issue or merge request, in the order GitLab's entities list them. */
@@ -36,4 +39,25 @@ export function issuableHeading(doc: NoteableDoc) {
  */
 export function sortedTitles(labels: string[]): string[] {
   return [...labels].sort();
+}
+
+/**
+ * The `labels` an issue or merge request shows: sorted titles, or with `with_labels_details` each as
+ * LabelBasic (`LabelBasic.represent(labels.sort_by(&:title))`); a title no copy knows by its title alone.
+ */
+export function labelsShown(doc: NoteableDoc, extras: IssuableExtras): string[] | LabelDetailsEntity[] {
+  const titles = sortedTitles(doc.labels);
+  const details = extras.labelDetails;
+  if (!details) return titles;
+  return titles.map(
+    (name) =>
+      details.get(name) ?? {
+        id: null,
+        name,
+        color: null,
+        description: null,
+        description_html: null,
+        text_color: null,
+      },
+  );
 }

@@ -77,6 +77,24 @@ const milestoneSummary = z
 
 const references = z.object({ short: z.string(), relative: z.string(), full: z.string() });
 
+/**
+ * lib/api/entities/label_basic.rb as discussions knows a label, from its copy of the boards service's
+ * labels: a title no copy knows (a label from before the copies, or one since renamed or deleted) is shown
+ * by its title alone, the rest null.
+ */
+export const labelDetailsEntity = z.object({
+  id: z.number().int().nullable(),
+  name: z.string(),
+  color: z.string().nullable(),
+  description: z.string().nullable(),
+  description_html: z.string().nullable(),
+  text_color: z.string().nullable(),
+});
+export type LabelDetailsEntity = z.infer<typeof labelDetailsEntity>;
+
+/** An issue's or merge request's labels: sorted titles, or with `with_labels_details` LabelBasic by title. */
+const issuableLabels = z.union([z.array(z.string()), z.array(labelDetailsEntity)]);
+
 export const issueEntity = z.object({
   id: z.number().int(),
   iid: z.number().int(),
@@ -88,7 +106,7 @@ export const issueEntity = z.object({
   updated_at: isoTimestamp,
   closed_at: isoTimestamp.nullable(),
   closed_by: userSummary.nullable(),
-  labels: z.array(z.string()),
+  labels: issuableLabels,
   milestone: milestoneSummary,
   assignees: z.array(z.object({ id: z.number().int() })),
   author: userSummary,
@@ -142,7 +160,7 @@ export const mergeRequestEntity = z.object({
   closed_at: isoTimestamp.nullable(),
   source_branch: z.string(),
   target_branch: z.string(),
-  labels: z.array(z.string()),
+  labels: issuableLabels,
   milestone: milestoneSummary,
   author: userSummary,
   draft: z.boolean(),

@@ -3,22 +3,13 @@ import { defineEndpoints, type EndpointDeclaration } from '../endpoint';
 import { paginationQuery } from '../pagination';
 import { isoTimestamp, recordIdParam } from '../primitives';
 import { userSummary } from '../shared';
+import { labelDetailsEntity } from './entities';
 
 /** The issuables that have resource events, as `resource_type` names them. */
 const resourceType = z.enum(['Issue', 'MergeRequest']);
 
-/**
- * lib/api/entities/label_basic.rb as far as discussions knows a label: issues carry label titles only, so
- * the id, colour and description GitLab reads from the label row are null here.
- */
-export const resourceEventLabel = z.object({
-  id: z.number().int().nullable(),
-  name: z.string(),
-  color: z.string().nullable(),
-  description: z.string().nullable(),
-  description_html: z.string().nullable(),
-  text_color: z.string().nullable(),
-});
+/** LabelBasic of a label event (see labelDetailsEntity). */
+export const resourceEventLabel = labelDetailsEntity;
 
 /**
  * lib/api/entities/milestone.rb, from discussions' copy of the group milestone (copies/copies.models.ts):
