@@ -235,7 +235,9 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
         waitForReady(url, children.get(name)!, name, join(logsDir, `${name}.log`), 60_000),
       ),
     );
-    log(`${STACK_SERVICES.length} services ready in ${Date.now() - started} ms${replicaSummary(replicaUrls)}`);
+    log(
+      `${STACK_SERVICES.length} services ready in ${Date.now() - started} ms${replicaSummary(replicaUrls)}`,
+    );
     launch('gateway');
     await waitForReady(gatewayUrl, children.get('gateway')!, 'gateway', join(logsDir, 'gateway.log'), 60_000);
     log(`gateway ready at ${gatewayUrl} after ${Date.now() - started} ms`);
