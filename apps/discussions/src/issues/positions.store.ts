@@ -12,6 +12,24 @@ const STALE_CLAIM_MS = 60_000;
 
 const claimId = (scope: string, position: number): string => `${scope}:${position}`;
 
+/** Per scope, the end of this process's queue of lease holders (see withLease). */
+const queueTails = new Map<string, Promise<unknown>>();
+
+/** Runs `work` after every earlier call for the same scope in this process has settled. */
+function inTurn<T>(scope: string, work: () => Promise<T>): Promise<T> {
+  const previous = queueTails.get(scope) ?? Promise.resolve();
+  const run = previous.then(work, work);
+  const tail = run.then(
+    () => undefined,
+    () => undefined,
+  );
+  queueTails.set(scope, tail);
+  void tail.then(() => {
+    if (queueTails.get(scope) === tail) queueTails.delete(scope);
+  });
+  return run;
+}
+
 export interface PositionMove {
   id: number;
   from: number | null;
@@ -39,6 +57,33 @@ export function createPositionsStore(
     } catch (err) {
       if (!isDuplicateKeyError(err)) throw err;
       return releaseIfStale(scope, position);
+    }
+  }
+
+  /** The lease in the database that one writer across all replicas holds (see withLease). */
+  async function withDatabaseLease<T>(scope: string, work: () => Promise<T>): Promise<T> {
+    const holder = randomUUID();
+    const deadline = Date.now() + LEASE_WAIT_MS;
+    for (let wait = 5; ; wait = Math.min(wait * 2, 100)) {
+      const until = new Date(Date.now() + LEASE_MS);
+      try {
+        await leases.create({ _id: scope, holder, until });
+        break;
+      } catch (err) {
+        if (!isDuplicateKeyError(err)) throw err;
+      }
+      const expired = await leases.updateOne(
+        { _id: scope, until: { $lt: new Date() } },
+        { $set: { holder, until } },
+      );
+      if (expired.modifiedCount === 1) break;
+      if (Date.now() > deadline) throw new UnavailableError(`positions of ${scope} are busy`);
+      await new Promise((resolve) => setTimeout(resolve, wait + Math.random() * wait));
+    }
+    try {
+      return await work();
+    } finally {
+      await leases.deleteOne({ _id: scope, holder });
     }
   }
 
@@ -183,30 +228,11 @@ export function createPositionsStore(
      * Runs `work` while holding the scope's lease: one writer moves a scope's issues at a time, so a
      * move reads neighbours that stay where they are. A lease left by a crashed holder expires.
      */
-    async withLease<T>(scope: string, work: () => Promise<T>): Promise<T> {
-      const holder = randomUUID();
-      const deadline = Date.now() + LEASE_WAIT_MS;
-      for (let wait = 5; ; wait = Math.min(wait * 2, 100)) {
-        const until = new Date(Date.now() + LEASE_MS);
-        try {
-          await leases.create({ _id: scope, holder, until });
-          break;
-        } catch (err) {
-          if (!isDuplicateKeyError(err)) throw err;
-        }
-        const expired = await leases.updateOne(
-          { _id: scope, until: { $lt: new Date() } },
-          { $set: { holder, until } },
-        );
-        if (expired.modifiedCount === 1) break;
-        if (Date.now() > deadline) throw new UnavailableError(`positions of ${scope} are busy`);
-        await new Promise((resolve) => setTimeout(resolve, wait + Math.random() * wait));
-      }
-      try {
-        return await work();
-      } finally {
-        await leases.deleteOne({ _id: scope, holder });
-      }
+    withLease<T>(scope: string, work: () => Promise<T>): Promise<T> {
+      // This process's movers of a scope wait their turn here, in arrival order, and only the one at the
+      // head competes for the database lease: N concurrent moves on one replica cost N leases instead of
+      // N pollers backing off against each other (and the last of them passing LEASE_WAIT_MS).
+      return inTurn(scope, () => withDatabaseLease(scope, work));
     },
   };
 }
