@@ -31,6 +31,7 @@ const USAGE =
   '  columns [--scale F] (100,000 issues × F in one group, a board column read through the gateway),\n' +
   '  mixed [--scale F] [--rates 50,100,200] [--step-seconds N] (a GitLab-like mix at stepped arrival rates),\n' +
   '    [--per-kind R] (first each kind of the mix alone at R req/s: latency and CPU per request per process),\n' +
+  '    [--kinds a,b] (only the kinds whose names contain one of these words, e.g. column,user events),\n' +
   '  pollers [--scale F] (20,000 issues × F: deep pages by offset and keyset, a GET and its 304)\n' +
   '  (a plain run does gateway, alerts, registry and events at their full sizes; scale only when named)';
 const WARMUP_SECONDS = 1;
@@ -47,6 +48,7 @@ interface Args {
   rates: number[];
   stepSeconds: number;
   perKindRate: number | null;
+  kinds: string[];
 }
 
 function boundedFraction(raw: string | undefined, name: string): number {
@@ -101,6 +103,7 @@ function readArgs(argv: string[]): Args | null {
       rates: { type: 'string' },
       'step-seconds': { type: 'string' },
       'per-kind': { type: 'string' },
+      kinds: { type: 'string' },
       help: { type: 'boolean', short: 'h', default: false },
     },
   });
@@ -118,6 +121,10 @@ function readArgs(argv: string[]): Args | null {
     stepSeconds: boundedInt(values['step-seconds'], 'step-seconds', DEFAULT_STEP_SECONDS, 5, 300),
     perKindRate:
       values['per-kind'] === undefined ? null : boundedInt(values['per-kind'], 'per-kind', 0, 1, 5_000),
+    kinds: (values.kinds ?? '')
+      .split(',')
+      .map((word) => word.trim())
+      .filter(Boolean),
   };
 }
 
@@ -135,6 +142,7 @@ function scenariosOf(args: Args): Scenario[] {
       rates: args.rates,
       stepSeconds: args.stepSeconds,
       perKindRate: args.perKindRate,
+      kinds: args.kinds,
     }),
     streamScenario,
   ];

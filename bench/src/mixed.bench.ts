@@ -30,6 +30,8 @@ export interface MixedOptions {
   stepSeconds: number;
   /** Each kind alone at this rate before the mixed steps; null: not measured. */
   perKindRate: number | null;
+  /** Words naming the kinds to run (`--kinds`), for profiling a few; empty: the whole mix. */
+  kinds: string[];
 }
 
 export function mixedScenario(options: MixedOptions): Scenario<MixedBenchResult> {
@@ -38,6 +40,10 @@ export function mixedScenario(options: MixedOptions): Scenario<MixedBenchResult>
     inDefaultRun: false,
     async run(context) {
       const { log } = context;
+      const mix = options.kinds.length
+        ? MIX.filter((kind) => options.kinds.some((word) => kind.name.includes(word)))
+        : MIX;
+      if (mix.length === 0) throw new Error(`--kinds ${options.kinds.join(',')} names no kind of the mix`);
       const fixture = await buildFixture({
         gatewayUrl: context.stack.gatewayUrl,
         rootToken: context.stack.rootToken,
@@ -52,7 +58,7 @@ export function mixedScenario(options: MixedOptions): Scenario<MixedBenchResult>
         mongoUrl: context.mongoUrl,
         gatewayUrl: context.stack.gatewayUrl,
         fixture,
-        kinds: MIX,
+        kinds: mix,
         log,
       });
       let perKind: PerKindResult | null = null;
@@ -62,7 +68,7 @@ export function mixedScenario(options: MixedOptions): Scenario<MixedBenchResult>
           perKind = await runPerKind({
             gatewayUrl: context.stack.gatewayUrl,
             fixture,
-            kinds: MIX,
+            kinds: mix,
             rate: options.perKindRate,
             seconds: options.stepSeconds,
             cpu: context.cpu,
@@ -75,7 +81,7 @@ export function mixedScenario(options: MixedOptions): Scenario<MixedBenchResult>
           const step = await runStep({
             gatewayUrl: context.stack.gatewayUrl,
             fixture,
-            kinds: MIX,
+            kinds: mix,
             rate,
             seconds: options.stepSeconds,
             seed: i + 1,
@@ -97,7 +103,7 @@ export function mixedScenario(options: MixedOptions): Scenario<MixedBenchResult>
         scale: options.scale,
         fixture: { counts: fixture.counts, seconds: fixture.seconds },
         warmUp,
-        mix: mixOf(MIX),
+        mix: mixOf(mix),
         rule:
           `≥ ${GPT_RULE.servedShare * 100} % of the target rate served, > ${GPT_RULE.success * 100} % ` +
           `success, p90 time to first byte < ${GPT_RULE.p90TtfbMs} ms`,

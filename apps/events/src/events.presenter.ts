@@ -1,4 +1,4 @@
-import { userSummary } from '@gl/service-kit';
+import { knownUser, userSummary } from '@gl/service-kit';
 import type { ActivityEventEntity, UserSummary } from '@gl/contracts';
 import type { ActivityDoc, UserDoc } from './events.models';
 
@@ -24,7 +24,7 @@ export function authorsOf(
       );
   }
   // The projection's copy: its address gives the avatar, a deleted author shows as the Ghost User.
-  for (const user of users) byId.set(user._id, userSummary({ ...user, id: user._id }, externalUrl));
+  for (const user of users) byId.set(user._id, userSummary(knownUser(user), externalUrl));
   return byId;
 }
 

@@ -82,7 +82,8 @@ const KINDS: Record<string, TargetKind> = {
 export function activityTarget(activity: ActivityDoc): AccessTarget {
   const type = activity.pushData ? 'Commit' : (activity.note?.noteableType ?? activity.targetType);
   const kind: TargetKind = (type ? KINDS[type] : undefined) ?? 'Project';
-  if (activity.audience) return { ...activity.audience, kind };
+  // Assigned, not spread: a leading spread costs a hidden class per added field, per event of a page.
+  if (activity.audience) return Object.assign({}, activity.audience, { kind });
   if (kind === 'Snippet') return { kind, visibility: 'private' };
   if (kind === 'Epic') return { kind, confidential: true };
   return { kind };

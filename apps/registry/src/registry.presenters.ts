@@ -8,14 +8,13 @@ export function presentTag(path: string, host: string, name: string): RegistryTa
 
 /** Entities::ContainerRegistry::TagDetails. */
 export function presentTagDetail(path: string, host: string, tag: TagDoc): RegistryTagDetailEntity {
-  return {
-    ...presentTag(path, host, tag.name),
+  return Object.assign(presentTag(path, host, tag.name), {
     revision: tag.revision,
     short_revision: tag.revision ? tag.revision.slice(0, 9) : null,
     digest: tag.digest,
     created_at: tag.createdAt ? tag.createdAt.toISOString() : null,
     total_size: tag.totalSize,
-  };
+  });
 }
 
 /** A repository as a reader sees it, with the tag information they asked for. */

@@ -145,9 +145,9 @@ export function presentBoard(
     weight: board.weight,
   };
   if (parent.kind === 'project') {
-    return { ...shown, project: presentBoardProject(parent, pc.externalUrl), group: null };
+    return Object.assign(shown, { project: presentBoardProject(parent, pc.externalUrl), group: null });
   }
   // A group board's lists and milestone are its groups' (no project milestones): BoardEntity's shapes.
   const group = { id: parent.id, name: parent.name, web_url: parent.webUrl };
-  return { ...shown, project: null, group } as BoardEntity;
+  return Object.assign(shown, { project: null, group }) as BoardEntity;
 }

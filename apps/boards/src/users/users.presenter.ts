@@ -1,7 +1,7 @@
 import type { UserSummary } from '@gl/contracts';
-import { userSummary } from '@gl/service-kit';
+import { knownUser, userSummary } from '@gl/service-kit';
 import type { UserDoc } from '../boards.models';
 
 export function presentUser(user: UserDoc, externalUrl: string): UserSummary {
-  return userSummary({ ...user, id: user._id }, externalUrl);
+  return userSummary(knownUser(user), externalUrl);
 }

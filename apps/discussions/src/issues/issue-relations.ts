@@ -1,5 +1,5 @@
 import type { UserSummary } from '@gl/contracts';
-import { userSummary } from '@gl/service-kit';
+import { knownUser, userSummary } from '@gl/service-kit';
 import type { NoteDoc } from '../notes/note.model';
 import type { NoteableDoc } from '../noteables/noteable.model';
 import type { DiscussionsDeps } from '../discussions.models';
@@ -130,8 +130,8 @@ export function createIssueRelations(deps: Pick<DiscussionsDeps, 'models'>) {
       for (const user of found) {
         if (known.has(user._id)) continue;
         // The kit's summary: the copy's address gives the same avatar_url as the gateway's.
-        const summary = userSummary({ ...user, id: user._id, state: 'active' }, '');
-        known.set(user._id, { ...summary, web_url: webUrlOf(summary.username) });
+        const summary = userSummary(knownUser(user), '');
+        known.set(user._id, Object.assign(summary, { web_url: webUrlOf(summary.username) }));
       }
       const seen = new Set<number>();
       const result: UserSummary[] = [];

@@ -2,6 +2,7 @@ import type { IssueEntity } from '@gl/contracts';
 import type { NoteableDoc } from '../noteables/noteable.model';
 import {
   issuableHeading,
+  type IssuableHeading,
   milestoneOf,
   type IssuableExtras,
   labelsShown,
@@ -10,8 +11,8 @@ import { iso, isoNow, references, type NamespaceView } from '../common/presentin
 
 export function presentIssue(doc: NoteableDoc, ns: NamespaceView, extras: IssuableExtras): IssueEntity {
   const incident = doc.issueType === 'incident';
-  return {
-    ...issuableHeading(doc),
+  // The heading is extended, not spread: see issuableHeading.
+  return Object.assign(issuableHeading(doc), {
     state: doc.state === 'closed' ? 'closed' : 'opened',
     created_at: isoNow(doc.createdAt),
     updated_at: isoNow(doc.updatedAt),
@@ -33,5 +34,5 @@ export function presentIssue(doc: NoteableDoc, ns: NamespaceView, extras: Issuab
     web_url: `${ns.webUrl}/-/${incident ? 'issues/incident' : 'issues'}/${doc.iid}`,
     references: references('#', doc.iid!, ns.fullPath),
     ...(extras.weights && { weight: doc.weight ?? null }),
-  };
+  } satisfies Omit<IssueEntity, keyof IssuableHeading>);
 }

@@ -1,5 +1,5 @@
 import type { Request, Response } from 'express';
-import { ACCESS_LEVELS, booleanParam, wantsKeyset } from '@gl/contracts';
+import { ACCESS_LEVELS, booleanParam, wantsKeyset, type InternalContext } from '@gl/contracts';
 import {
   NotFoundError,
   ParamError,
@@ -126,12 +126,18 @@ export function createIssuablePages(deps: IssuablePagesDeps) {
     viewOf: (doc: NoteableDoc) => NamespaceView,
     levelOf: (doc: NoteableDoc) => number,
   ) {
+    // The caller's context at each project's level, built once per level rather than once per item.
+    const contexts = new Map<number, InternalContext>();
+    const contextAt = (level: number): InternalContext => {
+      let ctx = contexts.get(level);
+      if (!ctx) {
+        ctx = { ...req.ctx, namespace: req.ctx.namespace && { ...req.ctx.namespace, accessLevel: level } };
+        contexts.set(level, ctx);
+      }
+      return ctx;
+    };
     const extras = await noteables.pageExtras(docs, (doc) =>
-      canReadNote(
-        { ...req.ctx, namespace: req.ctx.namespace && { ...req.ctx.namespace, accessLevel: levelOf(doc) } },
-        accessTargetOf(doc),
-        { internal: true },
-      ),
+      canReadNote(contextAt(levelOf(doc)), accessTargetOf(doc), { internal: true }),
     );
     // Reviewers as users (one read for the page, none without reviewers); weights where the tier has them.
     const users = await noteables.subscriptions.summaries(
@@ -147,14 +153,23 @@ export function createIssuablePages(deps: IssuablePagesDeps) {
       : null;
     return docs.map((doc) => {
       const labelDetails = details?.get(doc.projectId!);
-      const entity = as(doc, viewOf(doc), { ...extras.get(doc._id)!, users, weights, labelDetails });
+      const own = extras.get(doc._id)!;
+      const entity = as(doc, viewOf(doc), {
+        milestone: own.milestone,
+        userNotesCount: own.userNotesCount,
+        votes: own.votes,
+        users,
+        weights,
+        labelDetails,
+      });
       if (!epics) return entity;
       const found = epics.get(doc._id);
       const readable = found && (!found.epic.confidential || admin || levelOf(doc) >= ACCESS_LEVELS.reporter);
-      return {
-        ...entity,
-        ...epicFieldsOf(readable ? found.epic : null, found?.groupPath ?? null, req.ctx.externalUrl),
-      };
+      // Extended, not spread (noteables/issuable.presenter.ts issuableHeading says why).
+      return Object.assign(
+        entity,
+        epicFieldsOf(readable ? found.epic : null, found?.groupPath ?? null, req.ctx.externalUrl),
+      );
     });
   }
 

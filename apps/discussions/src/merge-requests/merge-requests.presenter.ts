@@ -27,8 +27,8 @@ export function presentMergeRequest(
   // MergeRequest#detailed_merge_status: only open ones are checked; no pipelines, protected branches or
   // required approvals here, so an open one is mergeable unless it is a draft.
   const detailed = doc.state !== 'opened' ? 'not_open' : draft ? 'draft_status' : 'mergeable';
-  return {
-    ...issuableHeading(doc),
+  // Extended, not spread: see issuableHeading.
+  return Object.assign(issuableHeading(doc), {
     state: doc.state,
     created_at: isoNow(doc.createdAt),
     updated_at: isoNow(doc.updatedAt),
@@ -81,5 +81,5 @@ export function presentMergeRequest(
     first_contribution: false,
     pipeline: null,
     head_pipeline: null,
-  };
+  });
 }

@@ -1,5 +1,5 @@
 import type { UserSummary } from '@gl/contracts';
-import { userSummary } from '@gl/service-kit';
+import { knownUser, userSummary } from '@gl/service-kit';
 import type { DiscussionsModels } from '../discussions.models';
 import type { NoteableDoc } from './noteable.model';
 import {
@@ -75,7 +75,7 @@ export function createIssuableSubscriptions(models: Pick<DiscussionsModels, 'not
       const found = await models.users.find({ _id: { $in: wanted } }).lean<Known[]>();
       const base = externalUrl.replace(/\/+$/, '');
       return new Map(
-        found.map((u) => [u._id, userSummary({ ...u, id: u._id, state: 'active' }, base)] as const),
+        found.map((u) => [u._id, userSummary(knownUser(u), base)] as const),
       );
     },
   };

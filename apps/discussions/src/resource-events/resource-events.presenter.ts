@@ -55,13 +55,12 @@ export interface EventRelations {
 }
 
 export function presentResourceEvent(event: ResourceEventDoc, related: EventRelations): Presented {
+  // Extended, not spread (a leading spread costs a hidden class per added field, per event of a page).
   const heading = { id: event._id, user: event.user, created_at: isoNow(event.createdAt) };
   const resource = { resource_type: event.resourceType, resource_id: event.resourceId };
   switch (event.kind) {
     case 'label':
-      return {
-        ...heading,
-        ...resource,
+      return Object.assign(heading, resource, {
         // LabelBasic from the label copy; a title no copy knows (a label deleted or renamed since, or one
         // from before label copies) is shown by its title alone.
         label: related.labels.get(event.labelName!) ?? {
@@ -73,25 +72,21 @@ export function presentResourceEvent(event: ResourceEventDoc, related: EventRela
           text_color: null,
         },
         action: event.action!,
-      };
+      });
     case 'milestone':
-      return {
-        ...heading,
-        ...resource,
+      return Object.assign(heading, resource, {
         milestone: presentMilestone(event.milestoneId!, related.milestones.get(event.milestoneId!)),
         action: event.action!,
         state: event.state as ResourceMilestoneEventEntity['state'],
-      };
+      });
     case 'state':
-      return {
-        ...heading,
-        ...resource,
+      return Object.assign(heading, resource, {
         // Closing by a commit or merge request reference is not done here, so no event has a source.
         source_commit: null,
         source_merge_request_id: null,
         state: event.state as ResourceStateEventEntity['state'],
-      };
+      });
     case 'weight':
-      return { ...heading, issue_id: event.resourceId, weight: event.weight ?? null };
+      return Object.assign(heading, { issue_id: event.resourceId, weight: event.weight ?? null });
   }
 }

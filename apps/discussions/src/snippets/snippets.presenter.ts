@@ -40,5 +40,5 @@ export function presentSnippetEntity(
 
 /** A project snippet (Entities::ProjectSnippet): its files, the first as `file_name` (presentSnippetEntity). */
 export function presentSnippet(doc: NoteableDoc, ns: NamespaceView): SnippetEntity {
-  return { ...presentSnippetEntity(doc, ns.webUrl), project_id: doc.projectId! };
+  return Object.assign(presentSnippetEntity(doc, ns.webUrl), { project_id: doc.projectId! });
 }

@@ -39,11 +39,10 @@ export function groupEntity(externalUrl: string, group: NamespaceDoc) {
 }
 
 export function groupDetailEntity(externalUrl: string, group: NamespaceDoc, projects: unknown[]) {
-  return {
-    ...groupEntity(externalUrl, group),
+  return Object.assign(groupEntity(externalUrl, group), {
     projects,
     shared_projects: [],
     shared_with_groups: [],
     prevent_sharing_groups_outside_hierarchy: false,
-  };
+  });
 }

@@ -8,12 +8,11 @@ export function memberEntity(
   user: UserDoc,
   createdBy: UserDoc | null,
 ) {
-  return {
-    ...userBasic(externalUrl, user),
+  return Object.assign(userBasic(externalUrl, user), {
     access_level: member.accessLevel,
     created_at: member.createdAt.toISOString(),
     ...(createdBy ? { created_by: userBasic(externalUrl, createdBy) } : {}),
     expires_at: member.expiresAt,
     membership_state: 'active',
-  };
+  });
 }

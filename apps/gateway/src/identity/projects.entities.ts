@@ -76,8 +76,7 @@ export function projectEntity(externalUrl: string, view: ProjectView, access?: P
   const { project, owner } = view;
   const api = `${externalUrl}/api/v4/projects/${project._id}`;
   const features = featureLevels(project);
-  return {
-    ...basicProjectEntity(externalUrl, view),
+  return Object.assign(basicProjectEntity(externalUrl, view), {
     container_registry_image_prefix: `${host(externalUrl)}/${project.fullPath.toLowerCase()}`,
     _links: {
       self: api,
@@ -125,5 +124,5 @@ export function projectEntity(externalUrl: string, view: ProjectView, access?: P
           },
         }
       : {}),
-  };
+  });
 }

@@ -31,6 +31,24 @@ export const GHOST_USER = {
 } as const satisfies KnownUser;
 
 /**
+ * A stored user copy as a KnownUser, its fields named: `{ ...copy, id: copy._id }` would cost more than
+ * the summary itself, as every field added after a leading object spread builds a new hidden class on
+ * our Node (about 1 µs each).
+ */
+export function knownUser(copy: {
+  _id: number;
+  username: string;
+  name: string;
+  /** Copies that keep no state (discussions') show the user as active. */
+  state?: string;
+  email?: string | null;
+  destroyed?: boolean;
+}): KnownUser {
+  const { username, name, state = 'active', email, destroyed } = copy;
+  return { id: copy._id, username, name, state, email, destroyed };
+}
+
+/**
  * GitLab's `API::Entities::UserBasic` (lib/api/entities/user_basic.rb) — the author, assignee or member
  * summary every entity embeds. `web_url` is the profile on the instance's external URL; `avatar_url` is
  * the one Gravatar URL of the user's address (`gravatarUrl`), the same in every service that knows the
