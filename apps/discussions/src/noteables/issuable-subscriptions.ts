@@ -74,9 +74,7 @@ export function createIssuableSubscriptions(models: Pick<DiscussionsModels, 'not
       type Known = { _id: number; username: string; name: string; email?: string; destroyed?: boolean };
       const found = await models.users.find({ _id: { $in: wanted } }).lean<Known[]>();
       const base = externalUrl.replace(/\/+$/, '');
-      return new Map(
-        found.map((u) => [u._id, userSummary(knownUser(u), base)] as const),
-      );
+      return new Map(found.map((u) => [u._id, userSummary(knownUser(u), base)] as const));
     },
   };
 }
