@@ -1,0 +1,236 @@
+import { randomUUID } from 'node:crypto';
+import type { Model } from 'mongoose';
+import type { Logger } from 'pino';
+import { checkUrl, type HostLookup } from '@gl/service-kit';
+import type { HookDoc } from '../hooks.models';
+import type { DeliveryDoc } from './delivery.models';
+import type { DeliveryStore } from './delivery.store';
+import { sendRequest, SendError, type SendResult } from './http-send';
+
+export interface SenderOptions {
+  externalUrl: string;
+  gitlabVersion: string;
+  allowLocalRequests: boolean;
+  lookup?: HostLookup;
+  /** First retry after this; each next one waits twice as long, up to `retryMaxMs` (10 s to 1 h). */
+  retryBaseMs: number;
+  retryMaxMs: number;
+  timeoutMs: number;
+  /** A hook's queue is held this long per lease, renewed before each request. */
+  leaseMs: number;
+  pollMs: number;
+  maxResponseBytes: number;
+}
+
+export const DEFAULT_SENDER_OPTIONS = {
+  retryBaseMs: 10_000,
+  retryMaxMs: 3_600_000,
+  timeoutMs: 10_000,
+  leaseMs: 60_000,
+  pollMs: 1_000,
+  maxResponseBytes: 16 * 1024,
+};
+
+/** Back-off after `attempts` failed attempts: base, 2×base, 4×base… at most `max`. */
+export function retryDelayMs(attempts: number, baseMs: number, maxMs: number): number {
+  return Math.min(maxMs, baseMs * 2 ** Math.max(0, attempts - 1));
+}
+
+/** WebHook#interpolated_url (app/models/hooks/web_hook.rb): `{name}` replaced by its URL variable. */
+export function interpolatedUrl(hook: Pick<HookDoc, 'url' | 'urlVariables'>): string {
+  const vars = new Map(hook.urlVariables.map((v) => [v.key, v.value]));
+  return hook.url.replace(/\{([A-Za-z0-9_]+)\}/g, (whole, key: string) => vars.get(key) ?? whole);
+}
+
+/** WebHookService#build_headers, then the hook's custom headers (which cannot override GitLab's). */
+export function deliveryHeaders(hook: HookDoc, delivery: DeliveryDoc, options: SenderOptions) {
+  const headers: Record<string, string> = {};
+  for (const { key, value } of hook.customHeaders) headers[key] = value;
+  Object.assign(headers, {
+    'Content-Type': 'application/json',
+    'User-Agent': `GitLab/${options.gitlabVersion}`,
+    'X-Gitlab-Event': delivery.eventName,
+    'X-Gitlab-Webhook-UUID': randomUUID(),
+    'X-Gitlab-Instance': options.externalUrl.replace(/\/+$/, ''),
+    'X-Gitlab-Event-UUID': delivery.eventUuid,
+    'Idempotency-Key': delivery.idempotencyKey,
+  });
+  if (hook.token) headers['X-Gitlab-Token'] = hook.token;
+  return headers;
+}
+
+/** Headers as the log shows them: the token masked (WebHookService#log_execution). */
+function loggedHeaders(headers: Record<string, string>): Record<string, string> {
+  return headers['X-Gitlab-Token'] ? { ...headers, 'X-Gitlab-Token': '[REDACTED]' } : headers;
+}
+
+/**
+ * Sends each hook's queue in sequence order, one hook at a time per lease, so that any number of
+ * replicas run it: WebHookWorker's job, with retries kept in the database instead of a job queue.
+ */
+export function createSender(deps: {
+  store: DeliveryStore;
+  hooks: Model<HookDoc>;
+  options: SenderOptions;
+  logger?: Logger;
+}) {
+  const { store, hooks, options, logger } = deps;
+  const owner = randomUUID();
+  let timer: NodeJS.Timeout | undefined;
+  let running: Promise<void> | null = null;
+  let stopped = false;
+  /** Woken while a pass ran: the next one starts at once. */
+  let again = false;
+
+  async function attempt(hook: HookDoc, delivery: DeliveryDoc): Promise<void> {
+    const headers = deliveryHeaders(hook, delivery, options);
+    const url = interpolatedUrl(hook);
+    let result: SendResult | null = null;
+    let error: string | null = null;
+    let durationMs = 0;
+    const check = await checkUrl(url, {
+      allowLocal: options.allowLocalRequests,
+      requireResolution: true,
+      lookup: options.lookup,
+    });
+    if (!check.ok) {
+      error = `URL is blocked: ${check.message}`;
+    } else {
+      try {
+        result = await sendRequest({
+          url: check.url,
+          address: check.addresses[0]!,
+          headers,
+          body: delivery.payload,
+          timeoutMs: options.timeoutMs,
+          maxResponseBytes: options.maxResponseBytes,
+          verifyTls: hook.enableSslVerification,
+        });
+        durationMs = result.durationMs;
+      } catch (err) {
+        error = (err as Error).message;
+        durationMs = err instanceof SendError ? err.durationMs : 0;
+      }
+    }
+    const now = new Date();
+    const ok = result !== null && result.status >= 200 && result.status < 300;
+    const attempts = delivery.attempts + 1;
+    const reason = ok ? null : (error ?? `HTTP ${result!.status}`);
+    const giveUp = !ok && now.getTime() >= new Date(delivery.giveUpAt).getTime();
+    await store.recordAttempt(delivery._id, {
+      status: ok ? 'delivered' : giveUp ? 'failed' : 'queued',
+      attempts,
+      nextAttemptAt:
+        ok || giveUp
+          ? now
+          : new Date(now.getTime() + retryDelayMs(attempts, options.retryBaseMs, options.retryMaxMs)),
+      url,
+      requestHeaders: loggedHeaders(headers),
+      reason,
+      last: {
+        at: now,
+        // WebHookLog's response_status: the code, or "internal error" without an answer.
+        responseStatus: result ? String(result.status) : 'internal error',
+        responseHeaders: result?.headers ?? {},
+        responseBody: result?.body ?? error ?? '',
+        executionDuration: durationMs / 1000,
+        error,
+      },
+    });
+    if (!ok)
+      logger?.info(
+        { hookId: hook._id, deliveryId: delivery._id, attempts, reason, giveUp },
+        'hook delivery failed',
+      );
+  }
+
+  /** Sends what is due of one hook's queue, in order, while holding its lease. */
+  async function drainHook(hookId: number): Promise<void> {
+    if (!(await store.takeLease(hookId, owner, options.leaseMs))) return;
+    try {
+      for (;;) {
+        if (stopped) return;
+        const delivery = await store.head(hookId);
+        if (!delivery) return;
+        if (new Date(delivery.nextAttemptAt).getTime() > Date.now()) {
+          // What waits behind a retry is due no sooner, so it does not fill the passes meanwhile.
+          await store.holdBehind(hookId, new Date(delivery.nextAttemptAt));
+          return;
+        }
+        // Renewed before each request: a lease never lapses while its owner is sending.
+        if (!(await store.takeLease(hookId, owner, options.leaseMs))) return;
+        const hook = await hooks.findById(hookId).lean<HookDoc>().exec();
+        if (!hook) {
+          await store.recordAttempt(delivery._id, {
+            status: 'failed',
+            attempts: delivery.attempts,
+            nextAttemptAt: new Date(),
+            url: delivery.url,
+            requestHeaders: delivery.requestHeaders,
+            reason: 'hook deleted',
+            last: delivery.last ?? {
+              at: new Date(),
+              responseStatus: 'internal error',
+              responseHeaders: {},
+              responseBody: '',
+              executionDuration: 0,
+              error: 'hook deleted',
+            },
+          });
+          continue;
+        }
+        await attempt(hook, delivery);
+      }
+    } finally {
+      await store.releaseLease(hookId, owner);
+    }
+  }
+
+  /** One pass over every hook with something due. */
+  async function runOnce(): Promise<void> {
+    const ids = await store.dueHookIds(new Date());
+    for (const id of ids) {
+      if (stopped) return;
+      await drainHook(id);
+    }
+  }
+
+  function schedule(delayMs = options.pollMs): void {
+    if (stopped) return;
+    timer = setTimeout(() => {
+      running = runOnce()
+        .catch((err: unknown) => logger?.error({ err }, 'hook sender pass failed'))
+        .finally(() => {
+          running = null;
+          schedule(again ? 0 : options.pollMs);
+          again = false;
+        });
+    }, delayMs);
+    timer.unref();
+  }
+
+  return {
+    runOnce,
+    start(): void {
+      stopped = false;
+      schedule();
+    },
+    /** Runs a pass now (deliveries were just queued) unless one is running; a no-op before start. */
+    wake(): void {
+      if (stopped || !timer) return;
+      if (running) {
+        again = true;
+        return;
+      }
+      clearTimeout(timer);
+      schedule(0);
+    },
+    async stop(): Promise<void> {
+      stopped = true;
+      clearTimeout(timer);
+      await running;
+    },
+  };
+}
+
+export type Sender = ReturnType<typeof createSender>;
