@@ -7,11 +7,14 @@ import type { DiscussionsSource } from '../payloads/discussions-source';
 import { payloadProject } from '../payloads/project';
 import type { DeliveryModels, HookProjectDoc } from './delivery.models';
 import type { DeliveryStore } from './delivery.store';
+import type { SampleStore } from './samples.store';
 
 export interface DeliveryConsumerDeps {
   hooks: Model<HookDoc>;
   models: DeliveryModels;
   store: DeliveryStore;
+  /** Keeps each project's newest issue, merge request and note event for hook tests. */
+  samples: SampleStore;
   source: DiscussionsSource;
   externalUrl: string;
   /** How long a delivery is retried before it is given up (at least a day). */
@@ -90,6 +93,7 @@ export function deliveryConsumer(deps: DeliveryConsumerDeps): Subscription {
         await copyProject(deps.models, event);
         return;
       }
+      await deps.samples.record(event);
       const scope = scopeOf(event);
       if (!scope || event.projectId === null) return;
       const copy = await deps.models.projects.findById(event.projectId).lean<HookProjectDoc>().exec();

@@ -80,7 +80,7 @@ beforeAll(async () => {
     HOOKS_RETRY_BASE_MS: 20,
     HOOKS_RETRY_MAX_MS: 40,
     GITLAB_EXTERNAL_URL: 'http://gl.test',
-  } as never);
+  });
   hookModels = createHooksModels(runtime.connection);
   receiver = await startReceiver();
   source = fakeDiscussions();

@@ -1,5 +1,6 @@
 import type { Connection, Model } from 'mongoose';
 import { Schema } from 'mongoose';
+import type { EventEnvelope } from '@gl/contracts';
 import { defineModel, documentSchema } from '@gl/service-kit';
 
 export type DeliveryStatus = 'queued' | 'delivered' | 'failed';
@@ -20,7 +21,8 @@ export interface DeliveryAttempt {
  * delivered or given up; never deleted by delivery.
  */
 export interface DeliveryDoc {
-  _id: string;
+  /** The log's id (WebHookLog#id), from one counter across hooks. */
+  _id: number;
   hookId: number;
   /** The domain event it came from; `{hookId, eventId}` is unique, so a redelivered event queues nothing. */
   eventId: string;
@@ -68,16 +70,27 @@ export interface HookProjectDoc {
   occurredAt: string;
 }
 
+/**
+ * A project's newest issue, merge request or note as its event described it (`<projectId>:<kind>`): what a
+ * hook test sends (TestHooks::ProjectService takes the project's newest record).
+ */
+export interface HookSampleDoc {
+  _id: string;
+  event: EventEnvelope;
+  occurredAt: string;
+}
+
 export interface DeliveryModels {
   deliveries: Model<DeliveryDoc>;
   leases: Model<HookLeaseDoc>;
   projects: Model<HookProjectDoc>;
+  samples: Model<HookSampleDoc>;
 }
 
 export function createDeliveryModels(connection: Connection): DeliveryModels {
   const deliveries = documentSchema<DeliveryDoc>(
     {
-      _id: String,
+      _id: Number,
       hookId: Number,
       eventId: String,
       sequence: Number,
@@ -104,6 +117,7 @@ export function createDeliveryModels(connection: Connection): DeliveryModels {
   // A hook's queue head, and its log newest first.
   deliveries.index({ hookId: 1, status: 1, sequence: 1 });
   deliveries.index({ hookId: 1, _id: 1 });
+  deliveries.index({ hookId: 1, createdAt: -1, _id: -1 });
   // What is due, across hooks.
   deliveries.index({ status: 1, nextAttemptAt: 1 });
   const leases = documentSchema<HookLeaseDoc>({ _id: Number, owner: String, until: Date });
@@ -121,5 +135,11 @@ export function createDeliveryModels(connection: Connection): DeliveryModels {
     deliveries: defineModel(connection, 'HookDelivery', deliveries, 'web_hook_deliveries'),
     leases: defineModel(connection, 'HookLease', leases, 'web_hook_leases'),
     projects: defineModel(connection, 'HookProject', projects, 'hook_projects'),
+    samples: defineModel(
+      connection,
+      'HookSample',
+      documentSchema<HookSampleDoc>({ _id: String, event: Schema.Types.Mixed, occurredAt: String }),
+      'hook_samples',
+    ),
   };
 }

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { isDuplicateKeyError, type Counters } from '@gl/service-kit';
 import type { HookDoc } from '../hooks.models';
-import type { DeliveryAttempt, DeliveryDoc, DeliveryModels } from './delivery.models';
+import type { DeliveryAttempt, DeliveryDoc, DeliveryModels, HookProjectDoc } from './delivery.models';
 
 export interface QueuedDelivery {
   hook: HookDoc;
@@ -10,6 +10,9 @@ export interface QueuedDelivery {
   eventName: string;
   payload: string;
 }
+
+/** The counter of log ids: integers, as GitLab's web_hook_logs ids are. */
+const LOG_IDS = 'web_hook_logs';
 
 /** The deliveries, the per-hook leases and the project copies: the only code that touches them. */
 export function createDeliveryStore(models: DeliveryModels, counters: Counters) {
@@ -30,7 +33,7 @@ export function createDeliveryStore(models: DeliveryModels, counters: Counters) 
     for (const item of items) {
       if (seen.has(`${item.hook._id}:${item.eventId}`)) continue;
       const doc: DeliveryDoc = {
-        _id: randomUUID(),
+        _id: await counters.next(LOG_IDS),
         hookId: item.hook._id,
         eventId: item.eventId,
         sequence: await counters.next(`web_hook_deliveries:${item.hook._id}`),
@@ -114,7 +117,7 @@ export function createDeliveryStore(models: DeliveryModels, counters: Counters) 
   }
 
   async function recordAttempt(
-    id: string,
+    id: number,
     changes: Pick<
       DeliveryDoc,
       'status' | 'attempts' | 'nextAttemptAt' | 'url' | 'requestHeaders' | 'reason'
@@ -129,12 +132,12 @@ export function createDeliveryStore(models: DeliveryModels, counters: Counters) 
    * A new attempt of a logged delivery (WebHookLog resend): the same payload and Idempotency-Key, queued
    * at the end of the hook's order; null when the hook has no such delivery.
    */
-  async function resend(hookId: number, id: string, now = new Date(), retryForMs = 24 * 3_600_000) {
+  async function resend(hookId: number, id: number, now = new Date(), retryForMs = 24 * 3_600_000) {
     const original = await find(hookId, id);
     if (!original) return null;
     const doc: DeliveryDoc = {
       ...original,
-      _id: randomUUID(),
+      _id: await counters.next(LOG_IDS),
       eventId: `${original.eventId}:resend:${randomUUID()}`,
       sequence: await counters.next(`web_hook_deliveries:${hookId}`),
       status: 'queued',
@@ -152,8 +155,51 @@ export function createDeliveryStore(models: DeliveryModels, counters: Counters) 
     return doc;
   }
 
-  function find(hookId: number, id: string): Promise<DeliveryDoc | null> {
+  /** A delivery that ended already (a test): logged as it is, never queued. */
+  async function log(doc: DeliveryDoc): Promise<void> {
+    await deliveries.create(doc);
+  }
+
+  /** The project's copy from identity events, null before its first one. */
+  function projectCopy(projectId: number): Promise<HookProjectDoc | null> {
+    return models.projects.findById(projectId).lean<HookProjectDoc>().exec();
+  }
+
+  /** A fresh log id, as `queue` takes one. */
+  function nextId(): Promise<number> {
+    return counters.next(LOG_IDS);
+  }
+
+  function find(hookId: number, id: number): Promise<DeliveryDoc | null> {
     return deliveries.findOne({ hookId, _id: id }).lean<DeliveryDoc>().exec();
+  }
+
+  /**
+   * A page of the hook's log since `since`, newest first (WebHookLog.recent), those whose last answer is
+   * one of `statuses` when given; `total` counts the whole selection for the pagination headers.
+   */
+  async function recent(
+    hookId: number,
+    since: Date,
+    page: { skip: number; perPage: number },
+    statuses?: string[],
+  ): Promise<{ docs: DeliveryDoc[]; total: number }> {
+    const filter = {
+      hookId,
+      createdAt: { $gte: since },
+      ...(statuses ? { 'last.responseStatus': { $in: statuses } } : {}),
+    };
+    const [docs, total] = await Promise.all([
+      deliveries
+        .find(filter)
+        .sort({ hookId: 1, createdAt: -1, _id: -1 })
+        .skip(page.skip)
+        .limit(page.perPage)
+        .lean<DeliveryDoc[]>()
+        .exec(),
+      deliveries.countDocuments(filter),
+    ]);
+    return { docs, total };
   }
 
   function ofHook(hookId: number): Promise<DeliveryDoc[]> {
@@ -169,7 +215,11 @@ export function createDeliveryStore(models: DeliveryModels, counters: Counters) 
     holdBehind,
     recordAttempt,
     find,
+    log,
+    nextId,
+    projectCopy,
     ofHook,
+    recent,
     resend,
   };
 }

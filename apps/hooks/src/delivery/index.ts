@@ -6,12 +6,19 @@ import {
   type ServiceRuntime,
   type Subscription,
 } from '@gl/service-kit';
+import type { Router } from 'express';
 import type { HookDoc } from '../hooks.models';
+import type { HooksService } from '../hooks.service';
 import { httpDiscussionsSource, type DiscussionsSource } from '../payloads/discussions-source';
 import { deliveryConsumer } from './consumer';
 import { deliveryConfigSchema, type DeliveryConfig } from './delivery.config';
 import { createDeliveryModels, type DeliveryModels } from './delivery.models';
 import { createDeliveryStore, type DeliveryStore } from './delivery.store';
+import { createHookLogRouter } from './log.router';
+import { createHookTestRouter } from './test.router';
+import { createHookLogService } from './hook-log.service';
+import { createHookTestService } from './hook-test.service';
+import { createSampleStore } from './samples.store';
 import { createSender, DEFAULT_SENDER_OPTIONS, type Sender } from './sender';
 
 export { deliveryConfigSchema };
@@ -21,6 +28,10 @@ export interface Delivery {
   store: DeliveryStore;
   sender: Sender;
   subscription: Subscription;
+  /** The routes of the hooks' delivery logs and resends (lib/api/hooks/events.rb, resend_hook.rb). */
+  logRouter(service: HooksService): Router;
+  /** The route of project hook tests (lib/api/hooks/trigger_test.rb). */
+  testRouter(service: HooksService): Router;
 }
 
 export interface DeliveryDeps {
@@ -65,14 +76,32 @@ export function createDelivery(deps: DeliveryDeps): Delivery {
       externalUrl: config.GITLAB_EXTERNAL_URL,
       contextSecret: runtime.config.INTERNAL_CONTEXT_SECRET,
     });
+  const samples = createSampleStore(models);
   const subscription = deliveryConsumer({
     hooks: deps.hooks,
     models,
     store,
+    samples,
     source,
     externalUrl: config.GITLAB_EXTERNAL_URL,
     retryForMs: config.HOOKS_RETRY_FOR_MS,
     onQueued: () => sender.wake(),
   });
-  return { models, store, sender, subscription };
+  const logs = createHookLogService({
+    store,
+    sender,
+    // A resend answers with its attempt's code when it got one soon; the attempt goes on regardless.
+    resendWaitMs: Math.min(config.HOOKS_TIMEOUT_MS, 4_000),
+    retryForMs: config.HOOKS_RETRY_FOR_MS,
+  });
+  const tests = createHookTestService({
+    store,
+    samples,
+    sender,
+    source,
+    externalUrl: config.GITLAB_EXTERNAL_URL,
+  });
+  const logRouter = (service: HooksService) => createHookLogRouter(service, logs);
+  const testRouter = (service: HooksService) => createHookTestRouter(service, tests);
+  return { models, store, sender, subscription, logRouter, testRouter };
 }

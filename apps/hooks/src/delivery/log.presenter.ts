@@ -1,10 +1,11 @@
+import type { WebHookLogEntity } from '@gl/contracts';
 import type { DeliveryDoc } from './delivery.models';
 
 /**
- * A delivery as GitLab's API shows a hook's log entry (lib/api/entities/hooks/web_hook_log.rb, WebHookLog):
+ * A delivery as GitLab's API shows a hook's log entry (lib/api/entities/web_hook_log.rb):
  * the last attempt's request and answer; a delivery not attempted yet shows what will be sent.
  */
-export function presentWebHookLog(doc: DeliveryDoc) {
+export function presentWebHookLog(doc: DeliveryDoc): WebHookLogEntity {
   return {
     id: doc._id,
     url: doc.url,
@@ -15,12 +16,11 @@ export function presentWebHookLog(doc: DeliveryDoc) {
     response_body: doc.last?.responseBody ?? '',
     execution_duration: doc.last?.executionDuration ?? 0,
     response_status: doc.last?.responseStatus ?? null,
+    created_at: new Date(doc.createdAt).toISOString(),
     // Not GitLab's: where the delivery stands, how often it was tried, why it failed.
     status: doc.status,
     attempts: doc.attempts,
     idempotency_key: doc.idempotencyKey,
     reason: doc.reason,
-    created_at: new Date(doc.createdAt).toISOString(),
-    updated_at: new Date(doc.updatedAt).toISOString(),
   };
 }

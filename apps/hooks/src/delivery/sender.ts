@@ -3,7 +3,7 @@ import type { Model } from 'mongoose';
 import type { Logger } from 'pino';
 import { checkUrl, type HostLookup } from '@gl/service-kit';
 import type { HookDoc } from '../hooks.models';
-import type { DeliveryDoc } from './delivery.models';
+import type { DeliveryAttempt, DeliveryDoc } from './delivery.models';
 import type { DeliveryStore } from './delivery.store';
 import { sendRequest, SendError, type SendResult } from './http-send';
 
@@ -64,6 +64,33 @@ function loggedHeaders(headers: Record<string, string>): Record<string, string> 
   return headers['X-Gitlab-Token'] ? { ...headers, 'X-Gitlab-Token': '[REDACTED]' } : headers;
 }
 
+/** What one request did: the URL and headers sent, the answer or why there was none. */
+interface Execution {
+  url: string;
+  headers: Record<string, string>;
+  result: SendResult | null;
+  error: string | null;
+  durationMs: number;
+}
+
+const succeeded = (run: Execution): boolean =>
+  run.result !== null && run.result.status >= 200 && run.result.status < 300;
+
+const reasonOf = (run: Execution): string | null =>
+  succeeded(run) ? null : (run.error ?? `HTTP ${run.result!.status}`);
+
+function lastAttempt(run: Execution, at: Date): DeliveryAttempt {
+  return {
+    at,
+    // WebHookLog's response_status: the code, or "internal error" without an answer.
+    responseStatus: run.result ? String(run.result.status) : 'internal error',
+    responseHeaders: run.result?.headers ?? {},
+    responseBody: run.result?.body ?? run.error ?? '',
+    executionDuration: run.durationMs / 1000,
+    error: run.error,
+  };
+}
+
 /**
  * Sends each hook's queue in sequence order, one hook at a time per lease, so that any number of
  * replicas run it: WebHookWorker's job, with retries kept in the database instead of a job queue.
@@ -82,40 +109,39 @@ export function createSender(deps: {
   /** Woken while a pass ran: the next one starts at once. */
   let again = false;
 
-  async function attempt(hook: HookDoc, delivery: DeliveryDoc): Promise<void> {
+  /** One request as WebHookService#make_request sends it, the URL checked again and the checked address used. */
+  async function execute(hook: HookDoc, delivery: DeliveryDoc): Promise<Execution> {
     const headers = deliveryHeaders(hook, delivery, options);
     const url = interpolatedUrl(hook);
-    let result: SendResult | null = null;
-    let error: string | null = null;
-    let durationMs = 0;
     const check = await checkUrl(url, {
       allowLocal: options.allowLocalRequests,
       requireResolution: true,
       lookup: options.lookup,
     });
-    if (!check.ok) {
-      error = `URL is blocked: ${check.message}`;
-    } else {
-      try {
-        result = await sendRequest({
-          url: check.url,
-          address: check.addresses[0]!,
-          headers,
-          body: delivery.payload,
-          timeoutMs: options.timeoutMs,
-          maxResponseBytes: options.maxResponseBytes,
-          verifyTls: hook.enableSslVerification,
-        });
-        durationMs = result.durationMs;
-      } catch (err) {
-        error = (err as Error).message;
-        durationMs = err instanceof SendError ? err.durationMs : 0;
-      }
+    if (!check.ok)
+      return { url, headers, result: null, error: `URL is blocked: ${check.message}`, durationMs: 0 };
+    try {
+      const result = await sendRequest({
+        url: check.url,
+        address: check.addresses[0]!,
+        headers,
+        body: delivery.payload,
+        timeoutMs: options.timeoutMs,
+        maxResponseBytes: options.maxResponseBytes,
+        verifyTls: hook.enableSslVerification,
+      });
+      return { url, headers, result, error: null, durationMs: result.durationMs };
+    } catch (err) {
+      const durationMs = err instanceof SendError ? err.durationMs : 0;
+      return { url, headers, result: null, error: (err as Error).message, durationMs };
     }
+  }
+
+  async function attempt(hook: HookDoc, delivery: DeliveryDoc): Promise<void> {
+    const run = await execute(hook, delivery);
     const now = new Date();
-    const ok = result !== null && result.status >= 200 && result.status < 300;
+    const ok = succeeded(run);
     const attempts = delivery.attempts + 1;
-    const reason = ok ? null : (error ?? `HTTP ${result!.status}`);
     const giveUp = !ok && now.getTime() >= new Date(delivery.giveUpAt).getTime();
     await store.recordAttempt(delivery._id, {
       status: ok ? 'delivered' : giveUp ? 'failed' : 'queued',
@@ -124,22 +150,14 @@ export function createSender(deps: {
         ok || giveUp
           ? now
           : new Date(now.getTime() + retryDelayMs(attempts, options.retryBaseMs, options.retryMaxMs)),
-      url,
-      requestHeaders: loggedHeaders(headers),
-      reason,
-      last: {
-        at: now,
-        // WebHookLog's response_status: the code, or "internal error" without an answer.
-        responseStatus: result ? String(result.status) : 'internal error',
-        responseHeaders: result?.headers ?? {},
-        responseBody: result?.body ?? error ?? '',
-        executionDuration: durationMs / 1000,
-        error,
-      },
+      url: run.url,
+      requestHeaders: loggedHeaders(run.headers),
+      reason: reasonOf(run),
+      last: lastAttempt(run, now),
     });
     if (!ok)
       logger?.info(
-        { hookId: hook._id, deliveryId: delivery._id, attempts, reason, giveUp },
+        { hookId: hook._id, deliveryId: delivery._id, attempts, reason: reasonOf(run), giveUp },
         'hook delivery failed',
       );
   }
@@ -211,6 +229,27 @@ export function createSender(deps: {
 
   return {
     runOnce,
+    /**
+     * A test delivery (TestHooks::BaseService runs `hook.execute(data, trigger_key, force: true)`): sent at
+     * once, outside the hook's queue and never retried, and logged as it ended.
+     */
+    async sendOnce(hook: HookDoc, delivery: DeliveryDoc): Promise<DeliveryDoc> {
+      const run = await execute(hook, delivery);
+      const now = new Date();
+      const logged: DeliveryDoc = {
+        ...delivery,
+        status: succeeded(run) ? 'delivered' : 'failed',
+        attempts: 1,
+        nextAttemptAt: now,
+        url: run.url,
+        requestHeaders: loggedHeaders(run.headers),
+        reason: reasonOf(run),
+        last: lastAttempt(run, now),
+        updatedAt: now,
+      };
+      await store.log(logged);
+      return logged;
+    },
     start(): void {
       stopped = false;
       schedule();

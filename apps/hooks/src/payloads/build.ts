@@ -98,6 +98,16 @@ const userAttrs = (user: { id: number; name?: string; username?: string; avatar_
   email: '[REDACTED]',
 });
 
+/**
+ * `hook_data[:assignees] = … if issuable.assignees.any?`, the same for reviewers
+ * (lib/gitlab/data_builder/issuable.rb): the key only when someone is there.
+ */
+function people<K extends string>(key: K, users: Parameters<typeof userAttrs>[0][]) {
+  return users.length > 0
+    ? ({ [key]: users.map(userAttrs) } as Record<K, ReturnType<typeof userAttrs>[]>)
+    : {};
+}
+
 /** Gitlab::DataBuilder::Issuable#build for an issue (lib/gitlab/data_builder/issuable.rb). */
 async function issuePayload(input: BuildInput, scope: HookScope) {
   const { event, project, externalUrl, source } = input;
@@ -114,7 +124,7 @@ async function issuePayload(input: BuildInput, scope: HookScope) {
     labels: labelsOf(issue, project.id),
     changes: {},
     repository: repositoryAttrs(project, externalUrl),
-    assignees: issue.assignees.map(userAttrs),
+    ...people('assignees', issue.assignees),
   };
 }
 
@@ -138,8 +148,8 @@ async function mergeRequestPayload(input: BuildInput) {
     labels: labelsOf(mr, project.id),
     changes: {},
     repository: repositoryAttrs(project, externalUrl),
-    assignees: mr.assignees.map(userAttrs),
-    reviewers: mr.reviewers.map(userAttrs),
+    ...people('assignees', mr.assignees),
+    ...people('reviewers', mr.reviewers),
   };
 }
 

@@ -9,15 +9,23 @@ import { payloadProject } from './project';
 const T = DOMAIN_EVENT_TYPES.discussions;
 
 /**
- * Keys of the documented examples this service does not send: EE incident management and health status,
- * the example's `changes` of an update (opened, closed and reopened carry none), and an old note example's
- * issue columns (`position`, `branch_name`) IssueBuilder no longer sends.
+ * Keys of the documented examples (doc/user/project/integrations/webhook_events.md) this service does not
+ * send: EE incident management and health status, the examples' `changes` of an update (opened, closed and
+ * reopened carry none), the deprecated top-level `assignee` the issue example still shows (the builder,
+ * lib/gitlab/data_builder/issuable.rb, sends only `assignees`), and an old note example's issue columns
+ * (`position`, `branch_name`) IssueBuilder no longer sends.
  */
 const NOT_SENT = new Set([
   'object_attributes.health_status',
   'object_attributes.escalation_status',
   'object_attributes.escalation_policy',
   'changes.updated_by_id',
+  'changes.updated_at',
+  'changes.labels',
+  'changes.draft',
+  'changes.last_edited_at',
+  'changes.last_edited_by_id',
+  'assignee',
   'issue.position',
   'issue.branch_name',
 ]);
