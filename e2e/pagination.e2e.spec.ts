@@ -90,6 +90,7 @@ describe('pagination parameters on every list', () => {
       user_id: values.userId!,
       eventable_id: eventable,
       eventable_iid: eventable,
+      hook_id: op.path.startsWith('/groups/') ? resources.groupHookId : resources.projectHookId,
       // A project route's milestone, board and board list are the project's own.
       ...(op.path.startsWith('/projects/') && {
         milestone_id: resources.projectMilestoneId,

@@ -49,6 +49,9 @@ export interface Resources {
   /** A webhook of the project and one of the group (hook endpoints address them). */
   projectHookId: number;
   groupHookId: number;
+  /** A delivery logged for each hook (the resend routes address one). */
+  projectHookLogId: number;
+  groupHookLogId: number;
 }
 
 export interface ResourceContext {
@@ -148,6 +151,17 @@ export async function repositoryId(projectId: number, path: string): Promise<num
     if (list.length < 100) break;
   }
   throw new Error(`registry repository ${path} not recorded`);
+}
+
+/** The hook's first logged delivery, queued from the bus a moment after its event. */
+async function firstLogId(path: string, token: string): Promise<number> {
+  const deadline = Date.now() + 20_000;
+  while (Date.now() < deadline) {
+    const [log] = await must<{ id: number }[]>('GET', path, { token });
+    if (log) return log.id;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`no delivery logged at ${path}`);
 }
 
 export async function createResources(ctx: ResourceContext): Promise<Resources> {
@@ -255,12 +269,18 @@ export async function createResources(ctx: ResourceContext): Promise<Resources> 
 
   const projectHook = await must<{ id: number }>('POST', `${p}/hooks`, {
     token,
-    body: { url: 'https://hooks.example.com/matrix' },
+    body: { url: 'https://hooks.example.com/matrix', note_events: true },
   });
   const groupHook = await must<{ id: number }>('POST', `/groups/${ctx.group.id}/hooks`, {
     token,
-    body: { url: 'https://hooks.example.com/matrix' },
+    body: { url: 'https://hooks.example.com/matrix', note_events: true },
   });
+  // One comment logs a delivery for both hooks (group hooks get their projects' events).
+  await must('POST', `${p}/issues/${issue.iid}/notes`, { token, body: { body: 'Matrix hook note' } });
+  const [projectHookLogId, groupHookLogId] = await Promise.all([
+    firstLogId(`${p}/hooks/${projectHook.id}/events`, token),
+    firstLogId(`${g}/hooks/${groupHook.id}/events`, token),
+  ]);
 
   await pushImage(ctx.project.pathWithNamespace, 'v1');
   await pushImage(ctx.project.pathWithNamespace, 'latest');
@@ -297,5 +317,7 @@ export async function createResources(ctx: ResourceContext): Promise<Resources> 
     projectMemberId: ctx.bystander.id,
     projectHookId: projectHook.id,
     groupHookId: groupHook.id,
+    projectHookLogId,
+    groupHookLogId,
   };
 }

@@ -8,11 +8,13 @@ import {
   type ServiceInstance,
   type ServiceRuntime,
 } from '@gl/service-kit';
+import { createDelivery, deliveryConfigSchema, type Delivery } from './delivery';
 import { createHooksModels } from './hooks.models';
 import { createHooksRouter } from './hooks.router';
 import { createHooksService, type HooksService } from './hooks.service';
 import { createHooksStore, type HooksStore } from './hooks.store';
 import { identityProjection } from './identity.projection';
+import type { DiscussionsSource } from './payloads/discussions-source';
 
 export const SERVICE_NAME = 'hooks';
 
@@ -22,26 +24,46 @@ export const SERVICE_NAME = 'hooks';
  */
 export const hooksConfigSchema = z.object({
   ALLOW_LOCAL_REQUESTS_FROM_WEB_HOOKS_AND_SERVICES: z.preprocess((v) => v ?? false, booleanParam),
+  // Deliveries (delivery/delivery.config.ts): DISCUSSIONS_URL, GITLAB_EXTERNAL_URL, HOOKS_RETRY_*…
+  ...deliveryConfigSchema.shape,
 });
 export type HooksConfig = BaseServiceConfig & Partial<z.infer<typeof hooksConfigSchema>>;
 
 /**
  * Composes the hooks service from ready dependencies; opens nothing itself (main.ts does), so component
- * tests build it in-process against their own database. `lookup` replaces the system resolver in tests.
+ * tests build it in-process against their own database. `lookup` replaces the system resolver in tests,
+ * `source` the reads from discussions.
  */
 export function createHooksApp(
   runtime: ServiceRuntime<HooksConfig>,
   lookup?: HostLookup,
-): ServiceInstance & { hooks: HooksService; store: HooksStore } {
+  source?: DiscussionsSource,
+): ServiceInstance & { hooks: HooksService; store: HooksStore; delivery: Delivery } {
   const models = createHooksModels(runtime.connection);
   const store = createHooksStore(models, createCounters(runtime.connection));
   const hooks = createHooksService(store, {
     allowLocalRequests: runtime.config.ALLOW_LOCAL_REQUESTS_FROM_WEB_HOOKS_AND_SERVICES ?? false,
     lookup,
   });
+  // Payloads queued from the bus, sent by the background sender (delivery/).
+  const delivery = createDelivery({
+    runtime,
+    hooks: models.hooks,
+    allowLocalRequests: runtime.config.ALLOW_LOCAL_REQUESTS_FROM_WEB_HOOKS_AND_SERVICES ?? false,
+    lookup,
+    source,
+  });
   const app = createRuntimeHttpApp(runtime, SERVICE_NAME, {
-    apiRouters: [createHooksRouter(hooks)],
+    apiRouters: [createHooksRouter(hooks), delivery.logRouter(hooks), delivery.testRouter(hooks)],
     serves: HOOKS_ENDPOINTS,
   });
-  return { app, hooks, store, subscriptions: [identityProjection(store)] };
+  return {
+    app,
+    hooks,
+    store,
+    delivery,
+    subscriptions: [identityProjection(store), delivery.subscription],
+    start: () => delivery.sender.start(),
+    stop: () => delivery.sender.stop(),
+  };
 }

@@ -1,48 +1,17 @@
 import { Router, type Request } from 'express';
+import { HOOKS_API, hookIdParams } from '@gl/contracts';
 import {
-  ACCESS_LEVELS,
-  HOOKS_API,
-  hookIdParams,
-  type InternalContext,
-  type NamespaceContext,
-} from '@gl/contracts';
-import {
-  ForbiddenError,
-  accessLevelOf,
-  isHigherTier,
   parseParams,
   readPageRequest,
-  requireNamespace,
-  requireUser,
   route,
   sendJson,
   sendNoContent,
   setPaginationHeaders,
 } from '@gl/service-kit';
+import { groupAdmin, parentOf, projectAdmin } from './hooks.access';
 import { presentGroupHook, presentProjectHook } from './hooks.presenter';
-import { ancestryOf, type HookParent, type HooksService } from './hooks.service';
+import { ancestryOf, type HooksService } from './hooks.service';
 
-/** lib/api/project_hooks.rb: `authenticate!`, then `authorize! :admin_web_hook` (Maintainer): 401, 404, 403. */
-function projectAdmin(ctx: InternalContext): NamespaceContext {
-  requireUser(ctx);
-  const ns = requireNamespace(ctx, 'project');
-  if (accessLevelOf(ctx) < ACCESS_LEVELS.maintainer) throw new ForbiddenError();
-  return ns;
-}
-
-/**
- * ee/lib/api/group_hooks.rb: `authenticate!`, then `authorize! :admin_web_hook, user_group`, which EE's
- * GroupPolicy grants Owners where the licence has group webhooks (Premium): 401, 404, then 403 for a lower
- * role or a Free instance.
- */
-function groupAdmin(ctx: InternalContext): NamespaceContext {
-  requireUser(ctx);
-  const ns = requireNamespace(ctx, 'group');
-  if (!isHigherTier(ctx) || accessLevelOf(ctx) < ACCESS_LEVELS.owner) throw new ForbiddenError();
-  return ns;
-}
-
-const parentOf = (ns: NamespaceContext): HookParent => ({ kind: ns.kind, id: ns.id });
 const hookIdOf = (req: Request): number => parseParams(hookIdParams, req.params).hook_id;
 
 export function createHooksRouter(hooks: HooksService): Router {

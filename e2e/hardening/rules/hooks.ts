@@ -53,6 +53,28 @@ export const HOOK_RULES: Rules = {
     fresh: 'projectHook',
     source: PROJECT,
   },
+  listProjectHookEvents: {
+    target: 'project',
+    see: VISIBLE,
+    need: 'maintainer',
+    params: (c) => ({ hook_id: c.r.projectHookId }),
+    source: `${PROJECT}; lib/api/hooks/events.rb mounted under it`,
+  },
+  resendProjectHookEvent: {
+    target: 'project',
+    see: VISIBLE,
+    role: 'maintainer',
+    params: (c) => ({ hook_id: c.r.projectHookId, hook_log_id: c.r.projectHookLogId }),
+    source: `${PROJECT}; lib/api/hooks/resend_hook.rb mounted under it`,
+  },
+  // push_events answers 422 "Testing not available for this hook" here, so no cell sends anything.
+  testProjectHook: {
+    target: 'project',
+    see: VISIBLE,
+    role: 'maintainer',
+    params: (c) => ({ hook_id: c.r.projectHookId, trigger: 'push_events' }),
+    source: `${PROJECT}; lib/api/hooks/trigger_test.rb mounted under it`,
+  },
   listGroupHooks: {
     target: 'group',
     see: VISIBLE,
@@ -87,5 +109,19 @@ export const HOOK_RULES: Rules = {
     role: 'owner',
     fresh: 'groupHook',
     source: GROUP,
+  },
+  listGroupHookEvents: {
+    target: 'group',
+    see: VISIBLE,
+    need: 'owner',
+    params: (c) => ({ hook_id: c.r.groupHookId }),
+    source: `${GROUP}; lib/api/hooks/events.rb mounted under it`,
+  },
+  resendGroupHookEvent: {
+    target: 'group',
+    see: VISIBLE,
+    role: 'owner',
+    params: (c) => ({ hook_id: c.r.groupHookId, hook_log_id: c.r.groupHookLogId }),
+    source: `${GROUP}; lib/api/hooks/resend_hook.rb mounted under it`,
   },
 };

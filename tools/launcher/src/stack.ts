@@ -209,6 +209,15 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
     ...Object.fromEntries(STACK_SERVICES.map((s) => [`${s.toUpperCase()}_URL`, replicaUrls[s].join(',')])),
   });
 
+  // Hook payloads read discussions (every replica, in turn, as the gateway does) and carry the gateway's URL.
+  for (const name of replicaNames('hooks', options.replicas?.hooks)) {
+    envs.set(name, {
+      ...envs.get(name),
+      DISCUSSIONS_URL: replicaUrls.discussions.join(','),
+      GITLAB_EXTERNAL_URL: options.externalUrl ?? gatewayUrl,
+    });
+  }
+
   const gatewayUrls = [gatewayUrl];
   for (let n = 2; n <= (options.gateways ?? 1); n++) {
     const port = await freePort();

@@ -1,6 +1,7 @@
 import type { HostLookup } from '@gl/service-kit';
 import { namespaceFactory, startServiceHarness, type ServiceHarnessBase } from '@gl/testing';
 import { createHooksApp, type HooksConfig } from '../app';
+import type { DiscussionsSource } from '../payloads/discussions-source';
 
 export const { projectNamespace, groupNamespace } = namespaceFactory({
   firstId: 7000 + Math.floor(Math.random() * 1000) * 100,
@@ -27,11 +28,15 @@ export interface HooksHarness extends ServiceHarnessBase<HooksConfig> {
   instance: ReturnType<typeof createHooksApp>;
 }
 
-export async function startHooksHarness(config: Partial<HooksConfig> = {}): Promise<HooksHarness> {
+/** `source` answers the payloads' reads from discussions (none: reads fail, deliveries are not queued). */
+export async function startHooksHarness(
+  config: Partial<HooksConfig> = {},
+  source?: DiscussionsSource,
+): Promise<HooksHarness> {
   return startServiceHarness<ReturnType<typeof createHooksApp>, HooksConfig>({
     service: 'hooks',
     config,
-    createApp: (runtime) => createHooksApp(runtime, testLookup),
+    createApp: (runtime) => createHooksApp(runtime, testLookup, source),
     caller: { lenientJson: true },
   });
 }

@@ -55,6 +55,8 @@ export const DURABLES = {
   discussionsIdentity: 'discussions-identity',
   notificationsIdentity: 'notifications-identity',
   boardsIdentity: 'boards-identity',
+  /** The hooks service's deliveries: issue, merge request and note events queued for the hooks they reach. */
+  hooksDelivery: 'hooks-delivery',
 } as const;
 
 export const EVENT_TYPES = {

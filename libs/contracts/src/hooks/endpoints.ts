@@ -1,10 +1,12 @@
 import { z } from 'zod';
 import { byOperationId, defineEndpoints, type EndpointDeclaration } from '../endpoint';
-import { groupHookEntity, projectHookEntity } from './entities';
+import { groupHookEntity, projectHookEntity, retryWebhookEventEntity, webHookLogEntity } from './entities';
 import {
   createGroupHookBody,
   createProjectHookBody,
+  listHookEventsQuery,
   listHooksQuery,
+  testProjectHookParams,
   updateGroupHookBody,
   updateProjectHookBody,
 } from './params';
@@ -72,6 +74,39 @@ const PROJECT_HOOK_ENDPOINTS = [
     response: { status: 204, description: 'Removed' },
     errors: [401, 403, 404],
   },
+  {
+    method: 'GET',
+    path: '/projects/{id}/hooks/{hook_id}/events',
+    operationId: 'listProjectHookEvents',
+    summary: "A project hook's deliveries of the last 7 days, newest first (lib/api/hooks/events.rb)",
+    tags,
+    auth: 'token',
+    params: listHookEventsQuery,
+    response: { status: 200, description: 'Hook logs', schema: z.array(webHookLogEntity), paginated: true },
+    errors: [400, 401, 403, 404],
+  },
+  {
+    method: 'POST',
+    path: '/projects/{id}/hooks/{hook_id}/events/{hook_log_id}/resend',
+    operationId: 'resendProjectHookEvent',
+    summary: 'Send a logged delivery again, same payload and Idempotency-Key (lib/api/hooks/resend_hook.rb)',
+    tags,
+    auth: 'token',
+    response: { status: 201, description: 'Resent', schema: retryWebhookEventEntity },
+    errors: [401, 403, 404, 422],
+  },
+  {
+    method: 'POST',
+    path: '/projects/{id}/hooks/{hook_id}/test/{trigger}',
+    operationId: 'testProjectHook',
+    summary:
+      "Send the project's newest issue, merge request or note to the hook now (lib/api/hooks/trigger_test.rb)",
+    tags,
+    auth: 'token',
+    params: testProjectHookParams,
+    response: { status: 201, description: '{"message":"201 Created"}: the hook answered 2xx' },
+    errors: [400, 401, 403, 404, 422],
+  },
 ] as const satisfies readonly EndpointDeclaration[];
 
 /** ee/lib/api/group_hooks.rb: Owner (`authorize! :admin_web_hook, user_group`), Premium and up. */
@@ -133,6 +168,29 @@ const GROUP_HOOK_ENDPOINTS = [
     higherTier: true,
     response: { status: 204, description: 'Removed' },
     errors: [401, 403, 404],
+  },
+  {
+    method: 'GET',
+    path: '/groups/{id}/hooks/{hook_id}/events',
+    operationId: 'listGroupHookEvents',
+    summary: "A group hook's deliveries of the last 7 days, newest first (lib/api/hooks/events.rb)",
+    tags,
+    auth: 'token',
+    higherTier: true,
+    params: listHookEventsQuery,
+    response: { status: 200, description: 'Hook logs', schema: z.array(webHookLogEntity), paginated: true },
+    errors: [400, 401, 403, 404],
+  },
+  {
+    method: 'POST',
+    path: '/groups/{id}/hooks/{hook_id}/events/{hook_log_id}/resend',
+    operationId: 'resendGroupHookEvent',
+    summary: 'Send a logged delivery again, same payload and Idempotency-Key (lib/api/hooks/resend_hook.rb)',
+    tags,
+    auth: 'token',
+    higherTier: true,
+    response: { status: 201, description: 'Resent', schema: retryWebhookEventEntity },
+    errors: [401, 403, 404, 422],
   },
 ] as const satisfies readonly EndpointDeclaration[];
 

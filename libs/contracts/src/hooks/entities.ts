@@ -72,3 +72,30 @@ export const groupHookEntity = hookEntity.extend({
   resource_access_token_events: z.boolean(),
 });
 export type GroupHookEntity = z.infer<typeof groupHookEntity>;
+
+/**
+ * lib/api/entities/web_hook_log.rb: one delivery of a hook, its last attempt's request and answer. The
+ * last four fields are ours: where the delivery stands, how often it was tried, the Idempotency-Key it is
+ * sent with (the same on every retry and resend) and why it failed.
+ */
+export const webHookLogEntity = z.object({
+  id: z.number().int(),
+  url: z.string().nullable(),
+  trigger: z.string(),
+  request_headers: z.record(z.string(), z.string()),
+  request_data: z.unknown(),
+  response_headers: z.record(z.string(), z.string()),
+  response_body: z.string(),
+  execution_duration: z.number(),
+  /** The code as a string, `internal error` without an answer, null before the first attempt. */
+  response_status: z.string().nullable(),
+  created_at: isoTimestamp,
+  status: z.enum(['queued', 'delivered', 'failed']),
+  attempts: z.number().int(),
+  idempotency_key: z.string(),
+  reason: z.string().nullable(),
+});
+export type WebHookLogEntity = z.infer<typeof webHookLogEntity>;
+
+/** lib/api/entities/retry_webhook_event.rb: the resent request's answer code (null: not answered yet). */
+export const retryWebhookEventEntity = z.object({ response_status: z.number().int().nullable() });

@@ -79,3 +79,37 @@ export type CreateHookParams = z.infer<typeof createProjectHookBody> | z.infer<t
 export type UpdateHookParams = z.infer<typeof updateProjectHookBody> | z.infer<typeof updateGroupHookBody>;
 
 export const listHooksQuery = paginationQuery;
+
+/** The HTTP codes Rack knows and the three groups lib/api/hooks/events.rb's `status` takes. */
+const LOG_STATUS_GROUPS = ['successful', 'client_failure', 'server_failure'] as const;
+const logStatus = z.union([z.enum(LOG_STATUS_GROUPS), z.string().regex(/^[1-5]\d\d$/)]);
+
+/**
+ * lib/api/hooks/events.rb: `status` (comma-separated codes or groups) and `use :pagination`, its `per_page`
+ * further held to 1..20 (default 20): more is "per_page does not have a valid value".
+ */
+export const listHookEventsQuery = paginationQuery
+  .extend({
+    status: z
+      .preprocess(
+        (raw) => (typeof raw === 'string' ? raw.split(',').map((s) => s.trim()) : raw),
+        z.array(logStatus),
+      )
+      .optional(),
+  })
+  .refine((query) => query.per_page === undefined || query.per_page <= 20, {
+    message: 'per_page does not have a valid value',
+    path: ['per_page'],
+  });
+
+/** lib/api/hooks/resend_hook.rb: `:hook_id/events/:hook_log_id/resend`. */
+export const hookLogParams = z.object({ hook_id: recordIdParam, hook_log_id: recordIdParam });
+
+/**
+ * lib/api/hooks/trigger_test.rb: `:hook_id/test/:trigger`, the trigger one of ProjectHook.triggers' names
+ * (app/models/hooks/project_hook.rb), the same as the hook's event switches.
+ */
+export const testProjectHookParams = z.object({
+  hook_id: recordIdParam,
+  trigger: z.enum(PROJECT_HOOK_EVENT_FLAGS),
+});

@@ -1,0 +1,441 @@
+import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { randomUUID } from 'node:crypto';
+import { DOMAIN_EVENT_TYPES, EVENT_TYPES, type EventEnvelope } from '@gl/contracts';
+import { createTestRuntime, eventually, projectEventFields, type TestRuntime } from '@gl/testing';
+import { createHooksModels, type HookDoc, type HooksModels } from '../hooks.models';
+import type { HooksConfig } from '../app';
+import {
+  fakeDiscussions,
+  testIssue,
+  testNote,
+  type FakeDiscussions,
+} from '../payloads/fake-discussions.test-helpers';
+import { createDelivery, type Delivery } from './index';
+import { presentWebHookLog } from './log.presenter';
+
+const T = DOMAIN_EVENT_TYPES.discussions;
+
+interface Received {
+  path: string;
+  headers: IncomingHttpHeaders;
+  body: Record<string, unknown>;
+}
+
+/** A webhook receiver on 127.0.0.1: answers what `answer` says, records every request, counts overlaps. */
+function startReceiver() {
+  const received: Received[] = [];
+  let inFlight = 0;
+  let maxInFlight = 0;
+  const state = {
+    received,
+    answer: (_req: Received): number => 200,
+    delayMs: 0,
+    get maxInFlight() {
+      return maxInFlight;
+    },
+    url: '',
+    server: null as Server | null,
+  };
+  const server = createServer((req, res) => {
+    inFlight += 1;
+    maxInFlight = Math.max(maxInFlight, inFlight);
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      const entry = {
+        path: req.url ?? '',
+        headers: req.headers,
+        body: JSON.parse(Buffer.concat(chunks).toString('utf8')) as Record<string, unknown>,
+      };
+      received.push(entry);
+      const status = state.answer(entry);
+      setTimeout(() => {
+        inFlight -= 1;
+        res.writeHead(status, { 'content-type': 'text/plain', 'x-receiver': 'test' });
+        res.end(status === 200 ? 'ok' : 'boom');
+      }, state.delayMs);
+    });
+  });
+  state.server = server;
+  return new Promise<typeof state>((resolve) => {
+    server.listen(0, '127.0.0.1', () => {
+      state.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+      resolve(state);
+    });
+  });
+}
+
+type Receiver = Awaited<ReturnType<typeof startReceiver>>;
+
+let runtime: TestRuntime<HooksConfig>;
+let hookModels: HooksModels;
+let receiver: Receiver;
+let source: FakeDiscussions;
+let delivery: Delivery;
+let nextId = 900_000 + Math.floor(Math.random() * 1000) * 100;
+
+beforeAll(async () => {
+  runtime = await createTestRuntime<HooksConfig>('hooks-delivery', {
+    HOOKS_RETRY_BASE_MS: 20,
+    HOOKS_RETRY_MAX_MS: 40,
+    GITLAB_EXTERNAL_URL: 'http://gl.test',
+  });
+  hookModels = createHooksModels(runtime.connection);
+  receiver = await startReceiver();
+  source = fakeDiscussions();
+  delivery = createDelivery({ runtime, hooks: hookModels.hooks, allowLocalRequests: true, source });
+  await delivery.models.deliveries.createIndexes();
+});
+
+afterAll(async () => {
+  await new Promise((done) => receiver.server!.close(done));
+  await runtime.close();
+});
+
+beforeEach(() => {
+  receiver.received.length = 0;
+  receiver.answer = () => 200;
+  receiver.delayMs = 0;
+});
+
+async function addHook(
+  fields: Partial<HookDoc> & Pick<HookDoc, 'parentKind' | 'parentId'>,
+): Promise<HookDoc> {
+  const now = new Date();
+  const doc: HookDoc = {
+    _id: nextId++,
+    ancestorGroupIds: [],
+    rootGroupId: null,
+    ancestryAt: now.toISOString(),
+    url: `${receiver.url}/hook`,
+    name: null,
+    description: null,
+    token: null,
+    enableSslVerification: true,
+    events: {},
+    pushEventsBranchFilter: null,
+    branchFilterStrategy: 'wildcard',
+    customWebhookTemplate: null,
+    urlVariables: [],
+    customHeaders: [],
+    createdAt: now,
+    updatedAt: now,
+    ...fields,
+  };
+  await hookModels.hooks.create(doc);
+  return doc;
+}
+
+function discussionsEvent(type: string, projectId: number, data: Record<string, unknown>): EventEnvelope {
+  return {
+    id: randomUUID(),
+    type,
+    version: 1,
+    occurredAt: new Date().toISOString(),
+    producer: 'discussions',
+    correlationId: null,
+    actor: { id: 2, username: 'user2', name: 'User 2' },
+    projectId,
+    groupId: null,
+    data,
+  };
+}
+
+/** An issue event, with the issue discussions would answer for it. */
+function issueEvent(type: string, projectId: number, iid: number, confidential = false): EventEnvelope {
+  source.issues.set(`${projectId}:${iid}`, testIssue(projectId, iid, { confidential }));
+  return discussionsEvent(type, projectId, {
+    targetId: projectId * 1000 + iid,
+    targetIid: iid,
+    targetTitle: `Issue ${iid}`,
+    ...(confidential ? { audience: { confidential: true } } : {}),
+  });
+}
+
+const consume = (event: EventEnvelope) => delivery.subscription.handle(event);
+
+/** Runs sender passes until nothing of the hook is queued any more. */
+async function drain(hookId: number, sender = delivery.sender): Promise<void> {
+  const left = await eventually(
+    async () => {
+      await sender.runOnce();
+      return (await delivery.store.ofHook(hookId)).filter((d) => d.status === 'queued').length;
+    },
+    (count) => count === 0,
+    20_000,
+    10,
+  );
+  expect(left).toBe(0);
+}
+
+describe('Hook delivery', () => {
+  it('When an issue is opened, then its project hook receives GitLab’s Issue Hook request, and it is logged', async () => {
+    const projectId = nextId++;
+    const hook = await addHook({
+      parentKind: 'project',
+      parentId: projectId,
+      url: `${receiver.url}/hook/{tail}`,
+      urlVariables: [{ key: 'tail', value: 'issues' }],
+      token: 's3cret',
+      customHeaders: [{ key: 'X-Custom', value: 'yes' }],
+      events: { issues_events: true },
+    });
+    const opened = issueEvent(T.issueOpened, projectId, 1);
+    await consume(opened);
+    await drain(hook._id);
+
+    expect(receiver.received).toHaveLength(1);
+    const [request] = receiver.received;
+    expect(request!.path).toBe('/hook/issues');
+    expect(request!.headers).toMatchObject({
+      'content-type': 'application/json',
+      'x-gitlab-event': 'Issue Hook',
+      'x-gitlab-token': 's3cret',
+      'x-gitlab-instance': 'http://gl.test',
+      'x-gitlab-event-uuid': opened.id,
+      'x-custom': 'yes',
+    });
+    expect(request!.headers['user-agent']).toMatch(/^GitLab\/\d+/);
+    expect(request!.headers['x-gitlab-webhook-uuid']).toMatch(/^[0-9a-f-]{36}$/);
+    expect(request!.body).toMatchObject({
+      object_kind: 'issue',
+      event_type: 'issue',
+      object_attributes: { iid: 1, action: 'open', state: 'opened' },
+      user: { id: 2, username: 'user2' },
+    });
+
+    const [logged] = await delivery.store.ofHook(hook._id);
+    expect(logged).toMatchObject({
+      status: 'delivered',
+      attempts: 1,
+      trigger: 'issue_hooks',
+      eventName: 'Issue Hook',
+      url: `${receiver.url}/hook/issues`,
+      last: { responseStatus: '200', responseBody: 'ok', error: null },
+    });
+    expect(request!.headers['idempotency-key']).toBe(logged!.idempotencyKey);
+    expect(logged!.requestHeaders['X-Gitlab-Token']).toBe('[REDACTED]');
+    expect(logged!.last!.responseHeaders['x-receiver']).toBe('test');
+  });
+
+  it('When an issue is commented, then note hooks receive a Note Hook with the issue', async () => {
+    const projectId = nextId++;
+    const hook = await addHook({ parentKind: 'project', parentId: projectId, events: { note_events: true } });
+    const other = await addHook({
+      parentKind: 'project',
+      parentId: projectId,
+      events: { issues_events: true },
+    });
+    source.issues.set(`${projectId}:3`, testIssue(projectId, 3));
+    source.notes.set(`${projectId}:77`, testNote(projectId, 3, 77));
+    await consume(
+      discussionsEvent(T.noteCreated, projectId, {
+        noteId: 77,
+        noteType: null,
+        discussionId: 'b'.repeat(40),
+        body: 'Hello world',
+        system: false,
+        createdAt: new Date().toISOString(),
+        noteableType: 'Issue',
+        noteableId: projectId * 1000 + 3,
+        noteableIid: 3,
+        commitId: null,
+        targetTitle: 'Issue 3',
+      }),
+    );
+    await drain(hook._id);
+    expect(receiver.received.map((r) => r.headers['x-gitlab-event'])).toEqual(['Note Hook']);
+    expect(receiver.received[0]!.body).toMatchObject({
+      object_kind: 'note',
+      object_attributes: { id: 77, note: 'Hello world', noteable_type: 'Issue' },
+      issue: { iid: 3 },
+    });
+    expect(await delivery.store.ofHook(other._id)).toEqual([]);
+  });
+
+  it('When a confidential issue is opened, then only hooks with confidential issue events get it, group hooks included', async () => {
+    const groupId = nextId++;
+    const projectId = nextId++;
+    await consume({
+      ...discussionsEvent(EVENT_TYPES.identity.projectCreated, projectId, {}),
+      producer: 'gateway',
+      data: projectEventFields(projectId, { ancestorGroupIds: [groupId] }),
+    });
+    const plain = await addHook({
+      parentKind: 'project',
+      parentId: projectId,
+      events: { issues_events: true },
+    });
+    const secret = await addHook({
+      parentKind: 'project',
+      parentId: projectId,
+      events: { confidential_issues_events: true },
+    });
+    const groupHook = await addHook({
+      parentKind: 'group',
+      parentId: groupId,
+      events: { issues_events: true, confidential_issues_events: true },
+    });
+    await consume(issueEvent(T.issueOpened, projectId, 5, true));
+    expect(await delivery.store.ofHook(plain._id)).toEqual([]);
+    await drain(secret._id);
+    await drain(groupHook._id);
+    expect(receiver.received.map((r) => r.headers['x-gitlab-event'])).toEqual([
+      'Confidential Issue Hook',
+      'Confidential Issue Hook',
+    ]);
+    expect(receiver.received[0]!.body).toMatchObject({ event_type: 'confidential_issue' });
+  });
+
+  it('When the receiver answers 500 and then 200, then the delivery is sent again with the same Idempotency-Key, in order', async () => {
+    const projectId = nextId++;
+    const hook = await addHook({
+      parentKind: 'project',
+      parentId: projectId,
+      events: { issues_events: true },
+    });
+    let failures = 1;
+    receiver.answer = (req) => {
+      const iid = (req.body.object_attributes as { iid: number }).iid;
+      if (iid === 1 && failures > 0) {
+        failures -= 1;
+        return 500;
+      }
+      return 200;
+    };
+    await consume(issueEvent(T.issueOpened, projectId, 1));
+    await consume(issueEvent(T.issueOpened, projectId, 2));
+    await drain(hook._id);
+
+    const sent = receiver.received.map((r) => ({
+      iid: (r.body.object_attributes as { iid: number }).iid,
+      key: r.headers['idempotency-key'],
+    }));
+    expect(sent.map((s) => s.iid)).toEqual([1, 1, 2]);
+    expect(sent[0]!.key).toBe(sent[1]!.key);
+    expect(sent[2]!.key).not.toBe(sent[0]!.key);
+    const [first, second] = await delivery.store.ofHook(hook._id);
+    expect(first).toMatchObject({ status: 'delivered', attempts: 2, last: { responseStatus: '200' } });
+    expect(second).toMatchObject({ status: 'delivered', attempts: 1 });
+  });
+
+  it('When an event is delivered again by the bus, then nothing more is queued', async () => {
+    const projectId = nextId++;
+    const hook = await addHook({
+      parentKind: 'project',
+      parentId: projectId,
+      events: { issues_events: true },
+    });
+    const opened = issueEvent(T.issueOpened, projectId, 1);
+    await consume(opened);
+    await consume(opened);
+    await drain(hook._id);
+    await consume(opened);
+    expect(await delivery.store.ofHook(hook._id)).toHaveLength(1);
+    expect(receiver.received).toHaveLength(1);
+  });
+
+  it('When an event happened before the hook was added, then it is not delivered to it', async () => {
+    const projectId = nextId++;
+    const hook = await addHook({
+      parentKind: 'project',
+      parentId: projectId,
+      events: { issues_events: true },
+    });
+    const old = issueEvent(T.issueOpened, projectId, 1);
+    await consume({ ...old, occurredAt: new Date(Date.now() - 3_600_000).toISOString() });
+    expect(await delivery.store.ofHook(hook._id)).toEqual([]);
+  });
+
+  it('When a logged delivery is resent, then the same payload goes again with the same Idempotency-Key', async () => {
+    const projectId = nextId++;
+    const hook = await addHook({
+      parentKind: 'project',
+      parentId: projectId,
+      events: { issues_events: true },
+    });
+    await consume(issueEvent(T.issueClosed, projectId, 4));
+    await drain(hook._id);
+    const [original] = await delivery.store.ofHook(hook._id);
+    const again = await delivery.store.resend(hook._id, original!._id);
+    expect(again).toMatchObject({ idempotencyKey: original!.idempotencyKey, status: 'queued' });
+    expect(await delivery.store.resend(hook._id + 1, original!._id)).toBeNull();
+    await drain(hook._id);
+    expect(receiver.received.map((r) => r.headers['idempotency-key'])).toEqual([
+      original!.idempotencyKey,
+      original!.idempotencyKey,
+    ]);
+    expect(receiver.received[1]!.body).toEqual(receiver.received[0]!.body);
+    const log = presentWebHookLog((await delivery.store.ofHook(hook._id))[1]!);
+    expect(log).toMatchObject({
+      trigger: 'issue_hooks',
+      response_status: '200',
+      response_body: 'ok',
+      request_data: { object_kind: 'issue', object_attributes: { action: 'close' } },
+      request_headers: { 'X-Gitlab-Event': 'Issue Hook' },
+    });
+    expect(typeof log.execution_duration).toBe('number');
+  });
+
+  it('When retries run out, then the delivery is failed with its reason and kept', async () => {
+    const projectId = nextId++;
+    const hook = await addHook({
+      parentKind: 'project',
+      parentId: projectId,
+      events: { issues_events: true },
+    });
+    receiver.answer = () => 500;
+    await consume(issueEvent(T.issueOpened, projectId, 1));
+    // Retries stop once giveUpAt has passed: set it to now, as a day later would find it.
+    await delivery.models.deliveries.updateMany({ hookId: hook._id }, { $set: { giveUpAt: new Date() } });
+    await drain(hook._id);
+    const [failed] = await delivery.store.ofHook(hook._id);
+    expect(failed).toMatchObject({ status: 'failed', attempts: 1, reason: 'HTTP 500' });
+  });
+
+  it('When a hook names a local address and local requests are not allowed, then nothing is sent and the reason is kept', async () => {
+    const projectId = nextId++;
+    const hook = await addHook({
+      parentKind: 'project',
+      parentId: projectId,
+      events: { issues_events: true },
+    });
+    const strict = createDelivery({ runtime, hooks: hookModels.hooks, allowLocalRequests: false, source });
+    await consume(issueEvent(T.issueOpened, projectId, 1));
+    await delivery.models.deliveries.updateMany({ hookId: hook._id }, { $set: { giveUpAt: new Date() } });
+    await drain(hook._id, strict.sender);
+    expect(receiver.received).toEqual([]);
+    const [blocked] = await delivery.store.ofHook(hook._id);
+    expect(blocked).toMatchObject({ status: 'failed', last: { responseStatus: 'internal error' } });
+    expect(blocked!.reason).toMatch(/^URL is blocked: /);
+  });
+
+  it('When a lease is held, then another owner gets it only once it lapsed', async () => {
+    const hookId = nextId++;
+    expect(await delivery.store.takeLease(hookId, 'a', 60_000)).toBe(true);
+    expect(await delivery.store.takeLease(hookId, 'b', 60_000)).toBe(false);
+    expect(await delivery.store.takeLease(hookId, 'a', 60_000)).toBe(true);
+    await delivery.models.leases.updateOne({ _id: hookId }, { $set: { until: new Date(Date.now() - 1) } });
+    expect(await delivery.store.takeLease(hookId, 'b', 60_000)).toBe(true);
+    await delivery.store.releaseLease(hookId, 'a');
+    expect(await delivery.store.takeLease(hookId, 'a', 60_000)).toBe(false);
+  });
+
+  it('When two senders run at once, then one hook’s queue is never sent concurrently, and stays in order', async () => {
+    const projectId = nextId++;
+    const hook = await addHook({
+      parentKind: 'project',
+      parentId: projectId,
+      events: { issues_events: true },
+    });
+    for (let iid = 1; iid <= 5; iid++) await consume(issueEvent(T.issueOpened, projectId, iid));
+    receiver.delayMs = 30;
+    const second = createDelivery({ runtime, hooks: hookModels.hooks, allowLocalRequests: true, source });
+    await Promise.all([drain(hook._id), drain(hook._id, second.sender)]);
+    expect(receiver.maxInFlight).toBe(1);
+    expect(receiver.received.map((r) => (r.body.object_attributes as { iid: number }).iid)).toEqual([
+      1, 2, 3, 4, 5,
+    ]);
+  });
+});

@@ -1,0 +1,227 @@
+import { randomUUID } from 'node:crypto';
+import { isDuplicateKeyError, type Counters } from '@gl/service-kit';
+import type { HookDoc } from '../hooks.models';
+import type { DeliveryAttempt, DeliveryDoc, DeliveryModels, HookProjectDoc } from './delivery.models';
+
+export interface QueuedDelivery {
+  hook: HookDoc;
+  eventId: string;
+  trigger: string;
+  eventName: string;
+  payload: string;
+}
+
+/** The counter of log ids: integers, as GitLab's web_hook_logs ids are. */
+const LOG_IDS = 'web_hook_logs';
+
+/** The deliveries, the per-hook leases and the project copies: the only code that touches them. */
+export function createDeliveryStore(models: DeliveryModels, counters: Counters) {
+  const { deliveries, leases } = models;
+
+  /** Queues one delivery per hook; those the event queued before (a redelivery) are left as they are. */
+  async function queue(items: QueuedDelivery[], now: Date, retryForMs: number): Promise<number> {
+    if (items.length === 0) return 0;
+    const eventIds = [...new Set(items.map((item) => item.eventId))];
+    const existing = await deliveries
+      .find(
+        { hookId: { $in: items.map((item) => item.hook._id) }, eventId: { $in: eventIds } },
+        { hookId: 1, eventId: 1 },
+      )
+      .lean<Pick<DeliveryDoc, 'hookId' | 'eventId'>[]>();
+    const seen = new Set(existing.map((doc) => `${doc.hookId}:${doc.eventId}`));
+    let queued = 0;
+    for (const item of items) {
+      if (seen.has(`${item.hook._id}:${item.eventId}`)) continue;
+      const doc: DeliveryDoc = {
+        _id: await counters.next(LOG_IDS),
+        hookId: item.hook._id,
+        eventId: item.eventId,
+        sequence: await counters.next(`web_hook_deliveries:${item.hook._id}`),
+        trigger: item.trigger,
+        eventName: item.eventName,
+        idempotencyKey: randomUUID(),
+        eventUuid: item.eventId,
+        payload: item.payload,
+        status: 'queued',
+        attempts: 0,
+        nextAttemptAt: now,
+        giveUpAt: new Date(now.getTime() + retryForMs),
+        url: null,
+        requestHeaders: {},
+        last: null,
+        reason: null,
+        createdAt: now,
+        updatedAt: now,
+      };
+      try {
+        await deliveries.create(doc);
+        queued += 1;
+      } catch (err) {
+        // Another replica consumed the same event at the same time: its delivery stands.
+        if (!isDuplicateKeyError(err)) throw err;
+      }
+    }
+    return queued;
+  }
+
+  /** Hooks with a delivery due now, oldest due first. */
+  async function dueHookIds(now: Date, limit = 500): Promise<number[]> {
+    const docs = await deliveries
+      .find({ status: 'queued', nextAttemptAt: { $lte: now } }, { hookId: 1 })
+      .sort({ status: 1, nextAttemptAt: 1 })
+      .limit(limit)
+      .lean<Pick<DeliveryDoc, 'hookId'>[]>();
+    return [...new Set(docs.map((doc) => doc.hookId))];
+  }
+
+  /**
+   * Takes (or renews) the hook's lease for `ms`: one atomic write that matches only a lapsed lease or the
+   * owner's own; a live lease of another owner makes the upsert collide on `_id`, and nothing is taken.
+   */
+  async function takeLease(hookId: number, owner: string, ms: number): Promise<boolean> {
+    const now = new Date();
+    try {
+      const lease = await leases
+        .findOneAndUpdate(
+          { _id: hookId, $or: [{ until: { $lte: now } }, { owner }] },
+          { $set: { owner, until: new Date(now.getTime() + ms) } },
+          { upsert: true, new: true },
+        )
+        .lean();
+      return lease?.owner === owner;
+    } catch (err) {
+      if (isDuplicateKeyError(err)) return false;
+      throw err;
+    }
+  }
+
+  async function releaseLease(hookId: number, owner: string): Promise<void> {
+    await leases.deleteOne({ _id: hookId, owner });
+  }
+
+  /** The hook's next delivery in order: nothing later goes before it is delivered or given up. */
+  function head(hookId: number): Promise<DeliveryDoc | null> {
+    return deliveries
+      .findOne({ hookId, status: 'queued' })
+      .sort({ hookId: 1, status: 1, sequence: 1 })
+      .lean<DeliveryDoc>()
+      .exec();
+  }
+
+  /** Queued deliveries of the hook due before `until` wait until then (they are behind its head). */
+  async function holdBehind(hookId: number, until: Date): Promise<void> {
+    await deliveries.updateMany(
+      { hookId, status: 'queued', nextAttemptAt: { $lt: until } },
+      { $set: { nextAttemptAt: until } },
+    );
+  }
+
+  async function recordAttempt(
+    id: number,
+    changes: Pick<
+      DeliveryDoc,
+      'status' | 'attempts' | 'nextAttemptAt' | 'url' | 'requestHeaders' | 'reason'
+    > & {
+      last: DeliveryAttempt;
+    },
+  ): Promise<void> {
+    await deliveries.updateOne({ _id: id }, { $set: { ...changes, updatedAt: new Date() } });
+  }
+
+  /**
+   * A new attempt of a logged delivery (WebHookLog resend): the same payload and Idempotency-Key, queued
+   * at the end of the hook's order; null when the hook has no such delivery.
+   */
+  async function resend(hookId: number, id: number, now = new Date(), retryForMs = 24 * 3_600_000) {
+    const original = await find(hookId, id);
+    if (!original) return null;
+    const doc: DeliveryDoc = {
+      ...original,
+      _id: await counters.next(LOG_IDS),
+      eventId: `${original.eventId}:resend:${randomUUID()}`,
+      sequence: await counters.next(`web_hook_deliveries:${hookId}`),
+      status: 'queued',
+      attempts: 0,
+      nextAttemptAt: now,
+      giveUpAt: new Date(now.getTime() + retryForMs),
+      url: null,
+      requestHeaders: {},
+      last: null,
+      reason: null,
+      createdAt: now,
+      updatedAt: now,
+    };
+    await deliveries.create(doc);
+    return doc;
+  }
+
+  /** A delivery that ended already (a test): logged as it is, never queued. */
+  async function log(doc: DeliveryDoc): Promise<void> {
+    await deliveries.create(doc);
+  }
+
+  /** The project's copy from identity events, null before its first one. */
+  function projectCopy(projectId: number): Promise<HookProjectDoc | null> {
+    return models.projects.findById(projectId).lean<HookProjectDoc>().exec();
+  }
+
+  /** A fresh log id, as `queue` takes one. */
+  function nextId(): Promise<number> {
+    return counters.next(LOG_IDS);
+  }
+
+  function find(hookId: number, id: number): Promise<DeliveryDoc | null> {
+    return deliveries.findOne({ hookId, _id: id }).lean<DeliveryDoc>().exec();
+  }
+
+  /**
+   * A page of the hook's log since `since`, newest first (WebHookLog.recent), those whose last answer is
+   * one of `statuses` when given; `total` counts the whole selection for the pagination headers.
+   */
+  async function recent(
+    hookId: number,
+    since: Date,
+    page: { skip: number; perPage: number },
+    statuses?: string[],
+  ): Promise<{ docs: DeliveryDoc[]; total: number }> {
+    const filter = {
+      hookId,
+      createdAt: { $gte: since },
+      ...(statuses ? { 'last.responseStatus': { $in: statuses } } : {}),
+    };
+    const [docs, total] = await Promise.all([
+      deliveries
+        .find(filter)
+        .sort({ hookId: 1, createdAt: -1, _id: -1 })
+        .skip(page.skip)
+        .limit(page.perPage)
+        .lean<DeliveryDoc[]>()
+        .exec(),
+      deliveries.countDocuments(filter),
+    ]);
+    return { docs, total };
+  }
+
+  function ofHook(hookId: number): Promise<DeliveryDoc[]> {
+    return deliveries.find({ hookId }).sort({ hookId: 1, sequence: 1 }).lean<DeliveryDoc[]>().exec();
+  }
+
+  return {
+    queue,
+    dueHookIds,
+    takeLease,
+    releaseLease,
+    head,
+    holdBehind,
+    recordAttempt,
+    find,
+    log,
+    nextId,
+    projectCopy,
+    ofHook,
+    recent,
+    resend,
+  };
+}
+
+export type DeliveryStore = ReturnType<typeof createDeliveryStore>;

@@ -1,0 +1,102 @@
+import { randomUUID } from 'node:crypto';
+import type { EventActor, HookEventFlag } from '@gl/contracts';
+import { HttpError } from '@gl/service-kit';
+import type { HookDoc } from '../hooks.models';
+import { buildPayload, SCOPES, type HookScope } from '../payloads/build';
+import type { DiscussionsSource } from '../payloads/discussions-source';
+import { payloadProject } from '../payloads/project';
+import type { DeliveryDoc } from './delivery.models';
+import type { DeliveryStore } from './delivery.store';
+import type { SampleKind, SampleStore } from './samples.store';
+import type { Sender } from './sender';
+
+/**
+ * The triggers a test can send, with the record each sends and the message when the project has none
+ * (TestHooks::ProjectService#data, app/models/concerns/integrations/project_test_data.rb). Others,
+ * confidential_note_events among them (ProjectService#data has no case for it), are "Testing not
+ * available for this hook" (TestHooks::BaseService#execute).
+ */
+const TESTS: Partial<Record<HookEventFlag, { kind: SampleKind; scope: HookScope; missing: string }>> = {
+  issues_events: { kind: 'issue', scope: SCOPES.issue, missing: 'Ensure the project has issues.' },
+  confidential_issues_events: {
+    kind: 'issue',
+    scope: SCOPES.confidentialIssue,
+    missing: 'Ensure the project has issues.',
+  },
+  note_events: { kind: 'note', scope: SCOPES.note, missing: 'Ensure the project has notes.' },
+  merge_requests_events: {
+    kind: 'mergeRequest',
+    scope: SCOPES.mergeRequest,
+    missing: 'Ensure the project has merge requests.',
+  },
+};
+
+/** lib/api/hooks/trigger_test.rb's failures: `render_api_error!(result.message, 422)`. */
+const unprocessable = (message: string) => new HttpError(422, { message });
+
+export interface HookTestDeps {
+  store: DeliveryStore;
+  samples: SampleStore;
+  sender: Pick<Sender, 'sendOnce'>;
+  source: DiscussionsSource;
+  externalUrl: string;
+}
+
+/** TestHooks::ProjectService: a project hook's test delivery. */
+export function createHookTestService(deps: HookTestDeps) {
+  /** The payload of the project's newest record of the trigger's kind, `actor` as its user. */
+  async function samplePayload(projectId: number, kind: SampleKind, scope: HookScope, actor: EventActor) {
+    const sample = await deps.samples.newest(projectId, kind);
+    if (!sample) return null;
+    return buildPayload(
+      {
+        event: { ...sample, id: randomUUID(), actor },
+        project: payloadProject(projectId, await deps.store.projectCopy(projectId)),
+        externalUrl: deps.externalUrl,
+        source: deps.source,
+      },
+      scope,
+    );
+  }
+
+  /**
+   * `hook.execute(data, trigger_key, force: true)`: sent at once and logged, never retried. Throws 422
+   * with the reason when there is nothing to send or the hook did not answer 2xx (its body, or the error).
+   */
+  async function test(hook: HookDoc, projectId: number, trigger: HookEventFlag, actor: EventActor) {
+    const spec = TESTS[trigger];
+    if (!spec) throw unprocessable('Testing not available for this hook');
+    const payload = await samplePayload(projectId, spec.kind, spec.scope, actor);
+    if (!payload) throw unprocessable(spec.missing);
+    const now = new Date();
+    const eventId = randomUUID();
+    const delivery: DeliveryDoc = {
+      _id: await deps.store.nextId(),
+      hookId: hook._id,
+      eventId: `test:${eventId}`,
+      // Outside the hook's order: a test is never queued.
+      sequence: 0,
+      trigger: spec.scope.trigger,
+      eventName: spec.scope.eventName,
+      idempotencyKey: randomUUID(),
+      eventUuid: eventId,
+      payload: JSON.stringify(payload),
+      status: 'queued',
+      attempts: 0,
+      nextAttemptAt: now,
+      giveUpAt: now,
+      url: null,
+      requestHeaders: {},
+      last: null,
+      reason: null,
+      createdAt: now,
+      updatedAt: now,
+    };
+    const sent = await deps.sender.sendOnce(hook, delivery);
+    if (sent.status !== 'delivered') throw unprocessable(sent.last?.responseBody || sent.reason || '');
+  }
+
+  return { test };
+}
+
+export type HookTestService = ReturnType<typeof createHookTestService>;

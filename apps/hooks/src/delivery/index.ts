@@ -1,0 +1,107 @@
+import type { Model } from 'mongoose';
+import {
+  createCounters,
+  type BaseServiceConfig,
+  type HostLookup,
+  type ServiceRuntime,
+  type Subscription,
+} from '@gl/service-kit';
+import type { Router } from 'express';
+import type { HookDoc } from '../hooks.models';
+import type { HooksService } from '../hooks.service';
+import { httpDiscussionsSource, type DiscussionsSource } from '../payloads/discussions-source';
+import { deliveryConsumer } from './consumer';
+import { deliveryConfigSchema, type DeliveryConfig } from './delivery.config';
+import { createDeliveryModels, type DeliveryModels } from './delivery.models';
+import { createDeliveryStore, type DeliveryStore } from './delivery.store';
+import { createHookLogRouter } from './log.router';
+import { createHookTestRouter } from './test.router';
+import { createHookLogService } from './hook-log.service';
+import { createHookTestService } from './hook-test.service';
+import { createSampleStore } from './samples.store';
+import { createSender, DEFAULT_SENDER_OPTIONS, type Sender } from './sender';
+
+export { deliveryConfigSchema };
+
+export interface Delivery {
+  models: DeliveryModels;
+  store: DeliveryStore;
+  sender: Sender;
+  subscription: Subscription;
+  /** The routes of the hooks' delivery logs and resends (lib/api/hooks/events.rb, resend_hook.rb). */
+  logRouter(service: HooksService): Router;
+  /** The route of project hook tests (lib/api/hooks/trigger_test.rb). */
+  testRouter(service: HooksService): Router;
+}
+
+export interface DeliveryDeps {
+  runtime: ServiceRuntime<BaseServiceConfig & Partial<DeliveryConfig>>;
+  hooks: Model<HookDoc>;
+  allowLocalRequests: boolean;
+  lookup?: HostLookup;
+  /** Replaces the HTTP reads from discussions (component tests). */
+  source?: DiscussionsSource;
+}
+
+/** The delivery side of the hooks service: the consumer that queues, the sender that sends. */
+export function createDelivery(deps: DeliveryDeps): Delivery {
+  const { runtime } = deps;
+  // Unset keys take their defaults (tests pass only what they change).
+  const config = deliveryConfigSchema.parse(
+    Object.fromEntries(Object.entries(runtime.config).filter(([key]) => key in deliveryConfigSchema.shape)),
+  );
+  const models = createDeliveryModels(runtime.connection);
+  const store = createDeliveryStore(models, createCounters(runtime.connection));
+  const sender = createSender({
+    store,
+    hooks: deps.hooks,
+    logger: runtime.logger,
+    options: {
+      ...DEFAULT_SENDER_OPTIONS,
+      externalUrl: config.GITLAB_EXTERNAL_URL,
+      gitlabVersion: config.HOOKS_GITLAB_VERSION,
+      allowLocalRequests: deps.allowLocalRequests,
+      lookup: deps.lookup,
+      retryBaseMs: config.HOOKS_RETRY_BASE_MS,
+      retryMaxMs: config.HOOKS_RETRY_MAX_MS,
+      timeoutMs: config.HOOKS_TIMEOUT_MS,
+      leaseMs: config.HOOKS_LEASE_MS,
+      pollMs: config.HOOKS_SENDER_POLL_MS,
+    },
+  });
+  const source =
+    deps.source ??
+    httpDiscussionsSource({
+      discussionsUrl: config.DISCUSSIONS_URL,
+      externalUrl: config.GITLAB_EXTERNAL_URL,
+      contextSecret: runtime.config.INTERNAL_CONTEXT_SECRET,
+    });
+  const samples = createSampleStore(models);
+  const subscription = deliveryConsumer({
+    hooks: deps.hooks,
+    models,
+    store,
+    samples,
+    source,
+    externalUrl: config.GITLAB_EXTERNAL_URL,
+    retryForMs: config.HOOKS_RETRY_FOR_MS,
+    onQueued: () => sender.wake(),
+  });
+  const logs = createHookLogService({
+    store,
+    sender,
+    // A resend answers with its attempt's code when it got one soon; the attempt goes on regardless.
+    resendWaitMs: Math.min(config.HOOKS_TIMEOUT_MS, 4_000),
+    retryForMs: config.HOOKS_RETRY_FOR_MS,
+  });
+  const tests = createHookTestService({
+    store,
+    samples,
+    sender,
+    source,
+    externalUrl: config.GITLAB_EXTERNAL_URL,
+  });
+  const logRouter = (service: HooksService) => createHookLogRouter(service, logs);
+  const testRouter = (service: HooksService) => createHookTestRouter(service, tests);
+  return { models, store, sender, subscription, logRouter, testRouter };
+}

@@ -1,0 +1,182 @@
+import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { randomUUID } from 'node:crypto';
+import { DOMAIN_EVENT_TYPES } from '@gl/contracts';
+import { DEVELOPER, MAINTAINER, eventually, useHarness } from '@gl/testing';
+import { fakeDiscussions, testIssue } from './payloads/fake-discussions.test-helpers';
+import { projectNamespace, startHooksHarness } from './testing/hooks.harness';
+
+describe('Hook delivery in the hooks service', () => {
+  const source = fakeDiscussions();
+  const h = useHarness(() =>
+    startHooksHarness(
+      {
+        ALLOW_LOCAL_REQUESTS_FROM_WEB_HOOKS_AND_SERVICES: true,
+        HOOKS_SENDER_POLL_MS: 50,
+        GITLAB_EXTERNAL_URL: 'http://gl.test',
+      },
+      source,
+    ),
+  );
+  const received: { host: string | undefined; headers: IncomingHttpHeaders; body: unknown }[] = [];
+  let server: Server;
+  let port = 0;
+
+  beforeAll(async () => {
+    server = createServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (chunk: Buffer) => chunks.push(chunk));
+      req.on('end', () => {
+        received.push({
+          host: req.headers.host,
+          headers: req.headers,
+          body: JSON.parse(Buffer.concat(chunks).toString('utf8')) as unknown,
+        });
+        res.writeHead(200).end('ok');
+      });
+    });
+    await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
+    port = (server.address() as AddressInfo).port;
+  });
+
+  afterAll(() => new Promise<void>((done) => server.close(() => done())));
+
+  it('When a hook added through the API names a host, then the started sender posts the issue to the address it checked, the log lists it and a resend repeats its Idempotency-Key', async () => {
+    const ns = projectNamespace();
+    const created = await h.call('POST', `/projects/${ns.id}/hooks`, {
+      ns,
+      as: MAINTAINER,
+      json: { url: `http://loop.example.com:${port}/receive`, token: 'tok', issues_events: true },
+    });
+    expect(created.status).toBe(201);
+    source.issues.set(`${ns.id}:1`, testIssue(ns.id, 1));
+    const subscription = h.instance.subscriptions!.find((s) => s.durable === 'hooks-delivery')!;
+    h.instance.start!();
+    try {
+      await subscription.handle({
+        id: randomUUID(),
+        type: DOMAIN_EVENT_TYPES.discussions.issueOpened,
+        version: 1,
+        occurredAt: new Date().toISOString(),
+        producer: 'discussions',
+        correlationId: null,
+        actor: { id: 2, username: 'user2', name: 'User 2' },
+        projectId: ns.id,
+        groupId: null,
+        data: { targetId: ns.id * 1000 + 1, targetIid: 1, targetTitle: 'Issue 1' },
+      });
+      const got = await eventually(
+        async () => received,
+        (list) => list.length > 0,
+      );
+      expect(got).toHaveLength(1);
+      expect(got[0]!.host).toBe(`loop.example.com:${port}`);
+      expect(got[0]!.headers).toMatchObject({ 'x-gitlab-event': 'Issue Hook', 'x-gitlab-token': 'tok' });
+      expect(got[0]!.body).toMatchObject({
+        object_kind: 'issue',
+        object_attributes: { iid: 1, action: 'open' },
+      });
+
+      // lib/api/hooks/events.rb: the log, newest first, the token masked; Maintainer and up.
+      const events = `/projects/${ns.id}/hooks/${(created.body as { id: number }).id}/events`;
+      const log = await eventually(
+        () => h.call('GET', events, { ns, as: MAINTAINER }),
+        (reply) => (reply.body as { response_status: string | null }[])[0]?.response_status === '200',
+      );
+      expect(log.status).toBe(200);
+      expect(log.headers.get('x-per-page')).toBe('20');
+      const [entry] = log.body as Record<string, unknown>[];
+      expect(entry).toMatchObject({
+        trigger: 'issue_hooks',
+        status: 'delivered',
+        request_headers: { 'X-Gitlab-Event': 'Issue Hook', 'X-Gitlab-Token': '[REDACTED]' },
+        request_data: { object_kind: 'issue' },
+      });
+      expect(entry!.idempotency_key).toBe(got[0]!.headers['idempotency-key']);
+      expect((await h.call('GET', events, { ns, as: DEVELOPER })).status).toBe(403);
+      expect((await h.call('GET', events, { ns, as: MAINTAINER, query: { per_page: '21' } })).body).toEqual({
+        error: 'per_page does not have a valid value',
+      });
+      expect(
+        (await h.call('GET', events, { ns, as: MAINTAINER, query: { status: 'client_failure' } })).body,
+      ).toEqual([]);
+
+      // lib/api/hooks/resend_hook.rb: the same payload and Idempotency-Key again, 201 with the answer's code.
+      const resent = await h.call('POST', `${events}/${entry!.id as number}/resend`, { ns, as: MAINTAINER });
+      expect(resent.status).toBe(201);
+      expect(resent.body).toEqual({ response_status: 200 });
+      expect(received).toHaveLength(2);
+      expect(received[1]!.headers['idempotency-key']).toBe(got[0]!.headers['idempotency-key']);
+      expect(received[1]!.body).toEqual(received[0]!.body);
+      const missing = await h.call('POST', `${events}/999999999/resend`, { ns, as: MAINTAINER });
+      expect(missing.status).toBe(404);
+    } finally {
+      await h.instance.stop!();
+    }
+  });
+  it('When a hook is tested, then the newest issue goes to it with the caller as user, or 422 says what is missing', async () => {
+    const ns = projectNamespace();
+    const created = await h.call('POST', `/projects/${ns.id}/hooks`, {
+      ns,
+      as: MAINTAINER,
+      json: { url: `http://loop.example.com:${port}/test`, push_events: false },
+    });
+    const test = (trigger: string, as = MAINTAINER) =>
+      h.call('POST', `/projects/${ns.id}/hooks/${(created.body as { id: number }).id}/test/${trigger}`, {
+        ns,
+        as,
+      });
+    // TestHooks::ProjectService's messages (Integrations::ProjectTestData), 422 from lib/api/hooks/trigger_test.rb.
+    expect(await test('issues_events')).toMatchObject({
+      status: 422,
+      body: { message: 'Ensure the project has issues.' },
+    });
+    expect((await test('note_events')).body).toEqual({ message: 'Ensure the project has notes.' });
+    expect((await test('merge_requests_events')).body).toEqual({
+      message: 'Ensure the project has merge requests.',
+    });
+    expect(await test('confidential_note_events')).toMatchObject({
+      status: 422,
+      body: { message: 'Testing not available for this hook' },
+    });
+    expect(await test('bogus_events')).toMatchObject({
+      status: 400,
+      body: { error: 'trigger does not have a valid value' },
+    });
+    expect((await test('issues_events', DEVELOPER)).status).toBe(403);
+
+    source.issues.set(`${ns.id}:5`, testIssue(ns.id, 5));
+    const subscription = h.instance.subscriptions!.find((s) => s.durable === 'hooks-delivery')!;
+    await subscription.handle({
+      id: randomUUID(),
+      type: DOMAIN_EVENT_TYPES.discussions.issueOpened,
+      version: 1,
+      occurredAt: new Date().toISOString(),
+      producer: 'discussions',
+      correlationId: null,
+      actor: { id: 2, username: 'user2', name: 'User 2' },
+      projectId: ns.id,
+      groupId: null,
+      data: { targetId: ns.id * 1000 + 5, targetIid: 5, targetTitle: 'Issue 5' },
+    });
+    const before = received.length;
+    expect(await test('issues_events')).toMatchObject({ status: 201, body: { message: '201 Created' } });
+    const sent = received.slice(before);
+    expect(sent).toHaveLength(1);
+    expect(sent[0]!.headers['x-gitlab-event']).toBe('Issue Hook');
+    expect(sent[0]!.body).toMatchObject({
+      object_kind: 'issue',
+      user: { id: MAINTAINER.id, username: MAINTAINER.username },
+      object_attributes: { iid: 5 },
+    });
+    const log = await h.call(
+      'GET',
+      `/projects/${ns.id}/hooks/${(created.body as { id: number }).id}/events`,
+      {
+        ns,
+        as: MAINTAINER,
+      },
+    );
+    expect(log.body).toMatchObject([{ trigger: 'issue_hooks', status: 'delivered', response_status: '200' }]);
+  });
+});

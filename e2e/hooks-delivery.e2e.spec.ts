@@ -1,0 +1,170 @@
+import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { InfraHandle } from '@gl/infra';
+import type { RunningStack } from '@gl/launcher';
+import { z } from 'zod';
+import { webHookLogEntity } from '@gl/contracts';
+import { eventually, unique } from './e2e.helpers';
+import { startOwnStack } from './own-stack';
+
+/**
+ * Webhook delivery end to end: a project hook added through the gateway receives the issue and the comment
+ * made through the API, as GitLab sends them (WebHookService#build_headers, Gitlab::DataBuilder::Issuable
+ * and ::Note), lists them in its log (lib/api/hooks/events.rb), resends one with the same Idempotency-Key
+ * (lib/api/hooks/resend_hook.rb) and sends the newest comment on a test (lib/api/hooks/trigger_test.rb).
+ * A stack of its own: the receiver is on loopback, which only
+ * `ALLOW_LOCAL_REQUESTS_FROM_WEB_HOOKS_AND_SERVICES=true` lets a hook name, and the shared stack keeps
+ * GitLab's default (off) for the URL blocker's tests.
+ */
+const ROOT_TOKEN = 'glpat-hooks-delivery-root-token-0000';
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+interface Received {
+  headers: IncomingHttpHeaders;
+  body: Record<string, unknown>;
+}
+
+describe('webhook delivery through the gateway', () => {
+  let infra: InfraHandle;
+  let stack: RunningStack;
+  let receiver: Server;
+  const received: Received[] = [];
+
+  const call = async (method: string, path: string, json?: unknown) => {
+    const response = await fetch(`${stack.gatewayUrl}/api/v4${path}`, {
+      method,
+      headers: { 'PRIVATE-TOKEN': ROOT_TOKEN, 'content-type': 'application/json' },
+      body: json === undefined ? undefined : JSON.stringify(json),
+    });
+    const body: unknown = await response.json();
+    return { status: response.status, body };
+  };
+
+  beforeAll(async () => {
+    receiver = createServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (chunk: Buffer) => chunks.push(chunk));
+      req.on('end', () => {
+        const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as Record<string, unknown>;
+        received.push({ headers: req.headers, body });
+        res.writeHead(200, { 'content-type': 'text/plain' }).end('received');
+      });
+    });
+    await new Promise<void>((done) => receiver.listen(0, '127.0.0.1', done));
+    ({ infra, stack } = await startOwnStack('hookdelivery', ROOT_TOKEN, {
+      extraEnv: { ALLOW_LOCAL_REQUESTS_FROM_WEB_HOOKS_AND_SERVICES: 'true', HOOKS_SENDER_POLL_MS: '200' },
+    }));
+  }, 120_000);
+
+  afterAll(async () => {
+    await stack?.stop();
+    await infra?.stop();
+    await new Promise<void>((done) => (receiver ? receiver.close(() => done()) : done()));
+  });
+
+  it('When an issue and a comment are made, then the hook gets both as GitLab sends them, logs them and resends one with its Idempotency-Key', async () => {
+    const path = unique('hookdel');
+    const group = (await call('POST', '/groups', { name: path, path, visibility: 'private' })).body as {
+      id: number;
+    };
+    const project = (await call('POST', '/projects', { name: 'app', namespace_id: group.id })).body as {
+      id: number;
+      path_with_namespace: string;
+    };
+    const port = (receiver.address() as AddressInfo).port;
+    const hook = await call('POST', `/projects/${project.id}/hooks`, {
+      url: `http://127.0.0.1:${port}/hook`,
+      token: 'e2e-secret',
+      push_events: false,
+      issues_events: true,
+      note_events: true,
+    });
+    expect(hook.status).toBe(201);
+    const hookId = (hook.body as { id: number }).id;
+
+    const issue = await call('POST', `/projects/${project.id}/issues`, { title: 'Delivered issue' });
+    expect(issue.status).toBe(201);
+    const iid = (issue.body as { iid: number }).iid;
+    const note = await call('POST', `/projects/${project.id}/issues/${iid}/notes`, {
+      body: 'Delivered note',
+    });
+    expect(note.status).toBe(201);
+
+    const both = await eventually(
+      async () => [...received],
+      (list) => list.length >= 2,
+      30_000,
+      100,
+    );
+    const byEvent = new Map(both.map((r) => [r.headers['x-gitlab-event'], r]));
+    const issueHook = byEvent.get('Issue Hook')!;
+    const noteHook = byEvent.get('Note Hook')!;
+    expect([...byEvent.keys()].sort()).toEqual(['Issue Hook', 'Note Hook']);
+    for (const { headers } of [issueHook, noteHook]) {
+      expect(headers['content-type']).toBe('application/json');
+      expect(headers['x-gitlab-token']).toBe('e2e-secret');
+      expect(headers['x-gitlab-instance']).toBe(stack.gatewayUrl);
+      expect(headers['user-agent']).toMatch(/^GitLab\/\d+\.\d+\.\d+/);
+      expect(headers['x-gitlab-webhook-uuid']).toMatch(UUID);
+      expect(headers['x-gitlab-event-uuid']).toMatch(UUID);
+      expect(headers['idempotency-key']).toMatch(UUID);
+    }
+    expect(issueHook.headers['idempotency-key']).not.toBe(noteHook.headers['idempotency-key']);
+    expect(issueHook.body).toMatchObject({
+      object_kind: 'issue',
+      event_type: 'issue',
+      user: { username: 'root' },
+      project: { id: project.id, path_with_namespace: project.path_with_namespace },
+      object_attributes: { iid, title: 'Delivered issue', action: 'open', state: 'opened' },
+      labels: [],
+      repository: { name: 'app' },
+    });
+    // lib/gitlab/data_builder/issuable.rb sends `assignees` only when there are some.
+    expect(issueHook.body).not.toHaveProperty('assignees');
+    expect(noteHook.body).toMatchObject({
+      object_kind: 'note',
+      event_type: 'note',
+      project_id: project.id,
+      object_attributes: { note: 'Delivered note', noteable_type: 'Issue', action: 'create' },
+      issue: { iid, title: 'Delivered issue' },
+    });
+    expect((noteHook.body.object_attributes as { url: string }).url).toMatch(
+      new RegExp(`/${project.path_with_namespace}/-/issues/${iid}#note_\\d+$`),
+    );
+
+    // The log, newest first: what was sent (the token masked) and what came back.
+    const events = `/projects/${project.id}/hooks/${hookId}/events`;
+    const log = await eventually(
+      async () => z.array(webHookLogEntity).parse((await call('GET', events)).body),
+      (entries) => entries.length === 2 && entries.every((e) => e.response_status === '200'),
+      10_000,
+      100,
+    );
+    expect(log.map((e) => e.trigger)).toEqual(['note_hooks', 'issue_hooks']);
+    expect(log[1]).toMatchObject({
+      response_body: 'received',
+      request_headers: { 'X-Gitlab-Event': 'Issue Hook', 'X-Gitlab-Token': '[REDACTED]' },
+      request_data: { object_kind: 'issue' },
+      idempotency_key: issueHook.headers['idempotency-key'],
+    });
+
+    const resent = await call('POST', `${events}/${log[1]!.id}/resend`);
+    expect(resent).toEqual({ status: 201, body: { response_status: 200 } });
+    expect(received).toHaveLength(3);
+    expect(received[2]!.headers['idempotency-key']).toBe(issueHook.headers['idempotency-key']);
+    expect(received[2]!.headers['x-gitlab-event']).toBe('Issue Hook');
+    expect(received[2]!.body).toEqual(issueHook.body);
+
+    // lib/api/hooks/trigger_test.rb: the newest comment, sent at once with the caller as `user`.
+    const tested = await call('POST', `/projects/${project.id}/hooks/${hookId}/test/note_events`);
+    expect(tested).toEqual({ status: 201, body: { message: '201 Created' } });
+    expect(received).toHaveLength(4);
+    expect(received[3]!.headers['x-gitlab-event']).toBe('Note Hook');
+    expect(received[3]!.body).toMatchObject({
+      object_kind: 'note',
+      user: { username: 'root' },
+      object_attributes: { note: 'Delivered note' },
+    });
+    expect(received[3]!.headers['idempotency-key']).not.toBe(noteHook.headers['idempotency-key']);
+  });
+});
