@@ -55,11 +55,10 @@ async function copyProject(models: DeliveryModels, event: EventEnvelope): Promis
  * every group above it (GitLab's `project.execute_hooks` runs `project.hooks` and `group_hooks`), among
  * those that existed when it happened (a new durable reads the stream from its start).
  */
-async function hooksFor(
+async function hooksReaching(
   deps: DeliveryConsumerDeps,
   event: EventEnvelope,
   copy: HookProjectDoc | null,
-  flag: string,
 ): Promise<HookDoc[]> {
   const projectId = event.projectId!;
   const own = await deps.hooks
@@ -74,8 +73,13 @@ async function hooksFor(
           .find({ parentKind: 'group', parentId: { $in: groups } })
           .sort({ parentKind: 1, parentId: 1, _id: 1 })
           .lean<HookDoc[]>();
+  return [...own, ...inherited];
+}
+
+/** The hooks that take this event: its flag on, and created before it happened. */
+function hooksFor(hooks: HookDoc[], event: EventEnvelope, flag: string): HookDoc[] {
   const happened = Date.parse(event.occurredAt);
-  return [...own, ...inherited].filter(
+  return hooks.filter(
     (hook) => hook.events?.[flag] === true && !(new Date(hook.createdAt).getTime() > happened),
   );
 }
@@ -93,11 +97,15 @@ export function deliveryConsumer(deps: DeliveryConsumerDeps): Subscription {
         await copyProject(deps.models, event);
         return;
       }
-      await deps.samples.record(event);
       const scope = scopeOf(event);
       if (!scope || event.projectId === null) return;
       const copy = await deps.models.projects.findById(event.projectId).lean<HookProjectDoc>().exec();
-      const targets = await hooksFor(deps, event, copy, scope.flag);
+      const reaching = await hooksReaching(deps, event, copy);
+      // A project no hook reaches costs two reads per event and no write: its samples (what a hook test
+      // sends) are kept from the time it has a hook, which is when a test can be asked for.
+      if (reaching.length === 0) return;
+      await deps.samples.record(event);
+      const targets = hooksFor(reaching, event, scope.flag);
       if (targets.length === 0) return;
       const project = payloadProject(event.projectId, copy);
       const payload = await buildPayload(
