@@ -40,7 +40,8 @@ export function createAwardEmojiService(deps: {
    */
   async function recountVotes(ref: AwardableRef, name: string): Promise<void> {
     const field = VOTE_FIELDS[name];
-    if (!field || (ref.type !== 'Issue' && ref.type !== 'MergeRequest')) return;
+    // Epics count theirs too (EE::API::Entities::Epic exposes upvotes and downvotes).
+    if (!field || (ref.type !== 'Issue' && ref.type !== 'MergeRequest' && ref.type !== 'Epic')) return;
     await voteCounts.setVotesCount(ref.id, field, await store.countNamed(ref, name));
   }
 

@@ -36,9 +36,18 @@ describe('Award emoji on epics', () => {
       body: { message: '404 Award Emoji Name has already been taken Not Found' },
     });
 
+    // The epic counts the vote (EE::API::Entities::Epic `upvotes`), and a thumbsdown beside it.
+    expect(
+      (await h.call('POST', `${p}/award_emoji`, { ns, as: GUEST, json: { name: 'thumbsdown' } })).status,
+    ).toBe(201);
+    expect(epicEntity.parse((await h.call('GET', p, { ns })).body)).toMatchObject({
+      upvotes: 1,
+      downvotes: 1,
+    });
+
     const listed = await h.call('GET', `${p}/award_emoji`, { ns, as: null });
     expect(listed.status).toBe(200);
-    expect(awardsOf.parse(listed.body).map((a) => a.name)).toEqual(['thumbsup']);
+    expect(awardsOf.parse(listed.body).map((a) => a.name)).toEqual(['thumbsup', 'thumbsdown']);
 
     // Epic notes are addressed by the epic's id; their awards by the epic's iid.
     const note = noteEntity.parse(

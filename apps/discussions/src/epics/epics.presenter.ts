@@ -26,6 +26,8 @@ export function presentEpic(doc: NoteableDoc, ns: NamespaceView): EpicEntity {
     created_at: isoNow(doc.createdAt),
     updated_at: isoNow(doc.updatedAt),
     closed_at: iso(doc.closedAt),
+    upvotes: doc.upvotesCount ?? 0,
+    downvotes: doc.downvotesCount ?? 0,
     web_url: `${ns.webUrl}/-/epics/${doc.iid}`,
     references: references('&', doc.iid!, ns.fullPath),
   };

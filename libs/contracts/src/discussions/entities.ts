@@ -246,6 +246,9 @@ export const epicEntity = z.object({
   created_at: isoTimestamp,
   updated_at: isoTimestamp,
   closed_at: isoTimestamp.nullable(),
+  /** EE::API::Entities::Epic: the thumbsup and thumbsdown awards, as on issues. */
+  upvotes: z.number().int(),
+  downvotes: z.number().int(),
   web_url: z.string(),
   references,
 });
