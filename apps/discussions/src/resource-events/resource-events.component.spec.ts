@@ -268,6 +268,34 @@ describe('Resource events', () => {
     expect((await list(p, labelEvent, ns)).map((e) => e.label.name)).toEqual(['carried']);
   });
 
+  it('When several carried events are moved and another mover stored one already, then each is stored once', async () => {
+    const ns = projectNamespace({ visibility: 'public' });
+    const issue = await issueIn(ns);
+    const noteables = h.runtime.connection.collection('noteables');
+    const event = (n: number, labelName: string) => ({
+      _id: 9_100_000 + issue.id * 10 + n,
+      kind: 'label',
+      resourceType: 'Issue',
+      resourceId: issue.id,
+      user: issue.author,
+      createdAt: new Date(Date.now() + n).toISOString(),
+      action: 'add',
+      labelName,
+    });
+    const carried = [event(1, 'first'), event(2, 'second'), event(3, 'third')];
+    // The second one was inserted by a mover that stopped before taking them off the issue.
+    const stored = { ...carried[1]!, createdAt: new Date(carried[1]!.createdAt) };
+    await h.runtime.connection.collection('resource_events').insertOne(stored as never);
+    await noteables.updateOne(
+      { _id: issue.id } as never,
+      { $push: { _resourceEvents: { $each: carried.map((e) => JSON.stringify(e)) } } } as never,
+    );
+
+    const p = `/projects/${ns.id}/issues/${issue.iid}/resource_label_events`;
+    expect((await list(p, labelEvent, ns)).map((e) => e.label.name)).toEqual(['first', 'second', 'third']);
+    expect(await noteables.findOne({ _id: issue.id } as never)).not.toHaveProperty('_resourceEvents.0');
+  });
+
   it('When an issue with a weight but no weight events is reweighted, then its old weight is recorded first', async () => {
     const ns = projectNamespace({ visibility: 'public' });
     const issue = await issueIn(ns, { weight: 3 });

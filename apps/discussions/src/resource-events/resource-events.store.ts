@@ -10,6 +10,19 @@ const PENDING_FIELD = '_resourceEvents';
 export function createResourceEventsStore(deps: Pick<DiscussionsDeps, 'models'>) {
   const { resourceEvents, noteables } = deps.models;
 
+  /**
+   * Several events of one write (a label change adds and removes several) in one round trip, unordered:
+   * the ones a second mover stored already stay as they are, and any other failure leaves one missing.
+   */
+  async function insertAllOnce(events: ResourceEventDoc[]): Promise<void> {
+    try {
+      await resourceEvents.insertMany(events, { ordered: false });
+    } catch (err) {
+      const stored = await resourceEvents.countDocuments({ _id: { $in: events.map((e) => e._id) } });
+      if (stored < events.length) throw err;
+    }
+  }
+
   return {
     /** One page of an issuable's events of one kind, oldest first, and their number (counted when needed). */
     async page(resourceId: number, kind: ResourceEventKind, skip: number, limit: number) {
@@ -36,7 +49,8 @@ export function createResourceEventsStore(deps: Pick<DiscussionsDeps, 'models'>)
      */
     async settle(noteableId: number, events: ResourceEventDoc[], raw: string[]): Promise<void> {
       if (raw.length === 0) return;
-      for (const event of events) await insertUnique(resourceEvents, event);
+      if (events.length === 1) await insertUnique(resourceEvents, events[0]!);
+      else await insertAllOnce(events);
       await noteables.updateOne({ _id: noteableId }, { $pullAll: { [PENDING_FIELD]: raw } });
     },
   };
