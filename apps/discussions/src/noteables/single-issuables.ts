@@ -112,7 +112,8 @@ export function createSingleIssuables(noteables: NoteablesService) {
         noteables.subscriptions.subscribed(doc, viewerOf(req, doc, facts), { noChoiceYet: known.created }),
         epicFields(doc, req, known),
       ]);
-      return { ...base, ...epic, subscribed };
+      // Extended, not spread (issuable.presenter.ts issuableHeading says why).
+      return Object.assign(base, epic, { subscribed });
     },
     mergeRequest: async (doc: NoteableDoc, req: Request) => {
       const facts = noteFactsFor(doc, req, {});
@@ -120,7 +121,7 @@ export function createSingleIssuables(noteables: NoteablesService) {
         extras(doc, req, {}, facts).then((e) => presentMergeRequest(doc, req.ctx.namespace!, e)),
         noteables.subscriptions.subscribed(doc, viewerOf(req, doc, facts)),
       ]);
-      return { ...base, subscribed };
+      return Object.assign(base, { subscribed });
     },
   };
 }
