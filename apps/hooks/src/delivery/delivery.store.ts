@@ -11,6 +11,25 @@ export interface QueuedDelivery {
   payload: string;
 }
 
+/**
+ * The fields of a delivery not yet attempted, due `now` and given up at `giveUpAt`: what queueing, a resend
+ * and a hook test start from.
+ */
+export function unattempted(now: Date, giveUpAt: Date) {
+  return {
+    status: 'queued' as const,
+    attempts: 0,
+    nextAttemptAt: now,
+    giveUpAt,
+    url: null,
+    requestHeaders: {},
+    last: null,
+    reason: null,
+    createdAt: now,
+    updatedAt: now,
+  };
+}
+
 /** The counter of log ids: integers, as GitLab's web_hook_logs ids are. */
 const LOG_IDS = 'web_hook_logs';
 
@@ -42,16 +61,7 @@ export function createDeliveryStore(models: DeliveryModels, counters: Counters) 
         idempotencyKey: randomUUID(),
         eventUuid: item.eventId,
         payload: item.payload,
-        status: 'queued',
-        attempts: 0,
-        nextAttemptAt: now,
-        giveUpAt: new Date(now.getTime() + retryForMs),
-        url: null,
-        requestHeaders: {},
-        last: null,
-        reason: null,
-        createdAt: now,
-        updatedAt: now,
+        ...unattempted(now, new Date(now.getTime() + retryForMs)),
       };
       try {
         await deliveries.create(doc);
@@ -140,16 +150,7 @@ export function createDeliveryStore(models: DeliveryModels, counters: Counters) 
       _id: await counters.next(LOG_IDS),
       eventId: `${original.eventId}:resend:${randomUUID()}`,
       sequence: await counters.next(`web_hook_deliveries:${hookId}`),
-      status: 'queued',
-      attempts: 0,
-      nextAttemptAt: now,
-      giveUpAt: new Date(now.getTime() + retryForMs),
-      url: null,
-      requestHeaders: {},
-      last: null,
-      reason: null,
-      createdAt: now,
-      updatedAt: now,
+      ...unattempted(now, new Date(now.getTime() + retryForMs)),
     };
     await deliveries.create(doc);
     return doc;

@@ -6,7 +6,7 @@ import { buildPayload, SCOPES, type HookScope } from '../payloads/build';
 import type { DiscussionsSource } from '../payloads/discussions-source';
 import { payloadProject } from '../payloads/project';
 import type { DeliveryDoc } from './delivery.models';
-import type { DeliveryStore } from './delivery.store';
+import { unattempted, type DeliveryStore } from './delivery.store';
 import type { SampleKind, SampleStore } from './samples.store';
 import type { Sender } from './sender';
 
@@ -81,16 +81,7 @@ export function createHookTestService(deps: HookTestDeps) {
       idempotencyKey: randomUUID(),
       eventUuid: eventId,
       payload: JSON.stringify(payload),
-      status: 'queued',
-      attempts: 0,
-      nextAttemptAt: now,
-      giveUpAt: now,
-      url: null,
-      requestHeaders: {},
-      last: null,
-      reason: null,
-      createdAt: now,
-      updatedAt: now,
+      ...unattempted(now, now),
     };
     const sent = await deps.sender.sendOnce(hook, delivery);
     if (sent.status !== 'delivered') throw unprocessable(sent.last?.responseBody || sent.reason || '');
