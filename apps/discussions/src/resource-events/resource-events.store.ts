@@ -1,5 +1,5 @@
 import type { ResourceEventKind } from '@gl/contracts';
-import { findPage, insertUnique } from '@gl/service-kit';
+import { findPage } from '@gl/service-kit';
 import type { DiscussionsDeps } from '../discussions.models';
 import type { ResourceEventDoc } from './resource-event.model';
 
@@ -11,7 +11,7 @@ export function createResourceEventsStore(deps: Pick<DiscussionsDeps, 'models'>)
   const { resourceEvents, noteables } = deps.models;
 
   /**
-   * Several events of one write (a label change adds and removes several) in one round trip, unordered:
+   * The events of one write (a label change adds and removes several) in one round trip, unordered:
    * the ones a second mover stored already stay as they are, and any other failure leaves one missing.
    */
   async function insertAllOnce(events: ResourceEventDoc[]): Promise<void> {
@@ -49,8 +49,7 @@ export function createResourceEventsStore(deps: Pick<DiscussionsDeps, 'models'>)
      */
     async settle(noteableId: number, events: ResourceEventDoc[], raw: string[]): Promise<void> {
       if (raw.length === 0) return;
-      if (events.length === 1) await insertUnique(resourceEvents, events[0]!);
-      else await insertAllOnce(events);
+      await insertAllOnce(events);
       await noteables.updateOne({ _id: noteableId }, { $pullAll: { [PENDING_FIELD]: raw } });
     },
   };
