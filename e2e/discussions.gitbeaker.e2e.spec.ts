@@ -319,7 +319,10 @@ describe('discussions with @gitbeaker/rest', () => {
       await bus.publish(envelope(DOMAIN_EVENT_TYPES.alerts.alertResolved, { alertId, alertIid: 1 }));
       const closed = await until(incidents, (list) => list[0]?.state === 'closed');
       expect(closed).toMatchObject([{ state: 'closed' }]);
-      const notes = (await root.IssueDiscussions.all(projectId, closed[0]!.iid)) as unknown as Discussion[];
+      // The state is written first and its system note right after: a reader between the two sees no note.
+      const threads = () =>
+        root.IssueDiscussions.all(projectId, closed[0]!.iid) as unknown as Promise<Discussion[]>;
+      const notes = await until(threads, (list) => list.length > 0);
       expect(notes.map((d) => d.notes[0]!.body)).toEqual(['closed']);
     } finally {
       await bus.close();
