@@ -39,6 +39,12 @@ export const namespaceContext = z.object({
   /** The caller's membership level (0 none, 10..50), inherited from ancestor groups; admins are separate. */
   accessLevel: z.number().int(),
   /**
+   * For a project: the caller's level on the groups above it, without the project's own memberships (what
+   * GitLab checks for a group action started from a project, e.g. promoting a label). Absent for groups,
+   * and from contexts signed before it was carried: then `accessLevel` stands for it.
+   */
+  groupAccessLevel: z.number().int().optional(),
+  /**
    * A project's feature levels other than `enabled` (ProjectFeature), so that a service gates a feature
    * without reading its copy of the project on every request. Absent for groups, and from contexts signed
    * before it was carried: then the service reads its copy.

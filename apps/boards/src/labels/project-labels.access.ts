@@ -4,6 +4,7 @@ import {
   ForbiddenError,
   NotFoundError,
   accessLevelOf,
+  groupAccessLevelOf,
   canReadNamespace,
   featureAvailable,
   requireUser,
@@ -49,4 +50,13 @@ export function projectGroup(ns: NamespaceContext): { id: number; name: string }
   // name_with_namespace is "Parent / Group / Project": the group's name is the segment before the project's.
   const names = ns.fullName.split(' / ');
   return { id, name: names[names.length - 2] ?? ns.fullName };
+}
+
+/**
+ * `admin_label` / `admin_milestone` on the project's group (Reporter and up there): a promotion writes a
+ * group label or milestone, so a Reporter of the project alone may not (lib/api/helpers/label_helpers.rb
+ * `promote_label`, lib/api/project_milestones.rb `promote`).
+ */
+export function requireGroupReporter(ctx: InternalContext): void {
+  if (groupAccessLevelOf(ctx) < ACCESS_LEVELS.reporter) throw new ForbiddenError();
 }

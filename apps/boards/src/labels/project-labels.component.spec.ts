@@ -237,6 +237,19 @@ describe('Project labels API', () => {
     expect(anonymous.status).toBe(401);
   });
 
+  it("When a Reporter of the project alone (a Guest of its group) promotes a label, then 403 and the label stays the project's", async () => {
+    // lib/api/helpers/label_helpers.rb promote_label: `authorize! :admin_label, parent.group`.
+    const { project } = projectInGroup();
+    await create(project, { name: 'local', color: '#000' });
+    const res = await h.call('PUT', `/projects/${project.id}/labels/local/promote`, {
+      ns: { ...project, groupAccessLevel: 10 },
+      as: REPORTER,
+    });
+    expect(res).toMatchObject({ status: 403, body: { message: '403 Forbidden' } });
+    const still = await h.call('GET', `/projects/${project.id}/labels/local`, { ns: project, as: REPORTER });
+    expect(still.body).toMatchObject({ name: 'local', is_project_label: true });
+  });
+
   it("When a label is promoted, then the group gets it and the sibling projects' labels of that title merge into it", async () => {
     const { group, project } = projectInGroup();
     const sibling = projectNamespace({ ancestorGroupIds: [group.id], fullName: `${group.name} / Sibling` });

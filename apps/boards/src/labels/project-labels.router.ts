@@ -13,7 +13,7 @@ import { requireAnyOf, sendPage } from '../common/http';
 import type { LabelSubscriptions } from './label-subscriptions';
 import { presentLabel } from './labels.presenter';
 import { LABEL_UPDATABLE as UPDATABLE } from './labels.service';
-import { labelAdmin, labelsAvailable, readableProject } from './project-labels.access';
+import { labelAdmin, labelsAvailable, readableProject, requireGroupReporter } from './project-labels.access';
 import type { AvailableLabel, ProjectLabelsService } from './project-labels.service';
 
 /** lib/api/labels.rb on a project, and lib/api/subscriptions.rb on its labels. */
@@ -96,11 +96,15 @@ export function createProjectLabelsRouter(
     sendNoContent(res);
   });
 
-  // promote_label: no group is a 400 before anything else, then admin_label, then the project's own label.
+  // promote_label: no group is a 400 before anything else, then admin_label on the group (Reporter there,
+  // not only in the project), then the project's own label.
   route(router, BOARDS_API.promoteProjectLabel, async ({ res, ctx, params }) => {
     requireUser(ctx);
     const ns = readableProject(ctx);
-    if (ns.ancestorGroupIds.length > 0) labelAdmin(ctx);
+    if (ns.ancestorGroupIds.length > 0) {
+      labelAdmin(ctx);
+      requireGroupReporter(ctx);
+    }
     const promoted = await labels.promote(ns, params().label_id);
     sendJson(res, 200, await presentOne(ctx, { project: false, doc: promoted }));
   });

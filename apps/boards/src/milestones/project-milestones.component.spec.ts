@@ -233,6 +233,19 @@ describe('Project milestones API', () => {
     ]);
   });
 
+  it('When a Reporter of the project alone (no member of its group) promotes a milestone, then 403 and it stays', async () => {
+    // lib/api/project_milestones.rb: `authorize! :admin_milestone, user_project.group`.
+    const { group, project } = projectInGroup();
+    const m = await create(project, { title: 'local' });
+    const res = await h.call('POST', `${path(project)}/${m.id}/promote`, {
+      ns: { ...project, groupAccessLevel: 0 },
+      as: REPORTER,
+    });
+    expect(res).toMatchObject({ status: 403, body: { message: '403 Forbidden' } });
+    const inGroup = await h.call('GET', `/groups/${group.id}/milestones`, { ns: group });
+    expect(inGroup.body).toEqual([]);
+  });
+
   it("When a milestone is promoted, then the group gets it and the group's projects' milestones of that title merge into it", async () => {
     const { group, project } = projectInGroup();
     const sibling = projectNamespace({ ancestorGroupIds: [group.id] });

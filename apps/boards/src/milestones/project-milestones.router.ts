@@ -17,7 +17,12 @@ import {
   sendNoContent,
 } from '@gl/service-kit';
 import { requireAnyOf, sendPage } from '../common/http';
-import { labelAdmin, labelsAvailable, readableProject } from '../labels/project-labels.access';
+import {
+  labelAdmin,
+  labelsAvailable,
+  readableProject,
+  requireGroupReporter,
+} from '../labels/project-labels.access';
 import { presentMilestone, presentProjectMilestone, projectGroupWebUrl } from './milestones.presenter';
 import type { AvailableMilestone, ProjectMilestonesService } from './project-milestones.service';
 
@@ -102,11 +107,11 @@ export function createProjectMilestonesRouter(milestones: ProjectMilestonesServi
   });
 
   // admin_milestone on the project, then on its group: a project outside a group has none (`can?` on nil),
-  // so that is a 403 before the milestone is looked up. The caller's level is the highest of the project
-  // and its groups (the context carries no other).
+  // so that is a 403 before the milestone is looked up; in a group, Reporter there (not only in the project).
   route(router, BOARDS_API.promoteProjectMilestone, async ({ res, ctx, params }) => {
     const writer = milestoneAdmin(ctx);
     if (writer.ns.ancestorGroupIds.length === 0) throw new ForbiddenError();
+    requireGroupReporter(ctx);
     await milestones.promote(writer, params().milestone_id);
     sendJson(res, 200, 200);
   });

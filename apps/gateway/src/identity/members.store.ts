@@ -6,7 +6,7 @@ import { findRaw } from './raw-reads';
 import { publishingWrites } from './store-writes';
 
 type SourceType = MemberDoc['sourceType'];
-export type LevelRow = Pick<MemberDoc, 'accessLevel' | 'expiresAt'>;
+export type LevelRow = Pick<MemberDoc, 'sourceType' | 'accessLevel' | 'expiresAt'>;
 export type MembershipRow = Pick<MemberDoc, 'sourceType' | 'sourceId' | 'accessLevel' | 'expiresAt'>;
 
 /**
@@ -107,7 +107,7 @@ export function createMembersStore(models: Pick<IdentityModels, 'members' | 'cac
     }
     const key = `members:${userId}:${groupIds.join(',')}:${projectId ?? ''}`;
     return cache.get(key, () =>
-      members.find({ userId, $or: sources }).select({ accessLevel: 1, expiresAt: 1 }).lean(),
+      members.find({ userId, $or: sources }).select({ sourceType: 1, accessLevel: 1, expiresAt: 1 }).lean(),
     );
   }
 

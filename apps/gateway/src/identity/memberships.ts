@@ -19,6 +19,12 @@ interface LevelRow {
   expiresAt: string | null;
 }
 
+/** A project caller's levels: on the project (its groups' and its own memberships), and on its groups only. */
+export interface ProjectLevels {
+  project: number;
+  groups: number;
+}
+
 /** The one membership-level rule: the highest level among rows not expired today, 0 without any. */
 export function highestLevel(rows: readonly LevelRow[], from = 0): number {
   return rows.reduce((max, row) => (hasExpired(row.expiresAt) ? max : Math.max(max, row.accessLevel)), from);
@@ -42,6 +48,25 @@ export async function membershipLevel(
   projectId?: number,
 ): Promise<number> {
   return highestLevel(await members.levelRows(userId, groupIds, projectId));
+}
+
+/**
+ * The caller's level on a project and, without the project's own memberships, on the groups above it:
+ * what GitLab checks for a group-level action started from a project (`authorize! :admin_label,
+ * parent.group` in lib/api/helpers/label_helpers.rb, `:admin_milestone, user_project.group` in
+ * lib/api/project_milestones.rb).
+ */
+export async function projectLevels(
+  members: MembersStore,
+  userId: number,
+  groupIds: number[],
+  projectId: number,
+): Promise<ProjectLevels> {
+  const rows = await members.levelRows(userId, groupIds, projectId);
+  return {
+    project: highestLevel(rows),
+    groups: highestLevel(rows.filter((row) => row.sourceType === 'group')),
+  };
 }
 
 /** Highest level among the given groups (inherited) and the project itself. */

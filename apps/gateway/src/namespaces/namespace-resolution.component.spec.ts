@@ -10,6 +10,7 @@ interface Echo {
       id: number;
       fullPath: string;
       accessLevel: number;
+      groupAccessLevel?: number;
       ancestorGroupIds: number[];
     } | null;
   };
@@ -61,8 +62,14 @@ describe('gateway namespace resolution', () => {
       await gw.call('/api/v4/projects/acme%2Fplatform%2Fapi/issues/3/discussions', { token: member.token }),
     );
     expect(body.url).toBe(`/api/v4/projects/${project._id}/issues/3/discussions`);
-    // Reporter on the top group, Maintainer on the project: the project membership wins.
-    expect(body.ctx.namespace).toMatchObject({ kind: 'project', id: project._id, accessLevel: 40 });
+    // Reporter on the top group, Maintainer on the project: the project membership wins; the groups' level
+    // travels beside it for group actions started from the project (promoting a label).
+    expect(body.ctx.namespace).toMatchObject({
+      kind: 'project',
+      id: project._id,
+      accessLevel: 40,
+      groupAccessLevel: 20,
+    });
   });
 
   it('When membership is on an ancestor group, then subgroups inherit it', async () => {
@@ -99,6 +106,10 @@ describe('gateway namespace resolution', () => {
       await gw.call(`/api/v4/groups/${parent._id}/boards`, { token: projectOnly.token }),
     );
     expect(body.ctx.namespace?.accessLevel).toBe(0);
+    const inProject = await echo(
+      await gw.call(`/api/v4/projects/${project._id}/labels`, { token: projectOnly.token }),
+    );
+    expect(inProject.ctx.namespace).toMatchObject({ accessLevel: 30, groupAccessLevel: 0 });
   });
 
   describe('visibility', () => {

@@ -2,7 +2,7 @@ import type { FeatureAccessLevel, NamespaceContext, Principal, Visibility } from
 import { NotFoundError, canReadNamespace } from '@gl/service-kit';
 import type { NamespaceDoc, ProjectDoc } from '../identity/identity.models';
 import type { IdentityStores } from '../identity/identity.stores';
-import { membershipLevel } from '../identity/memberships';
+import { membershipLevel, projectLevels } from '../identity/memberships';
 import { featureLevels } from '../identity/project-features';
 import { groupWebUrl, projectWebUrl } from '../identity/urls';
 
@@ -80,9 +80,9 @@ export async function projectContext(
   principal: Principal | null,
   externalUrl: string,
 ): Promise<NamespaceContext> {
-  const level = principal
-    ? await membershipLevel(stores.members, principal.id, project.ancestorGroupIds, project._id)
-    : 0;
+  const levels = principal
+    ? await projectLevels(stores.members, principal.id, project.ancestorGroupIds, project._id)
+    : { project: 0, groups: 0 };
   const namespaceName = await stores.namespaces.cachedFullName(project.namespaceId);
   return {
     kind: 'project',
@@ -94,7 +94,8 @@ export async function projectContext(
     visibility: project.visibility,
     webUrl: projectWebUrl(externalUrl, project),
     ancestorGroupIds: project.ancestorGroupIds,
-    accessLevel: level,
+    accessLevel: levels.project,
+    groupAccessLevel: levels.groups,
     features: signedFeatures(project),
   };
 }

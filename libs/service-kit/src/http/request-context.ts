@@ -51,6 +51,15 @@ export function accessLevelOf(ctx: InternalContext): number {
   return ctx.namespace?.accessLevel ?? 0;
 }
 
+/**
+ * The caller's level on the groups above the addressed project (the namespace's own level for a group, or
+ * from a context signed without it); administrators rank above every member.
+ */
+export function groupAccessLevelOf(ctx: InternalContext): number {
+  if (ctx.principal?.isAdmin) return 60;
+  return ctx.namespace?.groupAccessLevel ?? ctx.namespace?.accessLevel ?? 0;
+}
+
 export function requireAccess(ctx: InternalContext, minimum: number): void {
   if (accessLevelOf(ctx) < minimum) throw new ForbiddenError();
 }
