@@ -23,9 +23,9 @@ export interface MongoConnectOptions {
 }
 
 /**
- * `GL_DB_COMMAND_TRACE=1`: every command this process sends is written to stderr as one JSON line (its
- * name, collection and the shape of its filter), to count and name the round trips a request makes. Off
- * by default: the driver's command events cost a copy of every reply.
+ * `GL_DB_COMMAND_TRACE=1`: every command this process sends is written to stderr as one JSON line when it
+ * ends (its name, collection, the shape of its filter and the round trip in ms, the time it ended), to count, name and time
+ * the round trips a request makes. Off by default: the driver's command events cost a copy of every reply.
  */
 const TRACE_COMMANDS = process.env.GL_DB_COMMAND_TRACE === '1';
 
@@ -37,18 +37,27 @@ function shapeOf(value: unknown, depth = 0): unknown {
 }
 
 function traceCommands(connection: Connection): void {
-  connection.getClient().on('commandStarted', (event) => {
+  const started = new Map<number, Record<string, unknown>>();
+  const client = connection.getClient();
+  client.on('commandStarted', (event) => {
     const command = event.command as Record<string, unknown>;
     const filter = command.filter ?? command.query ?? command.pipeline ?? command.updates ?? command.deletes;
-    process.stderr.write(
-      `${JSON.stringify({
-        dbCommand: event.commandName,
-        db: event.databaseName,
-        collection: command[event.commandName],
-        shape: shapeOf(filter),
-      })}\n`,
-    );
+    started.set(event.requestId, {
+      dbCommand: event.commandName,
+      db: event.databaseName,
+      collection: command[event.commandName],
+      shape: shapeOf(filter),
+      sort: shapeOf(command.sort),
+    });
   });
+  const ended = (event: { requestId: number; duration: number }, ok: boolean) => {
+    const line = started.get(event.requestId);
+    if (!line) return;
+    started.delete(event.requestId);
+    process.stderr.write(`${JSON.stringify({ ...line, ms: event.duration, ok, at: Date.now() })}\n`);
+  };
+  client.on('commandSucceeded', (event) => ended(event, true));
+  client.on('commandFailed', (event) => ended(event, false));
 }
 
 function open(url: string, dbName: string, maxPoolSize?: number): Connection {
