@@ -6,7 +6,9 @@ import { percentile, roundTenth } from './stats';
 /**
  * `npm run bench -- --scenario columns [--scale F]`: one group with 100,000 issues (× F) seeded straight
  * into the discussions database: a fifth of them in the board's label list, a fifth assigned to the user
- * of its assignee list, one in a thousand in a rare label's list, the rest in its backlog. Then the first
+ * of its assignee list, one in a thousand in a rare label's list, the rest in its backlog. Project and
+ * group labels are mixed: the label list's issues also carry a project label, the project's board lists
+ * them by it, and the backlog's carry another project label no list shows. Then the first
  * page of each list and of the backlog, and a deep page of the label list (by offset, and by cursor), each read 200 times one after
  * another through the gateway (p50/p99; target p99 < 50 ms). The seeded issues are copies of four issues
  * made through the API (templateOf), so they have every field the service writes.
@@ -177,6 +179,31 @@ export async function runColumnsBench(options: {
     );
     return (list.json as { id: number }).id;
   };
+  const projectLabel = async (name: string, color: string) => {
+    const label = await must(
+      call('POST', `/projects/${projectId}/labels`, { name, color }),
+      201,
+      'POST project label',
+    );
+    return (label.json as { id: number }).id;
+  };
+  const projectLabelName = `Doing-here-${suffix}`;
+  const projectLabelId = await projectLabel(projectLabelName, '#0000AA');
+  const noiseName = `Noise-${suffix}`;
+  await projectLabel(noiseName, '#AAAAAA');
+  const projectBoards = await must(call('GET', `/projects/${projectId}/boards`), 200, 'GET project boards');
+  const projectBoardId =
+    (projectBoards.json as { id: number }[])[0]?.id ??
+    (
+      (await must(call('POST', `/projects/${projectId}/boards`, { name: 'P' }), 201, 'POST project board'))
+        .json as { id: number }
+    ).id;
+  const projectList = await must(
+    call('POST', `/projects/${projectId}/boards/${projectBoardId}/lists`, { label_id: projectLabelId }),
+    201,
+    'POST project list',
+  );
+  const projectListId = (projectList.json as { id: number }).id;
   const labelName = `Doing-${suffix}`;
   const listId = await labelList(labelName, '#0000FF');
   const rareName = `Rare-${suffix}`;
@@ -192,10 +219,10 @@ export async function runColumnsBench(options: {
     (await must(call('POST', `/projects/${projectId}/issues`, fields), 201, 'POST issue')).json as {
       id: number;
     };
-  const listed = await newIssue({ title: 'listed', labels: labelName });
+  const listed = await newIssue({ title: 'listed', labels: `${labelName},${projectLabelName}` });
   const assigned = await newIssue({ title: 'assigned', assignee_ids: [me.id] });
   const rare = await newIssue({ title: 'rare', labels: rareName });
-  const backlog = await newIssue({ title: 'backlog' });
+  const backlog = await newIssue({ title: 'backlog', labels: noiseName });
   const column = (ref: number | string, page = 1) =>
     call('GET', `/groups/${groupId}/boards/${boardId}/lists/${ref}/issues?per_page=20&page=${page}`);
   /** The cursor after the first `items` issues of a list, walking it by cursor 100 at a time. */
@@ -215,9 +242,11 @@ export async function runColumnsBench(options: {
     }
     return cursor!;
   };
+  const projectColumn = () =>
+    call('GET', `/projects/${projectId}/boards/${projectBoardId}/lists/${projectListId}/issues?per_page=20`);
   await until(async () => {
-    const r = await column(listId);
-    return r.status === 200 && (r.json as unknown[]).length === 1;
+    const [r, p] = await Promise.all([column(listId), projectColumn()]);
+    return r.status === 200 && (r.json as unknown[]).length === 1 && (p.json as unknown[]).length === 1;
   }, 60_000);
 
   const connection = await mongoose
@@ -247,6 +276,7 @@ export async function runColumnsBench(options: {
   // settling the seed (its write-ahead log), which made whichever list came first look slower.
   for (let round = 0; round < WARM_UP_ROUNDS; round++) {
     for (const ref of [listId, 'backlog', assigneeListId, rareListId]) await column(ref);
+    await projectColumn();
   }
   // The rare list holds every seeded copy of its template and the template: what is measured is right.
   let rareSeeded = 0;
@@ -267,6 +297,7 @@ export async function runColumnsBench(options: {
     ),
   );
   latencies['GET assignee list page 1'] = await timeSequential(() => column(assigneeListId));
+  latencies['GET project board, project label list page 1'] = await timeSequential(projectColumn);
   latencies['GET rare label list page 1'] = await timeSequential(() => column(rareListId));
   // The floor: a group request of the boards service, measured right after the columns.
   const floor = await timeSequential(() => call('GET', `/groups/${groupId}/boards/${boardId}/lists`));
