@@ -14,7 +14,8 @@ import { percentile, roundTenth } from './stats';
  * (a) the issue list's first page, a deep page by offset (`page=500&per_page=20`) and the same page by
  * keyset (`pagination=keyset`, its cursor written with the service's codec for the issue just before the
  * page rather than reached by walking 500 pages), and (b) one issue without and with a current
- * `If-None-Match` (a 304; the service still reads and renders it, conditional.ts).
+ * `If-None-Match` (a 304 the gateway decides from resource versions, routing/versioned-reads.ts, without
+ * forwarding the request).
  */
 const FULL_ISSUES = 20_000;
 const PER_PAGE = 20;
@@ -25,8 +26,9 @@ const WARM_UP = 20;
 const TARGET_P90_MS = 50;
 /** A deep keyset page may cost at most this much more CPU than the first page. */
 const KEYSET_CPU_SLACK = 1.25;
-/** A 304 may cost at most this much more CPU than the 200 it replaces (it renders the same answer). */
-const NOT_MODIFIED_CPU_SLACK = 1.1;
+/** The stack's CPU (the load generator's left out) for a 304 may be at most this share of the 200's. */
+const NOT_MODIFIED_CPU_SHARE = 0.25;
+const LOAD_GENERATOR = 'bench (load generator)';
 
 export interface PollerSeries {
   path: string;
@@ -60,6 +62,24 @@ async function get(gatewayUrl: string, token: string, path: string, headers: Rec
   const parsed = text ? (JSON.parse(text) as unknown) : null;
   const first = Array.isArray(parsed) ? (parsed[0] as { id?: number } | undefined) : undefined;
   return { status: response.status, etag: response.headers.get('etag'), firstId: first?.id ?? null };
+}
+
+/**
+ * The tag a read settles on: the gateway tags a full answer from its copy of the resource versions, which
+ * may be a few milliseconds behind the last write; re-read with the last tag until it is a 304.
+ */
+async function settledTag(
+  call: (path: string, headers?: Record<string, string>) => () => ReturnType<typeof get>,
+  path: string,
+): Promise<string> {
+  let { etag } = await call(path)();
+  for (let attempt = 0; etag && attempt < 50; attempt += 1) {
+    const again = await call(path, { 'If-None-Match': etag })();
+    if (again.status === 304) return etag;
+    etag = again.etag;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  throw new Error(`pollers: GET ${path} never answered its own tag with 304`);
 }
 
 /** `SAMPLES` requests one after another after a warm-up: latency percentiles and CPU per request. */
@@ -190,8 +210,7 @@ export async function runPollersBench(options: {
 
   const iids = loaded.iids.get(projectId)!;
   const one = `${list}/${iids.first + Math.floor(iids.count / 2)}`;
-  const { etag } = await call(one)();
-  if (!etag) throw new Error(`pollers: GET ${one} sent no ETag`);
+  const etag = await settledTag(call, one);
 
   const series: Record<string, PollerSeries> = {};
   const run = async (label: string, path: string, status: number, headers?: Record<string, string>) => {
@@ -211,6 +230,9 @@ export async function runPollersBench(options: {
 }
 
 const cpuTotal = (s: PollerSeries): number => s.cpuMsPerRequest.total ?? 0;
+/** What the stack spent, the load generator's share left out. */
+const stackCpu = (s: PollerSeries): number =>
+  roundTenth((cpuTotal(s) - (s.cpuMsPerRequest[LOAD_GENERATOR] ?? 0)) * 100) / 100;
 
 /** The table rows: p90 of every read, and the CPU of a deep keyset page and of a 304 against what they replace. */
 function rowsOf(result: PollersBenchResult): SummaryRow[] {
@@ -238,12 +260,13 @@ function rowsOf(result: PollersBenchResult): SummaryRow[] {
       before: `offset ${cpuTotal(series[`issues page ${deepPage} (offset)`]!)} ms`,
     },
     {
-      path: `pollers: CPU of a 304 (If-None-Match), vs the 200 × ${NOT_MODIFIED_CPU_SLACK}`,
+      path: `pollers: stack CPU of a 304 (If-None-Match), vs the 200's × ${NOT_MODIFIED_CPU_SHARE}`,
       measure: 'CPU/req',
-      value: cpuTotal(notModified),
+      value: stackCpu(notModified),
       unit: 'ms',
       goal: 'max',
-      target: roundTenth(cpuTotal(ok) * NOT_MODIFIED_CPU_SLACK * 10) / 10,
+      target: roundTenth(stackCpu(ok) * NOT_MODIFIED_CPU_SHARE * 10) / 10,
+      before: `200: ${stackCpu(ok)} ms`,
     },
   );
   return rows;

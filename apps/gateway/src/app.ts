@@ -11,9 +11,11 @@ import {
   parseQueryString,
   rejectMalformedRequests,
   requestLogging,
+  bumpVersionsAfterWrites,
   routedOperations,
   sendJson,
   type ReadinessCheck,
+  type ResourceVersions,
   type ServiceMetrics,
 } from '@gl/service-kit';
 import { applyAuth } from './auth/auth.middleware';
@@ -32,6 +34,7 @@ import { createWriteFenceRouter } from './write-fence/write-fence.router';
 import type { RequestHandler } from 'express';
 import { identifyCaller } from './auth/authenticate';
 import { throttleMiddleware } from './throttle/throttle.middleware';
+import type { VersionedReads } from './routing/versioned-reads';
 import type { ThrottleSettings } from './throttle/throttle.settings';
 import type { ThrottleStore } from './throttle/throttle.store';
 
@@ -48,6 +51,11 @@ export interface GatewayDeps {
   identityRouters: Router[];
   /** GitLab's API rate limits and the counts every replica shares (throttle/); absent: no limits. */
   throttle?: { settings: ThrottleSettings; store: ThrottleStore };
+  /**
+   * Resource versions: polled reads answered with 304 here (routing/versioned-reads.ts), and the identity
+   * catalogue's own writes bumping `identity.all`. Absent: every GET is forwarded.
+   */
+  versions?: { reads: VersionedReads; bumps: Pick<ResourceVersions, 'bump'> };
 }
 
 /**
@@ -75,6 +83,7 @@ function forwardingDeps(deps: GatewayDeps): ForwardingDeps {
     tier: deps.tier,
     contextSecret: deps.contextSecret,
     proxies: deps.proxies,
+    ...(deps.versions ? { versionedReads: deps.versions.reads } : {}),
   };
 }
 
@@ -151,6 +160,9 @@ export function createGatewayApp(deps: GatewayDeps): Express {
   const forwarding = forwardingDeps(deps);
   app.use(createAlertNotifyForwarder(forwarding));
   app.use(createForwardingRouter(forwarding));
+  // The catalogue's writes change how every service's answers are rendered (names, paths) and who sees them.
+  if (deps.versions)
+    app.use('/api/v4', bumpVersionsAfterWrites('identity', deps.versions.bumps, deps.logger));
   for (const router of deps.identityRouters) app.use('/api/v4', router);
 
   app.use((_req, res) => sendJson(res, 404, { error: '404 Not Found' }));

@@ -1,4 +1,5 @@
-import { runService } from '@gl/service-kit';
+import { IDENTITY_VERSION_KEY, runService } from '@gl/service-kit';
+import { createVersionedReads } from './routing/versioned-reads';
 import { createGatewayApp } from './app';
 import { gatewayConfigSchema } from './config';
 import { createExpiredMembersSweep } from './identity/expired-members';
@@ -16,6 +17,7 @@ import { createThrottleStore } from './throttle/throttle.store';
 
 void runService({
   name: 'gateway',
+  consumerVersionKey: IDENTITY_VERSION_KEY,
   database: 'gl_gateway',
   migrations: GATEWAY_MIGRATIONS,
   configSchema: gatewayConfigSchema,
@@ -58,6 +60,10 @@ void runService({
       tier: config.GITLAB_TIER,
       contextSecret: config.INTERNAL_CONTEXT_SECRET,
       proxies,
+      versions: {
+        reads: createVersionedReads(runtime.versions, await runtime.versions.follow(logger)),
+        bumps: runtime.versions,
+      },
       readiness: async () => ({ ...(await runtime.readiness()), ...(await servicesReady(upstreams)) }),
       identityRouters: createIdentityRouters({ ...identity, tier: config.GITLAB_TIER }),
       ...(throttled && {

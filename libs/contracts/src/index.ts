@@ -15,3 +15,4 @@ export * from './events-api';
 export * from './notifications';
 export * from './alerts';
 export * from './hooks';
+export * from './resource-versions';

@@ -13,7 +13,8 @@ import { ensureIndexes } from './mongo/indexes';
 import { runMigrations, type Migration } from './mongo/migrations';
 import { connectBus, type Bus } from './bus/bus';
 import { createOutbox, type Outbox } from './bus/outbox';
-import { startConsumer, type RunningConsumer, type Subscription } from './bus/consumer';
+import { bumpingAfterWrites, startConsumer, type RunningConsumer, type Subscription } from './bus/consumer';
+import { openResourceVersions, serviceVersionKey, type ResourceVersions } from './bus/resource-versions';
 import { watchParent } from './parent-watch';
 import { watchStorage } from './storage-metrics';
 import { answerOversizedRequests } from './http/request-line';
@@ -27,6 +28,8 @@ export interface ServiceRuntime<C extends BaseServiceConfig = BaseServiceConfig>
   connection: Connection;
   bus: Bus;
   outbox: Outbox;
+  /** What the gateway's conditional GETs compare (bus/resource-versions.ts); writes bump it. */
+  versions: ResourceVersions;
   readiness: () => Promise<Record<string, boolean>>;
 }
 
@@ -41,6 +44,11 @@ export interface ServiceDefinition<S extends z.ZodObject> {
   ) => Promise<ServiceInstance> | ServiceInstance;
   /** The database's versioned steps (libs/service-kit/src/mongo/migrations.ts), applied before serving. */
   migrations?: readonly Migration[];
+  /**
+   * The resource-versions key this process's consumers bump after each event or batch they apply
+   * (default the service's own, `<name>.all`): a worker names the service whose answers it changes.
+   */
+  consumerVersionKey?: string;
 }
 
 export interface ServiceInstance {
@@ -88,6 +96,8 @@ export async function runService<S extends z.ZodObject>(
     streamLimits: { maxAgeMs: config.NATS_STREAM_MAX_AGE, maxBytes: config.NATS_STREAM_MAX_BYTES },
   });
   watchStorage(metrics, connection, bus);
+  const versions = await openResourceVersions(bus);
+  const consumerVersionKey = definition.consumerVersionKey ?? serviceVersionKey(definition.name);
   const outbox = createOutbox({ connection, bus, logger, metrics, maxAttempts: config.OUTBOX_MAX_ATTEMPTS });
   const readiness = async (): Promise<Record<string, boolean>> => ({
     mongo: await mongoReady(connection),
@@ -101,6 +111,7 @@ export async function runService<S extends z.ZodObject>(
     connection,
     bus,
     outbox,
+    versions,
     readiness,
   });
   if (definition.migrations) {
@@ -110,9 +121,12 @@ export async function runService<S extends z.ZodObject>(
     });
   }
   await ensureIndexes(connection, logger);
+  // A process that died between a write and its bump left that write untold: every start bumps its key.
+  await versions.bump([consumerVersionKey]);
   const consumers: RunningConsumer[] = [];
   for (const subscription of instance.subscriptions ?? []) {
-    consumers.push(await startConsumer(bus, subscription, logger, metrics));
+    const bumping = bumpingAfterWrites(subscription, () => versions.bump([consumerVersionKey]));
+    consumers.push(await startConsumer(bus, bumping, logger, metrics));
   }
   outbox.start();
   instance.start?.();

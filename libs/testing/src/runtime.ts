@@ -6,6 +6,7 @@ import {
   createMetrics,
   createOutbox,
   mongoReady,
+  openResourceVersions,
   type BaseServiceConfig,
   type ServiceRuntime,
 } from '@gl/service-kit';
@@ -54,6 +55,7 @@ export async function createTestRuntime<C extends BaseServiceConfig = BaseServic
     connection: database.connection,
     bus,
     outbox,
+    versions: await openResourceVersions(bus),
     database,
     readiness: async () => ({ mongo: await mongoReady(database.connection), nats: bus.isConnected() }),
     async close() {

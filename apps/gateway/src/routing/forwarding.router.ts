@@ -1,11 +1,19 @@
 import { Router, type NextFunction, type Request, type RequestHandler, type Response } from 'express';
-import type { IdentityRevision, InternalContext, NamespaceContext, Principal, Tier } from '@gl/contracts';
+import {
+  VERSIONED_READS,
+  type IdentityRevision,
+  type InternalContext,
+  type NamespaceContext,
+  type Principal,
+  type Tier,
+} from '@gl/contracts';
 import { CONTEXT_TTL_MS, NotFoundError, signContext } from '@gl/service-kit';
 import type { AuthPolicyOptions } from '../auth/auth.middleware';
 import type { NamespaceResolver } from '../namespaces/resolve';
 import { ALERT_NOTIFY_PATTERN, ROUTE_TABLE, type RouteSpec, type ServiceName } from './route-table';
 import { prepareForwardedHeaders } from './proxy';
 import { streamCredentials, type StreamCredentials } from './stream-guard';
+import type { VersionedReads } from './versioned-reads';
 
 /**
  * Every identity read forwarding needs comes as a function bound to the stores where the gateway app is
@@ -23,6 +31,8 @@ export interface ForwardingDeps {
   tier: Tier;
   contextSecret: string;
   proxies: Record<ServiceName, RequestHandler>;
+  /** 304s decided from resource versions (versioned-reads.ts); absent: every GET is forwarded. */
+  versionedReads?: VersionedReads;
 }
 
 /** Query parameters that carry credentials: they stay at the gateway. */
@@ -52,7 +62,12 @@ function segmentIndexOf(spec: RouteSpec): number {
   return spec.path.split('/').indexOf(`:${spec.namespace!.param}`) + 2;
 }
 
-async function sign(deps: ForwardingDeps, req: Request, namespace: NamespaceContext | null): Promise<string> {
+async function sign(
+  deps: ForwardingDeps,
+  req: Request,
+  namespace: NamespaceContext | null,
+  revision?: IdentityRevision,
+): Promise<string> {
   const principal = req.principal ?? null;
   const context: InternalContext = {
     v: 1,
@@ -62,7 +77,7 @@ async function sign(deps: ForwardingDeps, req: Request, namespace: NamespaceCont
     externalUrl: deps.externalUrl,
     principal,
     namespace,
-    identityRevision: await deps.signedRevision(principal),
+    identityRevision: revision ?? (await deps.signedRevision(principal)),
     ...(req.socket.remoteAddress ? { clientAddress: req.socket.remoteAddress } : {}),
   };
   return signContext(deps.contextSecret, context);
@@ -90,7 +105,25 @@ function forward(deps: ForwardingDeps, spec: RouteSpec) {
       url = rewriteSegment(url, segmentIndexOf(spec), namespace.id);
     }
     req.url = url;
-    req.forwardContext = await sign(deps, req, namespace);
+    const revision = await deps.signedRevision(req.principal ?? null);
+    if (namespace && deps.versionedReads && spec.method === 'GET' && VERSIONED_READS.has(spec.operationId)) {
+      const decision = await deps.versionedReads.decide({
+        service: spec.service,
+        namespace,
+        url,
+        principal: req.principal ?? null,
+        tier: deps.tier,
+        revision,
+        ifNoneMatch: req.headers['if-none-match'],
+      });
+      if (decision?.notModified) {
+        res.setHeader('ETag', decision.tag);
+        res.status(304).end();
+        return;
+      }
+      if (decision) req.versionTag = decision.tag;
+    }
+    req.forwardContext = await sign(deps, req, namespace, revision);
     if (credentials) deps.guardStream(credentials, req, res);
     prepareForwardedHeaders(req);
     proxy(req, res, next);

@@ -19,6 +19,8 @@ declare module 'express-serve-static-core' {
     forwardContext?: string;
     /** Whether the Authorization header belongs to the service (alert tokens, registry secret). */
     forwardAuthorization?: boolean;
+    /** The resource-versions tag a successful answer goes out with, instead of the service's own. */
+    versionTag?: string;
   }
 }
 
@@ -92,7 +94,10 @@ export function createServiceProxy(targets: string | readonly string[], logger: 
         // already sent must not leave the service waiting for the rest.
         req.once(BODY_LIMIT_EXCEEDED, () => proxyReq.destroy());
       },
-      proxyRes(proxyRes: IncomingMessage, _req: IncomingMessage, res: ServerResponse) {
+      proxyRes(proxyRes: IncomingMessage, req: IncomingMessage, res: ServerResponse) {
+        const status = proxyRes.statusCode ?? 0;
+        const { versionTag } = req as Request;
+        if (versionTag && status >= 200 && status < 300) proxyRes.headers.etag = versionTag;
         // A live stream never ends by itself: when the client goes (or the gateway ends it), the service's
         // end goes too, instead of streaming into a closed response on a socket the agent cannot reuse.
         if (String(proxyRes.headers['content-type'] ?? '').startsWith('text/event-stream')) {

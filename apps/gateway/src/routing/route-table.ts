@@ -16,6 +16,7 @@ export type AuthPolicy = 'required' | 'optional' | 'none';
 
 export interface RouteSpec {
   method: EndpointContract['method'];
+  operationId: string;
   /** Express 5 path below /api/v4. */
   path: string;
   service: ServiceName;
@@ -44,6 +45,7 @@ function namespaceOf(template: string): RouteSpec['namespace'] {
 function routesOf(endpoint: EndpointContract & { service: ServiceName }): RouteSpec[] {
   return pathsOf(endpoint).map((template) => ({
     method: endpoint.method,
+    operationId: endpoint.operationId,
     path: expressPath(template),
     service: endpoint.service,
     auth: authPolicy(endpoint),

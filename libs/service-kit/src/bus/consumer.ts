@@ -58,6 +58,31 @@ export interface BatchSubscription {
 
 export const DEFAULT_BATCH_SIZE = 500;
 
+/**
+ * The subscription with `bump` run after each event or batch its handler applied, before it is
+ * acknowledged: what a consumer writes changes answers as an API write does (resource-versions.ts). A
+ * failed bump fails the delivery, which comes again (handlers are idempotent).
+ */
+export function bumpingAfterWrites(subscription: Subscription, bump: () => Promise<void>): Subscription {
+  const { handle, handleBatch } = subscription;
+  return {
+    ...subscription,
+    handle: async (event) => {
+      await handle(event);
+      await bump();
+    },
+    ...(handleBatch
+      ? {
+          handleBatch: async (events) => {
+            const outcome = await handleBatch(events);
+            await bump();
+            return outcome;
+          },
+        }
+      : {}),
+  };
+}
+
 export interface RunningConsumer {
   stop(): Promise<void>;
 }

@@ -12,3 +12,4 @@ export * from './publish-errors';
 export * from './identity-projection';
 export * from './identity-access-copies';
 export * from './identity-user-copy';
+export * from './resource-versions';

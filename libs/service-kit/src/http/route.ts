@@ -3,6 +3,9 @@ import { pathsOf, type EndpointContract, type EndpointParams, type InternalConte
 import { collectParams } from './body';
 import { parseParams } from './validate';
 
+/** Where a routed request keeps its endpoint's operation id (`res.locals`), for the rules that depend on it. */
+export const OPERATION_LOCAL = 'operationId';
+
 /** What a handler gets for one request to its endpoint. */
 export interface RouteCall<E extends EndpointContract> {
   req: Request;
@@ -40,6 +43,7 @@ export function route<E extends EndpointContract>(
   const paths = pathsOf(contract).map(expressPath);
   for (const path of paths) {
     router[method](path, async (req: Request, res: Response) => {
+      res.locals[OPERATION_LOCAL] = contract.operationId;
       let parsed: EndpointParams<E> | undefined;
       const params = (): EndpointParams<E> =>
         (parsed ??= (

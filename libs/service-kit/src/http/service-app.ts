@@ -16,6 +16,8 @@ import { parseQueryString } from './nested-params';
 import { requireInternalContext } from './request-context';
 import { limitRequestLine } from './request-line';
 import { routedOperations } from './route';
+import { bumpVersionsAfterWrites } from './version-bumps';
+import type { ResourceVersions } from '../bus/resource-versions';
 
 export type ReadinessCheck = () => Promise<Record<string, boolean>>;
 
@@ -37,6 +39,8 @@ export interface ServiceHttpOptions {
    * service refuses to start (a contract the gateway forwards here would otherwise answer 404).
    */
   serves?: readonly EndpointContract[];
+  /** Bumped after every write this service answers (bus/resource-versions.ts); absent in unit tests. */
+  versions?: Pick<ResourceVersions, 'bump'>;
 }
 
 /** Start-up check that every endpoint the service owns in the contracts has a handler. */
@@ -100,6 +104,7 @@ export function createServiceHttpApp(options: ServiceHttpOptions): Express {
   // The gateway refuses these first; a service checks again so nothing malformed reaches a handler.
   app.use(limitRequestLine());
   app.use(rejectMalformedRequests());
+  if (options.versions) app.use(bumpVersionsAfterWrites(options.name, options.versions, options.logger));
   for (const router of options.rawRouters ?? []) app.use(router);
   app.use(readBody(options.bodyLimit ?? DEFAULT_BODY_LIMIT));
   for (const router of options.apiRouters) app.use('/api/v4', router);
@@ -121,7 +126,8 @@ export type ServiceRouters = Pick<
  * from the runtime, so each `app.ts` names only its service and its routers.
  */
 export function createRuntimeHttpApp(
-  runtime: Pick<ServiceRuntime<BaseServiceConfig>, 'config' | 'logger' | 'metrics' | 'readiness'>,
+  runtime: Pick<ServiceRuntime<BaseServiceConfig>, 'config' | 'logger' | 'metrics' | 'readiness'> &
+    Partial<Pick<ServiceRuntime<BaseServiceConfig>, 'versions'>>,
   name: string,
   routers: ServiceRouters,
 ): Express {
@@ -131,6 +137,7 @@ export function createRuntimeHttpApp(
     metrics: runtime.metrics,
     contextSecret: runtime.config.INTERNAL_CONTEXT_SECRET,
     readiness: runtime.readiness,
+    ...(runtime.versions ? { versions: runtime.versions } : {}),
     ...routers,
   });
 }

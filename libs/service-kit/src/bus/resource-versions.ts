@@ -1,0 +1,85 @@
+import { Kvm, type KV } from '@nats-io/kv';
+import type { NamespaceContext } from '@gl/contracts';
+import type { Logger } from 'pino';
+import type { Bus } from './bus';
+
+/**
+ * Versions of what the services answer, kept where every process sees them (a JetStream key-value bucket),
+ * so the gateway can answer a conditional GET with 304 without forwarding it: the entity tag of a
+ * namespaced read names the versions of the keys its answer depends on (readKeys), and every write bumps
+ * the keys of what it may change (writeKeys) after it is stored and before it is answered. A version is
+ * the bucket's revision of its key: it only grows, and an absent key is 0.
+ *
+ * The keys, per service `S`:
+ * - `S.p.<id>`: the project's own reads; bumped by writes addressed to the project.
+ * - `S.g.<id>`: a group's reads (which gather its projects and subgroups); bumped by writes addressed to any
+ *   project below it, since those change what the group's lists show.
+ * - `S.all`: every read of the service; bumped by writes whose reach is not one project: writes addressed
+ *   to a group or to nothing, writes that touch other projects (issue links, promotions, merges), and
+ *   whatever the service's bus consumers apply (copies of labels, users, projects; incidents from alerts).
+ * - `identity.all`: every read; bumped by the gateway's own writes (users, projects, groups, members),
+ *   which change how answers are rendered (names, paths) or who may see them.
+ */
+export const RESOURCE_VERSIONS_BUCKET = 'gl_resource_versions';
+
+export const IDENTITY_VERSION_KEY = 'identity.all';
+
+export const serviceVersionKey = (service: string): string => `${service}.all`;
+
+/** The keys a namespaced read's answer depends on. */
+export function readKeys(service: string, namespace: Pick<NamespaceContext, 'kind' | 'id'>): string[] {
+  const own = `${service}.${namespace.kind === 'project' ? 'p' : 'g'}.${namespace.id}`;
+  return [IDENTITY_VERSION_KEY, serviceVersionKey(service), own];
+}
+
+/**
+ * The keys a write bumps: a project's own key and its groups' keys, or the service's key when the write
+ * is not confined to one project (`reachesAcross`, a group, no namespace).
+ */
+export function writeKeys(
+  service: string,
+  namespace: Pick<NamespaceContext, 'kind' | 'id' | 'ancestorGroupIds'> | null,
+  reachesAcross = false,
+): string[] {
+  if (!namespace || namespace.kind !== 'project' || reachesAcross) return [serviceVersionKey(service)];
+  return [
+    `${service}.p.${namespace.id}`,
+    ...namespace.ancestorGroupIds.map((groupId) => `${service}.g.${groupId}`),
+  ];
+}
+
+export interface ResourceVersions {
+  /** Bumps each key; resolves once the bucket has stored every bump. */
+  bump(keys: string[]): Promise<void>;
+  /** The keys' versions as the bucket holds them now (0 for a key never bumped). */
+  current(keys: string[]): Promise<number[]>;
+  /**
+   * Keeps a copy of every key's version in this process, updated as bumps arrive (milliseconds behind
+   * the bucket): for tagging answers, never for deciding that nothing changed (`current` decides that).
+   */
+  follow(logger: Logger): Promise<(key: string) => number>;
+}
+
+/** Opens (creating it once) the bucket; one value per key, kept until replaced. */
+export async function openResourceVersions(bus: Pick<Bus, 'js'>): Promise<ResourceVersions> {
+  const kv: KV = await new Kvm(bus.js).create(RESOURCE_VERSIONS_BUCKET, { history: 1 });
+  const empty = new Uint8Array(0);
+  return {
+    async bump(keys) {
+      await Promise.all(keys.map((key) => kv.put(key, empty)));
+    },
+    async current(keys) {
+      return Promise.all(keys.map(async (key) => (await kv.get(key))?.revision ?? 0));
+    },
+    async follow(logger) {
+      const known = new Map<string, number>();
+      const watch = await kv.watch({ key: '>' });
+      void (async () => {
+        for await (const entry of watch) {
+          if ((known.get(entry.key) ?? 0) < entry.revision) known.set(entry.key, entry.revision);
+        }
+      })().catch((err: unknown) => logger.warn({ err }, 'resource versions: watch ended'));
+      return (key) => known.get(key) ?? 0;
+    },
+  };
+}
