@@ -1,4 +1,4 @@
-import type { Connection, Model } from 'mongoose';
+import type { Connection, Model, Schema } from 'mongoose';
 import {
   defineModel,
   membershipSchema,
@@ -57,6 +57,30 @@ export interface DiscussionsModels {
   issueLinks: Model<IssueLinkDoc>;
 }
 
+/**
+ * The name each model is compiled under: the migration steps find the models by it once the app has built
+ * them (migrations/compiled-models.ts).
+ */
+export const DISCUSSIONS_MODEL_NAMES = {
+  noteables: 'Noteable',
+  notes: 'Note',
+  commits: 'Commit',
+  branches: 'Branch',
+  incidents: 'IncidentLink',
+  milestones: 'Milestone',
+  labels: 'LabelCopy',
+  users: 'User',
+  projects: 'ProjectRef',
+  groups: 'GroupRef',
+  members: 'Member',
+  positionClaims: 'PositionClaim',
+  positionLeases: 'PositionLease',
+  noteableWords: 'NoteableWord',
+  awardEmoji: 'AwardEmoji',
+  resourceEvents: 'ResourceEvent',
+  issueLinks: 'IssueLink',
+} as const satisfies Record<keyof DiscussionsModels, string>;
+
 /** What the stores and services are built from (app.ts): the models, the id counters, the outbox. */
 export interface DiscussionsDeps {
   models: DiscussionsModels;
@@ -65,24 +89,27 @@ export interface DiscussionsDeps {
 }
 
 export function createDiscussionsModels(connection: Connection, outbox: Outbox): DiscussionsModels {
+  // Each under its name in DISCUSSIONS_MODEL_NAMES, where the migration steps look it up.
+  const defineNamed = <T>(key: keyof DiscussionsModels, schema: Schema<T>, collection: string) =>
+    defineModel(connection, DISCUSSIONS_MODEL_NAMES[key], schema, collection);
   const models: DiscussionsModels = {
-    noteables: defineModel(connection, 'Noteable', noteableSchema(), 'noteables'),
-    notes: defineModel(connection, 'Note', noteSchema(), 'notes'),
-    commits: defineModel(connection, 'Commit', commitSchema(), 'commits'),
-    branches: defineModel(connection, 'Branch', branchSchema(), 'branches'),
-    incidents: defineModel(connection, 'IncidentLink', incidentLinkSchema(), 'incident_links'),
-    milestones: defineModel(connection, 'Milestone', milestoneSchema(), 'milestones'),
-    labels: defineModel(connection, 'LabelCopy', labelCopySchema(), 'labels'),
-    users: defineModel(connection, 'User', userSchema(), 'users'),
-    projects: defineModel(connection, 'ProjectRef', projectRefSchema(), 'projects'),
-    groups: defineModel(connection, 'GroupRef', groupRefSchema(), 'groups'),
-    members: defineModel(connection, 'Member', membershipSchema(), 'members'),
-    positionClaims: defineModel(connection, 'PositionClaim', positionClaimSchema(), 'position_claims'),
-    positionLeases: defineModel(connection, 'PositionLease', positionLeaseSchema(), 'position_leases'),
-    noteableWords: defineModel(connection, 'NoteableWord', noteableWordSchema(), 'noteable_words'),
-    awardEmoji: defineModel(connection, 'AwardEmoji', awardEmojiSchema(), 'award_emoji'),
-    resourceEvents: defineModel(connection, 'ResourceEvent', resourceEventSchema(), 'resource_events'),
-    issueLinks: defineModel(connection, 'IssueLink', issueLinkSchema(), 'issue_links'),
+    noteables: defineNamed('noteables', noteableSchema(), 'noteables'),
+    notes: defineNamed('notes', noteSchema(), 'notes'),
+    commits: defineNamed('commits', commitSchema(), 'commits'),
+    branches: defineNamed('branches', branchSchema(), 'branches'),
+    incidents: defineNamed('incidents', incidentLinkSchema(), 'incident_links'),
+    milestones: defineNamed('milestones', milestoneSchema(), 'milestones'),
+    labels: defineNamed('labels', labelCopySchema(), 'labels'),
+    users: defineNamed('users', userSchema(), 'users'),
+    projects: defineNamed('projects', projectRefSchema(), 'projects'),
+    groups: defineNamed('groups', groupRefSchema(), 'groups'),
+    members: defineNamed('members', membershipSchema(), 'members'),
+    positionClaims: defineNamed('positionClaims', positionClaimSchema(), 'position_claims'),
+    positionLeases: defineNamed('positionLeases', positionLeaseSchema(), 'position_leases'),
+    noteableWords: defineNamed('noteableWords', noteableWordSchema(), 'noteable_words'),
+    awardEmoji: defineNamed('awardEmoji', awardEmojiSchema(), 'award_emoji'),
+    resourceEvents: defineNamed('resourceEvents', resourceEventSchema(), 'resource_events'),
+    issueLinks: defineNamed('issueLinks', issueLinkSchema(), 'issue_links'),
   };
   outbox.register(models.noteables);
   outbox.register(models.notes);

@@ -37,24 +37,27 @@ function presentHook(hook: HookDoc) {
   };
 }
 
-/** lib/api/entities/project_hook.rb. */
-export function presentProjectHook(hook: HookDoc): ProjectHookEntity {
+/** A hook of a project or a group: its parent's id under `parentKey`, then the parent kind's event flags. */
+function presentParentHook(
+  hook: HookDoc,
+  parentKey: 'project_id' | 'group_id',
+  eventFlags: readonly string[],
+) {
   return {
-    // A project's few hooks: the spread keeps the entity's type checked (no per-item cost that matters).
+    // A parent's few hooks: the spread keeps the entity's type checked (no per-item cost that matters).
     // eslint-disable-next-line no-restricted-syntax
     ...presentHook(hook),
-    project_id: hook.parentId,
-    ...flags(hook, PROJECT_HOOK_EVENT_FLAGS),
-  } as ProjectHookEntity;
+    [parentKey]: hook.parentId,
+    ...flags(hook, eventFlags),
+  };
+}
+
+/** lib/api/entities/project_hook.rb. */
+export function presentProjectHook(hook: HookDoc): ProjectHookEntity {
+  return presentParentHook(hook, 'project_id', PROJECT_HOOK_EVENT_FLAGS) as ProjectHookEntity;
 }
 
 /** ee/lib/api/entities/group_hook.rb. */
 export function presentGroupHook(hook: HookDoc): GroupHookEntity {
-  return {
-    // A project's few hooks: the spread keeps the entity's type checked (no per-item cost that matters).
-    // eslint-disable-next-line no-restricted-syntax
-    ...presentHook(hook),
-    group_id: hook.parentId,
-    ...flags(hook, GROUP_HOOK_EVENT_FLAGS),
-  } as GroupHookEntity;
+  return presentParentHook(hook, 'group_id', GROUP_HOOK_EVENT_FLAGS) as GroupHookEntity;
 }

@@ -277,22 +277,26 @@ export function publishingBoards(boards: BoardsService, definitions: BoardDefini
   };
 }
 
-/** Publishes again the boards listing a label that was renamed: they carry label titles. */
-async function republishUsing(definitions: BoardDefinitions, labelId: number): Promise<void> {
-  for (const board of await definitions.boardsUsing(labelId, 'label')) {
+/**
+ * `updating` (a label's update, of either kind) and then the boards listing the label published again:
+ * they carry label titles, and the update may have renamed it.
+ */
+async function republishedAfter<Label extends { _id: number }>(
+  definitions: BoardDefinitions,
+  updating: Promise<Label>,
+): Promise<Label> {
+  const updated = await updating;
+  for (const board of await definitions.boardsUsing(updated._id, 'label')) {
     await definitions.publish(board._id, publishedParent(board));
   }
+  return updated;
 }
 
 /** The group labels service with a renamed label's boards published again. */
 export function publishingLabels(labels: LabelsService, definitions: BoardDefinitions): LabelsService {
   return {
     ...labels,
-    async update(groupId, params) {
-      const updated = await labels.update(groupId, params);
-      await republishUsing(definitions, updated._id);
-      return updated;
-    },
+    update: (groupId, params) => republishedAfter(definitions, labels.update(groupId, params)),
   };
 }
 
@@ -301,12 +305,5 @@ export function publishingProjectLabels(
   labels: ProjectLabelsService,
   definitions: BoardDefinitions,
 ): ProjectLabelsService {
-  return {
-    ...labels,
-    async update(ns, params) {
-      const updated = await labels.update(ns, params);
-      await republishUsing(definitions, updated._id);
-      return updated;
-    },
-  };
+  return { ...labels, update: (ns, params) => republishedAfter(definitions, labels.update(ns, params)) };
 }

@@ -2,10 +2,11 @@ import { Router } from 'express';
 import { z } from 'zod';
 import { ACCESS_LEVELS, BOARDS_API, recordIdParam, type InternalContext } from '@gl/contracts';
 import { parseParams, route, sendJson } from '@gl/service-kit';
-import { requireAnyOf, sendPage } from '../common/http';
+import { sendPage } from '../common/http';
 import { groupWriter, readableGroup } from '../boards/boards.access';
 import type { MilestoneWriter, MilestonesService } from './milestones.service';
 import { presentMilestone } from './milestones.presenter';
+import { routeMilestoneWrites } from './milestone-write-routes';
 
 /** The path's id, coerced (the contract's schema describes it as the integer it is once parsed). */
 const milestoneIdParams = z.object({ milestone_id: recordIdParam });
@@ -36,18 +37,11 @@ export function createMilestonesRouter(milestones: MilestonesService): Router {
     sendJson(res, 200, presentMilestone(await milestones.get(ns.id, milestone_id), ns.webUrl));
   });
 
-  route(router, BOARDS_API.createGroupMilestone, async ({ res, ctx, params }) => {
-    const writer = milestoneWriter(ctx);
-    const milestone = await milestones.create(writer, params());
-    sendJson(res, 201, presentMilestone(milestone, writer.webUrl));
-  });
-
-  route(router, BOARDS_API.updateGroupMilestone, async ({ req, res, ctx, params }) => {
-    const writer = milestoneWriter(ctx);
-    const changes = params();
-    requireAnyOf(req, 'title', 'description', 'due_date', 'start_date', 'state_event');
-    const milestone = await milestones.update(writer, changes);
-    sendJson(res, 200, presentMilestone(milestone, writer.webUrl));
+  routeMilestoneWrites(router, 'Group', {
+    writerOf: milestoneWriter,
+    service: milestones,
+    present: (milestone, writer) => presentMilestone(milestone, writer.webUrl),
+    updatable: ['title', 'description', 'due_date', 'start_date', 'state_event'],
   });
 
   return router;

@@ -16,7 +16,7 @@ import {
   sendJson,
   sendNoContent,
 } from '@gl/service-kit';
-import { requireAnyOf, sendPage } from '../common/http';
+import { sendPage } from '../common/http';
 import {
   labelAdmin,
   labelsAvailable,
@@ -24,6 +24,7 @@ import {
   requireGroupReporter,
 } from '../labels/project-labels.access';
 import { presentMilestone, presentProjectMilestone, projectGroupWebUrl } from './milestones.presenter';
+import { routeMilestoneWrites } from './milestone-write-routes';
 import type { AvailableMilestone, ProjectMilestonesService } from './project-milestones.service';
 
 /** A project milestone, or a group milestone listed through the project (its link is the group's). */
@@ -87,18 +88,11 @@ export function createProjectMilestonesRouter(milestones: ProjectMilestonesServi
     sendJson(res, 200, presentProjectMilestone(await milestones.get(ns, params().milestone_id), ns));
   });
 
-  route(router, BOARDS_API.createProjectMilestone, async ({ res, ctx, params }) => {
-    const writer = milestoneAdmin(ctx);
-    const created = await milestones.create(writer, params());
-    sendJson(res, 201, presentProjectMilestone(created, writer.ns));
-  });
-
-  route(router, BOARDS_API.updateProjectMilestone, async ({ req, res, ctx, params }) => {
-    const writer = milestoneAdmin(ctx);
-    const changes = params();
-    requireAnyOf(req, 'title', 'description', 'start_date', 'due_date', 'state_event');
-    const updated = await milestones.update(writer, changes);
-    sendJson(res, 200, presentProjectMilestone(updated, writer.ns));
+  routeMilestoneWrites(router, 'Project', {
+    writerOf: milestoneAdmin,
+    service: milestones,
+    present: (milestone, writer) => presentProjectMilestone(milestone, writer.ns),
+    updatable: ['title', 'description', 'start_date', 'due_date', 'state_event'],
   });
 
   route(router, BOARDS_API.deleteProjectMilestone, async ({ res, ctx, params }) => {

@@ -1,10 +1,11 @@
 import type { FilterQuery } from 'mongoose';
 import { DOMAIN_EVENT_TYPES, DURABLES, labelDefinedData, type LabelDefinedData } from '@gl/contracts';
-import { eventData, isDuplicateKeyError, type Subscription } from '@gl/service-kit';
+import { eventData, type Subscription } from '@gl/service-kit';
 import type { DiscussionsModels } from '../discussions.models';
 import type { NoteableDoc } from '../noteables/noteable.model';
 import type { LabelCopyDoc } from './label-copy.model';
 import { subtreeOf } from './group-subtree';
+import { upsertNewerRevision } from './revised-copies';
 
 /** Items retitled per read: each is one write of the item (its labels, their words and list keys). */
 export const RETITLE_BATCH = 200;
@@ -99,16 +100,7 @@ export function createLabelCopies(
     else if (before !== null && before !== data.title)
       changed = await retitle(await scopeOf(data), before, data.title);
     const { labelId, previousTitle: _previous, mergedInto: _merged, ...fields } = data;
-    try {
-      await models.labels.updateOne(
-        { _id: labelId, $or: [{ revision: null }, { revision: { $lt: data.revision } }] },
-        { $set: fields },
-        { upsert: true },
-      );
-    } catch (err) {
-      // The upsert met a stored newer revision (duplicate _id): the copy is already newer.
-      if (!isDuplicateKeyError(err)) throw err;
-    }
+    await upsertNewerRevision(models.labels, labelId, fields);
     return changed;
   }
 

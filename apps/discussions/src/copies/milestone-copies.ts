@@ -8,7 +8,7 @@ import {
   type ProjectMilestoneDefinedData,
   type ProjectMilestoneRemovedData,
 } from '@gl/contracts';
-import { eventData, isDuplicateKeyError, type EventOrigin, type Subscription } from '@gl/service-kit';
+import { eventData, type EventOrigin, type Subscription } from '@gl/service-kit';
 import type { UserSummary } from '@gl/contracts';
 import type { NoteableDoc } from '../noteables/noteable.model';
 import { summaryOfActor } from '../noteables/noteable-documents';
@@ -16,6 +16,7 @@ import { SERVICE_PRODUCER } from '../common/origin';
 import type { DiscussionsModels } from '../discussions.models';
 import type { MilestoneDoc } from './copies.models';
 import { subtreeOf } from './group-subtree';
+import { upsertNewerRevision } from './revised-copies';
 import type { MilestonesChanged } from './milestone-cache';
 
 /**
@@ -125,16 +126,7 @@ export function createMilestoneCopies(
     most = DUE_PER_DELIVERY,
   ): Promise<{ changed: number; more: boolean }> {
     const { milestoneId, ...fields } = data;
-    try {
-      await models.milestones.updateOne(
-        { _id: milestoneId, $or: [{ revision: null }, { revision: { $lt: data.revision } }] },
-        { $set: fields },
-        { upsert: true },
-      );
-    } catch (err) {
-      // The upsert met a stored newer revision (duplicate _id): the copy is already newer.
-      if (!isDuplicateKeyError(err)) throw err;
-    }
+    await upsertNewerRevision(models.milestones, milestoneId, fields);
     changed([milestoneId]);
     const scope = 'projectId' in data ? { projectId: data.projectId } : { groupId: data.groupId };
     const spread = await spreadDue(milestoneId, scope, await dueOf(milestoneId), most);

@@ -1,6 +1,5 @@
-import type { Model } from 'mongoose';
-import { compiledModels, type Migration } from '@gl/service-kit';
-import type { NoteableDoc } from '../noteables/noteable.model';
+import { reportingMigration, type Migration } from '@gl/service-kit';
+import { compiledDiscussionsModels } from './compiled-models';
 
 const BATCH = 500;
 
@@ -9,13 +8,12 @@ const BATCH = 500;
  * it their answers would no longer look for their epic. Idempotent.
  */
 export function epicHintsMigration(version: number): Migration {
-  return {
+  return reportingMigration(
     version,
-    name: 'noteables: mayHaveEpic on the issues linked to an epic',
-    async up(connection, logger) {
-      const { noteables } = compiledModels<{ noteables: Model<NoteableDoc> }>(connection, {
-        noteables: 'Noteable',
-      });
+    'noteables: mayHaveEpic on the issues linked to an epic',
+    'noteables: mayHaveEpic set',
+    async (connection) => {
+      const { noteables } = compiledDiscussionsModels(connection, 'noteables');
       const links = connection.collection<{ issueId: number }>('epic_issues');
       let hinted = 0;
       let batch: number[] = [];
@@ -30,7 +28,7 @@ export function epicHintsMigration(version: number): Migration {
         if (batch.length >= BATCH) await flush();
       }
       await flush();
-      logger.info({ hinted }, 'noteables: mayHaveEpic set');
+      return { hinted };
     },
-  };
+  );
 }

@@ -1,8 +1,8 @@
-import { compiledModels, reportingMigration, type Migration } from '@gl/service-kit';
-import type { DiscussionsModels } from '../discussions.models';
+import { reportingMigration, type Migration } from '@gl/service-kit';
 import type { ProjectRefDoc } from '../copies/copies.models';
 import { createPositionsStore } from '../issues/positions.store';
 import { positionScopeOfProject } from '../lists/root-scope';
+import { compiledDiscussionsModels } from './compiled-models';
 
 /** Projects between two progress lines. */
 const PROGRESS_EVERY = 100;
@@ -20,14 +20,13 @@ export function issueRootScopesMigration(version: number): Migration {
     "noteables: every issue in its project's root scope (positionScope) for group lists",
     'noteables: root scopes set',
     async (connection, logger) => {
-      const models = compiledModels<
-        Pick<DiscussionsModels, 'noteables' | 'positionClaims' | 'positionLeases' | 'projects'>
-      >(connection, {
-        noteables: 'Noteable',
-        positionClaims: 'PositionClaim',
-        positionLeases: 'PositionLease',
-        projects: 'ProjectRef',
-      });
+      const models = compiledDiscussionsModels(
+        connection,
+        'noteables',
+        'positionClaims',
+        'positionLeases',
+        'projects',
+      );
       const positions = createPositionsStore(models);
       const projects = await models.projects
         .find({ destroyed: { $ne: true } })

@@ -1,6 +1,6 @@
-import { compiledModels, reportingMigration, type Migration } from '@gl/service-kit';
-import type { DiscussionsModels } from '../discussions.models';
+import { reportingMigration, type Migration } from '@gl/service-kit';
 import { createMilestoneCopies } from '../copies/milestone-copies';
+import { compiledDiscussionsModels } from './compiled-models';
 
 /**
  * `milestoneDue` (the milestone's due date, for the milestone_due and priority orders) on the issues and
@@ -17,14 +17,7 @@ export function milestoneDueMigration(version: number): Migration {
     'noteables: milestoneDue filled',
     async (connection) => {
       await connection.models.Noteable?.init();
-      const models = compiledModels<
-        Pick<DiscussionsModels, 'noteables' | 'milestones' | 'projects' | 'groups'>
-      >(connection, {
-        noteables: 'Noteable',
-        milestones: 'Milestone',
-        projects: 'ProjectRef',
-        groups: 'GroupRef',
-      });
+      const models = compiledDiscussionsModels(connection, 'noteables', 'milestones', 'projects', 'groups');
       const copies = createMilestoneCopies(models);
       const dated = await models.milestones
         .find({ dueDate: { $gte: '' } })

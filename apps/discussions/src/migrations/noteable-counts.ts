@@ -1,10 +1,7 @@
-import type { Model } from 'mongoose';
-import { compiledModels, reportingMigration, type Migration } from '@gl/service-kit';
-import type { AwardEmojiDoc } from '../award-emoji/award-emoji.model';
+import { reportingMigration, type Migration } from '@gl/service-kit';
 import { DOWNVOTE_NAME } from '../award-emoji/emoji-names';
-import type { NoteableDoc } from '../noteables/noteable.model';
-import type { NoteDoc } from '../notes/note.model';
 import { setAwardCounts } from './award-counts';
+import { compiledDiscussionsModels } from './compiled-models';
 
 /**
  * The counts lists now show from each noteable's own document, for the noteables written before they were
@@ -17,12 +14,9 @@ export function noteableCountsMigration(version: number): Migration {
     'noteables: downvotesCount and comment counts kept on each noteable',
     'noteables: downvotesCount and comment counts set',
     async (connection) => {
-      const { awards, noteables, notes } = compiledModels<{
-        awards: Model<AwardEmojiDoc>;
-        noteables: Model<NoteableDoc>;
-        notes: Model<NoteDoc>;
-      }>(connection, { awards: 'AwardEmoji', noteables: 'Noteable', notes: 'Note' });
-      const downvoted = await setAwardCounts(awards, noteables, DOWNVOTE_NAME, 'downvotesCount');
+      const models = compiledDiscussionsModels(connection, 'awardEmoji', 'noteables', 'notes');
+      const { awardEmoji, noteables, notes } = models;
+      const downvoted = await setAwardCounts(awardEmoji, noteables, DOWNVOTE_NAME, 'downvotesCount');
       const comments = await notes.aggregate<{ _id: { id: number; internal: boolean | null }; n: number }>([
         { $match: { system: false, noteableId: { $ne: null } } },
         { $group: { _id: { id: '$noteableId', internal: '$internal' }, n: { $sum: 1 } } },

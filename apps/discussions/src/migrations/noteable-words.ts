@@ -1,7 +1,7 @@
-import type { Model } from 'mongoose';
-import { compiledModels, reportingMigration, type Migration } from '@gl/service-kit';
-import type { NoteableDoc, NoteableWordDoc } from '../noteables/noteable.model';
+import { reportingMigration, type Migration } from '@gl/service-kit';
+import type { NoteableDoc } from '../noteables/noteable.model';
 import { createNoteableWordsStore, wordsOf } from '../noteables/noteable-words.store';
+import { compiledDiscussionsModels } from './compiled-models';
 
 const BATCH = 1_000;
 
@@ -17,12 +17,13 @@ export function noteableWordsMigration(version: number): Migration {
     'noteable_words: filled',
     async (connection, logger) => {
       const started = Date.now();
-      const { noteables, entries } = compiledModels<{
-        noteables: Model<NoteableDoc>;
-        entries: Model<NoteableWordDoc>;
-      }>(connection, { noteables: 'Noteable', entries: 'NoteableWord' });
-      await entries.init();
-      const words = createNoteableWordsStore(entries);
+      const { noteables, noteableWords } = compiledDiscussionsModels(
+        connection,
+        'noteables',
+        'noteableWords',
+      );
+      await noteableWords.init();
+      const words = createNoteableWordsStore(noteableWords);
       // Ids start at 1; a finite bound keeps every batch a range of the _id index (-Infinity is not one).
       let after = 0;
       let read = 0;

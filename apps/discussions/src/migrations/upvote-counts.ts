@@ -1,9 +1,7 @@
-import type { Model } from 'mongoose';
-import { compiledModels, reportingMigration, type Migration } from '@gl/service-kit';
-import type { AwardEmojiDoc } from '../award-emoji/award-emoji.model';
+import { reportingMigration, type Migration } from '@gl/service-kit';
 import { UPVOTE_NAME } from '../award-emoji/emoji-names';
-import type { NoteableDoc } from '../noteables/noteable.model';
 import { setAwardCounts } from './award-counts';
+import { compiledDiscussionsModels } from './compiled-models';
 
 /**
  * `upvotesCount` (GitLab's `upvotes_count`, for `order_by=popularity`) on the issues and merge requests
@@ -15,11 +13,8 @@ export function upvoteCountsMigration(version: number): Migration {
     'noteables: upvotesCount from the thumbsup awards, for order_by=popularity',
     'noteables: upvotesCount set',
     async (connection) => {
-      const { awards, noteables } = compiledModels<{
-        awards: Model<AwardEmojiDoc>;
-        noteables: Model<NoteableDoc>;
-      }>(connection, { awards: 'AwardEmoji', noteables: 'Noteable' });
-      return { voted: await setAwardCounts(awards, noteables, UPVOTE_NAME, 'upvotesCount') };
+      const { awardEmoji, noteables } = compiledDiscussionsModels(connection, 'awardEmoji', 'noteables');
+      return { voted: await setAwardCounts(awardEmoji, noteables, UPVOTE_NAME, 'upvotesCount') };
     },
   );
 }

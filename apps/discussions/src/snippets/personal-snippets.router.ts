@@ -1,21 +1,16 @@
 import { Router, type Request } from 'express';
 import { DISCUSSIONS_API, type PersonalSnippetEntity } from '@gl/contracts';
-import { NotFoundError, requestOrigin, requireUser, route, sendJson } from '@gl/service-kit';
-import { userSummaryOf } from '../common/access';
+import { NotFoundError, requireUser, route, sendJson } from '@gl/service-kit';
 import { readPage, sendPage } from '../common/http';
-import { SERVICE_PRODUCER } from '../common/origin';
 import type { NoteableDoc, NoteablesService } from '../noteables/noteables.service';
 import type { ScopeProject } from '../lists/issuables.scope';
 import type { PersonalSnippets, SnippetPage } from './personal-snippets';
-import { filesOf } from './snippet-files';
 import { presentSnippetEntity } from './snippets.presenter';
 import {
-  checkUpdateRules,
-  filesToCreate,
-  requireValidFilePath,
-  sendSnippetFile,
+  createRequestedSnippet,
+  sendSnippetContent,
   sendSnippetFileAt,
-  snippetChanges,
+  updateRequestedSnippet,
 } from './snippet-requests';
 
 /**
@@ -88,19 +83,9 @@ export function createPersonalSnippetsRouter(deps: {
 
   route(router, DISCUSSIONS_API.createSnippet, async ({ req, res, params }) => {
     const user = requireUser(req.ctx);
-    const given = params();
-    const doc = await noteables.createSnippet(
-      requestOrigin(SERVICE_PRODUCER, req.ctx),
-      null,
-      userSummaryOf(user),
-      {
-        title: given.title,
-        description: given.description,
-        // lib/api/snippets.rb: `default: 'internal'`.
-        visibility: given.visibility ?? 'internal',
-        files: filesToCreate(req, given),
-      },
-    );
+    // lib/api/snippets.rb: `default: 'internal'`.
+    const target = { projectId: null, author: user, defaultVisibility: 'internal' };
+    const doc = await createRequestedSnippet(noteables, req, target, params());
     sendJson(res, 201, present(req, doc, null));
   });
 
@@ -112,10 +97,10 @@ export function createPersonalSnippetsRouter(deps: {
   route(router, DISCUSSIONS_API.updateSnippet, async ({ req, res, params }) => {
     requireUser(req.ctx);
     const given = params();
-    checkUpdateRules(req, given.files);
     // The author is the one who may (`update_snippet`): another user's snippet is not among theirs.
-    const { snippet, project } = await own(req, () => given.id);
-    const updated = await noteables.updateSnippet(snippet, snippetChanges(snippet, given));
+    const { updated, project } = await updateRequestedSnippet(noteables, req, given, () =>
+      own(req, () => given.id),
+    );
     sendJson(res, 200, present(req, updated, project));
   });
 
@@ -125,17 +110,14 @@ export function createPersonalSnippetsRouter(deps: {
     res.status(204).end();
   });
 
-  /** `content_for(snippet)`: the first file. */
   route(router, DISCUSSIONS_API.getSnippetRaw, async ({ req, res, params }) => {
     const { snippet } = await readable(req, params().id);
-    sendSnippetFile(res, filesOf(snippet)[0]);
+    sendSnippetContent(res, snippet);
   });
 
   route(router, DISCUSSIONS_API.getSnippetFileRaw, async ({ req, res, params }) => {
     const given = params();
-    requireValidFilePath(given.file_path);
-    const { snippet } = await readable(req, given.id);
-    sendSnippetFileAt(res, snippet, given);
+    await sendSnippetFileAt(res, given, async () => (await readable(req, given.id)).snippet);
   });
 
   return router;

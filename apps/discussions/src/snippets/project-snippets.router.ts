@@ -1,28 +1,16 @@
 import { Router, type Request } from 'express';
 import { ACCESS_LEVELS, DISCUSSIONS_API } from '@gl/contracts';
-import {
-  ForbiddenError,
-  NotFoundError,
-  accessLevelOf,
-  requestOrigin,
-  requireUser,
-  route,
-  sendJson,
-} from '@gl/service-kit';
-import { canReadNoteable, readableNamespace, requireRole, userSummaryOf } from '../common/access';
+import { ForbiddenError, NotFoundError, accessLevelOf, requireUser, route, sendJson } from '@gl/service-kit';
+import { canReadNoteable, readableNamespace, requireRole } from '../common/access';
 import { readPage, sendPage } from '../common/http';
-import { SERVICE_PRODUCER } from '../common/origin';
 import type { NoteableDoc, NoteablesService } from '../noteables/noteables.service';
 import { listVisibility } from '../noteables/list-visibility';
-import { filesOf } from './snippet-files';
 import { presentSnippet } from './snippets.presenter';
 import {
-  checkUpdateRules,
-  filesToCreate,
-  requireValidFilePath,
-  sendSnippetFile,
+  createRequestedSnippet,
+  sendSnippetContent,
   sendSnippetFileAt,
-  snippetChanges,
+  updateRequestedSnippet,
 } from './snippet-requests';
 
 /**
@@ -51,6 +39,16 @@ export function createProjectSnippetsRouter(noteables: NoteablesService): Router
     return snippet;
   }
 
+  /** The snippet as snippetOr404 finds it, for a caller who may change it (requireSnippetAdmin, else 403). */
+  async function administeredSnippet(
+    req: Request,
+    snippetId: () => number,
+  ): Promise<{ snippet: NoteableDoc }> {
+    const snippet = await snippetOr404(req, snippetId);
+    requireSnippetAdmin(req, snippet);
+    return { snippet };
+  }
+
   route(router, DISCUSSIONS_API.listProjectSnippets, async ({ req, res, params }) => {
     const ns = readableNamespace(req.ctx, 'project');
     params();
@@ -64,20 +62,10 @@ export function createProjectSnippetsRouter(noteables: NoteablesService): Router
   });
 
   route(router, DISCUSSIONS_API.createProjectSnippet, async ({ req, res, params }) => {
-    readableNamespace(req.ctx, 'project');
+    const ns = readableNamespace(req.ctx, 'project');
     const user = requireRole(req.ctx, ACCESS_LEVELS.reporter);
-    const given = params();
-    const doc = await noteables.createSnippet(
-      requestOrigin(SERVICE_PRODUCER, req.ctx),
-      req.ctx.namespace!.id,
-      userSummaryOf(user),
-      {
-        title: given.title,
-        description: given.description,
-        visibility: given.visibility ?? 'private',
-        files: filesToCreate(req, given),
-      },
-    );
+    const target = { projectId: ns.id, author: user, defaultVisibility: 'private' };
+    const doc = await createRequestedSnippet(noteables, req, target, params());
     sendJson(res, 201, presentSnippet(doc, req.ctx.namespace!));
   });
 
@@ -89,29 +77,25 @@ export function createProjectSnippetsRouter(noteables: NoteablesService): Router
   route(router, DISCUSSIONS_API.updateProjectSnippet, async ({ req, res, params }) => {
     requireUser(req.ctx);
     const given = params();
-    checkUpdateRules(req, given.files);
-    const snippet = await snippetOr404(req, () => given.snippet_id);
-    requireSnippetAdmin(req, snippet);
-    const updated = await noteables.updateSnippet(snippet, snippetChanges(snippet, given));
+    const { updated } = await updateRequestedSnippet(noteables, req, given, () =>
+      administeredSnippet(req, () => given.snippet_id),
+    );
     sendJson(res, 200, presentSnippet(updated, req.ctx.namespace!));
   });
 
-  /** `content_for(snippet)`: the first file. */
   route(router, DISCUSSIONS_API.getProjectSnippetRaw, async ({ req, res, params }) => {
     const snippet = await snippetOr404(req, () => params().snippet_id);
-    sendSnippetFile(res, filesOf(snippet)[0]);
+    sendSnippetContent(res, snippet);
   });
 
   route(router, DISCUSSIONS_API.getProjectSnippetFileRaw, async ({ req, res, params }) => {
     const given = params();
-    requireValidFilePath(given.file_path);
-    sendSnippetFileAt(res, await snippetOr404(req, () => given.snippet_id), given);
+    await sendSnippetFileAt(res, given, () => snippetOr404(req, () => given.snippet_id));
   });
 
   route(router, DISCUSSIONS_API.deleteProjectSnippet, async ({ req, res, params }) => {
     requireUser(req.ctx);
-    const snippet = await snippetOr404(req, () => params().snippet_id);
-    requireSnippetAdmin(req, snippet);
+    const { snippet } = await administeredSnippet(req, () => params().snippet_id);
     await noteables.destroySnippet(snippet);
     res.status(204).end();
   });

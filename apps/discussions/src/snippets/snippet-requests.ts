@@ -1,5 +1,5 @@
 import type { Request, Response } from 'express';
-import { SNIPPET_UPDATE_AT_LEAST_ONE_OF, type SnippetFileAction } from '@gl/contracts';
+import { SNIPPET_UPDATE_AT_LEAST_ONE_OF, type Principal, type SnippetFileAction } from '@gl/contracts';
 import {
   ModelError,
   NotFoundError,
@@ -7,9 +7,13 @@ import {
   atLeastOneOf,
   collectParams,
   mutuallyExclusive,
+  requestOrigin,
   requireExactlyOne,
 } from '@gl/service-kit';
+import { userSummaryOf } from '../common/access';
+import { SERVICE_PRODUCER } from '../common/origin';
 import type { NoteableDoc } from '../noteables/noteable.model';
+import type { NoteablesService } from '../noteables/noteables.service';
 import {
   SNIPPET_MAX_FILES,
   SNIPPET_REF,
@@ -44,7 +48,7 @@ function filePathErrors(files: { file_path?: string; previous_path?: string }[] 
 }
 
 /** The raw file route's `file_path` (raw_file_params), checked as Grape does before the lookup. */
-export function requireValidFilePath(filePath: string): void {
+function requireValidFilePath(filePath: string): void {
   if (!isValidFilePath(filePath)) {
     throw new ParamError(['file_path should be a valid file path']);
   }
@@ -63,7 +67,7 @@ function requireFileCount(files: SnippetFile[]): SnippetFile[] {
  * The files of a new snippet (lib/api/helpers/snippets_helpers.rb create_file_params): exactly one of
  * `content` (with `file_name`, Grape's `given :content`) and `files`; at most 10 files, each path once.
  */
-export function filesToCreate(
+function filesToCreate(
   req: Request,
   given: { file_name?: string; content?: string; files?: { file_path: string; content: string }[] },
 ): SnippetFile[] {
@@ -81,6 +85,39 @@ export function filesToCreate(
   return requireFileCount(files);
 }
 
+/** The parameters of a snippet POST (create_file_params and the snippet's own). */
+interface SnippetCreateParams {
+  title: string;
+  description?: string;
+  visibility?: string;
+  file_name?: string;
+  content?: string;
+  files?: { file_path: string; content: string }[];
+}
+
+/**
+ * Snippets::CreateService for a POST: a snippet of `author` in the project `projectId`, or a personal one
+ * (null), with the files the request gives; `defaultVisibility` when it names none (the two APIs differ).
+ */
+export function createRequestedSnippet(
+  noteables: NoteablesService,
+  req: Request,
+  target: { projectId: number | null; author: Principal; defaultVisibility: string },
+  given: SnippetCreateParams,
+): Promise<NoteableDoc> {
+  return noteables.createSnippet(
+    requestOrigin(SERVICE_PRODUCER, req.ctx),
+    target.projectId,
+    userSummaryOf(target.author),
+    {
+      title: given.title,
+      description: given.description,
+      visibility: given.visibility ?? target.defaultVisibility,
+      files: filesToCreate(req, given),
+    },
+  );
+}
+
 /** Snippets::BaseService#invalid_params_error: 422 {"message":{"error":"Snippet actions have invalid data"}}. */
 function invalidActions(): ModelError {
   return ModelError.error('Snippet actions have invalid data', 422);
@@ -91,7 +128,7 @@ function invalidActions(): ModelError {
  * `at_least_one_of` and `mutually_exclusive` first; `content`/`file_name` only on a snippet of one file
  * (validate_params_for_multiple_files); `files` actions through Snippets::UpdateService.
  */
-export function snippetChanges(
+function snippetChanges(
   snippet: NoteableDoc,
   given: {
     title?: string;
@@ -124,7 +161,7 @@ export function snippetChanges(
 }
 
 /** Grape's parameter rules of a snippet PUT, checked before anything is looked up. */
-export function checkUpdateRules(req: Request, files: SnippetFileAction[] | undefined): void {
+function checkUpdateRules(req: Request, files: SnippetFileAction[] | undefined): void {
   const raw = collectParams(req);
   const paths = filePathErrors(files);
   if (paths.length > 0) throw new ParamError(paths);
@@ -137,8 +174,25 @@ export function checkUpdateRules(req: Request, files: SnippetFileAction[] | unde
   if (broken.length > 0) throw new ParamError(broken);
 }
 
+/**
+ * A snippet PUT: Grape's rules first, then `find` looks the snippet up (and refuses whoever may not change
+ * it), then Snippets::UpdateService applies what the request changes. Resolves with what `find` found and
+ * the snippet as updated.
+ */
+export async function updateRequestedSnippet<Found extends { snippet: NoteableDoc }>(
+  noteables: NoteablesService,
+  req: Request,
+  given: Parameters<typeof snippetChanges>[1] & { files?: SnippetFileAction[] },
+  find: () => Promise<Found>,
+): Promise<Found & { updated: NoteableDoc }> {
+  checkUpdateRules(req, given.files);
+  const found = await find();
+  const updated = await noteables.updateSnippet(found.snippet, snippetChanges(found.snippet, given));
+  return { ...found, updated };
+}
+
 /** Sends one file as text/plain, inline, named after the file (`content_for`, `send_git_blob`). */
-export function sendSnippetFile(res: Response, file: SnippetFile | undefined): void {
+function sendSnippetFile(res: Response, file: SnippetFile | undefined): void {
   const name = file?.path ?? '';
   res.status(200);
   res.setHeader('Content-Type', 'text/plain; charset=utf-8');
@@ -150,15 +204,23 @@ export function sendSnippetFile(res: Response, file: SnippetFile | undefined): v
   res.send(file?.content ?? '');
 }
 
+/** `content_for(snippet)`: the raw answer of a snippet is its first file. */
+export function sendSnippetContent(res: Response, snippet: NoteableDoc): void {
+  sendSnippetFile(res, filesOf(snippet)[0]);
+}
+
 /**
- * `file_content_for(snippet)`: the file at `file_path` (URL-encoded, one segment) on `ref`; the snippet's
- * one branch is the only ref (404 Reference), a path it lacks is 404 File.
+ * `file_content_for(snippet)`: `file_path` checked before `find` looks the snippet up; then the file at
+ * `file_path` (URL-encoded, one segment) on `ref`: the snippet's one branch is the only ref (404
+ * Reference), a path it lacks is 404 File.
  */
-export function sendSnippetFileAt(
+export async function sendSnippetFileAt(
   res: Response,
-  snippet: NoteableDoc,
   at: { ref: string; file_path: string },
-): void {
+  find: () => Promise<NoteableDoc>,
+): Promise<void> {
+  requireValidFilePath(at.file_path);
+  const snippet = await find();
   if (at.ref !== SNIPPET_REF && at.ref !== 'HEAD') throw new NotFoundError('Reference');
   const file = filesOf(snippet).find((f) => f.path === at.file_path);
   if (!file) throw new NotFoundError('File');

@@ -1,7 +1,7 @@
-import type { FilterQuery } from 'mongoose';
-import { findPage, type Outbox, type PageRequest } from '@gl/service-kit';
+import type { Outbox } from '@gl/service-kit';
 import type { IdentityModels, NamespaceDoc } from './identity.models';
 import { publishingWrites } from './store-writes';
+import { finderReads } from './finder-reads';
 
 type Visibility = NamespaceDoc['visibility'];
 
@@ -69,18 +69,8 @@ export function createNamespacesStore(models: Pick<IdentityModels, 'namespaces' 
     return (await namespaces.exists({ ancestorIds: groupId, visibility: { $in: visibilities } })) !== null;
   }
 
-  /** A finder's page (groups.finder.ts builds the filter). */
-  const page = (filter: FilterQuery<NamespaceDoc>, sort: Record<string, 1 | -1>, request: PageRequest) =>
-    findPage(namespaces, filter, sort, request);
-
-  /** The first `limit` namespaces matching in this order, with no skip: a keyset page (its filter starts it). */
-  async function seek(
-    filter: FilterQuery<NamespaceDoc>,
-    sort: Record<string, 1 | -1>,
-    limit: number,
-  ): Promise<NamespaceDoc[]> {
-    return namespaces.find(filter).sort(sort).limit(limit).lean<NamespaceDoc[]>();
-  }
+  // What groups.finder.ts reads once it has built the filter and the order.
+  const { page, seek } = finderReads(namespaces);
 
   /** Undoes an insert whose companion writes failed. */
   async function deleteById(id: number): Promise<void> {

@@ -77,7 +77,7 @@ export async function presentProject(
 /**
  * Answers GET /projects, or GET /users/:user_id/projects with the user's namespace as `scope`: a page of
  * what the caller may see, ProjectWithAccess for signed-in callers, BasicProjectDetails for anonymous
- * callers and `simple=true`. With `pagination=keyset`, a page by id (sendProjectsById).
+ * callers and `simple=true`. With `pagination=keyset`, a page by id (projectsById).
  */
 export async function sendProjectPage(
   deps: ProjectPageDeps,
@@ -86,14 +86,19 @@ export async function sendProjectPage(
   query: ProjectListParams,
   scope?: { namespaceId: number },
 ): Promise<void> {
+  let found: { projects: ProjectDoc[]; memberships: Memberships | null };
   if (wantsKeyset(query)) {
-    await sendProjectsById(deps, req, res, query, scope);
-    return;
+    const byId = await projectsById(deps.projects, req, query, scope);
+    if (byId.next) setNextPageLink(req, res, byId.next);
+    found = byId;
+  } else {
+    const page = pageOf(req);
+    const { total, ...listed } = await deps.projects.list(query, req.principal, page, scope);
+    setPaginationHeaders(req, res, page, total);
+    found = listed;
   }
-  const page = pageOf(req);
-  const { total, projects, memberships } = await deps.projects.list(query, req.principal, page, scope);
-  setPaginationHeaders(req, res, page, total);
   const basic = query.simple === true || !req.principal;
+  const { projects, memberships } = found;
   sendJson(
     res,
     200,
@@ -105,27 +110,20 @@ export async function sendProjectPage(
  * Keyset pagination of projects as GitLab pages them (Gitlab::Pagination::Keyset and its Pager,
  * RequestContext and HeaderBuilder): only by id (`order_by=id`; any other order, including the default
  * created_at, is 405 "Keyset pagination is not yet available for this type of request"), descending unless
- * sort=asc. A page that has projects links to the next with `id_after=<last id>` (asc) or
+ * sort=asc. A page that has projects links to the `next` with `id_after=<last id>` (asc) or
  * `id_before=<last id>` (desc) merged into the request's parameters; the Pager reads no row beyond the
  * page, so the end of the list is the empty page, which has no Link. No X-Page, X-Total or other headers.
  */
-async function sendProjectsById(
-  deps: ProjectPageDeps,
+async function projectsById(
+  projects: ProjectsService,
   req: Request,
-  res: Response,
   query: ProjectListParams,
-  scope?: { namespaceId: number },
-): Promise<void> {
+  scope: { namespaceId: number } | undefined,
+) {
   if ((query.order_by ?? 'created_at') !== 'id') throw keysetUnavailable();
   const { perPage } = pageOf(req);
-  const { projects, memberships } = await deps.projects.listById(query, req.principal, perPage, scope);
-  const last = projects.at(-1);
-  if (last)
-    setNextPageLink(req, res, { [query.sort === 'asc' ? 'id_after' : 'id_before']: String(last._id) });
-  const basic = query.simple === true || !req.principal;
-  sendJson(
-    res,
-    200,
-    await presentProjects(deps.stores, deps.externalUrl, projects, req.principal, { basic, memberships }),
-  );
+  const found = await projects.listById(query, req.principal, perPage, scope);
+  const last = found.projects.at(-1);
+  const next = last ? { [query.sort === 'asc' ? 'id_after' : 'id_before']: String(last._id) } : null;
+  return Object.assign(found, { next });
 }

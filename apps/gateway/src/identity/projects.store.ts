@@ -1,7 +1,8 @@
 import type { FilterQuery } from 'mongoose';
-import { findPage, type Outbox, type PageRequest } from '@gl/service-kit';
+import type { Outbox } from '@gl/service-kit';
 import type { IdentityModels, ProjectDoc } from './identity.models';
 import { publishingWrites } from './store-writes';
+import { finderReads } from './finder-reads';
 
 type Visibility = ProjectDoc['visibility'];
 
@@ -74,18 +75,8 @@ export function createProjectsStore(models: Pick<IdentityModels, 'projects' | 'c
       .lean();
   }
 
-  /** A finder's page (projects.service.ts builds the filter). */
-  const page = (filter: FilterQuery<ProjectDoc>, sort: Record<string, 1 | -1>, request: PageRequest) =>
-    findPage(projects, filter, sort, request);
-
-  /** The first `limit` projects matching in this order, with no skip: a keyset page (its filter starts it). */
-  async function seek(
-    filter: FilterQuery<ProjectDoc>,
-    sort: Record<string, 1 | -1>,
-    limit: number,
-  ): Promise<ProjectDoc[]> {
-    return projects.find(filter).sort(sort).limit(limit).lean<ProjectDoc[]>();
-  }
+  // What projects.service.ts reads once it has built the filter and the order.
+  const { page, seek } = finderReads(projects);
 
   async function setStarCount(id: number, starCount: number): Promise<void> {
     await projects.updateOne({ _id: id }, { $set: { starCount } });

@@ -199,65 +199,56 @@ async function notePayload(input: BuildInput, scope: HookScope) {
     repository: repositoryAttrs(project, externalUrl),
   };
   const anchor = `#note_${data.noteId}`;
+  /** A note on a noteable read back from discussions: both found, or no payload (either is gone). */
+  async function onNoteable<N extends { web_url: string }, A extends object>(
+    reading: Promise<N | null>,
+    notePath: string,
+    noteableAttrs: (noteable: N) => A,
+  ) {
+    const [noteable, note] = await Promise.all([reading, source.note(project, notePath, data.noteId)]);
+    if (!noteable || !note) return null;
+    return {
+      ...base,
+      user: userHookAttrs(event.actor ?? ghost, [note.author]),
+      object_attributes: {
+        ...noteAttrs(note, `${noteable.web_url}${anchor}`),
+        discussion_id: data.discussionId,
+      },
+      ...noteableAttrs(noteable),
+    };
+  }
   switch (data.noteableType) {
-    case 'Issue': {
-      const [issue, note] = await Promise.all([
-        source.issue(project, data.noteableIid!),
-        source.note(project, `issues/${data.noteableIid}`, data.noteId),
-      ]);
-      if (!issue || !note) return null;
-      return {
-        ...base,
-        user: userHookAttrs(event.actor ?? ghost, [note.author]),
-        object_attributes: {
-          ...noteAttrs(note, `${issue.web_url}${anchor}`),
-          discussion_id: data.discussionId,
-        },
+    case 'Issue':
+      return onNoteable(source.issue(project, data.noteableIid!), `issues/${data.noteableIid}`, (issue) => ({
         issue: issueHookAttrs(issue),
-      };
-    }
-    case 'MergeRequest': {
-      const [mr, note] = await Promise.all([
+      }));
+    case 'MergeRequest':
+      return onNoteable(
         source.mergeRequest(project, data.noteableIid!),
-        source.note(project, `merge_requests/${data.noteableIid}`, data.noteId),
-      ]);
-      if (!mr || !note) return null;
-      return {
-        ...base,
-        user: userHookAttrs(event.actor ?? ghost, [note.author]),
-        object_attributes: { ...noteAttrs(note, `${mr.web_url}${anchor}`), discussion_id: data.discussionId },
-        merge_request: mergeRequestHookAttrs(mr, projectAttrs),
-      };
-    }
-    case 'Snippet': {
-      const [snippet, note] = await Promise.all([
+        `merge_requests/${data.noteableIid}`,
+        (mr) => ({ merge_request: mergeRequestHookAttrs(mr, projectAttrs) }),
+      );
+    case 'Snippet':
+      return onNoteable(
         source.snippet(project, data.noteableId!),
-        source.note(project, `snippets/${data.noteableId}`, data.noteId),
-      ]);
-      if (!snippet || !note) return null;
-      return {
-        ...base,
-        user: userHookAttrs(event.actor ?? ghost, [note.author]),
-        object_attributes: {
-          ...noteAttrs(note, `${snippet.web_url}${anchor}`),
-          discussion_id: data.discussionId,
-        },
-        snippet: {
-          id: snippet.id,
-          title: snippet.title,
-          description: snippet.description,
-          content: '',
-          author_id: snippet.author.id,
-          project_id: snippet.project_id,
-          created_at: snippet.created_at,
-          updated_at: snippet.updated_at,
-          file_name: snippet.file_name,
-          type: 'ProjectSnippet',
-          visibility_level: { private: 0, internal: 10, public: 20 }[snippet.visibility],
-          url: snippet.web_url,
-        },
-      };
-    }
+        `snippets/${data.noteableId}`,
+        (snippet) => ({
+          snippet: {
+            id: snippet.id,
+            title: snippet.title,
+            description: snippet.description,
+            content: '',
+            author_id: snippet.author.id,
+            project_id: snippet.project_id,
+            created_at: snippet.created_at,
+            updated_at: snippet.updated_at,
+            file_name: snippet.file_name,
+            type: 'ProjectSnippet',
+            visibility_level: { private: 0, internal: 10, public: 20 }[snippet.visibility],
+            url: snippet.web_url,
+          },
+        }),
+      );
     case 'Commit': {
       // Commit notes are not served by id; the event carries what the payload shows of them.
       const webUrl = projectAttrs.web_url;
