@@ -66,3 +66,21 @@ export function runClient(command: string, args: string[] = []): ClientRun {
 }
 
 export { eventually } from '@gl/testing';
+
+/**
+ * The ETag a polled read settles on: the read again with If-None-Match holding the last tag, until the
+ * answer is a 304. A gateway tags a full answer from its copy of the resource versions, which may be
+ * milliseconds behind a write (other suites write beside this one, too); a 304 is decided on the versions
+ * the bucket holds.
+ */
+export async function settledTag(read: (tag?: string) => Promise<Response>): Promise<string> {
+  let tag = (await read()).headers.get('etag');
+  for (let attempt = 0; tag !== null && attempt < 100; attempt += 1) {
+    const again = await read(tag);
+    await again.arrayBuffer();
+    if (again.status === 304) return tag;
+    tag = again.headers.get('etag');
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  throw new Error('the read never answered its own tag with 304');
+}

@@ -1,4 +1,4 @@
-import { api, eventually, gitlab, unique } from './e2e.helpers';
+import { api, eventually, gitlab, settledTag, unique } from './e2e.helpers';
 
 interface Answer {
   status: number;
@@ -21,21 +21,9 @@ async function send(method: string, path: string, token: string, body: Record<st
   return { status: res.status, json: (await res.json().catch(() => null)) as Record<string, unknown> };
 }
 
-/**
- * The tag a read settles on: re-read with the last tag until 304. A gateway's copy of the versions may be
- * milliseconds behind a write, and the suites running beside this one write too (a user they create
- * reaches every service's copies, which bumps its versions).
- */
-async function settledTag(path: string, token: string): Promise<string> {
-  let tag = (await read(path, token)).etag!;
-  for (let attempt = 0; attempt < 100; attempt += 1) {
-    const again = await read(path, token, tag);
-    if (again.status === 304) return tag;
-    tag = again.etag!;
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-  throw new Error(`${path}: no 304 after 100 reads`);
-}
+/** The tag `path` settles on for `token` (e2e.helpers.ts). */
+const settled = (path: string, token: string): Promise<string> =>
+  settledTag((tag) => api(path, { token, headers: tag ? { 'If-None-Match': tag } : {} }));
 
 /**
  * Version-based conditional GETs (libs/service-kit/src/bus/resource-versions.ts): the gateway answers a
@@ -83,7 +71,7 @@ describe('version-based conditional reads', () => {
       `/groups/${groupId}/issues?labels=polled&state=opened`,
       `/groups/${groupId}/labels`,
     ]) {
-      const tag = await settledTag(path, token);
+      const tag = await settled(path, token);
       const again = await read(path, token, tag);
       expect({ path, status: again.status, body: again.body, etag: again.etag }).toEqual({
         path,
@@ -98,7 +86,7 @@ describe('version-based conditional reads', () => {
   // (version-bumps.spec.ts, versioned-reads.spec.ts): here other suites write beside this one.
   it('When an issue of a sibling project changes, then the group’s issue list held under an old tag is answered in full', async () => {
     const groupList = `/groups/${groupId}/issues?state=opened`;
-    const listTag = await settledTag(groupList, token);
+    const listTag = await settled(groupList, token);
     expect((await send('PUT', otherIssuePath, token, { title: 'Renamed elsewhere' })).status).toBe(200);
     const list = await read(groupList, token, listTag);
     expect(list.status).toBe(200);
@@ -106,7 +94,7 @@ describe('version-based conditional reads', () => {
   });
 
   it('When the group’s label is renamed (boards) and the copy reaches discussions over the bus, then the issue’s old tag gets the new name', async () => {
-    const tag = await settledTag(issuePath, token);
+    const tag = await settled(issuePath, token);
     const renamed = await send('PUT', `/groups/${groupId}/labels/polled`, token, { new_name: 'polled-now' });
     expect(renamed.status).toBe(200);
     const fresh = await eventually(
@@ -127,8 +115,8 @@ describe('version-based conditional reads', () => {
     });
     const lateToken = (await root.Users.createPersonalAccessToken(late.id, 'e2e', ['api'])).token;
     await root.GroupMembers.add(groupId, 10, { userId: late.id });
-    const guestTag = await settledTag(issuePath, lateToken);
-    expect(guestTag).not.toBe(await settledTag(issuePath, token));
+    const guestTag = await settled(issuePath, lateToken);
+    expect(guestTag).not.toBe(await settled(issuePath, token));
     await root.GroupMembers.edit(groupId, late.id, 30);
     expect((await read(issuePath, lateToken, guestTag)).status).toBe(200);
   });
