@@ -4,6 +4,7 @@ import {
   withIdBlocks,
   createProjectionRevisions,
   createRuntimeHttpApp,
+  serviceVersionKey,
   type ServiceInstance,
   type ServiceRuntime,
 } from '@gl/service-kit';
@@ -105,7 +106,14 @@ export function createDiscussionsApp(runtime: ServiceRuntime): ServiceInstance {
   const revisions = createProjectionRevisions(runtime.connection);
   const pages = { noteables, lists, scope, revisions, labels: labelCopies };
   const boards = createBoardCopies(createBoardCopiesModel(runtime.connection));
-  const redating = createMilestoneRedatingJob(milestoneCopies, models, runtime.logger);
+  const redating = createMilestoneRedatingJob(
+    milestoneCopies,
+    models,
+    runtime.logger,
+    undefined,
+    undefined,
+    () => runtime.versions.bump([serviceVersionKey(SERVICE_NAME)]),
+  );
   const app = createRuntimeHttpApp(runtime, SERVICE_NAME, {
     serves: DISCUSSIONS_ENDPOINTS,
     apiRouters: [

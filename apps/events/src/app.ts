@@ -2,6 +2,7 @@ import { EVENTS_API_ENDPOINTS } from '@gl/contracts';
 import {
   createProjectionRevisions,
   createRuntimeHttpApp,
+  serviceVersionKey,
   type ServiceInstance,
   type ServiceRuntime,
 } from '@gl/service-kit';
@@ -57,11 +58,14 @@ export function createEventsApp(
     revisions,
     options: options.stream,
   });
+  // What the jobs remove changes the feeds as a write does (resource versions).
+  const feedsChanged = () => runtime.versions.bump([serviceVersionKey(SERVICE_NAME)]);
   const authorRemoval = createAuthorRemovalJob(
     models,
     runtime.logger,
     options.retentionIntervalMs ?? 3_600_000,
     options.authorRemovalGraceMs,
+    feedsChanged,
   );
   const recorder = createActivityRecorder(models, sequence, projections, revisions, live.recorded, () =>
     authorRemoval.wake(),
@@ -71,6 +75,7 @@ export function createEventsApp(
     runtime.logger,
     options.retentionIntervalMs ?? 3_600_000,
     runtime.config.NATS_STREAM_MAX_AGE,
+    feedsChanged,
   );
   const app = createRuntimeHttpApp(runtime, SERVICE_NAME, {
     serves: EVENTS_API_ENDPOINTS,

@@ -38,6 +38,8 @@ export function createAuthorRemovalJob(
   /** Orders left by a run that failed (or by a replay) are taken up again at this interval. */
   intervalMs: number,
   graceMs: number = AUTHOR_REMOVAL_GRACE_MS,
+  /** After a pass removed events: the feeds changed (resource versions). */
+  afterChange?: () => Promise<void>,
 ): AuthorRemovalJob {
   const log = createActivityLogStore(models.activities);
   /** The run that ends the grace of the orders still in it. */
@@ -82,6 +84,7 @@ export function createAuthorRemovalJob(
     intervalMs,
     logger,
     failure: 'removing deleted authors’ events failed',
+    ...(afterChange ? { afterChange } : {}),
     onStop: () => {
       if (graceTimer) clearTimeout(graceTimer);
       graceTimer = null;

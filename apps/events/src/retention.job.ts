@@ -31,6 +31,8 @@ export function createRetentionJob(
   intervalMs: number,
   /** The event stream's max age: no event older than this can be delivered again. */
   streamMaxAgeMs: number,
+  /** After a run removed events: the feeds changed (resource versions). */
+  afterChange?: () => Promise<void>,
 ): RetentionJob {
   const log = createActivityLogStore(models.activities);
   let stopTimers: (() => void) | null = null;
@@ -39,7 +41,10 @@ export function createRetentionJob(
     async runOnce(now = new Date()) {
       const cutoff = retentionCutoff(now);
       const deleted = await log.expire(cutoff);
-      if (deleted > 0) logger.info({ deleted, cutoff }, 'expired activity events removed');
+      if (deleted > 0) {
+        logger.info({ deleted, cutoff }, 'expired activity events removed');
+        await afterChange?.();
+      }
       const recordsCutoff = new Date(now.getTime() - streamMaxAgeMs - INGESTED_MARGIN_MS);
       const records = await expireIngested(models.ingested, recordsCutoff);
       if (records > 0) logger.info({ records, cutoff: recordsCutoff }, 'old ingestion records removed');

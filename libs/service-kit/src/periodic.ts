@@ -57,13 +57,21 @@ export function createBackgroundJob<T>(
     failure: string;
     /** Run on stop, before waiting for the pass under way (the job's own timers). */
     onStop?: () => void;
+    /**
+     * Run after each pass that changed something (resolved a number above 0, or anything else truthy):
+     * a job that rewrites what the API answers bumps its service's resource version here, as a write does.
+     */
+    afterChange?: () => Promise<void>;
   },
 ): BackgroundJob<T> {
   let queue: Promise<unknown> = Promise.resolve();
   let stopTimers: (() => void) | null = null;
   const job: BackgroundJob<T> = {
     runOnce() {
-      const next = queue.then(pass);
+      const next = queue.then(pass).then(async (result) => {
+        if (result) await options.afterChange?.();
+        return result;
+      });
       queue = next.catch(() => undefined);
       return next;
     },

@@ -26,6 +26,8 @@ export function createMilestoneRedatingJob(
   logger: Logger,
   intervalMs = REDATING_INTERVAL_MS,
   step = DUE_PER_DELIVERY,
+  /** After a run re-dated items: their answers changed (resource versions). */
+  afterChange?: () => Promise<void>,
 ): MilestoneRedatingJob {
   async function redate(copy: MilestoneDoc, scope: MilestoneScope): Promise<number> {
     const began = Date.now();
@@ -59,5 +61,10 @@ export function createMilestoneRedatingJob(
     return changed;
   }
 
-  return createBackgroundJob(run, { intervalMs, logger, failure: 'milestone re-dating failed' });
+  return createBackgroundJob(run, {
+    intervalMs,
+    logger,
+    failure: 'milestone re-dating failed',
+    ...(afterChange ? { afterChange } : {}),
+  });
 }
