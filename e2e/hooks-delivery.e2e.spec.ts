@@ -167,4 +167,73 @@ describe('webhook delivery through the gateway', () => {
     });
     expect(received[3]!.headers['idempotency-key']).not.toBe(noteHook.headers['idempotency-key']);
   });
+
+  it('When an issue is updated and a comment edited and deleted, then the hook gets `update` with `changes`, then note `update` and `delete`', async () => {
+    const path = unique('hookupd');
+    const group = (await call('POST', '/groups', { name: path, path, visibility: 'private' })).body as {
+      id: number;
+    };
+    const project = (await call('POST', '/projects', { name: 'app', namespace_id: group.id })).body as {
+      id: number;
+    };
+    const port = (receiver.address() as AddressInfo).port;
+    await call('POST', `/projects/${project.id}/hooks`, {
+      url: `http://127.0.0.1:${port}/hook`,
+      push_events: false,
+      issues_events: true,
+      note_events: true,
+    });
+    const issue = await call('POST', `/projects/${project.id}/issues`, { title: 'Before', labels: 'bug' });
+    const iid = (issue.body as { iid: number }).iid;
+    const updated = await call('PUT', `/projects/${project.id}/issues/${iid}`, {
+      title: 'After',
+      labels: 'bug,ui',
+    });
+    expect(updated.status).toBe(200);
+    const notes = `/projects/${project.id}/issues/${iid}/notes`;
+    const note = (await call('POST', notes, { body: 'First words' })).body as { id: number };
+    expect((await call('PUT', `${notes}/${note.id}`, { body: 'Second words' })).status).toBe(200);
+    const deleted = await fetch(`${stack.gatewayUrl}/api/v4${notes}/${note.id}`, {
+      method: 'DELETE',
+      headers: { 'PRIVATE-TOKEN': ROOT_TOKEN },
+    });
+    expect(deleted.status).toBe(204);
+
+    const ofProject = () =>
+      received.filter((r) => (r.body.project as { id: number } | undefined)?.id === project.id);
+    const all = await eventually(
+      async () => ofProject(),
+      (list) => list.length >= 5,
+      15_000,
+      100,
+    );
+    // Issue and note events leave through different outbox writes: compared by kind, not by arrival.
+    const byAction = new Map(
+      all.map((r) => [
+        `${String(r.headers['x-gitlab-event'])} ${(r.body.object_attributes as { action: string }).action}`,
+        r,
+      ]),
+    );
+    expect([...byAction.keys()].sort()).toEqual([
+      'Issue Hook open',
+      'Issue Hook update',
+      'Note Hook create',
+      'Note Hook delete',
+      'Note Hook update',
+    ]);
+    // Issuable#to_hook_data: changed columns as {previous, current}, labels as Label#hook_attrs lists.
+    const issueUpdate = byAction.get('Issue Hook update')!;
+    const changes = issueUpdate.body.changes as Record<string, { previous: unknown; current: unknown }>;
+    expect(changes.title).toEqual({ previous: 'Before', current: 'After' });
+    expect(changes.labels).toEqual({
+      previous: [expect.objectContaining({ title: 'bug' })],
+      current: [expect.objectContaining({ title: 'bug' }), expect.objectContaining({ title: 'ui' })],
+    });
+    for (const action of ['update', 'delete']) {
+      expect(byAction.get(`Note Hook ${action}`)!.body.object_attributes).toMatchObject({
+        id: note.id,
+        note: 'Second words',
+      });
+    }
+  });
 });

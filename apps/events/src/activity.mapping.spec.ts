@@ -170,6 +170,17 @@ describe('toActivity', () => {
     expect(toActivity(noteCreated(5, { system: true }))).toBeNull();
   });
 
+  it('When an issue or merge request is updated, or a note edited or deleted, then no activity (EventCreateService records none)', () => {
+    // app/services/event_create_service.rb has open/close/reopen/merge for issuables and leave_note for
+    // notes: these events are for hooks only.
+    const updated = { ...issue, changes: { title: { previous: 'Old', current: 'Broken build' } } };
+    expect(toActivity(targetEvent(D.issueUpdated, 5, updated))).toBeNull();
+    expect(toActivity(targetEvent(D.mergeRequestUpdated, 5, updated))).toBeNull();
+    for (const type of [D.noteUpdated, D.noteDeleted]) {
+      expect(toActivity({ ...noteCreated(5), type })).toBeNull();
+    }
+  });
+
   it.each([
     ['created' as const, 'pushed new'],
     ['pushed' as const, 'pushed to'],

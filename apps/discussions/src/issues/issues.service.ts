@@ -51,7 +51,7 @@ export function createIssuesService(deps: IssuesServiceDeps) {
       actor,
       changesOf(input),
       input.state_event,
-      { close: EVENTS.issueClosed, reopen: EVENTS.issueReopened },
+      { close: EVENTS.issueClosed, reopen: EVENTS.issueReopened, update: EVENTS.issueUpdated },
       input.updated_at ?? null,
     );
   }

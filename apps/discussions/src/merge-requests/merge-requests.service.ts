@@ -17,6 +17,7 @@ const MERGE_REQUEST_EVENTS = {
   close: EVENTS.mergeRequestClosed,
   reopen: EVENTS.mergeRequestReopened,
   merge: EVENTS.mergeRequestMerged,
+  update: EVENTS.mergeRequestUpdated,
 };
 
 export interface MergeRequestInput extends Pick<

@@ -3,6 +3,7 @@ import { createEvent, type Counters, type EventOrigin } from '@gl/service-kit';
 import type { NoteableDoc, NoteableKind } from './noteable.model';
 import type { NoteablesStore } from './noteables.store';
 import { blankNoteable, targetData } from './noteable-documents';
+import { issuableUpdatedEvent } from './issuable-update-event';
 import { assigneesChangeNote, reviewersChangeNote, titleChangeNote } from './system-notes';
 import { actorOf } from '../common/access';
 import { targetOfNoteable } from '../notes/note-target';
@@ -81,8 +82,11 @@ export function changesOf(input: IssueUpdate): NoteableChanges {
   };
 }
 
-/** Domain event types of an update's state change; null for kinds whose state publishes none (epics). */
-export type StateEventTypes = { close: string; reopen: string; merge?: string } | null;
+/**
+ * Domain event types of an update: its state change, and `update` for a change of hook-relevant fields
+ * (issuable-update-event.ts); null for kinds that publish none (epics).
+ */
+export type StateEventTypes = { close: string; reopen: string; merge?: string; update?: string } | null;
 
 export interface NoteableWritesDeps {
   counters: Counters;
@@ -266,7 +270,7 @@ export function createNoteableWrites(deps: NoteableWritesDeps) {
       stateChange = 'merged';
     }
     const updated = { ...doc, ...set };
-    const events = eventType
+    const stateEvents = eventType
       ? [
           createEvent(origin, {
             type: eventType,
@@ -277,6 +281,8 @@ export function createNoteableWrites(deps: NoteableWritesDeps) {
           }),
         ]
       : [];
+    const fieldsEvent = issuableUpdatedEvent(origin, eventTypes?.update, doc, updated, actor);
+    const events = fieldsEvent ? [...stateEvents, fieldsEvent] : stateEvents;
     // The resource events ride in the same write as the change (resource-event-changes.ts), then move out.
     const pending = await resourceEvents.eventsOf(doc, updated, actor, now, stateChange);
     await store.update(doc._id, set, events, pending);

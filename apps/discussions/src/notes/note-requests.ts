@@ -11,11 +11,20 @@ import {
   NotFoundError,
   accessLevelOf,
   isHigherTier,
+  requestOrigin,
   requireUser,
   sendJson,
   sendNoContent,
 } from '@gl/service-kit';
-import { canAdminNote, canReadCode, canReadNote, canReadNoteable, readableNamespace } from '../common/access';
+import {
+  canAdminNote,
+  canReadCode,
+  canReadNote,
+  canReadNoteable,
+  readableNamespace,
+  userSummaryOf,
+} from '../common/access';
+import { SERVICE_PRODUCER } from '../common/origin';
 import type { NoteablesService } from '../noteables/noteables.service';
 import type { NoteDoc } from './note.model';
 import { targetOfCommit, targetOfNoteable, type NoteTarget } from './note-target';
@@ -181,12 +190,12 @@ export function createNoteRequests(
     deleteNote:
       (type: NoteableTypeName) =>
       async ({ req, res, ctx, params }: NoteCall) => {
-        requireUser(ctx);
+        const user = requireUser(ctx);
         const { target, note } = await noteOf(req, type, params());
         requireReadable(ctx, target, note);
         if (!canAdminNote(ctx, note)) throw new ForbiddenError();
         requireUnmodifiedSince(req, note);
-        await notes.remove(note);
+        await notes.remove(requestOrigin(SERVICE_PRODUCER, ctx), target, userSummaryOf(user), note);
         sendNoContent(res);
       },
   };

@@ -78,14 +78,16 @@ export function createNotesRouter(noteables: NoteablesService, notes: NotesServi
     route(router, DISCUSSIONS_API[operations.getNote], showNote(type));
 
     route(router, DISCUSSIONS_API[operations.updateNote], async ({ req, res, ctx, params }) => {
-      requireUser(ctx);
+      const user = requireUser(ctx);
       const { noteable_id, note_id, body } = params();
       // Grape's allow_blank: false on the Notes API (the Discussions API lets the model refuse it instead).
       if (body !== undefined && body.trim() === '') throw new ParamError(['body is empty']);
       const target = await targetOf(req, type, () => noteable_id);
       const found = await notes.findNote(target, note_id);
       if (!canAdminNote(ctx, found)) throw new ForbiddenError();
-      const updated = body === undefined ? found : await notes.updateBody(found, body);
+      const origin = requestOrigin(SERVICE_PRODUCER, ctx);
+      const updated =
+        body === undefined ? found : await notes.updateBody(origin, target, userSummaryOf(user), found, body);
       sendJson(res, 200, presentNote(updated));
     });
 

@@ -1,21 +1,17 @@
 import { createHash, randomBytes } from 'node:crypto';
 import {
   DOMAIN_EVENT_TYPES,
-  EVENT_TEXT_LIMITS,
   TEXT_LIMITS,
   characterCount,
   tooLongMessage,
-  type NoteCreatedData,
   type NoteableTypeName,
   type PositionParam,
-  type TargetAudience,
   type UserSummary,
 } from '@gl/contracts';
 import {
   BadRequestError,
   NotFoundError,
   createEvent,
-  excerpt,
   rubyInspect,
   type Counters,
   type EventOrigin,
@@ -24,6 +20,7 @@ import {
 import type { NoteDoc } from './note.model';
 import type { NoteTarget } from './note-target';
 import { isResolvable, isThreadResolved } from './note-rules';
+import { noteChangedEvent, noteEventData } from './note-events';
 import type { NotesStore } from './notes.store';
 import { actorOf } from '../common/access';
 import { afterCursor, keysetPageOf, keysetSort, type KeysetOrder } from '../lists/issuable-keyset';
@@ -50,12 +47,6 @@ export function newDiscussionId(target: NoteTarget): string {
   return createHash('sha1')
     .update(`discussion-${UNDERSCORED[target.type]}-${key}-${randomBytes(16).toString('hex')}`)
     .digest('hex');
-}
-
-/** A note event's audience: its noteable's, and whether the note is internal. */
-function audienceOfNote(target: NoteTarget, note: NoteDoc): TargetAudience {
-  const { kind: _kind, ...audience } = target.access;
-  return { ...audience, internal: note.internal ?? false };
 }
 
 /** Ruby's Hash#inspect of ActiveModel errors, as `bad_request!("Note #{note.errors.messages}")` prints it. */
@@ -146,21 +137,7 @@ export function createNotesService(deps: { counters: Counters; store: NotesStore
             actor: actorOf(author),
             projectId: target.projectId,
             groupId: target.groupId,
-            data: {
-              noteId: id,
-              noteType: doc.type,
-              discussionId: doc.discussionId,
-              // An excerpt: events stay small whatever the note (EVENT_TEXT_LIMITS).
-              body: excerpt(doc.body, EVENT_TEXT_LIMITS.noteBody),
-              system,
-              createdAt: createdAt.toISOString(),
-              noteableType: target.type,
-              noteableId: target.noteableId,
-              noteableIid: target.noteableIid,
-              commitId: target.commitSha,
-              targetTitle: excerpt(target.title, EVENT_TEXT_LIMITS.title),
-              audience: audienceOfNote(target, doc),
-            } satisfies NoteCreatedData,
+            data: noteEventData(target, doc),
           }),
         ];
     await store.insert(doc, events);
@@ -283,11 +260,19 @@ export function createNotesService(deps: { counters: Counters; store: NotesStore
     });
   }
 
-  async function updateBody(note: NoteDoc, body: string): Promise<NoteDoc> {
+  /** Edits a note's body, with its `note.updated` event in the same write (note-events.ts). */
+  async function updateBody(
+    origin: EventOrigin,
+    target: NoteTarget,
+    actor: UserSummary,
+    note: NoteDoc,
+    body: string,
+  ): Promise<NoteDoc> {
     validateBody(body);
-    const updatedAt = new Date();
-    await store.set(note._id, { body, updatedAt });
-    return { ...note, body, updatedAt };
+    const updated = { ...note, body, updatedAt: new Date() };
+    const events = note.system ? [] : [noteChangedEvent(origin, 'updated', target, updated, actor)];
+    await store.set(note._id, { body, updatedAt: updated.updatedAt }, events);
+    return updated;
   }
 
   async function setResolved(note: NoteDoc, resolved: boolean, by: UserSummary): Promise<NoteDoc> {
@@ -308,8 +293,10 @@ export function createNotesService(deps: { counters: Counters; store: NotesStore
     return out;
   }
 
-  async function remove(note: NoteDoc): Promise<void> {
-    if (!(await store.remove(note))) throw new NotFoundError();
+  /** Deletes a note, with its `note.deleted` event in the same write (note-events.ts). */
+  async function remove(origin: EventOrigin, target: NoteTarget, actor: UserSummary, note: NoteDoc) {
+    const events = note.system ? [] : [noteChangedEvent(origin, 'deleted', target, note, actor)];
+    if (!(await store.remove(note, events))) throw new NotFoundError();
   }
 
   return {

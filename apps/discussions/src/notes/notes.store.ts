@@ -1,5 +1,5 @@
 import type { EventEnvelope } from '@gl/contracts';
-import { withEvents } from '@gl/service-kit';
+import { pushEvents, withEvents } from '@gl/service-kit';
 import type { NoteDoc } from './note.model';
 import type { NoteableDoc } from '../noteables/noteable.model';
 import type { NoteFacts } from '../noteables/participation';
@@ -72,18 +72,21 @@ export function createNotesStore(deps: Pick<DiscussionsDeps, 'models' | 'outbox'
       await notes.updateMany({ ...targetFilter(target), discussionId }, { $set: { type: 'DiscussionNote' } });
     },
 
+    /** Sets fields of a note with the events the change carries, in one write. */
     async set(
       noteId: number,
       fields: Partial<Pick<NoteDoc, 'body' | 'updatedAt' | 'resolvedAt' | 'resolvedBy'>>,
+      events: EventEnvelope[] = [],
     ): Promise<void> {
-      await notes.updateOne({ _id: noteId }, { $set: fields });
+      await notes.updateOne({ _id: noteId }, pushEvents({ $set: fields }, events));
+      if (events.length > 0) outbox.kick(notes);
     },
 
     /** Through the outbox: a note.created event the relay has not sent yet still goes out. False if gone. */
-    async remove(note: NoteDoc): Promise<boolean> {
+    async remove(note: NoteDoc, events: EventEnvelope[] = []): Promise<boolean> {
       // Its award emoji go first (`dependent: :destroy`): none outlives the note.
       await notes.db.collection('award_emoji').deleteMany({ awardableType: 'Note', awardableId: note._id });
-      return counts.uncounting(note, () => outbox.deleteWithEvents(notes, note._id, []));
+      return counts.uncounting(note, () => outbox.deleteWithEvents(notes, note._id, events));
     },
 
     /** Sets a noteable's comment counts from its notes where they were off (note-counts.ts). */

@@ -129,7 +129,8 @@ export function createThreadsRouter(noteables: NoteablesService, notes: NotesSer
       let updated: NoteDoc;
       if (changed === 'body') {
         if (!canAdminNote(ctx, found)) throw new ForbiddenError();
-        updated = await notes.updateBody(found, given.body!);
+        const origin = requestOrigin(SERVICE_PRODUCER, ctx);
+        updated = await notes.updateBody(origin, target, userSummaryOf(user), found, given.body!);
       } else {
         const ownNote = ctx.principal?.id === found.author.id;
         if (!ownNote && !canResolve(ctx, target)) throw new ForbiddenError();

@@ -1,4 +1,4 @@
-import type { EventActor, UserSummary } from '@gl/contracts';
+import type { EventActor } from '@gl/contracts';
 import type { HookProjectDoc } from '../delivery/delivery.models';
 
 /** GitLab's `Gitlab::Access` visibility levels, as hook payloads give them. */
@@ -70,7 +70,10 @@ export function repositoryAttrs(project: PayloadProject, externalUrl: string) {
  * User#hook_attrs (app/models/user.rb): the e-mail is "[REDACTED]" since GitLab 16; the avatar is taken
  * from an entity that shows the same user when there is one.
  */
-export function userHookAttrs(actor: NonNullable<EventActor>, known: (UserSummary | null | undefined)[]) {
+export function userHookAttrs(
+  actor: NonNullable<EventActor>,
+  known: ({ id: number; avatar_url?: string | null } | null | undefined)[],
+) {
   const same = known.find((user) => user?.id === actor.id);
   return {
     id: actor.id,
@@ -80,3 +83,22 @@ export function userHookAttrs(actor: NonNullable<EventActor>, known: (UserSummar
     email: '[REDACTED]',
   };
 }
+
+/** User#hook_attrs of a user an entity shows (an assignee, a reviewer): what it shows of them. */
+export function userEntityHookAttrs(user: {
+  id: number;
+  name?: string;
+  username?: string;
+  avatar_url?: string | null;
+}) {
+  return {
+    id: user.id,
+    name: user.name ?? '',
+    username: user.username ?? '',
+    avatar_url: user.avatar_url ?? null,
+    email: '[REDACTED]',
+  };
+}
+
+/** Who acted when an event names nobody: GitLab's Ghost User. */
+export const GHOST_USER = { id: 0, username: 'ghost', name: 'Ghost User' };

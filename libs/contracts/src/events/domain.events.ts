@@ -30,6 +30,12 @@ export const EVENT_TEXT_LIMITS = {
    * label's description is a line of help text; issue lists' `with_labels_details` show what the copy has.
    */
   labelDescription: 1_000,
+  /**
+   * An issue's or merge request's description before and after an update (issuableUpdatedData): the first
+   * 1,000 characters of each. GitLab allows 1 MB (Issuable::DESCRIPTION_LENGTH_MAX); a hook reading the
+   * issuable shows the whole current one when it is still what the event saw.
+   */
+  issuableDescription: 1_000,
 } as const;
 
 export const DOMAIN_EVENT_TYPES = {
@@ -56,14 +62,22 @@ export const DOMAIN_EVENT_TYPES = {
     issueOpened: 'gl.discussions.issue.opened',
     issueClosed: 'gl.discussions.issue.closed',
     issueReopened: 'gl.discussions.issue.reopened',
+    /** An issue's hook-relevant fields changed by an update (not its state): see issuableUpdatedData. */
+    issueUpdated: 'gl.discussions.issue.updated',
     mergeRequestOpened: 'gl.discussions.merge_request.opened',
     mergeRequestClosed: 'gl.discussions.merge_request.closed',
     mergeRequestReopened: 'gl.discussions.merge_request.reopened',
     mergeRequestMerged: 'gl.discussions.merge_request.merged',
+    /** A merge request's hook-relevant fields changed by an update: see issuableUpdatedData. */
+    mergeRequestUpdated: 'gl.discussions.merge_request.updated',
     mergeRequestApproved: 'gl.discussions.merge_request.approved',
     snippetCreated: 'gl.discussions.snippet.created',
     epicOpened: 'gl.discussions.epic.opened',
     noteCreated: 'gl.discussions.note.created',
+    /** A note's body edited by its author or an admin: see noteChangedData. */
+    noteUpdated: 'gl.discussions.note.updated',
+    /** A note deleted: see noteChangedData. */
+    noteDeleted: 'gl.discussions.note.deleted',
     branchPushed: 'gl.discussions.branch.pushed',
     /** An incident issue was opened for an alert (answer to `gl.alerts.alert.created` with createIncident). */
     incidentOpened: 'gl.discussions.incident.opened',
@@ -204,7 +218,7 @@ export const boardDefinedData = z.object({
 export type BoardDefinedData = z.infer<typeof boardDefinedData>;
 
 /** A calendar day, `YYYY-MM-DD`, as milestone and issue dates are stored. */
-const calendarDay = z.string().regex(/^\d{4}-\d{2}-\d{2}$/);
+export const calendarDay = z.string().regex(/^\d{4}-\d{2}-\d{2}$/);
 
 /**
  * `gl.boards.milestone.defined`: one group milestone as it is after its creation or a change, for the

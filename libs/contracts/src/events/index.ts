@@ -2,3 +2,4 @@ export * from './envelope';
 export * from './catalogue';
 export * from './identity.events';
 export * from './domain.events';
+export * from './issuable-changes.events';
