@@ -1,6 +1,5 @@
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { randomUUID } from 'node:crypto';
 import { DOMAIN_EVENT_TYPES, EVENT_TYPES, type EventEnvelope } from '@gl/contracts';
 import { createTestRuntime, eventually, projectEventFields, type TestRuntime } from '@gl/testing';
 import { createHooksModels, type HookDoc, type HooksModels } from '../hooks.models';
@@ -13,6 +12,7 @@ import {
 } from '../payloads/fake-discussions.test-helpers';
 import { createDelivery, type Delivery } from './index';
 import { presentWebHookLog } from './log.presenter';
+import { discussionsEvent, insertHook } from './delivery.test-helpers';
 
 const T = DOMAIN_EVENT_TYPES.discussions;
 
@@ -99,48 +99,8 @@ beforeEach(() => {
   receiver.delayMs = 0;
 });
 
-async function addHook(
-  fields: Partial<HookDoc> & Pick<HookDoc, 'parentKind' | 'parentId'>,
-): Promise<HookDoc> {
-  const now = new Date();
-  const doc: HookDoc = {
-    _id: nextId++,
-    ancestorGroupIds: [],
-    rootGroupId: null,
-    ancestryAt: now.toISOString(),
-    url: `${receiver.url}/hook`,
-    name: null,
-    description: null,
-    token: null,
-    enableSslVerification: true,
-    events: {},
-    pushEventsBranchFilter: null,
-    branchFilterStrategy: 'wildcard',
-    customWebhookTemplate: null,
-    urlVariables: [],
-    customHeaders: [],
-    createdAt: now,
-    updatedAt: now,
-    ...fields,
-  };
-  await hookModels.hooks.create(doc);
-  return doc;
-}
-
-function discussionsEvent(type: string, projectId: number, data: Record<string, unknown>): EventEnvelope {
-  return {
-    id: randomUUID(),
-    type,
-    version: 1,
-    occurredAt: new Date().toISOString(),
-    producer: 'discussions',
-    correlationId: null,
-    actor: { id: 2, username: 'user2', name: 'User 2' },
-    projectId,
-    groupId: null,
-    data,
-  };
-}
+const addHook = (fields: Partial<HookDoc> & Pick<HookDoc, 'parentKind' | 'parentId'>): Promise<HookDoc> =>
+  insertHook(hookModels, { _id: nextId++, url: `${receiver.url}/hook`, ...fields });
 
 /** An issue event, with the issue discussions would answer for it. */
 function issueEvent(type: string, projectId: number, iid: number, confidential = false): EventEnvelope {

@@ -1,5 +1,4 @@
-import { randomUUID } from 'node:crypto';
-import { DOMAIN_EVENT_TYPES, type EventEnvelope } from '@gl/contracts';
+import { DOMAIN_EVENT_TYPES } from '@gl/contracts';
 import { createTestRuntime, type TestRuntime } from '@gl/testing';
 import { createHooksModels, type HookDoc, type HooksModels } from '../hooks.models';
 import type { HooksConfig } from '../app';
@@ -10,6 +9,7 @@ import {
   type FakeDiscussions,
 } from '../payloads/fake-discussions.test-helpers';
 import { createDelivery, type Delivery } from './index';
+import { discussionsEvent, insertHook } from './delivery.test-helpers';
 
 const T = DOMAIN_EVENT_TYPES.discussions;
 
@@ -33,47 +33,15 @@ afterAll(async () => {
   await runtime.close();
 });
 
-async function addHook(projectId: number, events: Record<string, boolean>): Promise<HookDoc> {
-  const now = new Date(Date.now() - 1000);
-  const doc: HookDoc = {
+const addHook = (projectId: number, events: Record<string, boolean>): Promise<HookDoc> =>
+  insertHook(hookModels, {
     _id: nextId++,
     parentKind: 'project',
     parentId: projectId,
-    ancestorGroupIds: [],
-    rootGroupId: null,
-    ancestryAt: now.toISOString(),
     url: 'http://127.0.0.1:9/hook',
-    name: null,
-    description: null,
-    token: null,
-    enableSslVerification: true,
     events,
-    pushEventsBranchFilter: null,
-    branchFilterStrategy: 'wildcard',
-    customWebhookTemplate: null,
-    urlVariables: [],
-    customHeaders: [],
-    createdAt: now,
-    updatedAt: now,
-  };
-  await hookModels.hooks.create(doc);
-  return doc;
-}
-
-function discussionsEvent(type: string, projectId: number, data: Record<string, unknown>): EventEnvelope {
-  return {
-    id: randomUUID(),
-    type,
-    version: 1,
-    occurredAt: new Date().toISOString(),
-    producer: 'discussions',
-    correlationId: null,
-    actor: { id: 2, username: 'user2', name: 'User 2' },
-    projectId,
-    groupId: null,
-    data,
-  };
-}
+    createdAt: new Date(Date.now() - 1000),
+  });
 
 /** What was queued for a hook: the log's trigger and event name, and the payload. */
 async function queuedFor(hook: HookDoc) {
