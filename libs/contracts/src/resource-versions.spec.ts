@@ -1,5 +1,5 @@
 import { ENDPOINTS } from './endpoints';
-import { VERSIONED_READS, WRITES_REACHING_ACROSS } from './resource-versions';
+import { VERSIONED_READS, VERSIONED_SERVICES, WRITES_REACHING_ACROSS } from './resource-versions';
 
 const byId = new Map(ENDPOINTS.map((endpoint) => [endpoint.operationId, endpoint]));
 
@@ -14,6 +14,10 @@ describe('resource versions', () => {
       });
       expect(endpoint!.service).not.toBe('gateway');
     }
+  });
+
+  it('When a service answers no versioned read, then it is not among the services that bump', () => {
+    expect([...VERSIONED_SERVICES].sort()).toEqual(['alerts', 'boards', 'discussions', 'events', 'registry']);
   });
 
   it('When a write reaches across projects, then it is a project write a service serves', () => {

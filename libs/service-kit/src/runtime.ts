@@ -14,7 +14,12 @@ import { runMigrations, type Migration } from './mongo/migrations';
 import { connectBus, type Bus } from './bus/bus';
 import { createOutbox, type Outbox } from './bus/outbox';
 import { bumpingAfterWrites, startConsumer, type RunningConsumer, type Subscription } from './bus/consumer';
-import { openResourceVersions, serviceVersionKey, type ResourceVersions } from './bus/resource-versions';
+import {
+  openResourceVersions,
+  serviceVersionKey,
+  versionKeyIsRead,
+  type ResourceVersions,
+} from './bus/resource-versions';
 import { watchParent } from './parent-watch';
 import { watchStorage } from './storage-metrics';
 import { answerOversizedRequests } from './http/request-line';
@@ -122,10 +127,13 @@ export async function runService<S extends z.ZodObject>(
   }
   await ensureIndexes(connection, logger);
   // A process that died between a write and its bump left that write untold: every start bumps its key.
-  await versions.bump([consumerVersionKey]);
+  const bumps = versionKeyIsRead(consumerVersionKey);
+  if (bumps) await versions.bump([consumerVersionKey]);
   const consumers: RunningConsumer[] = [];
   for (const subscription of instance.subscriptions ?? []) {
-    const bumping = bumpingAfterWrites(subscription, () => versions.bump([consumerVersionKey]));
+    const bumping = bumps
+      ? bumpingAfterWrites(subscription, () => versions.bump([consumerVersionKey]))
+      : subscription;
     consumers.push(await startConsumer(bus, bumping, logger, metrics));
   }
   outbox.start();

@@ -1,5 +1,5 @@
 import { Kvm, type KV } from '@nats-io/kv';
-import type { NamespaceContext } from '@gl/contracts';
+import { VERSIONED_SERVICES, type NamespaceContext } from '@gl/contracts';
 import type { Logger } from 'pino';
 import type { Bus } from './bus';
 
@@ -25,6 +25,15 @@ export const RESOURCE_VERSIONS_BUCKET = 'gl_resource_versions';
 export const IDENTITY_VERSION_KEY = 'identity.all';
 
 export const serviceVersionKey = (service: string): string => `${service}.all`;
+
+/**
+ * Whether bumping `key` can change a tag: keys of services that answer no versioned read (hooks,
+ * notifications) are never read, and their bumps would only cost CPU.
+ */
+export function versionKeyIsRead(key: string): boolean {
+  const service = key.slice(0, key.indexOf('.'));
+  return key === IDENTITY_VERSION_KEY || VERSIONED_SERVICES.has(service);
+}
 
 /** The keys a namespaced read's answer depends on. */
 export function readKeys(service: string, namespace: Pick<NamespaceContext, 'kind' | 'id'>): string[] {

@@ -17,7 +17,7 @@ import { requireInternalContext } from './request-context';
 import { limitRequestLine } from './request-line';
 import { routedOperations } from './route';
 import { bumpVersionsAfterWrites } from './version-bumps';
-import type { ResourceVersions } from '../bus/resource-versions';
+import { serviceVersionKey, versionKeyIsRead, type ResourceVersions } from '../bus/resource-versions';
 
 export type ReadinessCheck = () => Promise<Record<string, boolean>>;
 
@@ -104,7 +104,9 @@ export function createServiceHttpApp(options: ServiceHttpOptions): Express {
   // The gateway refuses these first; a service checks again so nothing malformed reaches a handler.
   app.use(limitRequestLine());
   app.use(rejectMalformedRequests());
-  if (options.versions) app.use(bumpVersionsAfterWrites(options.name, options.versions, options.logger));
+  if (options.versions && versionKeyIsRead(serviceVersionKey(options.name))) {
+    app.use(bumpVersionsAfterWrites(options.name, options.versions, options.logger));
+  }
   for (const router of options.rawRouters ?? []) app.use(router);
   app.use(readBody(options.bodyLimit ?? DEFAULT_BODY_LIMIT));
   for (const router of options.apiRouters) app.use('/api/v4', router);
