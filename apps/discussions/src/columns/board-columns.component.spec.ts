@@ -253,10 +253,15 @@ describe('Board lists: GET /groups/:id/boards/:board_id/lists/:list_id/issues an
     expect(await titlesOf(g, board.boardId, 1)).toContain('card');
 
     const events = (await h.pendingEvents()).filter((e) => e.data.targetId === card.id).map((e) => e.type);
+    // Each move's label change is also an `issue.updated` (webhooks' update action), beside the state events.
     expect(events).toEqual([
       DOMAIN_EVENT_TYPES.discussions.issueOpened,
+      DOMAIN_EVENT_TYPES.discussions.issueUpdated,
+      DOMAIN_EVENT_TYPES.discussions.issueUpdated,
       DOMAIN_EVENT_TYPES.discussions.issueClosed,
+      DOMAIN_EVENT_TYPES.discussions.issueUpdated,
       DOMAIN_EVENT_TYPES.discussions.issueReopened,
+      DOMAIN_EVENT_TYPES.discussions.issueUpdated,
     ]);
     const notes = await h.call('GET', `/projects/${p.id}/issues/${card.iid}/notes?sort=asc`, {
       ns: p,
