@@ -13,6 +13,7 @@ import { createHooksModels } from './hooks.models';
 import { createHooksRouter } from './hooks.router';
 import { createHooksService, type HooksService } from './hooks.service';
 import { createHooksStore, type HooksStore } from './hooks.store';
+import { createHookedParents } from './hooked-parents';
 import { identityProjection } from './identity.projection';
 import type { DiscussionsSource } from './payloads/discussions-source';
 
@@ -40,7 +41,8 @@ export function createHooksApp(
   source?: DiscussionsSource,
 ): ServiceInstance & { hooks: HooksService; store: HooksStore; delivery: Delivery } {
   const models = createHooksModels(runtime.connection);
-  const store = createHooksStore(models, createCounters(runtime.connection));
+  const hookedParents = createHookedParents(models.hooks, runtime.versions, runtime.logger);
+  const store = createHooksStore(models, createCounters(runtime.connection), () => hookedParents.added());
   const hooks = createHooksService(store, {
     allowLocalRequests: runtime.config.ALLOW_LOCAL_REQUESTS_FROM_WEB_HOOKS_AND_SERVICES ?? false,
     lookup,
@@ -49,6 +51,7 @@ export function createHooksApp(
   const delivery = createDelivery({
     runtime,
     hooks: models.hooks,
+    hookedParents,
     allowLocalRequests: runtime.config.ALLOW_LOCAL_REQUESTS_FROM_WEB_HOOKS_AND_SERVICES ?? false,
     lookup,
     source,

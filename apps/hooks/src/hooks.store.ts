@@ -11,8 +11,15 @@ export interface Ancestry {
   ancestryAt: string;
 }
 
-/** The `web_hooks` collection: every query goes along `{parentKind, parentId, _id}` or `{rootGroupId, _id}`. */
-export function createHooksStore(models: HooksModels, counters: Counters) {
+/**
+ * The `web_hooks` collection: every query goes along `{parentKind, parentId, _id}` or `{rootGroupId, _id}`.
+ * `added` is told after each hook is stored (hooked-parents.ts: the delivery consumers' copies).
+ */
+export function createHooksStore(
+  models: HooksModels,
+  counters: Counters,
+  added: () => Promise<void> = () => Promise.resolve(),
+) {
   const { hooks } = models;
   const ofParent = (parent: HookParent) => ({ parentKind: parent.kind, parentId: parent.id });
 
@@ -39,6 +46,7 @@ export function createHooksStore(models: HooksModels, counters: Counters) {
       updatedAt: now,
     };
     await hooks.create(doc);
+    await added();
     return doc;
   }
 

@@ -2,6 +2,7 @@ import { DURABLES, EVENT_TYPES, projectEventData, type EventEnvelope } from '@gl
 import { eventData, type Subscription } from '@gl/service-kit';
 import type { Model } from 'mongoose';
 import type { HookDoc } from '../hooks.models';
+import type { HookedParents, HookedParentSets } from '../hooked-parents';
 import { buildPayload, DELIVERED_EVENT_TYPES, scopeOf } from '../payloads/build';
 import type { DiscussionsSource } from '../payloads/discussions-source';
 import { payloadProject } from '../payloads/project';
@@ -11,6 +12,8 @@ import type { SampleStore } from './samples.store';
 
 export interface DeliveryConsumerDeps {
   hooks: Model<HookDoc>;
+  /** Which parents have hooks: an event no hook can reach is dropped without reading the hooks. */
+  hookedParents?: Pick<HookedParents, 'current'>;
   models: DeliveryModels;
   store: DeliveryStore;
   /** Keeps each project's newest issue, merge request and note event for hook tests. */
@@ -76,6 +79,16 @@ async function hooksReaching(
   return [...own, ...inherited];
 }
 
+/**
+ * Whether the project or a group above it has hooks; with no copy of the project yet, whether any group
+ * has (its groups are then unknown here).
+ */
+function mayHaveHooks(hooked: HookedParentSets, projectId: number, copy: HookProjectDoc | null): boolean {
+  if (hooked.projects.has(projectId)) return true;
+  if (copy === null) return hooked.groups.size > 0;
+  return copy.ancestorGroupIds.some((groupId) => hooked.groups.has(groupId));
+}
+
 /** The hooks that take this event: its flag on, and created before it happened. */
 function hooksFor(hooks: HookDoc[], event: EventEnvelope, flag: string): HookDoc[] {
   const happened = Date.parse(event.occurredAt);
@@ -99,7 +112,10 @@ export function deliveryConsumer(deps: DeliveryConsumerDeps): Subscription {
       }
       const scope = scopeOf(event);
       if (!scope || event.projectId === null) return;
+      const hooked = (await deps.hookedParents?.current()) ?? null;
+      if (hooked && !mayHaveHooks(hooked, event.projectId, null)) return;
       const copy = await deps.models.projects.findById(event.projectId).lean<HookProjectDoc>().exec();
+      if (hooked && !mayHaveHooks(hooked, event.projectId, copy)) return;
       const reaching = await hooksReaching(deps, event, copy);
       // A project no hook reaches costs two reads per event and no write: its samples (what a hook test
       // sends) are kept from the time it has a hook, which is when a test can be asked for.

@@ -8,6 +8,7 @@ import {
 } from '@gl/service-kit';
 import type { Router } from 'express';
 import type { HookDoc } from '../hooks.models';
+import type { HookedParents } from '../hooked-parents';
 import type { HooksService } from '../hooks.service';
 import { httpDiscussionsSource, type DiscussionsSource } from '../payloads/discussions-source';
 import { deliveryConsumer } from './consumer';
@@ -37,6 +38,8 @@ export interface Delivery {
 export interface DeliveryDeps {
   runtime: ServiceRuntime<BaseServiceConfig & Partial<DeliveryConfig>>;
   hooks: Model<HookDoc>;
+  /** Which parents have hooks (hooked-parents.ts); without it every event reads the hooks. */
+  hookedParents?: HookedParents;
   allowLocalRequests: boolean;
   lookup?: HostLookup;
   /** Replaces the HTTP reads from discussions (component tests). */
@@ -79,6 +82,7 @@ export function createDelivery(deps: DeliveryDeps): Delivery {
   const samples = createSampleStore(models);
   const subscription = deliveryConsumer({
     hooks: deps.hooks,
+    ...(deps.hookedParents ? { hookedParents: deps.hookedParents } : {}),
     models,
     store,
     samples,

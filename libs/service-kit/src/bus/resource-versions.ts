@@ -19,6 +19,7 @@ import type { Bus } from './bus';
  *   whatever the service's bus consumers apply (copies of labels, users, projects; incidents from alerts).
  * - `identity.all`: every read; bumped by the gateway's own writes (users, projects, groups, members),
  *   which change how answers are rendered (names, paths) or who may see them.
+ * - `hooks.parents`: not a read's key; which projects and groups have hooks (apps/hooks/src/hooked-parents.ts).
  */
 export const RESOURCE_VERSIONS_BUCKET = 'gl_resource_versions';
 
