@@ -137,6 +137,48 @@ describe('replicas: two of every service under concurrent load', () => {
     }
   });
 
+  it('When a member is removed, then no replica serves their group issue list from what it kept before', async () => {
+    const user = await json<{ id: number }>('/users', {
+      method: 'POST',
+      body: { username: 'kept', name: 'Kept', email: 'kept@example.com', password: 'correct-horse-battery' },
+    });
+    const { token } = await json<{ token: string }>(`/users/${user.id}/personal_access_tokens`, {
+      method: 'POST',
+      body: { name: 'e2e', scopes: ['api'] },
+    });
+    const group = await json<{ id: number }>('/groups', {
+      method: 'POST',
+      body: { name: 'kept-group', path: 'kept-group', visibility: 'public' },
+    });
+    const project = await json<{ id: number }>('/projects', {
+      method: 'POST',
+      body: { path: 'kept-project', namespace_id: group.id, visibility: 'private' },
+    });
+    await json(`/projects/${project.id}/members`, {
+      method: 'POST',
+      body: { user_id: user.id, access_level: 30 },
+    });
+    const issue = await json<{ id: number }>(`/projects/${project.id}/issues`, {
+      method: 'POST',
+      body: { title: 'Members only' },
+    });
+    // Four reads: the gateway takes turns, so each discussions replica answers (and keeps) two.
+    const listedFourTimes = async (): Promise<boolean[]> => {
+      const seen: boolean[] = [];
+      for (let i = 0; i < 4; i += 1) {
+        const response = await fetch(`${stack.gatewayUrl}/api/v4/groups/${group.id}/issues`, {
+          headers: { 'PRIVATE-TOKEN': token },
+        });
+        expect(response.status).toBe(200);
+        seen.push(((await response.json()) as { id: number }[]).some((i) => i.id === issue.id));
+      }
+      return seen;
+    };
+    expect(await listedFourTimes()).toEqual([true, true, true, true]);
+    expect((await api(`/projects/${project.id}/members/${user.id}`, { method: 'DELETE' })).status).toBe(204);
+    expect(await listedFourTimes()).toEqual([false, false, false, false]);
+  });
+
   describe('under load', () => {
     let projectId: number;
     let projectPath: string;

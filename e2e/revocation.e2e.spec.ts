@@ -86,4 +86,32 @@ describe('revocation through the stack', () => {
       expect(await projectIdsIn('/events?scope=all')).not.toContain(projectId);
     },
   );
+
+  it('When a member of a private project in a public group is removed, then their next group issue list leaves its issues out', async () => {
+    const group = await json<{ id: number }>(
+      await post('/groups', { name: unique('rpg'), path: unique('rpg'), visibility: 'public' }),
+      201,
+    );
+    const project = await json<{ id: number }>(
+      await post('/projects', { path: unique('rpp'), namespace_id: group.id, visibility: 'private' }),
+      201,
+    );
+    await json(await post(`/projects/${project.id}/members`, { user_id: user.id, access_level: 30 }), 201);
+    const issue = await json<{ id: number }>(
+      await post(`/projects/${project.id}/issues`, { title: 'Listed for members only' }),
+      201,
+    );
+    const groupIssueIds = async () =>
+      z
+        .array(z.object({ id: z.number() }))
+        .parse(await json(await asUser(`/groups/${group.id}/issues`), 200))
+        .map((i) => i.id);
+    // Read twice: the second answer may come from what the service kept of the first.
+    expect(await groupIssueIds()).toContain(issue.id);
+    expect(await groupIssueIds()).toContain(issue.id);
+
+    const removed = await api(`/projects/${project.id}/members/${user.id}`, { method: 'DELETE' });
+    expect(removed.status).toBe(204);
+    expect(await groupIssueIds()).not.toContain(issue.id);
+  });
 });

@@ -28,6 +28,7 @@ import { createIssueLinksService } from './issue-links/issue-links.service';
 import { createIssueLinksRouter } from './issue-links/issue-links.router';
 import { createIssuableLists } from './lists/issuable-lists';
 import { createIssuablesScope } from './lists/issuables.scope';
+import { createScopeReads, ProjectionChanges } from './lists/scope-reads';
 import { createIssuesRouter } from './issues/issues.router';
 import { createIssueListsRouter } from './issues/issue-lists.router';
 import { createIssueRelationsRouter } from './issues/issue-relations.router';
@@ -101,9 +102,11 @@ export function createDiscussionsApp(runtime: ServiceRuntime): ServiceInstance {
     store: awardsStore,
     voteCounts: store,
   });
-  const scope = createIssuablesScope(models);
-  const lists = createIssuableLists(store, scope);
   const revisions = createProjectionRevisions(runtime.connection);
+  // Group lists keep the projection's reads while this process's consumer changes nothing (scope-reads.ts).
+  const projectionChanges = new ProjectionChanges();
+  const scope = createIssuablesScope(models, createScopeReads(models, projectionChanges, revisions));
+  const lists = createIssuableLists(store, scope);
   const pages = { noteables, lists, scope, revisions, labels: labelCopies };
   const boards = createBoardCopies(createBoardCopiesModel(runtime.connection));
   const redating = createMilestoneRedatingJob(
@@ -160,7 +163,7 @@ export function createDiscussionsApp(runtime: ServiceRuntime): ServiceInstance {
       createIncidentsSubscription(noteables),
       createMilestonesSubscription(createMilestoneTitles(models, milestoneFlushes.changed)),
       createUsersSubscription(models),
-      identityProjection(models, revisions),
+      identityProjection(models, revisions, projectionChanges),
       boardsProjection(boards),
       milestoneCopiesProjection(milestoneCopies, redating, noteables),
       labelCopiesProjection(labelCopies),

@@ -3,6 +3,7 @@ import { accessCopySubscription, type ProjectionRevisions, type Subscription } f
 import type { DiscussionsModels } from '../discussions.models';
 import { createPositionsStore } from '../issues/positions.store';
 import { positionScopeOfProject } from '../lists/root-scope';
+import type { ProjectionChanges } from '../lists/scope-reads';
 
 /**
  * Keeps discussions' copy of projects (with their feature levels) and memberships: group and instance lists
@@ -18,9 +19,11 @@ export function identityProjection(
   >,
   /** Told each identity revision once applied: wider lists wait for the caller's (lists/issuable-pages.ts). */
   revisions: Pick<ProjectionRevisions, 'applied'> | null = null,
+  /** Told after each event is applied: group lists read the copies again (lists/scope-reads.ts). */
+  changes: Pick<ProjectionChanges, 'bump'> | null = null,
 ): Subscription {
   const positions = createPositionsStore(models);
-  return accessCopySubscription(
+  const subscription = accessCopySubscription(
     DURABLES.discussionsIdentity,
     models,
     {
@@ -37,4 +40,16 @@ export function identityProjection(
     },
     revisions,
   );
+  if (!changes) return subscription;
+  const { handle } = subscription;
+  return {
+    ...subscription,
+    handle: async (event) => {
+      try {
+        await handle(event);
+      } finally {
+        changes.bump();
+      }
+    },
+  };
 }

@@ -7,6 +7,7 @@ import type { FinderLookups, FinderViewer, ReadableProject } from './issuables.f
 import { ANY_REACTION } from './finder-filters';
 import { positionScopeOfProject } from './root-scope';
 import { createIssuableKeysetStore } from './issuable-keyset.store';
+import { createScopeReads, ProjectionChanges, type ScopeReads } from './scope-reads';
 
 /** Admins read every project (`read_all_resources`); the level the finder gives them. */
 const ADMIN_LEVEL = 60;
@@ -15,7 +16,7 @@ const ADMIN_LEVEL = 60;
  * A project of the access copy as lists read it: the copy also keeps the project's feature levels
  * (libs/service-kit accessCopyHandlers; null or absent: every feature enabled).
  */
-type ProjectCopy = ProjectRefDoc & { features?: FeatureLevels };
+export type ProjectCopy = ProjectRefDoc & { features?: FeatureLevels };
 
 /** A project a list may show items of: what the finder needs, and where its items' URLs point. */
 export interface ScopeProject extends ReadableProject {
@@ -99,19 +100,25 @@ export function createIssuablesScope(
     DiscussionsModels,
     'projects' | 'groups' | 'members' | 'milestones' | 'users' | 'awardEmoji' | 'noteables' | 'noteableWords'
   >,
+  /** The projection reads group lists repeat (scope-reads.ts); by default read every time. */
+  reads: ScopeReads = createScopeReads(models, new ProjectionChanges(), null, 0),
 ) {
   /** The caller's level on each project: its own membership or one of its ancestor groups', unexpired. */
-  async function levels(viewer: FinderViewer, projects: ProjectRefDoc[]): Promise<Map<number, number>> {
-    return levelsFrom(await membershipsOf(viewer), projects);
+  async function levels(
+    viewer: FinderViewer,
+    ctx: InternalContext,
+    projects: ProjectRefDoc[],
+  ): Promise<Map<number, number>> {
+    return levelsFrom(await membershipsOf(viewer, ctx), projects);
   }
 
   /**
    * The memberships `levels` needs: none for anonymous callers, nor for admins, whose level on every
    * project is ADMIN_LEVEL whatever their memberships (`readable`), so no read is spent on them.
    */
-  async function membershipsOf(viewer: FinderViewer): Promise<MembershipDoc[]> {
+  async function membershipsOf(viewer: FinderViewer, ctx: InternalContext): Promise<MembershipDoc[]> {
     if (viewer.userId === null || viewer.isAdmin) return [];
-    return models.members.find({ userId: viewer.userId }).lean<MembershipDoc[]>();
+    return reads.memberships(viewer.userId, ctx);
   }
 
   function levelsFrom(memberships: MembershipDoc[], projects: ProjectRefDoc[]): Map<number, number> {
@@ -180,10 +187,7 @@ export function createIssuablesScope(
     const viewer = viewerOfContext(ctx);
     const root = group.ancestorGroupIds[0] ?? group.id;
     // The caller's memberships are read beside the tree, not after it: neither read needs the other.
-    const [tree, memberships] = await Promise.all([
-      models.projects.find({ rootGroupId: root, destroyed: { $ne: true } }).lean<ProjectCopy[]>(),
-      membershipsOf(viewer),
-    ]);
+    const [tree, memberships] = await Promise.all([reads.tree(root, ctx), membershipsOf(viewer, ctx)]);
     const inGroup = tree.filter((p) => p.ancestorGroupIds.includes(group.id));
     const levelOf = levelsFrom(memberships, inGroup);
     for (const p of inGroup) levelOf.set(p._id, Math.max(levelOf.get(p._id) ?? 0, group.accessLevel));
@@ -205,7 +209,7 @@ export function createIssuablesScope(
     const found = await models.projects
       .find({ _id: { $in: [...new Set(ids)] }, destroyed: { $ne: true } })
       .lean<ProjectCopy[]>();
-    const levelOf = await levels(viewer, found);
+    const levelOf = await levels(viewer, ctx, found);
     // related_groups of a project: its group and that group's ancestors.
     return found.flatMap((p) => readable([p], levelOf, viewer, p.ancestorGroupIds));
   }
