@@ -1,8 +1,7 @@
 import { Router } from 'express';
-import { ACCESS_LEVELS, ALERTS_API, alertIidParams } from '@gl/contracts';
+import { ACCESS_LEVELS, ALERTS_API } from '@gl/contracts';
 import {
   eventActor,
-  parseParams,
   readPageRequest,
   requestOrigin,
   route,
@@ -25,16 +24,16 @@ export function createAlertsRouter(alerts: AlertsService, producer: string): Rou
     sendJson(res, 200, found.map(presentAlert));
   });
 
-  route(router, ALERTS_API.getAlert, async ({ req, res, ctx }) => {
+  route(router, ALERTS_API.getAlert, async ({ res, ctx, params }) => {
     const ns = projectWith(ctx, ACCESS_LEVELS.developer);
-    const { alert_iid } = parseParams(alertIidParams, req.params);
+    const { alert_iid } = params();
     sendJson(res, 200, presentAlert(await alerts.get(ns.id, alert_iid)));
   });
 
   // The alert is looked up (a 404) before the body is parsed, so the iid comes from the path first.
-  route(router, ALERTS_API.updateAlert, async ({ req, res, ctx, params }) => {
+  route(router, ALERTS_API.updateAlert, async ({ res, ctx, params, pathParams }) => {
     const ns = projectWith(ctx, ACCESS_LEVELS.developer);
-    const { alert_iid } = parseParams(alertIidParams, req.params);
+    const { alert_iid } = pathParams();
     const alert = await alerts.get(ns.id, alert_iid);
     const { status } = params();
     const updated = await alerts.setStatus(

@@ -1,15 +1,8 @@
-import { Router, type Request } from 'express';
-import {
-  ACCESS_LEVELS,
-  ALERTS_API,
-  integrationIdParams,
-  type InternalContext,
-  type NamespaceContext,
-} from '@gl/contracts';
+import { Router } from 'express';
+import { ACCESS_LEVELS, ALERTS_API, type InternalContext, type NamespaceContext } from '@gl/contracts';
 import {
   ModelError,
   isHigherTier,
-  parseParams,
   readPageRequest,
   requestOrigin,
   route,
@@ -30,10 +23,10 @@ export function createIntegrationsRouter(
 ): Router {
   const router = Router();
 
-  // The contracts' params hold the bodies; the integration id comes from the path, parsed (and looked up,
-  // a 404) before the body is, as GitLab's `find_integration!` runs first.
-  const findHttp = (req: Request, ns: NamespaceContext) =>
-    integrations.findHttp(ns.id, parseParams(integrationIdParams, req.params).integration_id);
+  // The integration id comes from the path alone (`pathParams()`), parsed and looked up (a 404) before the
+  // body is, as GitLab's `find_integration!` runs first.
+  const findHttp = (ns: NamespaceContext, { integration_id }: { integration_id: number }) =>
+    integrations.findHttp(ns.id, integration_id);
 
   const present = (ctx: InternalContext, ns: NamespaceContext, { integration, token }: WithToken) =>
     presentIntegration(integration, ctx.externalUrl, ns.fullPath, token);
@@ -60,14 +53,14 @@ export function createIntegrationsRouter(
     sendJson(res, 201, present(ctx, ns, await integrations.createHttp(ns.id, created, !isHigherTier(ctx))));
   });
 
-  route(router, ALERTS_API.getAlertHttpIntegration, async ({ req, res, ctx }) => {
+  route(router, ALERTS_API.getAlertHttpIntegration, async ({ res, ctx, pathParams }) => {
     const ns = projectWith(ctx, ACCESS_LEVELS.maintainer);
-    sendJson(res, 200, present(ctx, ns, { integration: await findHttp(req, ns) }));
+    sendJson(res, 200, present(ctx, ns, { integration: await findHttp(ns, pathParams()) }));
   });
 
-  route(router, ALERTS_API.updateAlertHttpIntegration, async ({ req, res, ctx, params }) => {
+  route(router, ALERTS_API.updateAlertHttpIntegration, async ({ res, ctx, params, pathParams }) => {
     const ns = projectWith(ctx, ACCESS_LEVELS.maintainer);
-    const integration = await findHttp(req, ns);
+    const integration = await findHttp(ns, pathParams());
     const changes = params();
     sendJson(
       res,
@@ -76,15 +69,15 @@ export function createIntegrationsRouter(
     );
   });
 
-  route(router, ALERTS_API.deleteAlertHttpIntegration, async ({ req, res, ctx }) => {
+  route(router, ALERTS_API.deleteAlertHttpIntegration, async ({ res, ctx, pathParams }) => {
     const ns = projectWith(ctx, ACCESS_LEVELS.maintainer);
-    await integrations.remove(await findHttp(req, ns));
+    await integrations.remove(await findHttp(ns, pathParams()));
     sendNoContent(res);
   });
 
-  route(router, ALERTS_API.resetAlertHttpIntegrationToken, async ({ req, res, ctx }) => {
+  route(router, ALERTS_API.resetAlertHttpIntegrationToken, async ({ res, ctx, pathParams }) => {
     const ns = projectWith(ctx, ACCESS_LEVELS.maintainer);
-    const integration = await findHttp(req, ns);
+    const integration = await findHttp(ns, pathParams());
     sendJson(res, 200, present(ctx, ns, await integrations.resetToken(integration)));
   });
 
@@ -92,9 +85,9 @@ export function createIntegrationsRouter(
    * A test alert runs the real ingestion path with a sample payload: the JSON body itself, or a `payload`
    * string holding JSON (invalid JSON → an error message, nothing stored).
    */
-  route(router, ALERTS_API.testAlertHttpIntegration, async ({ req, res, ctx }) => {
+  route(router, ALERTS_API.testAlertHttpIntegration, async ({ req, res, ctx, pathParams }) => {
     const ns = projectWith(ctx, ACCESS_LEVELS.developer);
-    const integration = await findHttp(req, ns);
+    const integration = await findHttp(ns, pathParams());
     const raw: unknown = req.body;
     let payload: unknown = raw;
     if (raw && typeof raw === 'object' && typeof (raw as { payload?: unknown }).payload === 'string') {

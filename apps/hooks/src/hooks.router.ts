@@ -1,18 +1,9 @@
-import { Router, type Request } from 'express';
-import { HOOKS_API, hookIdParams } from '@gl/contracts';
-import {
-  parseParams,
-  readPageRequest,
-  route,
-  sendJson,
-  sendNoContent,
-  setPaginationHeaders,
-} from '@gl/service-kit';
+import { Router } from 'express';
+import { HOOKS_API } from '@gl/contracts';
+import { readPageRequest, route, sendJson, sendNoContent, setPaginationHeaders } from '@gl/service-kit';
 import { groupAdmin, parentOf, projectAdmin } from './hooks.access';
 import { presentGroupHook, presentProjectHook } from './hooks.presenter';
 import { ancestryOf, type HooksService } from './hooks.service';
-
-const hookIdOf = (req: Request): number => parseParams(hookIdParams, req.params).hook_id;
 
 export function createHooksRouter(hooks: HooksService): Router {
   const router = Router();
@@ -58,22 +49,23 @@ export function createHooksRouter(hooks: HooksService): Router {
       sendJson(res, 201, kind.present(created));
     });
 
-    route(router, kind.get, async ({ req, res, ctx }) => {
+    route(router, kind.get, async ({ res, ctx, params }) => {
       const ns = kind.access(ctx);
-      sendJson(res, 200, kind.present(await hooks.find(parentOf(ns), hookIdOf(req))));
+      sendJson(res, 200, kind.present(await hooks.find(parentOf(ns), params().hook_id)));
     });
 
-    // Grape validates the body before the endpoint runs, so a bad parameter is 400 before an unknown hook's 404.
-    route(router, kind.update, async ({ req, res, ctx, params }) => {
+    // Grape validates the path and the body before the endpoint runs, so a bad parameter is 400 before an
+    // unknown hook's 404.
+    route(router, kind.update, async ({ res, ctx, params }) => {
       const ns = kind.access(ctx);
-      const changes = params();
-      const updated = await hooks.update(parentOf(ns), hookIdOf(req), ancestryOf(ns), changes);
+      const { hook_id, ...changes } = params();
+      const updated = await hooks.update(parentOf(ns), hook_id, ancestryOf(ns), changes);
       sendJson(res, 200, kind.present(updated));
     });
 
-    route(router, kind.remove, async ({ req, res, ctx }) => {
+    route(router, kind.remove, async ({ res, ctx, params }) => {
       const ns = kind.access(ctx);
-      await hooks.remove(parentOf(ns), hookIdOf(req));
+      await hooks.remove(parentOf(ns), params().hook_id);
       sendNoContent(res);
     });
   }

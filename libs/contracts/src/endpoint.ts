@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import { z } from 'zod';
 
 /** The processes that serve /api/v4: the gateway itself (identity) and the services behind it. */
 export const SERVICES = [
@@ -70,6 +70,22 @@ export function pathsOf(endpoint: Pick<EndpointContract, 'path' | 'alsoAt'>): st
   return endpoint.alsoAt ? [endpoint.path, endpoint.alsoAt] : [endpoint.path];
 }
 
+/** The parameter names of a path template: `/groups/{id}/boards/{board_id}` → `id`, `board_id`. */
+export function pathParamNames(template: string): string[] {
+  return [...template.matchAll(/\{(\w+)\}/g)].map((m) => m[1]!);
+}
+
+/**
+ * The part of an endpoint's params its path carries (the path parameters it declares, at either of its
+ * paths), for handlers that read the path before the rest, as GitLab looks a record up before it reads the
+ * body. Built from the shape, so the object's own refinements (which speak of other parameters) stay out.
+ */
+export function pathParamsSchema(endpoint: EndpointContract): z.ZodObject {
+  const shape = (endpoint.params?.shape ?? {}) as Record<string, z.ZodType>;
+  const names = new Set(pathsOf(endpoint).flatMap(pathParamNames));
+  return z.object(Object.fromEntries(Object.entries(shape).filter(([name]) => names.has(name))));
+}
+
 /** An endpoint as a catalogue declares it: the catalogue supplies the owner. */
 export type EndpointDeclaration = Omit<EndpointContract, 'service'>;
 
@@ -100,4 +116,14 @@ export function byOperationId<const T extends readonly EndpointContract[]>(endpo
 /** The params an endpoint's handler receives, parsed by its contract's schema. */
 export type EndpointParams<E extends EndpointContract> = E['params'] extends z.ZodType
   ? z.infer<E['params']>
+  : Record<string, never>;
+
+/** The names in a literal path template: `'/groups/{id}/boards/{board_id}'` → `'id' | 'board_id'`. */
+type PathParamName<P extends string> = P extends `${string}{${infer N}}${infer Rest}`
+  ? N | PathParamName<Rest>
+  : never;
+
+/** The path parameters an endpoint's contract declares, parsed (`pathParamsSchema`). */
+export type EndpointPathParams<E extends EndpointContract> = E['params'] extends z.ZodType
+  ? Pick<z.infer<E['params']>, PathParamName<E['path']> & keyof z.infer<E['params']>>
   : Record<string, never>;

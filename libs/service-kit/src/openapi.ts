@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { EndpointContract } from '@gl/contracts';
+import { pathParamNames, type EndpointContract } from '@gl/contracts';
 
 type JsonSchema = Record<string, unknown>;
 
@@ -69,7 +69,7 @@ export function buildOpenApiDocument(
   const paths: Record<string, Record<string, unknown>> = {};
   for (const endpoint of endpoints) {
     const fullPath = endpoint.outsideApi ? endpoint.path : `/api/v4${endpoint.path}`;
-    const pathParams = [...endpoint.path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]!);
+    const pathParams = pathParamNames(endpoint.path);
     const shape = (endpoint.params?.shape ?? {}) as Record<string, z.ZodType>;
     const parameters: unknown[] = pathParams.map((name) => ({
       name,

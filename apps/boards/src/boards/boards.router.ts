@@ -1,11 +1,9 @@
-import { Router, type Request } from 'express';
+import { Router } from 'express';
 import { z } from 'zod';
 import {
   ACCESS_LEVELS,
   BOARDS_API,
-  boardIdParams,
   integerParam,
-  listIdParams,
   type InternalContext,
   type NamespaceContext,
 } from '@gl/contracts';
@@ -63,11 +61,6 @@ function presentContext(ctx: InternalContext, parent: NamespaceContext): Present
 function routeBoards(router: Router, boards: BoardsService, rules: BoardParentRules): void {
   const { ops, reader, writer } = rules;
 
-  async function boardOf(req: Request, ns: NamespaceContext): Promise<BoardDoc> {
-    const { board_id } = parseParams(boardIdParams, req.params);
-    return boards.get(ns, board_id);
-  }
-
   async function sendBoard(
     ctx: InternalContext,
     res: Parameters<typeof sendJson>[0],
@@ -93,9 +86,9 @@ function routeBoards(router: Router, boards: BoardsService, rules: BoardParentRu
     );
   });
 
-  route(router, ops.get, async ({ req, res, ctx }) => {
+  route(router, ops.get, async ({ res, ctx, params }) => {
     const ns = await reader(ctx);
-    const board = await boardOf(req, ns);
+    const board = await boards.get(ns, params().board_id);
     const refs = await boards.references([board]);
     sendJson(res, 200, presentBoard(board, refs, presentContext(ctx, ns), false));
   });
@@ -107,31 +100,32 @@ function routeBoards(router: Router, boards: BoardsService, rules: BoardParentRu
     await sendBoard(ctx, res, 201, board, ns);
   });
 
-  route(router, ops.update, async ({ req, res, ctx, params }) => {
+  route(router, ops.update, async ({ res, ctx, params }) => {
     const ns = await writer(ctx);
     const changes = params();
-    const board = await boardOf(req, ns);
+    const board = await boards.get(ns, changes.board_id);
     // Without scoped_issue_board (free tier) the scope parameters are dropped, not refused.
     const updated = await boards.update(ns, board, changes, isHigherTier(ctx));
     await sendBoard(ctx, res, 200, updated, ns);
   });
 
-  route(router, ops.remove, async ({ req, res, ctx }) => {
+  route(router, ops.remove, async ({ res, ctx, params }) => {
     const ns = await writer(ctx);
     if (!rules.multipleBoards(ctx)) throw new ForbiddenError();
-    const board = await boardOf(req, ns);
+    const board = await boards.get(ns, params().board_id);
     await boards.remove(board);
     sendNoContent(res);
   });
 
-  route(router, ops.lists, async ({ req, res, ctx }) => {
+  route(router, ops.lists, async ({ req, res, ctx, pathParams }) => {
     const ns = await reader(ctx);
     // A board's lists are embedded: all are read and presented (positions count them all), one page sent.
+    // The page is read first, then the board from the path alone.
     await sendPage(
       req,
       res,
       async (page) => {
-        const board = await boardOf(req, ns);
+        const board = await boards.get(ns, pathParams().board_id);
         const refs = await boards.references([board]);
         const pc = presentContext(ctx, ns);
         const all = board.lists.map((item, i) => presentList(item, i, refs, pc));
@@ -141,10 +135,10 @@ function routeBoards(router: Router, boards: BoardsService, rules: BoardParentRu
     );
   });
 
-  route(router, ops.getList, async ({ req, res, ctx }) => {
+  route(router, ops.getList, async ({ res, ctx, params }) => {
     const ns = await reader(ctx);
-    const { list_id } = parseParams(listIdParams, req.params);
-    const board = await boardOf(req, ns);
+    const { board_id, list_id } = params();
+    const board = await boards.get(ns, board_id);
     const index = board.lists.findIndex((l) => l.id === list_id);
     if (index < 0) throw new NotFoundError();
     const refs = await boards.references([board]);
@@ -161,25 +155,25 @@ function routeBoards(router: Router, boards: BoardsService, rules: BoardParentRu
     } else if (target.label_id === undefined) {
       parseParams(z.object({ label_id: integerParam }), given);
     }
-    const board = await boardOf(req, ns);
+    const board = await boards.get(ns, target.board_id);
     const created = await boards.addList(ns, board, key, target[key]!);
     const refs = await boards.references([{ ...board, lists: [created.item] }]);
     sendJson(res, 201, presentList(created.item, created.position, refs, presentContext(ctx, ns)));
   });
 
-  route(router, ops.moveList, async ({ req, res, ctx, params }) => {
+  route(router, ops.moveList, async ({ res, ctx, params }) => {
     const ns = await writer(ctx);
-    const { list_id, position } = params();
-    const board = await boardOf(req, ns);
+    const { board_id, list_id, position } = params();
+    const board = await boards.get(ns, board_id);
     const moved = await boards.moveList(board, list_id, position);
     const refs = await boards.references([{ ...board, lists: [moved] }]);
     sendJson(res, 200, presentList(moved, position, refs, presentContext(ctx, ns)));
   });
 
-  route(router, ops.deleteList, async ({ req, res, ctx }) => {
+  route(router, ops.deleteList, async ({ res, ctx, params }) => {
     const ns = await writer(ctx);
-    const { list_id } = parseParams(listIdParams, req.params);
-    const board = await boardOf(req, ns);
+    const { board_id, list_id } = params();
+    const board = await boards.get(ns, board_id);
     if (!board.lists.some((l) => l.id === list_id)) throw new NotFoundError();
     if (!rules.mayDeleteList(ctx)) throw new ForbiddenError();
     await boards.removeList(board, list_id);

@@ -1,6 +1,6 @@
-import { Router, type Request, type Response } from 'express';
+import { Router } from 'express';
 import { BOARDS_API } from '@gl/contracts';
-import { requireUser, route, sendJson } from '@gl/service-kit';
+import { requireUser, route, sendJson, type RouteCall } from '@gl/service-kit';
 import { readableGroup } from '../boards/boards.access';
 import type { LabelSubscriptions } from './label-subscriptions';
 import type { LabelsService } from './labels.service';
@@ -17,16 +17,18 @@ export function createLabelSubscriptionsRouter(
 ): Router {
   const router = Router();
 
-  async function toggle(req: Request, res: Response, want: boolean) {
+  type Call = RouteCall<(typeof BOARDS_API)['subscribeGroupLabel' | 'unsubscribeGroupLabel']>;
+
+  async function toggle({ res, ctx, params }: Call, want: boolean) {
     // `before { authenticate! }`: anonymous callers are refused before anything is looked up.
-    const user = requireUser(req.ctx);
-    const ns = readableGroup(req.ctx);
-    const label = await labels.find(ns.id, String(req.params.label_id));
+    const user = requireUser(ctx);
+    const ns = readableGroup(ctx);
+    const label = await labels.find(ns.id, params().label_id);
     if (await subscriptions.choose(label._id, user.id, want)) sendJson(res, 201, presentLabel(label, want));
     else res.status(304).end();
   }
 
-  route(router, BOARDS_API.subscribeGroupLabel, async ({ req, res }) => toggle(req, res, true));
-  route(router, BOARDS_API.unsubscribeGroupLabel, async ({ req, res }) => toggle(req, res, false));
+  route(router, BOARDS_API.subscribeGroupLabel, async (call) => toggle(call, true));
+  route(router, BOARDS_API.unsubscribeGroupLabel, async (call) => toggle(call, false));
   return router;
 }

@@ -32,9 +32,9 @@ export function createLabelsRouter(labels: LabelsService, subscriptions: LabelSu
     );
   });
 
-  route(router, BOARDS_API.getGroupLabel, async ({ req, res, ctx }) => {
+  route(router, BOARDS_API.getGroupLabel, async ({ res, ctx, params }) => {
     const ns = readableGroup(ctx);
-    sendJson(res, 200, await presentOne(ctx, await labels.find(ns.id, String(req.params.label_id))));
+    sendJson(res, 200, await presentOne(ctx, await labels.find(ns.id, params().label_id)));
   });
 
   route(router, BOARDS_API.createGroupLabel, async ({ res, ctx, params }) => {
@@ -63,9 +63,9 @@ export function createLabelsRouter(labels: LabelsService, subscriptions: LabelSu
     sendJson(res, 200, await presentOne(ctx, updated));
   });
 
-  route(router, BOARDS_API.deleteGroupLabel, async ({ req, res, ctx }) => {
+  route(router, BOARDS_API.deleteGroupLabel, async ({ res, ctx, params }) => {
     const { ns } = groupWriter(ctx, ACCESS_LEVELS.reporter);
-    const label = await labels.find(ns.id, String(req.params.label_id));
+    const label = await labels.find(ns.id, params().label_id);
     await labels.remove(ns.id, String(label._id));
     await subscriptions.removeOf(label._id);
     sendNoContent(res);

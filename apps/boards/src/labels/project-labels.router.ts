@@ -1,4 +1,4 @@
-import { Router, type Request, type Response } from 'express';
+import { Router } from 'express';
 import { BOARDS_API, type InternalContext, type NamespaceContext } from '@gl/contracts';
 import {
   NotFoundError,
@@ -8,6 +8,7 @@ import {
   route,
   sendJson,
   sendNoContent,
+  type RouteCall,
 } from '@gl/service-kit';
 import { requireAnyOf, sendPage } from '../common/http';
 import type { LabelSubscriptions } from './label-subscriptions';
@@ -109,12 +110,14 @@ export function createProjectLabelsRouter(
     sendJson(res, 200, await presentOne(ctx, { project: false, doc: promoted }));
   });
 
+  type ToggleCall = RouteCall<(typeof BOARDS_API)['subscribeProjectLabel' | 'unsubscribeProjectLabel']>;
+
   /** Subscribable#subscribe / #unsubscribe on a label the project sees: 201 with the label, else 304. */
-  async function toggle(req: Request, res: Response, want: boolean) {
-    const user = requireUser(req.ctx);
-    const { ns, readable } = labelReader(req.ctx);
+  async function toggle({ res, ctx, params }: ToggleCall, want: boolean) {
+    const user = requireUser(ctx);
+    const { ns, readable } = labelReader(ctx);
     if (!readable) throw new NotFoundError('Label');
-    const label = await labels.find(ns, String(req.params.label_id));
+    const label = await labels.find(ns, params().label_id);
     if (await subscriptions.choose(label.doc._id, user.id, want)) {
       sendJson(res, 201, presentLabel(label.doc, want, label.project));
     } else {
@@ -122,7 +125,7 @@ export function createProjectLabelsRouter(
     }
   }
 
-  route(router, BOARDS_API.subscribeProjectLabel, async ({ req, res }) => toggle(req, res, true));
-  route(router, BOARDS_API.unsubscribeProjectLabel, async ({ req, res }) => toggle(req, res, false));
+  route(router, BOARDS_API.subscribeProjectLabel, async (call) => toggle(call, true));
+  route(router, BOARDS_API.unsubscribeProjectLabel, async (call) => toggle(call, false));
   return router;
 }

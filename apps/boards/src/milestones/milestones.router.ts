@@ -1,15 +1,11 @@
 import { Router } from 'express';
-import { z } from 'zod';
-import { ACCESS_LEVELS, BOARDS_API, recordIdParam, type InternalContext } from '@gl/contracts';
-import { parseParams, route, sendJson } from '@gl/service-kit';
+import { ACCESS_LEVELS, BOARDS_API, type InternalContext } from '@gl/contracts';
+import { route, sendJson } from '@gl/service-kit';
 import { sendPage } from '../common/http';
 import { groupWriter, readableGroup } from '../boards/boards.access';
 import type { MilestoneWriter, MilestonesService } from './milestones.service';
 import { presentMilestone } from './milestones.presenter';
 import { routeMilestoneWrites } from './milestone-write-routes';
-
-/** The path's id, coerced (the contract's schema describes it as the integer it is once parsed). */
-const milestoneIdParams = z.object({ milestone_id: recordIdParam });
 
 /** A signed-in Reporter+ of a group they can read (404, then 403), as the events they write name them. */
 function milestoneWriter(ctx: InternalContext): MilestoneWriter & { webUrl: string } {
@@ -31,9 +27,9 @@ export function createMilestonesRouter(milestones: MilestonesService): Router {
     );
   });
 
-  route(router, BOARDS_API.getGroupMilestone, async ({ req, res, ctx }) => {
+  route(router, BOARDS_API.getGroupMilestone, async ({ res, ctx, params }) => {
     const ns = readableGroup(ctx);
-    const { milestone_id } = parseParams(milestoneIdParams, req.params);
+    const { milestone_id } = params();
     sendJson(res, 200, presentMilestone(await milestones.get(ns.id, milestone_id), ns.webUrl));
   });
 

@@ -1,10 +1,9 @@
 import { Router } from 'express';
-import { ACCESS_LEVELS, DISCUSSIONS_API, mergeRequestPath } from '@gl/contracts';
+import { ACCESS_LEVELS, DISCUSSIONS_API } from '@gl/contracts';
 import {
   HttpError,
   NotFoundError,
   accessLevelOf,
-  parseParams,
   requestOrigin,
   requireUser,
   route,
@@ -71,11 +70,11 @@ export function createMergeRequestsRouter(noteables: NoteablesService): Router {
     sendJson(res, 200, await present.mergeRequest(merged, req));
   });
 
-  route(router, DISCUSSIONS_API.updateProjectMergeRequest, async ({ req, res, params }) => {
+  route(router, DISCUSSIONS_API.updateProjectMergeRequest, async ({ req, res, params, pathParams }) => {
     const user = requireUser(req.ctx);
     // The merge request is found (404) and its update allowed (403) before the body is read: its path id
     // alone first, by the contract's path schema.
-    const iid = () => parseParams(mergeRequestPath, req.params).merge_request_iid;
+    const iid = () => pathParams().merge_request_iid;
     const mr = await mergeRequestOr404(noteables, req, iid);
     requireUpdate(req, mr, ACCESS_LEVELS.developer);
     const given = params();

@@ -39,8 +39,9 @@ export function createGroupsRouter(
   const serve = identityRoutes(router, deps);
   const { stores, externalUrl, groups, groupsFinder, projects } = deps;
 
-  const resolve = (req: Request): Promise<ResolvedNamespace> =>
-    resolveGroup(stores, String(req.params.id), req.principal, externalUrl);
+  /** The group the path names (`pathParams()`: its id or full path), as the caller may see it. */
+  const resolve = (req: Request, { id }: { id: string }): Promise<ResolvedNamespace> =>
+    resolveGroup(stores, id, req.principal, externalUrl);
 
   /**
    * Answers a GroupsFinder list: /groups, a group's direct subgroups (`parentId`) or all groups below it
@@ -119,21 +120,21 @@ export function createGroupsRouter(
     sendJson(res, 201, groupDetailEntity(externalUrl, group, []));
   });
 
-  serve(IDENTITY_API.getGroup, async ({ req, res }) => {
+  serve(IDENTITY_API.getGroup, async ({ req, res, pathParams }) => {
     const { with_projects } = paramsOf(req, getGroupQuery);
-    const { group } = await resolve(req);
+    const { group } = await resolve(req, pathParams());
     sendJson(res, 200, await detail(req, group!, with_projects ?? true));
   });
 
-  serve(IDENTITY_API.listSubgroups, async ({ req, res, params }) => {
+  serve(IDENTITY_API.listSubgroups, async ({ req, res, params, pathParams }) => {
     const query = params();
-    const { group } = await resolve(req);
+    const { group } = await resolve(req, pathParams());
     await sendGroupPage(req, res, query, group!._id);
   });
 
-  serve(IDENTITY_API.listGroupProjects, async ({ req, res }) => {
+  serve(IDENTITY_API.listGroupProjects, async ({ req, res, pathParams }) => {
     const query = paramsOf(req, groupProjectsQuery);
-    const { group } = await resolve(req);
+    const { group } = await resolve(req, pathParams());
     const page = pageOf(req);
     const { total, projects: rows } = await projects.list(query, req.principal, page, {
       id: group!._id,
@@ -148,9 +149,9 @@ export function createGroupsRouter(
     );
   });
 
-  serve(IDENTITY_API.updateGroup, async ({ req, res, params }) => {
+  serve(IDENTITY_API.updateGroup, async ({ req, res, params, pathParams }) => {
     const changes = params();
-    const { group, context } = await resolve(req);
+    const { group, context } = await resolve(req, pathParams());
     const updated = await groups.update(
       group!,
       context.accessLevel,
@@ -161,16 +162,16 @@ export function createGroupsRouter(
     sendJson(res, 200, await detail(req, updated));
   });
 
-  serve(IDENTITY_API.listDescendantGroups, async ({ req, res, params }) => {
+  serve(IDENTITY_API.listDescendantGroups, async ({ req, res, params, pathParams }) => {
     const query = params();
-    const { group } = await resolve(req);
+    const { group } = await resolve(req, pathParams());
     await sendGroupPage(req, res, query, undefined, group!._id);
   });
 
   // find_group!(id), authorize! :admin_group, then find_group!(group_id) (404 Group Not Found).
-  serve(IDENTITY_API.transferGroup, async ({ req, res, params }) => {
+  serve(IDENTITY_API.transferGroup, async ({ req, res, params, pathParams }) => {
     const { group_id } = params();
-    const { group, context } = await resolve(req);
+    const { group, context } = await resolve(req, pathParams());
     const principal = callerOf(req);
     requireLevel(principal, context.accessLevel, OWNER);
     const parent =
@@ -189,8 +190,8 @@ export function createGroupsRouter(
     sendJson(res, 201, await detail(req, moved));
   });
 
-  serve(IDENTITY_API.deleteGroup, async ({ req, res }) => {
-    const { group, context } = await resolve(req);
+  serve(IDENTITY_API.deleteGroup, async ({ req, res, pathParams }) => {
+    const { group, context } = await resolve(req, pathParams());
     await groups.remove(group!, context.accessLevel, callerOf(req), originOfRequest(req));
     sendJson(res, 202, { message: '202 Accepted' });
   });

@@ -56,8 +56,12 @@ export function createMembersRouter(deps: IdentityRouterDeps & { members: Member
   const { stores, externalUrl, members } = deps;
   const present = (row: MemberRow) => memberEntity(externalUrl, row.member, row.user, row.createdBy);
 
-  async function sourceOf(req: Request, type: MemberSource['type']): Promise<MemberSource> {
-    const id = String(req.params.id);
+  /** The group or project the path names (`pathParams()`: its id or full path), as the caller may see it. */
+  async function sourceOf(
+    req: Request,
+    { id }: { id: string },
+    type: MemberSource['type'],
+  ): Promise<MemberSource> {
     if (type === 'group') {
       const { context } = await resolveGroup(stores, id, req.principal, externalUrl);
       return {
@@ -84,9 +88,9 @@ export function createMembersRouter(deps: IdentityRouterDeps & { members: Member
     /** GET members: the direct ones, or with `/all` also those inherited from the groups above. */
     const listed =
       (list: MembersService['listDirect']): RouteHandler<ListEndpoint> =>
-      async ({ req, res, params }) => {
+      async ({ req, res, params, pathParams }) => {
         const query = params();
-        const source = await sourceOf(req, type);
+        const source = await sourceOf(req, pathParams(), type);
         const page = pageOf(req);
         const { total, rows } = await list(source, query, page);
         setPaginationHeaders(req, res, page, total);
@@ -96,38 +100,38 @@ export function createMembersRouter(deps: IdentityRouterDeps & { members: Member
     serve(api.list, listed(members.listDirect));
     serve(api.listAll, listed(members.listAll));
 
-    serve(api.getAll, async ({ req, res, params }) => {
+    serve(api.getAll, async ({ req, res, params, pathParams }) => {
       const { user_id } = params();
-      const source = await sourceOf(req, type);
+      const source = await sourceOf(req, pathParams(), type);
       sendJson(res, 200, present(await members.getEffective(source, user_id)));
     });
 
     // These parse with their own schemas: the contracts' leave out the path's user_id (and DELETE's
     // skip_subresources), and POST also needs Grape's exclusive `user_id`/`username`.
-    serve(api.get, async ({ req, res }) => {
+    serve(api.get, async ({ req, res, pathParams }) => {
       const { user_id } = paramsOf(req, memberUserParam);
-      const source = await sourceOf(req, type);
+      const source = await sourceOf(req, pathParams(), type);
       sendJson(res, 200, present(await members.getDirect(source, user_id)));
     });
 
-    serve(api.add, async ({ req, res }) => {
+    serve(api.add, async ({ req, res, pathParams }) => {
       const params = paramsWithRules(req, addMemberBody, [
         mutuallyExclusive('user_id', 'username'),
         atLeastOneOf('user_id', 'username'),
       ]);
-      const source = await sourceOf(req, type);
+      const source = await sourceOf(req, pathParams(), type);
       sendJson(res, 201, present(await members.add(source, params, callerOf(req), originOfRequest(req))));
     });
 
-    serve(api.update, async ({ req, res }) => {
+    serve(api.update, async ({ req, res, pathParams }) => {
       const params = paramsOf(req, updateMemberBody);
-      const source = await sourceOf(req, type);
+      const source = await sourceOf(req, pathParams(), type);
       sendJson(res, 200, present(await members.update(source, params, callerOf(req), originOfRequest(req))));
     });
 
-    serve(api.remove, async ({ req, res }) => {
+    serve(api.remove, async ({ req, res, pathParams }) => {
       const params = paramsOf(req, removeMemberQuery);
-      const source = await sourceOf(req, type);
+      const source = await sourceOf(req, pathParams(), type);
       await members.remove(
         source,
         params.user_id,

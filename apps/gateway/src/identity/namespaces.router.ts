@@ -69,9 +69,9 @@ export function createNamespacesRouter(deps: IdentityRouterDeps): Router {
 
   // can?(:read_namespace_via_membership): a personal namespace's owner, a member of the group or of one
   // above it, or an administrator; anyone else the same 404 as an unknown namespace.
-  serve(IDENTITY_API.getNamespace, async ({ req, res }) => {
+  serve(IDENTITY_API.getNamespace, async ({ req, res, pathParams }) => {
     const principal = callerOf(req);
-    const { namespace, level } = await findReadableNamespace(stores, String(req.params.id), principal);
+    const { namespace, level } = await findReadableNamespace(stores, pathParams().id, principal);
     sendJson(res, 200, await present(namespace, principal, level));
   });
 

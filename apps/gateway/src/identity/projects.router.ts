@@ -17,8 +17,9 @@ export function createProjectsRouter(deps: IdentityRouterDeps & { projects: Proj
   const serve = identityRoutes(router, deps);
   const { stores, externalUrl, projects } = deps;
 
-  const resolve = (req: Request): Promise<ResolvedNamespace> =>
-    resolveProject(stores, String(req.params.id), req.principal, externalUrl);
+  /** The project the path names (`pathParams()`: its id or full path), as the caller may see it. */
+  const resolve = (req: Request, { id }: { id: string }): Promise<ResolvedNamespace> =>
+    resolveProject(stores, id, req.principal, externalUrl);
 
   serve(IDENTITY_API.listProjects, ({ req, res, params }) => sendProjectPage(deps, req, res, params()));
 
@@ -30,14 +31,14 @@ export function createProjectsRouter(deps: IdentityRouterDeps & { projects: Proj
     sendJson(res, 201, await presentProject(stores, externalUrl, project, null));
   });
 
-  serve(IDENTITY_API.getProject, async ({ req, res }) => {
-    const { project } = await resolve(req);
+  serve(IDENTITY_API.getProject, async ({ req, res, pathParams }) => {
+    const { project } = await resolve(req, pathParams());
     sendJson(res, 200, await presentProject(stores, externalUrl, project!, req.principal));
   });
 
-  serve(IDENTITY_API.updateProject, async ({ req, res }) => {
+  serve(IDENTITY_API.updateProject, async ({ req, res, pathParams }) => {
     const params = paramsWithRules(req, updateProjectBody, [atLeastOneOf(...UPDATE_PROJECT_ATTRIBUTES)]);
-    const { project, context } = await resolve(req);
+    const { project, context } = await resolve(req, pathParams());
     const updated = await projects.update(
       project!,
       context.accessLevel,
@@ -49,9 +50,9 @@ export function createProjectsRouter(deps: IdentityRouterDeps & { projects: Proj
   });
 
   // Projects::GroupsFinder: the project's group and the groups above it that the caller sees, newest first.
-  serve(IDENTITY_API.listProjectGroups, async ({ req, res, params }) => {
+  serve(IDENTITY_API.listProjectGroups, async ({ req, res, params, pathParams }) => {
     const query = params();
-    const { project } = await resolve(req);
+    const { project } = await resolve(req, pathParams());
     const page = pageOf(req);
     const { total, groups } = await projectGroups(stores, project!, req.principal, query, page);
     setPaginationHeaders(req, res, page, total);
@@ -70,9 +71,9 @@ export function createProjectsRouter(deps: IdentityRouterDeps & { projects: Proj
   });
 
   // authorize! :change_namespace comes before the namespace is looked up.
-  serve(IDENTITY_API.transferProject, async ({ req, res, params }) => {
+  serve(IDENTITY_API.transferProject, async ({ req, res, params, pathParams }) => {
     const { namespace: target } = params();
-    const { project, context } = await resolve(req);
+    const { project, context } = await resolve(req, pathParams());
     const principal = callerOf(req);
     requireChangeNamespace(principal, context.accessLevel);
     const { namespace } = await findReadableNamespace(stores, target, principal);
@@ -88,8 +89,8 @@ export function createProjectsRouter(deps: IdentityRouterDeps & { projects: Proj
   });
 
   // Removal is asynchronous in GitLab: 202 with a JSON body (gitbeaker rejects an empty 202).
-  serve(IDENTITY_API.deleteProject, async ({ req, res }) => {
-    const { project, context } = await resolve(req);
+  serve(IDENTITY_API.deleteProject, async ({ req, res, pathParams }) => {
+    const { project, context } = await resolve(req, pathParams());
     await projects.remove(project!, context.accessLevel, callerOf(req), originOfRequest(req));
     sendJson(res, 202, { message: '202 Accepted' });
   });

@@ -14,8 +14,9 @@ export function createStarsRouter(deps: IdentityRouterDeps & { stars: StarsServi
   const serve = identityRoutes(router, deps);
   const { stores, externalUrl, stars } = deps;
 
-  const projectOf = async (req: Request): Promise<ProjectDoc> =>
-    (await resolveProject(stores, String(req.params.id), req.principal, externalUrl)).project!;
+  /** The project the path names (`pathParams()`: its id or full path), as the caller may see it. */
+  const projectOf = async (req: Request, { id }: { id: string }): Promise<ProjectDoc> =>
+    (await resolveProject(stores, id, req.principal, externalUrl)).project!;
 
   async function answer(res: Response, project: ProjectDoc | null): Promise<void> {
     // not_modified!: 304 and no body at all.
@@ -26,19 +27,19 @@ export function createStarsRouter(deps: IdentityRouterDeps & { stars: StarsServi
     sendJson(res, 201, await presentProject(stores, externalUrl, project, null));
   }
 
-  serve(IDENTITY_API.starProject, async ({ req, res }) => {
-    const project = await projectOf(req);
+  serve(IDENTITY_API.starProject, async ({ req, res, pathParams }) => {
+    const project = await projectOf(req, pathParams());
     await answer(res, await stars.star(project, callerOf(req).id));
   });
 
-  serve(IDENTITY_API.unstarProject, async ({ req, res }) => {
-    const project = await projectOf(req);
+  serve(IDENTITY_API.unstarProject, async ({ req, res, pathParams }) => {
+    const project = await projectOf(req, pathParams());
     await answer(res, await stars.unstar(project, callerOf(req).id));
   });
 
-  serve(IDENTITY_API.listStarrers, async ({ req, res, params }) => {
+  serve(IDENTITY_API.listStarrers, async ({ req, res, params, pathParams }) => {
     const { search } = params();
-    const project = await projectOf(req);
+    const project = await projectOf(req, pathParams());
     const page = pageOf(req);
     const { total, rows } = await stars.starrers(project, search, page);
     setPaginationHeaders(req, res, page, total);

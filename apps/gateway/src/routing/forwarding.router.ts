@@ -96,6 +96,7 @@ function forward(deps: ForwardingDeps, spec: RouteSpec) {
     let namespace: NamespaceContext | null = null;
     let url = withoutCredentialParams(req.originalUrl);
     if (spec.namespace) {
+      // Generic proxy, no handler: the route table names the namespace's raw segment, resolved here.
       const raw = String(req.params[spec.namespace.param]);
       const resolved =
         spec.namespace.kind === 'group'

@@ -1,6 +1,6 @@
 import { Router } from 'express';
-import { HOOKS_API, hookIdParams, hookLogParams } from '@gl/contracts';
-import { parseParams, readPageRequest, route, sendJson, setPaginationHeaders } from '@gl/service-kit';
+import { HOOKS_API } from '@gl/contracts';
+import { readPageRequest, route, sendJson, setPaginationHeaders } from '@gl/service-kit';
 import { groupAdmin, parentOf, projectAdmin } from '../hooks.access';
 import type { HooksService } from '../hooks.service';
 import type { HookLogService } from './hook-log.service';
@@ -21,17 +21,17 @@ export function createHookLogRouter(hooks: HooksService, logs: HookLogService): 
     route(router, kind.list, async ({ req, res, ctx, params }) => {
       // Grape: the `before` blocks' 401/404/403 first, then the parameters' 400, then the hook's 404.
       const ns = kind.access(ctx);
-      const { status } = params();
+      const { hook_id, status } = params();
       const page = readPageRequest(req.query);
-      const hook = await hooks.find(parentOf(ns), parseParams(hookIdParams, req.params).hook_id);
+      const hook = await hooks.find(parentOf(ns), hook_id);
       const { docs, total } = await logs.recent(hook._id, page, status);
       setPaginationHeaders(req, res, page, total);
       sendJson(res, 200, docs.map(presentWebHookLog));
     });
 
-    route(router, kind.resend, async ({ req, res, ctx }) => {
+    route(router, kind.resend, async ({ res, ctx, params }) => {
       const ns = kind.access(ctx);
-      const { hook_id, hook_log_id } = parseParams(hookLogParams, req.params);
+      const { hook_id, hook_log_id } = params();
       const hook = await hooks.find(parentOf(ns), hook_id);
       // lib/api/entities/retry_webhook_event.rb: the answer's code.
       sendJson(res, 201, { response_status: await logs.resend(hook._id, hook_log_id) });

@@ -85,10 +85,12 @@ const LOG_STATUS_GROUPS = ['successful', 'client_failure', 'server_failure'] as 
 const logStatus = z.union([z.enum(LOG_STATUS_GROUPS), z.string().regex(/^[1-5]\d\d$/)]);
 
 /**
- * lib/api/hooks/events.rb: `status` (comma-separated codes or groups) and `use :pagination`, its `per_page`
- * further held to 1..20 (default 20): more is "per_page does not have a valid value".
+ * lib/api/hooks/events.rb: the path's `hook_id`, `status` (comma-separated codes or groups) and
+ * `use :pagination`, its `per_page` further held to 1..20 (default 20): more is "per_page does not have a
+ * valid value".
  */
-export const listHookEventsQuery = paginationQuery
+export const listHookEventsParams = hookIdParams
+  .extend(paginationQuery.shape)
   .extend({
     status: z
       .preprocess(

@@ -3,7 +3,7 @@ import type { EndpointDeclaration } from '../endpoint';
 import { paginationQuery } from '../pagination';
 import { booleanParam, integerParam } from '../primitives';
 import { groupDetailEntity, groupEntity, listGroupsQuery } from './groups';
-import { stringParam } from './params';
+import { namespaceIdParams, stringParam } from './params';
 import { namespaceBasicEntity } from './projects';
 
 const groups = ['groups'];
@@ -35,7 +35,7 @@ export const NAMESPACE_ENDPOINTS = [
     summary: 'Every visible group below a group, at any depth',
     tags: groups,
     auth: 'optional-token',
-    params: listGroupsQuery.extend(paginationQuery.shape),
+    params: listGroupsQuery.extend(paginationQuery.shape).extend(namespaceIdParams.shape),
     response: { status: 200, description: 'Groups', schema: z.array(groupEntity), paginated: true },
     errors: [400, 401, 404],
   },
@@ -46,7 +46,7 @@ export const NAMESPACE_ENDPOINTS = [
     summary: 'Move a group under another group, or make it a root group (Owner)',
     tags: groups,
     auth: 'token',
-    params: transferGroupBody,
+    params: transferGroupBody.extend(namespaceIdParams.shape),
     response: { status: 201, description: 'Group', schema: groupDetailEntity },
     errors: [400, 401, 403, 404],
   },
@@ -68,6 +68,7 @@ export const NAMESPACE_ENDPOINTS = [
     summary: 'One namespace by id or full path, for its members',
     tags: namespaces,
     auth: 'token',
+    params: namespaceIdParams,
     response: { status: 200, description: 'Namespace', schema: namespaceEntity },
     errors: [401, 404],
   },

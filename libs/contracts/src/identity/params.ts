@@ -9,6 +9,12 @@ export const stringParam = z.preprocess(
   z.string(),
 );
 
+/**
+ * The `:id` of a group, a project or a namespace (`requires :id, type: String`): its numeric id or its
+ * URL-encoded full path, resolved by the gateway.
+ */
+export const namespaceIdParams = z.object({ id: z.string() });
+
 function toDay(value: unknown): unknown {
   if (typeof value !== 'string') return value;
   const text = value.trim();

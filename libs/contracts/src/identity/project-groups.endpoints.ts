@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { EndpointDeclaration } from '../endpoint';
 import { paginationQuery } from '../pagination';
-import { stringParam, integerListParam } from './params';
+import { namespaceIdParams, stringParam, integerListParam } from './params';
 import { projectEntity } from './projects';
 
 const projects = ['projects'];
@@ -33,7 +33,7 @@ export const PROJECT_GROUP_ENDPOINTS = [
     summary: "The project's ancestor groups visible to the caller",
     tags: projects,
     auth: 'optional-token',
-    params: listProjectGroupsQuery.extend(paginationQuery.shape),
+    params: listProjectGroupsQuery.extend(paginationQuery.shape).extend(namespaceIdParams.shape),
     response: {
       status: 200,
       description: 'Groups',
@@ -49,7 +49,7 @@ export const PROJECT_GROUP_ENDPOINTS = [
     summary: 'Move a project to another namespace (Owner)',
     tags: projects,
     auth: 'token',
-    params: transferProjectBody,
+    params: transferProjectBody.extend(namespaceIdParams.shape),
     response: { status: 200, description: 'Project', schema: projectEntity },
     errors: [400, 401, 403, 404],
   },

@@ -144,5 +144,6 @@ function parseJson(raw: Buffer): unknown {
 export function collectParams(req: Request): Record<string, unknown> {
   const raw: unknown = req.body;
   const body = raw && typeof raw === 'object' && !Array.isArray(raw) ? (raw as Record<string, unknown>) : {};
+  // Raw path segments on purpose: route()'s params() parses the merged whole through the contract.
   return { ...(req.query as Record<string, unknown>), ...body, ...req.params };
 }

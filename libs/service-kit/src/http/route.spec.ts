@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { defineEndpoints, byOperationId } from '@gl/contracts';
 import { listen, signedContextHeader, type TestServer } from '@gl/testing';
 import { createLogger, createMetrics } from '../index';
-import { ForbiddenError } from '../errors';
+import { ForbiddenError, NotFoundError } from '../errors';
 import { sendJson } from './json';
 import { expressPath, route, routedOperations } from './route';
 import { createServiceHttpApp } from './service-app';
@@ -21,6 +21,18 @@ const API = byOperationId(
       tags: ['things'],
       auth: 'token',
       params: z.object({ thing_id: z.coerce.number().int(), name: z.string().max(3) }),
+      response: { status: 200, description: 'Thing' },
+    },
+    {
+      method: 'POST',
+      path: '/groups/{id}/things/{thing_id}/rename',
+      operationId: 'renameThing',
+      summary: 'Found before its body is read',
+      tags: ['things'],
+      auth: 'token',
+      params: z
+        .object({ thing_id: z.coerce.number().int(), name: z.string() })
+        .refine((p) => p.name.length <= 3, { message: 'name is too long', path: ['name'] }),
       response: { status: 200, description: 'Thing' },
     },
     {
@@ -44,6 +56,11 @@ describe('route(router, contract, handler)', () => {
     route(router, API.updateThing, async ({ res, params }) => {
       const { thing_id, name } = params();
       sendJson(res, 200, { thing_id, name });
+    });
+    route(router, API.renameThing, async ({ res, params, pathParams }) => {
+      const { thing_id } = pathParams();
+      if (thing_id !== 7) throw new NotFoundError('Thing');
+      sendJson(res, 200, { path: pathParams(), params: params() });
     });
     route(router, API.getSecret, async () => {
       throw new ForbiddenError();
@@ -87,6 +104,23 @@ describe('route(router, contract, handler)', () => {
     expect(response.status).toBe(400);
   });
 
+  it('When a handler reads the path alone, then it gets the declared path params, parsed', async () => {
+    const response = await call('POST', '/groups/1/things/7/rename', { name: 'abc' });
+    expect(await response.json()).toEqual({ path: { thing_id: 7 }, params: { thing_id: 7, name: 'abc' } });
+  });
+
+  it('When the path names no record, then its 404 comes before the broken body', async () => {
+    const response = await call('POST', '/groups/1/things/8/rename', { name: 'too long' });
+    expect(response.status).toBe(404);
+    expect((await call('POST', '/groups/1/things/7/rename', { name: 'too long' })).status).toBe(400);
+  });
+
+  it('When a path parameter breaks its contract schema, then 400 names it', async () => {
+    const response = await call('POST', '/groups/1/things/x/rename', { name: 'too long' });
+    expect(response.status).toBe(400);
+    expect(await response.json()).toEqual({ error: 'thing_id is invalid' });
+  });
+
   it('When the handler refuses before reading params, then its refusal wins over invalid params', async () => {
     const response = await call('GET', '/secret');
     expect(response.status).toBe(403);
@@ -97,7 +131,7 @@ describe('route(router, contract, handler)', () => {
   });
 
   it('When asked what is routed, then it names the registered operation ids', () => {
-    expect([...routedOperations([router])].sort()).toEqual(['getSecret', 'updateThing']);
+    expect([...routedOperations([router])].sort()).toEqual(['getSecret', 'renameThing', 'updateThing']);
   });
 
   it('When a service declares endpoints it has no handler for, then it refuses to start and names them', () => {
@@ -109,10 +143,11 @@ describe('route(router, contract, handler)', () => {
         contextSecret: SECRET,
         readiness: async () => ({}),
         apiRouters: routers,
-        serves: [API.updateThing, API.getSecret],
+        serves: [API.updateThing, API.renameThing, API.getSecret],
       });
     const partial = Router();
     route(partial, API.updateThing, async () => undefined);
+    route(partial, API.renameThing, async () => undefined);
     expect(build([partial])).toThrow('half-done: no handler registered for GET /secret (getSecret)');
     expect(build([router])).not.toThrow();
   });

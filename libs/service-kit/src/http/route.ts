@@ -1,5 +1,12 @@
 import type { Request, Response, Router } from 'express';
-import { pathsOf, type EndpointContract, type EndpointParams, type InternalContext } from '@gl/contracts';
+import {
+  pathParamsSchema,
+  pathsOf,
+  type EndpointContract,
+  type EndpointParams,
+  type EndpointPathParams,
+  type InternalContext,
+} from '@gl/contracts';
 import { collectParams } from './body';
 import { parseParams } from './validate';
 
@@ -18,6 +25,11 @@ export interface RouteCall<E extends EndpointContract> {
    * of checks: where GitLab authorizes before it validates, the handler authorizes before it calls this.
    */
   params: () => EndpointParams<E>;
+  /**
+   * The path parameters alone (those the contract declares), parsed by their contract schemas: for a
+   * handler that looks a record up (its 404) before it reads the body, as GitLab's `find_*!` runs first.
+   */
+  pathParams: () => EndpointPathParams<E>;
 }
 
 export type RouteHandler<E extends EndpointContract> = (call: RouteCall<E>) => Promise<void>;
@@ -41,6 +53,7 @@ export function route<E extends EndpointContract>(
 ): void {
   const method = contract.method.toLowerCase() as Lowercase<EndpointContract['method']>;
   const paths = pathsOf(contract).map(expressPath);
+  const pathSchema = pathParamsSchema(contract);
   for (const path of paths) {
     router[method](path, async (req: Request, res: Response) => {
       res.locals[OPERATION_LOCAL] = contract.operationId;
@@ -49,7 +62,10 @@ export function route<E extends EndpointContract>(
         (parsed ??= (
           contract.params ? parseParams(contract.params, collectParams(req)) : {}
         ) as EndpointParams<E>);
-      await handler({ req, res, ctx: req.ctx, params });
+      let parsedPath: EndpointPathParams<E> | undefined;
+      const pathParams = (): EndpointPathParams<E> =>
+        (parsedPath ??= parseParams(pathSchema, req.params) as EndpointPathParams<E>);
+      await handler({ req, res, ctx: req.ctx, params, pathParams });
     });
   }
   ((router as RoutedRouter)[ROUTED] ??= new Set()).add(contract.operationId);
