@@ -13,6 +13,7 @@ import {
 import { createDelivery, type Delivery } from './index';
 import { presentWebHookLog } from './log.presenter';
 import { discussionsEvent, insertHook } from './delivery.test-helpers';
+import { createSampleStore } from './samples.store';
 
 const T = DOMAIN_EVENT_TYPES.discussions;
 
@@ -369,6 +370,34 @@ describe('Hook delivery', () => {
     const [blocked] = await delivery.store.ofHook(hook._id);
     expect(blocked).toMatchObject({ status: 'failed', last: { responseStatus: 'internal error' } });
     expect(blocked!.reason).toMatch(/^URL is blocked: /);
+  });
+
+  it('When a group hook’s test looks for a project, then it takes the first below the group with the record, across batches', async () => {
+    const samples = createSampleStore(delivery.models);
+    const groupId = nextId++;
+    const first = nextId;
+    nextId += 205;
+    await delivery.models.projects.insertMany(
+      Array.from({ length: 205 }, (_, i) => ({
+        _id: first + i,
+        name: `p${i}`,
+        path: `p${i}`,
+        fullPath: `g/sub/p${i}`,
+        namespaceId: groupId + 1,
+        ancestorGroupIds: [groupId, groupId + 1],
+        visibility: 'private',
+        occurredAt: new Date().toISOString(),
+      })),
+    );
+    expect(await samples.belowGroup(groupId, 'issue')).toEqual({ projectId: first, event: null });
+    expect(await samples.belowGroup(groupId + 1, 'note')).toEqual({ projectId: first, event: null });
+    expect(await samples.belowGroup(nextId++, 'issue')).toBeNull();
+    const late = issueEvent(T.issueOpened, first + 203, 1);
+    const later = issueEvent(T.issueOpened, first + 204, 1);
+    await samples.record(later);
+    await samples.record(late);
+    expect(await samples.belowGroup(groupId, 'issue')).toEqual({ projectId: first + 203, event: late });
+    expect(await samples.belowGroup(groupId, 'mergeRequest')).toEqual({ projectId: first, event: null });
   });
 
   it('When a lease is held, then another owner gets it only once it lapsed', async () => {

@@ -31,7 +31,7 @@ export interface Delivery {
   subscription: Subscription;
   /** The routes of the hooks' delivery logs and resends (lib/api/hooks/events.rb, resend_hook.rb). */
   logRouter(service: HooksService): Router;
-  /** The route of project hook tests (lib/api/hooks/trigger_test.rb). */
+  /** The routes of project and group hook tests (lib/api/hooks/trigger_test.rb). */
   testRouter(service: HooksService): Router;
 }
 

@@ -109,7 +109,17 @@ export const hookLogParams = z.object({ hook_id: recordIdParam, hook_log_id: rec
  * lib/api/hooks/trigger_test.rb: `:hook_id/test/:trigger`, the trigger one of ProjectHook.triggers' names
  * (app/models/hooks/project_hook.rb), the same as the hook's event switches.
  */
-export const testProjectHookParams = z.object({
-  hook_id: recordIdParam,
-  trigger: z.enum(PROJECT_HOOK_EVENT_FLAGS),
-});
+const triggerTestParams = () =>
+  z.object({
+    hook_id: recordIdParam,
+    trigger: z.enum(PROJECT_HOOK_EVENT_FLAGS),
+  });
+
+export const testProjectHookParams = triggerTestParams();
+
+/**
+ * The same module mounted by ee/lib/api/group_hooks.rb: its `values:` are ProjectHook.triggers' for group
+ * hooks too, so `subgroup_events` is a 400 there while `resource_deploy_token_events` passes (and then is
+ * "Testing not available for this hook", GroupHook having no such trigger).
+ */
+export const testGroupHookParams = triggerTestParams();
