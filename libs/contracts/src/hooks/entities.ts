@@ -97,5 +97,9 @@ export const webHookLogEntity = z.object({
 });
 export type WebHookLogEntity = z.infer<typeof webHookLogEntity>;
 
-/** lib/api/entities/retry_webhook_event.rb: the resent request's answer code (null: not answered yet). */
+/**
+ * lib/api/entities/retry_webhook_event.rb: the resent request's answer code, any code (no answer at all is
+ * 422 with the error, as WebHookService#execute has it); null when the copy still waits behind the hook's
+ * earlier deliveries after one request timeout (queued, its outcome in the log).
+ */
 export const retryWebhookEventEntity = z.object({ response_status: z.number().int().nullable() });
