@@ -180,6 +180,52 @@ describe('Hook delivery in the hooks service', () => {
     expect(log.body).toMatchObject([{ trigger: 'issue_hooks', status: 'delivered', response_status: '200' }]);
   });
 
+  it('When a hook is tested with alert_events (beyond GitLab), then the newest alert goes as an Alert Hook, or 422', async () => {
+    const ns = projectNamespace();
+    const created = await h.call('POST', `/projects/${ns.id}/hooks`, {
+      ns,
+      as: MAINTAINER,
+      json: { url: `http://loop.example.com:${port}/alert-test`, alert_events: true },
+    });
+    const test = () =>
+      h.call('POST', `/projects/${ns.id}/hooks/${(created.body as { id: number }).id}/test/alert_events`, {
+        ns,
+        as: MAINTAINER,
+      });
+    expect(await test()).toMatchObject({ status: 422, body: { message: 'Ensure the project has alerts.' } });
+    const subscription = h.instance.subscriptions!.find((s) => s.durable === 'hooks-delivery')!;
+    await subscription.handle({
+      id: randomUUID(),
+      type: DOMAIN_EVENT_TYPES.alerts.alertCreated,
+      version: 1,
+      occurredAt: new Date().toISOString(),
+      producer: 'alerts',
+      correlationId: null,
+      actor: null,
+      projectId: ns.id,
+      groupId: null,
+      data: {
+        alertId: '12',
+        alertIid: 2,
+        title: 'Latency',
+        description: null,
+        severity: 'medium',
+        createIncident: false,
+      },
+    });
+    // The hook got the alert itself from the bus (no sender is started here): only the test is sent.
+    const before = received.length;
+    expect(await test()).toMatchObject({ status: 201, body: { message: '201 Created' } });
+    const sent = received.slice(before);
+    expect(sent).toHaveLength(1);
+    expect(sent[0]!.headers['x-gitlab-event']).toBe('Alert Hook');
+    expect(sent[0]!.body).toMatchObject({
+      object_kind: 'alert',
+      event_type: 'alert',
+      object_attributes: { iid: 2, title: 'Latency', severity: 'medium', action: 'create' },
+    });
+  });
+
   it('When a group hook is tested, then a project below the group has its newest issue sent, or 422 says what is missing', async () => {
     const group = groupNamespace();
     const created = await h.call('POST', `/groups/${group.id}/hooks`, {

@@ -36,6 +36,8 @@ const TESTS: Partial<Record<HookEventFlag, TestSpec>> = {
     scope: SCOPES.mergeRequest,
     missing: 'Ensure the project has merge requests.',
   },
+  // Beyond GitLab (no alert webhooks there): the newest alert as recorded, in ProjectService's words.
+  alert_events: { kind: 'alert', scope: SCOPES.alert, missing: 'Ensure the project has alerts.' },
 };
 
 /** lib/api/hooks/trigger_test.rb's failures: `render_api_error!(result.message, 422)`. */

@@ -4,7 +4,7 @@ import type { DeliveryModels, HookProjectDoc, HookSampleDoc } from './delivery.m
 
 const T = DOMAIN_EVENT_TYPES.discussions;
 
-export type SampleKind = 'issue' | 'mergeRequest' | 'note';
+export type SampleKind = 'issue' | 'mergeRequest' | 'note' | 'alert';
 
 /** A group's projects are read this many at a time when a group hook's test looks for a record. */
 const GROUP_BATCH = 200;
@@ -14,9 +14,10 @@ const SAMPLED: Record<string, SampleKind> = {
   [T.issueOpened]: 'issue',
   [T.mergeRequestOpened]: 'mergeRequest',
   [T.noteCreated]: 'note',
+  [DOMAIN_EVENT_TYPES.alerts.alertCreated]: 'alert',
 };
 
-/** The projects' newest issue, merge request and note events, which hook tests send again. */
+/** The projects' newest issue, merge request, note and alert events, which hook tests send again. */
 export function createSampleStore(models: Pick<DeliveryModels, 'samples' | 'projects'>) {
   /** Keeps the event as its project's newest of its kind, unless a newer one is kept already. */
   async function record(event: EventEnvelope): Promise<void> {

@@ -47,6 +47,8 @@ export const projectHookEntity = hookEntity.extend({
   resource_access_token_events: z.boolean(),
   resource_deploy_token_events: z.boolean(),
   vulnerability_events: z.boolean(),
+  /** Beyond GitLab: alerts as Alert Hooks (BEYOND_GITLAB_HOOK_EVENT_FLAGS). */
+  alert_events: z.boolean(),
 });
 export type ProjectHookEntity = z.infer<typeof projectHookEntity>;
 
@@ -70,6 +72,8 @@ export const groupHookEntity = hookEntity.extend({
   milestone_events: z.boolean(),
   vulnerability_events: z.boolean(),
   resource_access_token_events: z.boolean(),
+  /** Beyond GitLab: alerts of the projects below the group as Alert Hooks. */
+  alert_events: z.boolean(),
 });
 export type GroupHookEntity = z.infer<typeof groupHookEntity>;
 
