@@ -11,7 +11,8 @@ import { startOwnStack } from './own-stack';
  * Webhook delivery end to end: a project hook added through the gateway receives the issue and the comment
  * made through the API, as GitLab sends them (WebHookService#build_headers, Gitlab::DataBuilder::Issuable
  * and ::Note), lists them in its log (lib/api/hooks/events.rb), resends one with the same Idempotency-Key
- * (lib/api/hooks/resend_hook.rb) and sends the newest comment on a test (lib/api/hooks/trigger_test.rb).
+ * (lib/api/hooks/resend_hook.rb) and sends the newest comment on a test (lib/api/hooks/trigger_test.rb);
+ * a group hook gets alerts with alert_events (beyond GitLab) and is tested (TestHooks::GroupService).
  * A stack of its own: the receiver is on loopback, which only
  * `ALLOW_LOCAL_REQUESTS_FROM_WEB_HOOKS_AND_SERVICES=true` lets a hook name, and the shared stack keeps
  * GitLab's default (off) for the URL blocker's tests.
@@ -166,6 +167,116 @@ describe('webhook delivery through the gateway', () => {
       object_attributes: { note: 'Delivered note' },
     });
     expect(received[3]!.headers['idempotency-key']).not.toBe(noteHook.headers['idempotency-key']);
+  });
+
+  it('When an alert is posted, acknowledged and resolved, then a group hook with alert_events gets three Alert Hooks, and group hook tests send a project’s records', async () => {
+    const path = unique('hookalert');
+    const group = (await call('POST', '/groups', { name: path, path, visibility: 'private' })).body as {
+      id: number;
+    };
+    const project = (await call('POST', '/projects', { name: 'ops', namespace_id: group.id })).body as {
+      id: number;
+      path_with_namespace: string;
+    };
+    const port = (receiver.address() as AddressInfo).port;
+    const created = await call('POST', `/groups/${group.id}/hooks`, {
+      url: `http://127.0.0.1:${port}/group-hook`,
+      push_events: false,
+      alert_events: true,
+    });
+    expect(created).toMatchObject({ status: 201, body: { alert_events: true, issues_events: false } });
+    const hookId = (created.body as { id: number }).id;
+    const test = (trigger: string) => call('POST', `/groups/${group.id}/hooks/${hookId}/test/${trigger}`);
+    // TestHooks::GroupService then ProjectService: once the hooks service knows the group's project (from
+    // the bus), the project has no issue yet.
+    const noIssue = await eventually(
+      () => test('issues_events'),
+      (reply) =>
+        (reply.body as { message?: string }).message !== 'Ensure the group has a project with commits.',
+      10_000,
+      200,
+    );
+    expect(noIssue).toEqual({ status: 422, body: { message: 'Ensure the project has issues.' } });
+
+    const integration = await call('POST', `/projects/${project.id}/alert_management/http_integrations`, {
+      name: 'Monitoring',
+      active: true,
+    });
+    expect(integration.status).toBe(201);
+    const { url, token } = integration.body as { url: string; token: string };
+    const posted = await fetch(url, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${token}` },
+      body: JSON.stringify({ title: 'Disk full', severity: 'high', service: 'db', hosts: ['db-1'] }),
+    });
+    expect(posted.status).toBe(200);
+    const [alert] = (await call('GET', `/projects/${project.id}/alert_management/alerts`)).body as {
+      iid: number;
+    }[];
+    const alertPath = `/projects/${project.id}/alert_management/alerts/${alert!.iid}`;
+    expect((await call('PUT', alertPath, { status: 'acknowledged' })).status).toBe(200);
+    expect((await call('PUT', alertPath, { status: 'resolved' })).status).toBe(200);
+
+    const ofProject = (kind: string) =>
+      received.filter(
+        (r) =>
+          r.body.object_kind === kind && (r.body.project as { id?: number } | undefined)?.id === project.id,
+      );
+    const alerts = await eventually(
+      async () => ofProject('alert'),
+      (list) => list.length >= 3,
+      15_000,
+      100,
+    );
+    expect(alerts.map((r) => r.headers['x-gitlab-event'])).toEqual([
+      'Alert Hook',
+      'Alert Hook',
+      'Alert Hook',
+    ]);
+    const byAction = new Map(alerts.map((r) => [(r.body.object_attributes as { action: string }).action, r]));
+    expect([...byAction.keys()].sort()).toEqual(['create', 'resolve', 'update']);
+    expect(byAction.get('create')!.body).toMatchObject({
+      object_kind: 'alert',
+      event_type: 'alert',
+      project: { id: project.id, path_with_namespace: project.path_with_namespace },
+      object_attributes: {
+        iid: alert!.iid,
+        title: 'Disk full',
+        severity: 'high',
+        status: 'triggered',
+        service: 'db',
+        hosts: ['db-1'],
+        events: 1,
+        url: `${stack.gatewayUrl}/${project.path_with_namespace}/-/alert_management/${alert!.iid}/details`,
+      },
+    });
+    expect(byAction.get('update')!.body.object_attributes).toMatchObject({ status: 'acknowledged' });
+    expect(byAction.get('resolve')!.body.object_attributes).toMatchObject({ status: 'resolved' });
+    expect(
+      (byAction.get('resolve')!.body.object_attributes as { ended_at: string | null }).ended_at,
+    ).not.toBeNull();
+
+    // The group hook's tests: the project's newest alert, then (once it has one) its newest issue.
+    expect(await test('alert_events')).toEqual({ status: 201, body: { message: '201 Created' } });
+    expect(ofProject('alert')).toHaveLength(4);
+    expect(ofProject('alert')[3]!.body).toMatchObject({ object_attributes: { action: 'create' } });
+    const issue = await call('POST', `/projects/${project.id}/issues`, { title: 'Group tested' });
+    expect(issue.status).toBe(201);
+    const tested = await eventually(
+      () => test('issues_events'),
+      (reply) => reply.status === 201,
+      10_000,
+      200,
+    );
+    expect(tested.body).toEqual({ message: '201 Created' });
+    const sent = ofProject('issue');
+    expect(sent).toHaveLength(1);
+    expect(sent[0]!.headers['x-gitlab-event']).toBe('Issue Hook');
+    expect(sent[0]!.body).toMatchObject({
+      object_kind: 'issue',
+      user: { username: 'root' },
+      object_attributes: { title: 'Group tested' },
+    });
   });
 
   it('When an issue is updated and a comment edited and deleted, then the hook gets `update` with `changes`, then note `update` and `delete`', async () => {

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { alertEntity, type NamespaceContext } from '@gl/contracts';
+import { alertEntity, alertResolvedData, alertUpdatedData, type NamespaceContext } from '@gl/contracts';
 import { PoisonMessageError } from '@gl/service-kit';
 import { z } from 'zod';
 import { projectNamespace, startAlertsHarness } from './testing/alerts.harness';
@@ -73,7 +73,7 @@ describe('Alerts API', () => {
     expect(await titles({ order_by: 'started_at', sort: 'asc' })).toEqual(['info', 'med', 'crit']);
   });
 
-  it('When the status changes, then ended_at is set on resolve and cleared otherwise, and resolving publishes alert.resolved', async () => {
+  it('When the status changes, then ended_at is set on resolve and cleared otherwise, and each change publishes alert.resolved or alert.updated', async () => {
     const ns = projectNamespace();
     await seed(ns, [{ title: 'x', fingerprint: 'x' }]);
     const put = (status: string) => h.call('PUT', `${base(ns)}/1`, { ns, as: DEVELOPER, json: { status } });
@@ -93,6 +93,24 @@ describe('Alerts API', () => {
       username: DEVELOPER.username,
       name: DEVELOPER.name,
     });
+    // For webhooks' alert_events: each change carries the alert as it now is.
+    expect(alertResolvedData.parse(events[0]!.data).state).toMatchObject({
+      title: 'x',
+      status: 'resolved',
+      endedAt: resolved.ended_at,
+    });
+    const updates = (await h.events()).filter(
+      (e) => e.projectId === ns.id && e.type === 'gl.alerts.alert.updated',
+    );
+    expect(updates.map((e) => alertUpdatedData.parse(e.data).state.status)).toEqual([
+      'acknowledged',
+      'triggered',
+    ]);
+    expect(alertUpdatedData.parse(updates[1]!.data)).toMatchObject({
+      alertIid: 1,
+      state: { title: 'x', endedAt: null, severity: 'critical' },
+    });
+    expect(updates[0]!.actor).toMatchObject({ id: DEVELOPER.id });
     const bad = await put('closed');
     expect(bad.status).toBe(400);
     expect(bad.body).toEqual({ error: 'status does not have a valid value' });

@@ -1,4 +1,4 @@
-import type { EventActor, EventEnvelope } from '@gl/contracts';
+import type { AlertStateData, AlertUpdatedData, EventActor, EventEnvelope } from '@gl/contracts';
 import { DOMAIN_EVENT_TYPES, EVENT_TEXT_LIMITS, type AlertCreatedData } from '@gl/contracts';
 import {
   ModelError,
@@ -13,6 +13,27 @@ import { FINGERPRINT_TAKEN, type Alert, type AlertStatus, type AlertsStore } fro
 import type { Integration } from './integrations.store';
 
 const MAX_ATTEMPTS = 8;
+
+/**
+ * The alert as its events carry it for webhooks (alertStateData): the fields Gitlab::DataBuilder::Alert
+ * and the alert entity show, already within GitLab's limits (alert-payload.ts) and cut again here so an
+ * event stays bounded whatever wrote the alert.
+ */
+export function alertState(alert: Alert): AlertStateData {
+  const cut = (text: string | null) => (text === null ? null : excerpt(text, EVENT_TEXT_LIMITS.alertField));
+  return {
+    title: excerpt(alert.title, EVENT_TEXT_LIMITS.title),
+    severity: alert.severity,
+    status: alert.status,
+    startedAt: alert.startedAt.toISOString(),
+    endedAt: alert.endedAt ? alert.endedAt.toISOString() : null,
+    events: alert.events,
+    service: cut(alert.service),
+    monitoringTool: cut(alert.monitoringTool),
+    hosts: alert.hosts.slice(0, EVENT_TEXT_LIMITS.alertField).map((host) => cut(host)!),
+    environmentName: cut(alert.environmentName),
+  };
+}
 
 /**
  * Alert ingestion and status changes (GitLab's AlertProcessing): grouping by fingerprint among unresolved
@@ -87,6 +108,7 @@ export function createAlertsService(store: AlertsStore, outbox: Outbox) {
         description: excerpt(alert.description, EVENT_TEXT_LIMITS.alertDescription),
         severity: alert.severity,
         createIncident: integration.createIncident,
+        state: alertState(alert),
       } satisfies AlertCreatedData,
     });
     return published((await store.insert(alert, [event])) ? alert : null);
@@ -99,7 +121,8 @@ export function createAlertsService(store: AlertsStore, outbox: Outbox) {
     actor: EventActor,
     origin: EventOrigin,
   ): Promise<Alert | null> {
-    return published(await store.resolve(alert, endedAt, [resolvedEvent(alert, actor, origin)]));
+    const event = resolvedEvent({ ...alert, status: 'resolved', endedAt }, actor, origin);
+    return published(await store.resolve(alert, endedAt, [event]));
   }
 
   /** Wakes the outbox relay when a write that carried events stored something. */
@@ -108,12 +131,27 @@ export function createAlertsService(store: AlertsStore, outbox: Outbox) {
     return written;
   }
 
-  function resolvedEvent(alert: Alert, actor: EventActor, origin: EventOrigin): EventEnvelope {
+  /** `resolved` as it is once written: resolved, ended at its time. */
+  function resolvedEvent(resolved: Alert, actor: EventActor, origin: EventOrigin): EventEnvelope {
     return createEvent(origin, {
       type: DOMAIN_EVENT_TYPES.alerts.alertResolved,
       actor,
-      projectId: alert.projectId,
-      data: { alertId: String(alert._id), alertIid: alert.iid },
+      projectId: resolved.projectId,
+      data: { alertId: String(resolved._id), alertIid: resolved.iid, state: alertState(resolved) },
+    });
+  }
+
+  /** `updated` as it is once written: open again or still, with its new status. */
+  function updatedEvent(updated: Alert, actor: EventActor, origin: EventOrigin): EventEnvelope {
+    return createEvent(origin, {
+      type: DOMAIN_EVENT_TYPES.alerts.alertUpdated,
+      actor,
+      projectId: updated.projectId,
+      data: {
+        alertId: String(updated._id),
+        alertIid: updated.iid,
+        state: alertState(updated),
+      } satisfies AlertUpdatedData,
     });
   }
 
@@ -125,7 +163,8 @@ export function createAlertsService(store: AlertsStore, outbox: Outbox) {
 
   /**
    * PUT status: resolving sets `ended_at` (and closes the incident); any other status clears it and makes
-   * the alert open again, which fails when another unresolved alert has its fingerprint.
+   * the alert open again, which fails when another unresolved alert has its fingerprint. Each change
+   * publishes its event (alert.resolved, else alert.updated) in the same write.
    */
   async function setStatus(
     alert: Alert,
@@ -137,10 +176,12 @@ export function createAlertsService(store: AlertsStore, outbox: Outbox) {
     if (status === 'resolved') {
       return (await resolve(alert, new Date(), actor, origin)) ?? get(alert.projectId, alert.iid);
     }
-    const updated = await store.setOpenStatus(alert, status);
+    const event = updatedEvent({ ...alert, status, endedAt: null }, actor, origin);
+    const updated = await store.setOpenStatus(alert, status, [event]);
     if (updated === FINGERPRINT_TAKEN)
       throw ModelError.fields({ fingerprint: ['Cannot have multiple unresolved alerts'] });
     if (!updated) throw new NotFoundError('Alert');
+    published(updated);
     return updated;
   }
 

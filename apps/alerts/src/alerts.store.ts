@@ -161,10 +161,14 @@ export function createAlertsStore(model: Model<AlertDoc>, counters: Counters) {
       return update({ _id: alert._id, status: { $ne: 'resolved' } }, pushEvents({ $set }, events));
     },
 
-    /** Any status but resolved: the alert is open again, under its fingerprint if it has one. */
+    /**
+     * Any status but resolved, with its events: the alert is open again, under its fingerprint if it has
+     * one.
+     */
     async setOpenStatus(
       alert: Alert,
       status: Exclude<AlertStatus, 'resolved'>,
+      events: EventEnvelope[] = [],
     ): Promise<Alert | null | typeof FINGERPRINT_TAKEN> {
       const $set = {
         status,
@@ -174,7 +178,7 @@ export function createAlertsStore(model: Model<AlertDoc>, counters: Counters) {
         updatedAt: new Date(),
       };
       try {
-        return await update({ _id: alert._id }, { $set });
+        return await update({ _id: alert._id }, pushEvents({ $set }, events));
       } catch (err) {
         if (isUniqueViolation(err)) return FINGERPRINT_TAKEN;
         throw err;

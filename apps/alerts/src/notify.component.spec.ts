@@ -240,6 +240,18 @@ describe('Alert ingestion', () => {
         'gl.alerts.alert.created',
         'gl.alerts.alert.resolved',
       ]);
+      const state = {
+        title: 'Inc',
+        severity: 'critical',
+        status: 'triggered',
+        startedAt: alert!.started_at,
+        endedAt: null,
+        events: 1,
+        service: null,
+        monitoringTool: null,
+        hosts: [],
+        environmentName: null,
+      };
       expect(events.find((e) => e.type === 'gl.alerts.alert.created')!.data).toEqual({
         alertId: String(alert!.id),
         alertIid: 1,
@@ -247,10 +259,12 @@ describe('Alert ingestion', () => {
         description: null,
         severity: 'critical',
         createIncident: true,
+        state,
       });
       expect(events.find((e) => e.type === 'gl.alerts.alert.resolved')!.data).toEqual({
         alertId: String(alert!.id),
         alertIid: 1,
+        state: { ...state, status: 'resolved', endedAt: alert!.ended_at },
       });
     });
   });

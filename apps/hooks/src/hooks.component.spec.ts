@@ -58,6 +58,33 @@ describe('Project hooks', () => {
     expect(got.body).not.toHaveProperty('token');
   });
 
+  it('When a hook asks for alert_events (beyond GitLab), then create, update, get and list show the switch', async () => {
+    const ns = projectNamespace();
+    const created = await create(ns, { url: 'https://hooks.example.com/alerts', alert_events: 'true' });
+    expect(created.status).toBe(201);
+    const hook = projectHookEntity.strict().parse(created.body);
+    expect(hook).toMatchObject({ alert_events: true, issues_events: false, push_events: true });
+    expect((await create(ns, { url: 'https://hooks.example.com/plain' })).body).toMatchObject({
+      alert_events: false,
+    });
+    const updated = await h.call('PUT', `${hooksOf(ns)}/${hook.id}`, {
+      ns,
+      as: MAINTAINER,
+      json: { alert_events: false, issues_events: true },
+    });
+    expect(updated.body).toMatchObject({ alert_events: false, issues_events: true });
+    const listed = await h.call('GET', hooksOf(ns), { ns, as: MAINTAINER });
+    expect((listed.body as { alert_events: boolean }[]).map((entry) => entry.alert_events)).toEqual([
+      false,
+      false,
+    ]);
+    expect((await h.call('GET', `${hooksOf(ns)}/${hook.id}`, { ns, as: MAINTAINER })).body).toMatchObject({
+      alert_events: false,
+    });
+    const bad = await create(ns, { url: 'https://hooks.example.com/x', alert_events: 'maybe' });
+    expect(bad.status).toBe(400);
+  });
+
   it('When hooks are listed, then they come oldest first with GitLab’s page headers', async () => {
     const ns = projectNamespace();
     const ids: number[] = [];
@@ -281,7 +308,12 @@ describe('Group hooks', () => {
       ns,
       as: OWNER,
       tier: 'premium',
-      json: { url: 'https://hooks.example.com/group', subgroup_events: true, member_events: 'true' },
+      json: {
+        url: 'https://hooks.example.com/group',
+        subgroup_events: true,
+        member_events: 'true',
+        alert_events: true,
+      },
     });
     expect(reply.status).toBe(201);
     const hook = groupHookEntity.strict().parse(reply.body);
@@ -290,6 +322,7 @@ describe('Group hooks', () => {
       subgroup_events: true,
       member_events: true,
       project_events: false,
+      alert_events: true,
     });
     const listed = await h.call('GET', hooksOf(ns), { ns, as: OWNER, tier: 'premium' });
     expect(listed.body).toEqual([reply.body]);

@@ -1,10 +1,10 @@
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { randomUUID } from 'node:crypto';
-import { DOMAIN_EVENT_TYPES } from '@gl/contracts';
-import { DEVELOPER, MAINTAINER, eventually, useHarness } from '@gl/testing';
+import { DOMAIN_EVENT_TYPES, EVENT_TYPES } from '@gl/contracts';
+import { DEVELOPER, MAINTAINER, OWNER, eventually, projectEventFields, useHarness } from '@gl/testing';
 import { fakeDiscussions, testIssue } from './payloads/fake-discussions.test-helpers';
-import { projectNamespace, startHooksHarness } from './testing/hooks.harness';
+import { groupNamespace, projectNamespace, startHooksHarness } from './testing/hooks.harness';
 
 describe('Hook delivery in the hooks service', () => {
   const source = fakeDiscussions();
@@ -177,6 +177,144 @@ describe('Hook delivery in the hooks service', () => {
         as: MAINTAINER,
       },
     );
+    expect(log.body).toMatchObject([{ trigger: 'issue_hooks', status: 'delivered', response_status: '200' }]);
+  });
+
+  it('When a hook is tested with alert_events (beyond GitLab), then the newest alert goes as an Alert Hook, or 422', async () => {
+    const ns = projectNamespace();
+    const created = await h.call('POST', `/projects/${ns.id}/hooks`, {
+      ns,
+      as: MAINTAINER,
+      json: { url: `http://loop.example.com:${port}/alert-test`, alert_events: true },
+    });
+    const test = () =>
+      h.call('POST', `/projects/${ns.id}/hooks/${(created.body as { id: number }).id}/test/alert_events`, {
+        ns,
+        as: MAINTAINER,
+      });
+    expect(await test()).toMatchObject({ status: 422, body: { message: 'Ensure the project has alerts.' } });
+    const subscription = h.instance.subscriptions!.find((s) => s.durable === 'hooks-delivery')!;
+    await subscription.handle({
+      id: randomUUID(),
+      type: DOMAIN_EVENT_TYPES.alerts.alertCreated,
+      version: 1,
+      occurredAt: new Date().toISOString(),
+      producer: 'alerts',
+      correlationId: null,
+      actor: null,
+      projectId: ns.id,
+      groupId: null,
+      data: {
+        alertId: '12',
+        alertIid: 2,
+        title: 'Latency',
+        description: null,
+        severity: 'medium',
+        createIncident: false,
+      },
+    });
+    // The hook got the alert itself from the bus (no sender is started here): only the test is sent.
+    const before = received.length;
+    expect(await test()).toMatchObject({ status: 201, body: { message: '201 Created' } });
+    const sent = received.slice(before);
+    expect(sent).toHaveLength(1);
+    expect(sent[0]!.headers['x-gitlab-event']).toBe('Alert Hook');
+    expect(sent[0]!.body).toMatchObject({
+      object_kind: 'alert',
+      event_type: 'alert',
+      object_attributes: { iid: 2, title: 'Latency', severity: 'medium', action: 'create' },
+    });
+  });
+
+  it('When a group hook is tested, then a project below the group has its newest issue sent, or 422 says what is missing', async () => {
+    const group = groupNamespace();
+    const created = await h.call('POST', `/groups/${group.id}/hooks`, {
+      ns: group,
+      as: OWNER,
+      tier: 'premium',
+      json: { url: `http://loop.example.com:${port}/group-test`, push_events: false },
+    });
+    expect(created.status).toBe(201);
+    const hookId = (created.body as { id: number }).id;
+    const test = (trigger: string, as = OWNER, tier: 'free' | 'premium' = 'premium') =>
+      h.call('POST', `/groups/${group.id}/hooks/${hookId}/test/${trigger}`, { ns: group, as, tier });
+    const subscription = h.instance.subscriptions!.find((s) => s.durable === 'hooks-delivery')!;
+    const event = (type: string, projectId: number, data: Record<string, unknown>) => ({
+      id: randomUUID(),
+      type,
+      version: 1,
+      occurredAt: new Date().toISOString(),
+      producer: 'discussions',
+      correlationId: null,
+      actor: { id: 2, username: 'user2', name: 'User 2' },
+      projectId,
+      groupId: null,
+      data,
+    });
+
+    // ee/app/services/test_hooks/group_service.rb: no project below the group, whatever the trigger.
+    expect(await test('issues_events')).toMatchObject({
+      status: 422,
+      body: { message: 'Ensure the group has a project with commits.' },
+    });
+    expect((await test('push_events')).body).toEqual({
+      message: 'Ensure the group has a project with commits.',
+    });
+    // Grape: 401/403 before the parameters' 400 and the hook's 404; ProjectHook.triggers' values only.
+    expect((await test('issues_events', MAINTAINER)).status).toBe(403);
+    expect((await test('issues_events', OWNER, 'free')).status).toBe(403);
+    expect(await test('subgroup_events')).toMatchObject({
+      status: 400,
+      body: { error: 'trigger does not have a valid value' },
+    });
+    const missingHook = await h.call('POST', `/groups/${group.id}/hooks/999999999/test/issues_events`, {
+      ns: group,
+      as: OWNER,
+      tier: 'premium',
+    });
+    expect(missingHook.status).toBe(404);
+
+    // Two projects in a subgroup of the group: the first has no issue, so the second's is sent.
+    const [first, second] = [projectNamespace(), projectNamespace()];
+    for (const project of [first, second]) {
+      await subscription.handle({
+        ...event(EVENT_TYPES.identity.projectCreated, project.id, {}),
+        producer: 'gateway',
+        data: projectEventFields(project.id, { ancestorGroupIds: [group.id, group.id + 50_000] }),
+      });
+    }
+    expect(await test('issues_events')).toMatchObject({
+      status: 422,
+      body: { message: 'Ensure the project has issues.' },
+    });
+    expect((await test('resource_deploy_token_events')).body).toEqual({
+      message: 'Testing not available for this hook',
+    });
+
+    source.issues.set(`${second.id}:3`, testIssue(second.id, 3));
+    await subscription.handle(
+      event(DOMAIN_EVENT_TYPES.discussions.issueOpened, second.id, {
+        targetId: second.id * 1000 + 3,
+        targetIid: 3,
+        targetTitle: 'Issue 3',
+      }),
+    );
+    const before = received.length;
+    expect(await test('issues_events')).toMatchObject({ status: 201, body: { message: '201 Created' } });
+    const sent = received.slice(before);
+    expect(sent).toHaveLength(1);
+    expect(sent[0]!.headers['x-gitlab-event']).toBe('Issue Hook');
+    expect(sent[0]!.body).toMatchObject({
+      object_kind: 'issue',
+      user: { id: OWNER.id, username: OWNER.username },
+      project: { id: second.id },
+      object_attributes: { iid: 3 },
+    });
+    const log = await h.call('GET', `/groups/${group.id}/hooks/${hookId}/events`, {
+      ns: group,
+      as: OWNER,
+      tier: 'premium',
+    });
     expect(log.body).toMatchObject([{ trigger: 'issue_hooks', status: 'delivered', response_status: '200' }]);
   });
 });

@@ -124,4 +124,13 @@ export const HOOK_RULES: Rules = {
     params: (c) => ({ hook_id: c.r.groupHookId, hook_log_id: c.r.groupHookLogId }),
     source: `${GROUP}; lib/api/hooks/resend_hook.rb mounted under it`,
   },
+  // push_events is 422 ("Ensure the group has a project with commits." or "Testing not available for
+  // this hook"), so no cell sends anything.
+  testGroupHook: {
+    target: 'group',
+    see: VISIBLE,
+    role: 'owner',
+    params: (c) => ({ hook_id: c.r.groupHookId, trigger: 'push_events' }),
+    source: `${GROUP}; lib/api/hooks/trigger_test.rb mounted under it (TestHooks::GroupService)`,
+  },
 };

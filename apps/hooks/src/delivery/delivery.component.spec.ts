@@ -13,8 +13,10 @@ import {
 import { createDelivery, type Delivery } from './index';
 import { presentWebHookLog } from './log.presenter';
 import { discussionsEvent, insertHook } from './delivery.test-helpers';
+import { createSampleStore } from './samples.store';
 
 const T = DOMAIN_EVENT_TYPES.discussions;
+const A = DOMAIN_EVENT_TYPES.alerts;
 
 interface Received {
   path: string;
@@ -280,6 +282,110 @@ describe('Hook delivery', () => {
     expect(second).toMatchObject({ status: 'delivered', attempts: 1 });
   });
 
+  it('When an alert is recorded and resolved, then alert_events hooks (a group’s too) get Alert Hooks, others nothing', async () => {
+    const groupId = nextId++;
+    const projectId = nextId++;
+    await consume({
+      ...discussionsEvent(EVENT_TYPES.identity.projectCreated, projectId, {}),
+      producer: 'gateway',
+      data: projectEventFields(projectId, { ancestorGroupIds: [groupId], fullPath: 'ops/web' }),
+    });
+    const hook = await addHook({
+      parentKind: 'project',
+      parentId: projectId,
+      url: `${receiver.url}/project-alerts`,
+      token: 'alert-token',
+      events: { alert_events: true },
+    });
+    const issuesOnly = await addHook({
+      parentKind: 'project',
+      parentId: projectId,
+      events: { issues_events: true, note_events: true },
+    });
+    const groupHook = await addHook({
+      parentKind: 'group',
+      parentId: groupId,
+      url: `${receiver.url}/group-alerts`,
+      events: { alert_events: true },
+    });
+    const state = {
+      title: 'Disk full',
+      severity: 'critical',
+      status: 'triggered',
+      startedAt: '2026-11-28T09:00:00.000Z',
+      endedAt: null,
+      events: 1,
+      service: 'db',
+      monitoringTool: 'Prometheus',
+      hosts: ['db-1'],
+      environmentName: null,
+    };
+    const alert = (type: string, data: Record<string, unknown>) => ({
+      ...discussionsEvent(type, projectId, { alertId: '77', alertIid: 4, ...data }),
+      producer: 'alerts',
+      actor: null,
+    });
+    const created = alert(A.alertCreated, {
+      title: 'Disk full',
+      description: null,
+      severity: 'critical',
+      createIncident: false,
+      state,
+    });
+    await consume(created);
+    const endedAt = '2026-11-28T09:30:00.000Z';
+    await consume(alert(A.alertResolved, { state: { ...state, status: 'resolved', endedAt } }));
+    await drain(hook._id);
+    await drain(groupHook._id);
+
+    expect(await delivery.store.ofHook(issuesOnly._id)).toEqual([]);
+    const toProject = receiver.received.filter((r) => r.path === '/project-alerts');
+    const toGroup = receiver.received.filter((r) => r.path === '/group-alerts');
+    expect(toGroup.map((r) => (r.body.object_attributes as { action: string }).action)).toEqual([
+      'create',
+      'resolve',
+    ]);
+    expect(toProject).toHaveLength(2);
+    expect(toProject[0]!.headers).toMatchObject({
+      'x-gitlab-event': 'Alert Hook',
+      'x-gitlab-token': 'alert-token',
+      'x-gitlab-event-uuid': created.id,
+    });
+    expect(Object.keys(toProject[0]!.body)).toEqual([
+      'object_kind',
+      'event_type',
+      'project',
+      'object_attributes',
+    ]);
+    expect(toProject[0]!.body).toMatchObject({
+      object_kind: 'alert',
+      event_type: 'alert',
+      project: { id: projectId, path_with_namespace: 'ops/web' },
+    });
+    expect(toProject[0]!.body.object_attributes).toEqual({
+      iid: 4,
+      title: 'Disk full',
+      url: 'http://gl.test/ops/web/-/alert_management/4/details',
+      severity: 'critical',
+      events: 1,
+      status: 'triggered',
+      started_at: '2026-11-28T09:00:00.000Z',
+      ended_at: null,
+      monitoring_tool: 'Prometheus',
+      service: 'db',
+      hosts: ['db-1'],
+      environment: null,
+      action: 'create',
+    });
+    expect(toProject[1]!.body.object_attributes).toMatchObject({
+      status: 'resolved',
+      ended_at: endedAt,
+      action: 'resolve',
+    });
+    const [logged] = await delivery.store.ofHook(hook._id);
+    expect(logged).toMatchObject({ trigger: 'alert_hooks', eventName: 'Alert Hook', status: 'delivered' });
+  });
+
   it('When an event is delivered again by the bus, then nothing more is queued', async () => {
     const projectId = nextId++;
     const hook = await addHook({
@@ -369,6 +475,34 @@ describe('Hook delivery', () => {
     const [blocked] = await delivery.store.ofHook(hook._id);
     expect(blocked).toMatchObject({ status: 'failed', last: { responseStatus: 'internal error' } });
     expect(blocked!.reason).toMatch(/^URL is blocked: /);
+  });
+
+  it('When a group hook’s test looks for a project, then it takes the first below the group with the record, across batches', async () => {
+    const samples = createSampleStore(delivery.models);
+    const groupId = nextId++;
+    const first = nextId;
+    nextId += 205;
+    await delivery.models.projects.insertMany(
+      Array.from({ length: 205 }, (_, i) => ({
+        _id: first + i,
+        name: `p${i}`,
+        path: `p${i}`,
+        fullPath: `g/sub/p${i}`,
+        namespaceId: groupId + 1,
+        ancestorGroupIds: [groupId, groupId + 1],
+        visibility: 'private',
+        occurredAt: new Date().toISOString(),
+      })),
+    );
+    expect(await samples.belowGroup(groupId, 'issue')).toEqual({ projectId: first, event: null });
+    expect(await samples.belowGroup(groupId + 1, 'note')).toEqual({ projectId: first, event: null });
+    expect(await samples.belowGroup(nextId++, 'issue')).toBeNull();
+    const late = issueEvent(T.issueOpened, first + 203, 1);
+    const later = issueEvent(T.issueOpened, first + 204, 1);
+    await samples.record(later);
+    await samples.record(late);
+    expect(await samples.belowGroup(groupId, 'issue')).toEqual({ projectId: first + 203, event: late });
+    expect(await samples.belowGroup(groupId, 'mergeRequest')).toEqual({ projectId: first, event: null });
   });
 
   it('When a lease is held, then another owner gets it only once it lapsed', async () => {

@@ -131,6 +131,8 @@ export function createDeliveryModels(connection: Connection): DeliveryModels {
     visibility: String,
     occurredAt: String,
   });
+  // The projects below a group, in id order (a group hook's test).
+  projects.index({ ancestorGroupIds: 1, _id: 1 });
   return {
     deliveries: defineModel(connection, 'HookDelivery', deliveries, 'web_hook_deliveries'),
     leases: defineModel(connection, 'HookLease', leases, 'web_hook_leases'),

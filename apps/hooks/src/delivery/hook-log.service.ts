@@ -1,7 +1,8 @@
-import { NotFoundError, type PageRequest } from '@gl/service-kit';
-import type { DeliveryDoc } from './delivery.models';
+import { HttpError, NotFoundError, type PageRequest } from '@gl/service-kit';
+import type { HookDoc } from '../hooks.models';
+import type { DeliveryAttempt, DeliveryDoc } from './delivery.models';
 import type { DeliveryStore } from './delivery.store';
-import type { Sender } from './sender';
+import { interpolatedUrl, type Sender } from './sender';
 
 /** WebHookLog::MAX_RECENT_DAYS (app/models/hooks/web_hook_log.rb): the log route shows a week. */
 const RECENT_DAYS = 7;
@@ -30,11 +31,17 @@ function recentSince(now: Date): Date {
 
 export interface HookLogDeps {
   store: DeliveryStore;
-  sender: Pick<Sender, 'wake'>;
-  /** How long a resend waits for its attempt's answer before it answers without one. */
-  resendWaitMs: number;
+  sender: Pick<Sender, 'wake' | 'sendThrough'>;
+  /** A request's timeout (Gitlab.config.gitlab.webhook_timeout): how long a resend's own attempt may take. */
+  timeoutMs: number;
   retryForMs: number;
 }
+
+/** WebHooks::Events::ResendService#url_changed_response (app/services/web_hooks/events/resend_service.rb). */
+export const URL_CHANGED = 'The hook URL has changed, and this log entry cannot be retried';
+
+/** lib/api/hooks/resend_hook.rb: `render_api_error!(result.message, 422)`. */
+const unprocessable = (message: string) => new HttpError(422, { message });
 
 /** A hook's delivery log (WebHooks::WebHookLogsFinder) and resends (WebHooks::Events::ResendService). */
 export function createHookLogService(deps: HookLogDeps) {
@@ -50,34 +57,53 @@ export function createHookLogService(deps: HookLogDeps) {
   }
 
   /**
-   * Polls until the delivery was attempted once: its answer's code; null without an answer, when the wait
-   * is over, or at once when it waits behind an earlier delivery's retry (the hook's order is kept).
+   * The copy's first attempt, polled while another replica sends the hook's queue: until `until` while the
+   * copy waits its turn, then while it is the hook's next delivery (being sent) for one request's time.
+   * Null without an attempt by then, or at once when it waits behind an earlier delivery's retry.
    */
-  async function attemptedStatus(hookId: number, id: number): Promise<number | null> {
-    const deadline = Date.now() + deps.resendWaitMs;
+  async function attemptOf(hookId: number, id: number, until: number): Promise<DeliveryAttempt | null> {
+    const last = until + deps.timeoutMs;
     for (;;) {
       const doc = await store.find(hookId, id);
-      if (doc?.last) {
-        const status = Number(doc.last.responseStatus);
-        return Number.isInteger(status) ? status : null;
-      }
+      if (!doc || doc.last) return doc?.last ?? null;
       const head = await store.head(hookId);
-      const held = head !== null && head._id !== id && new Date(head.nextAttemptAt).getTime() > Date.now();
-      if (!doc || held || Date.now() >= deadline) return null;
+      const now = Date.now();
+      const held = head !== null && head._id !== id && new Date(head.nextAttemptAt).getTime() > now;
+      if (held || now >= last || (now >= until && head?._id !== id)) return null;
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
   }
 
   /**
-   * `hook.web_hook_logs.find(params[:hook_log_id])` (404), then a copy with the same payload and
-   * Idempotency-Key, queued behind the hook's pending deliveries; ResendService sends at once, so the
-   * answer's code is awaited a while.
+   * lib/api/hooks/resend_hook.rb: `hook.web_hook_logs.find(params[:hook_log_id])` (404), then
+   * WebHooks::Events::ResendService (app/services/web_hooks/events/resend_service.rb): 422 URL_CHANGED when
+   * the hook's interpolated URL is no longer the one the log was sent to (WebHookLog#url_current?), else
+   * `web_hook.execute(request_data, trigger, idempotency_key:)`: WebHookService#execute sends at once and
+   * answers the code (201 `{"response_status": code}`, lib/api/entities/retry_webhook_event.rb), any code,
+   * or 422 with the error when no answer came (a timeout, a refused connection, a blocked URL).
+   *
+   * Here a resend is a copy with the same payload and Idempotency-Key queued behind the hook's pending
+   * deliveries (the hook's order holds, and a failed copy is retried like any delivery). This request sends
+   * the queue up to the copy itself (sender `sendThrough`), or waits for the replica that holds it, so the
+   * answer is GitLab's whenever the copy's turn comes within one request timeout (HOOKS_TIMEOUT_MS, GitLab's
+   * webhook_timeout): the code, or 422 with the error (the copy then goes on being retried). Only when
+   * earlier deliveries hold it back longer (one waits for a retry, or they take the whole timeout) is the
+   * answer 201 `{"response_status": null}`: queued, its outcome in the log; GitLab has no such case.
    */
-  async function resend(hookId: number, logId: number): Promise<number | null> {
-    const copy = await store.resend(hookId, logId, new Date(), deps.retryForMs);
+  async function resend(hook: HookDoc, logId: number): Promise<number | null> {
+    const original = await store.find(hook._id, logId);
+    if (!original) throw new NotFoundError();
+    if (original.url !== null && original.url !== interpolatedUrl(hook)) throw unprocessable(URL_CHANGED);
+    const copy = await store.resend(hook._id, logId, new Date(), deps.retryForMs);
     if (!copy) throw new NotFoundError();
+    const until = Date.now() + deps.timeoutMs;
+    await deps.sender.sendThrough(hook._id, { id: copy._id, sequence: copy.sequence, until });
     deps.sender.wake();
-    return attemptedStatus(hookId, copy._id);
+    const attempt = await attemptOf(hook._id, copy._id, until);
+    if (!attempt) return null;
+    const status = Number(attempt.responseStatus);
+    if (Number.isInteger(status)) return status;
+    throw unprocessable(attempt.error ?? attempt.responseBody);
   }
 
   return { recent, resend };

@@ -31,7 +31,7 @@ export interface Delivery {
   subscription: Subscription;
   /** The routes of the hooks' delivery logs and resends (lib/api/hooks/events.rb, resend_hook.rb). */
   logRouter(service: HooksService): Router;
-  /** The route of project hook tests (lib/api/hooks/trigger_test.rb). */
+  /** The routes of project and group hook tests (lib/api/hooks/trigger_test.rb). */
   testRouter(service: HooksService): Router;
 }
 
@@ -94,8 +94,8 @@ export function createDelivery(deps: DeliveryDeps): Delivery {
   const logs = createHookLogService({
     store,
     sender,
-    // A resend answers with its attempt's code when it got one soon; the attempt goes on regardless.
-    resendWaitMs: Math.min(config.HOOKS_TIMEOUT_MS, 4_000),
+    // A resend answers its attempt's outcome as GitLab's does when its turn comes within one timeout.
+    timeoutMs: config.HOOKS_TIMEOUT_MS,
     retryForMs: config.HOOKS_RETRY_FOR_MS,
   });
   const tests = createHookTestService({

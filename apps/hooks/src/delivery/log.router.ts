@@ -33,8 +33,8 @@ export function createHookLogRouter(hooks: HooksService, logs: HookLogService): 
       const ns = kind.access(ctx);
       const { hook_id, hook_log_id } = params();
       const hook = await hooks.find(parentOf(ns), hook_id);
-      // lib/api/entities/retry_webhook_event.rb: the answer's code.
-      sendJson(res, 201, { response_status: await logs.resend(hook._id, hook_log_id) });
+      // lib/api/entities/retry_webhook_event.rb: the answer's code (hook-log.service.ts `resend`).
+      sendJson(res, 201, { response_status: await logs.resend(hook, hook_log_id) });
     });
   }
   return router;

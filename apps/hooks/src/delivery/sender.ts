@@ -31,6 +31,13 @@ export const DEFAULT_SENDER_OPTIONS = {
   maxResponseBytes: 16 * 1024,
 };
 
+/** Where a drain stops: after the delivery `id` (at `sequence` in the hook's order), or at `until` (ms). */
+export interface DrainThrough {
+  id: number;
+  sequence: number;
+  until: number;
+}
+
 /** Back-off after `attempts` failed attempts: base, 2×base, 4×base… at most `max`. */
 export function retryDelayMs(attempts: number, baseMs: number, maxMs: number): number {
   return Math.min(maxMs, baseMs * 2 ** Math.max(0, attempts - 1));
@@ -103,6 +110,8 @@ export function createSender(deps: {
 }) {
   const { store, hooks, options, logger } = deps;
   const owner = randomUUID();
+  /** The hooks this replica is draining now (a pass and a resend may both try one). */
+  const draining = new Set<number>();
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<void> | null = null;
   let stopped = false;
@@ -162,14 +171,28 @@ export function createSender(deps: {
       );
   }
 
-  /** Sends what is due of one hook's queue, in order, while holding its lease. */
-  async function drainHook(hookId: number): Promise<void> {
-    if (!(await store.takeLease(hookId, owner, options.leaseMs))) return;
+  /**
+   * Sends what is due of one hook's queue, in order, while holding its lease (and, within this replica,
+   * while no other pass or resend drains it: they share the lease's owner). With `through`, stops once
+   * that delivery was attempted, or before a request that would start after `through.until`.
+   */
+  async function drainHook(hookId: number, through?: DrainThrough): Promise<void> {
+    if (draining.has(hookId)) return;
+    draining.add(hookId);
+    try {
+      if (await store.takeLease(hookId, owner, options.leaseMs)) await drainLeased(hookId, through);
+    } finally {
+      draining.delete(hookId);
+    }
+  }
+
+  async function drainLeased(hookId: number, through?: DrainThrough): Promise<void> {
     try {
       for (;;) {
         if (stopped) return;
         const delivery = await store.head(hookId);
         if (!delivery) return;
+        if (through && (delivery.sequence > through.sequence || Date.now() >= through.until)) return;
         if (new Date(delivery.nextAttemptAt).getTime() > Date.now()) {
           // What waits behind a retry is due no sooner, so it does not fill the passes meanwhile.
           await store.holdBehind(hookId, new Date(delivery.nextAttemptAt));
@@ -198,6 +221,7 @@ export function createSender(deps: {
           continue;
         }
         await attempt(hook, delivery);
+        if (delivery._id === through?.id) return;
       }
     } finally {
       await store.releaseLease(hookId, owner);
@@ -229,6 +253,11 @@ export function createSender(deps: {
 
   return {
     runOnce,
+    /**
+     * A resend's turn (hook-log.service.ts): the hook's queue sent now, in order, up to and including the
+     * delivery `through.id`; nothing when another sender holds the hook's queue.
+     */
+    sendThrough: (hookId: number, through: DrainThrough): Promise<void> => drainHook(hookId, through),
     /**
      * A test delivery (TestHooks::BaseService runs `hook.execute(data, trigger_key, force: true)`): sent at
      * once, outside the hook's queue and never retried, and logged as it ended.

@@ -9,6 +9,7 @@ import {
   type UserSummary,
 } from '@gl/contracts';
 import { eventData } from '@gl/service-kit';
+import { ALERT_ACTIONS, alertPayload } from './alert';
 import { hookChangesOf } from './changes';
 import type { DiscussionsSource } from './discussions-source';
 import { issueHookAttrs, labelsOf, mergeRequestHookAttrs } from './issuable';
@@ -45,6 +46,7 @@ export const DELIVERED_EVENT_TYPES = [
   ...Object.keys(ISSUE_ACTIONS),
   ...Object.keys(MERGE_REQUEST_ACTIONS),
   ...Object.keys(NOTE_ACTIONS),
+  ...Object.keys(ALERT_ACTIONS),
 ];
 
 /**
@@ -75,6 +77,8 @@ export const SCOPES = {
     trigger: 'merge_request_hooks',
     eventName: 'Merge Request Hook',
   },
+  // Beyond GitLab's webhooks: its integrations' alert_hooks scope, with WebHookService#hook_to_event's name.
+  alert: { flag: 'alert_events', trigger: 'alert_hooks', eventName: 'Alert Hook' },
 } satisfies Record<string, HookScope>;
 
 /**
@@ -89,6 +93,7 @@ export function scopeOf(event: EventEnvelope): HookScope | null {
     return data.audience?.confidential ? SCOPES.confidentialIssue : SCOPES.issue;
   }
   if (event.type in MERGE_REQUEST_ACTIONS) return SCOPES.mergeRequest;
+  if (event.type in ALERT_ACTIONS) return SCOPES.alert;
   if (event.type in NOTE_ACTIONS) {
     // note.updated / note.deleted carry note.created's fields and more (noteChangedData).
     const data = eventData(noteCreatedData, event);
@@ -174,5 +179,6 @@ export async function buildPayload(
   if (input.event.type in ISSUE_ACTIONS) return issuePayload(input, scope);
   if (input.event.type in MERGE_REQUEST_ACTIONS) return mergeRequestPayload(input);
   if (input.event.type in NOTE_ACTIONS) return notePayload(input, scope === SCOPES.confidentialNote);
+  if (input.event.type in ALERT_ACTIONS) return alertPayload(input.event, input.project, input.externalUrl);
   return null;
 }

@@ -23,6 +23,12 @@ export const EVENT_TEXT_LIMITS = {
   noteBody: 1_000,
   /** An alert's description: AlertManagement::Alert keeps 1,000 characters (DESCRIPTION_MAX_LENGTH). */
   alertDescription: 1_000,
+  /**
+   * An alert's service, monitoring tool, environment name and hosts (each host, and how many): GitLab
+   * validates them to 100 (service, monitoring_tool) and 255 (hosts joined),
+   * app/models/alert_management/alert.rb.
+   */
+  alertField: 255,
   /** push_data.commit_title: the first line cut at 70 (PushEventPayloadService#commit_title). */
   commitTitle: 70,
   /**
@@ -85,6 +91,8 @@ export const DOMAIN_EVENT_TYPES = {
   alerts: {
     alertCreated: 'gl.alerts.alert.created',
     alertResolved: 'gl.alerts.alert.resolved',
+    /** An alert's status set to triggered, acknowledged or ignored (PUT status): see alertUpdatedData. */
+    alertUpdated: 'gl.alerts.alert.updated',
   },
 } as const;
 
@@ -155,6 +163,28 @@ export const branchPushedData = z.object({
 });
 export type BranchPushedData = z.infer<typeof branchPushedData>;
 
+/**
+ * The alert as it stands after the change (AlertManagement::Alert's fields a webhook's `alert` payload
+ * shows), for the hooks service's alert_events. Bounded as the alerts service maps payloads
+ * (apps/alerts/src/alert-payload.ts: title 200, service and monitoring tool 100, hosts 255 joined,
+ * environment 255), each field cut again where it is published. Optional on the older events: those
+ * published before it carry none.
+ */
+export const alertStateData = z.object({
+  title: z.string().max(EVENT_TEXT_LIMITS.title),
+  severity: z.string().max(16),
+  status: z.string().max(16),
+  startedAt: z.string().max(40),
+  endedAt: z.string().max(40).nullable(),
+  /** How many payloads the alert has counted (GitLab's `events`). */
+  events: z.number().int(),
+  service: z.string().max(EVENT_TEXT_LIMITS.alertField).nullable(),
+  monitoringTool: z.string().max(EVENT_TEXT_LIMITS.alertField).nullable(),
+  hosts: z.array(z.string().max(EVENT_TEXT_LIMITS.alertField)).max(EVENT_TEXT_LIMITS.alertField),
+  environmentName: z.string().max(EVENT_TEXT_LIMITS.alertField).nullable(),
+});
+export type AlertStateData = z.infer<typeof alertStateData>;
+
 /** `gl.alerts.alert.created`: discussions opens an incident issue when `createIncident` is true. */
 export const alertCreatedData = z.object({
   alertId: z.string(),
@@ -163,6 +193,7 @@ export const alertCreatedData = z.object({
   description: z.string().max(EVENT_TEXT_LIMITS.alertDescription).nullable(),
   severity: z.string(),
   createIncident: z.boolean(),
+  state: alertStateData.optional(),
 });
 export type AlertCreatedData = z.infer<typeof alertCreatedData>;
 
@@ -170,8 +201,17 @@ export type AlertCreatedData = z.infer<typeof alertCreatedData>;
 export const alertResolvedData = z.object({
   alertId: z.string(),
   alertIid: z.number().int(),
+  state: alertStateData.optional(),
 });
 export type AlertResolvedData = z.infer<typeof alertResolvedData>;
+
+/** `gl.alerts.alert.updated`: a status other than resolved set on an alert (for webhooks). */
+export const alertUpdatedData = z.object({
+  alertId: z.string(),
+  alertIid: z.number().int(),
+  state: alertStateData,
+});
+export type AlertUpdatedData = z.infer<typeof alertUpdatedData>;
 
 /** `gl.discussions.incident.opened`: alerts records `issue_iid` on the alert. */
 export const incidentOpenedData = z.object({

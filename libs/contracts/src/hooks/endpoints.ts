@@ -8,6 +8,7 @@ import {
   hookLogParams,
   listHookEventsParams,
   listHooksQuery,
+  testGroupHookParams,
   testProjectHookParams,
   updateGroupHookBody,
   updateProjectHookBody,
@@ -199,6 +200,20 @@ const GROUP_HOOK_ENDPOINTS = [
     params: hookLogParams,
     response: { status: 201, description: 'Resent', schema: retryWebhookEventEntity },
     errors: [401, 403, 404, 422],
+  },
+  {
+    method: 'POST',
+    path: '/groups/{id}/hooks/{hook_id}/test/{trigger}',
+    operationId: 'testGroupHook',
+    summary:
+      'Send the newest issue, merge request or note of a project below the group to the hook now ' +
+      '(lib/api/hooks/trigger_test.rb with TestHooks::GroupService)',
+    tags,
+    auth: 'token',
+    higherTier: true,
+    params: testGroupHookParams,
+    response: { status: 201, description: '{"message":"201 Created"}: the hook answered 2xx' },
+    errors: [400, 401, 403, 404, 422],
   },
 ] as const satisfies readonly EndpointDeclaration[];
 

@@ -47,6 +47,8 @@ export const projectHookEntity = hookEntity.extend({
   resource_access_token_events: z.boolean(),
   resource_deploy_token_events: z.boolean(),
   vulnerability_events: z.boolean(),
+  /** Beyond GitLab: alerts as Alert Hooks (BEYOND_GITLAB_HOOK_EVENT_FLAGS). */
+  alert_events: z.boolean(),
 });
 export type ProjectHookEntity = z.infer<typeof projectHookEntity>;
 
@@ -70,6 +72,8 @@ export const groupHookEntity = hookEntity.extend({
   milestone_events: z.boolean(),
   vulnerability_events: z.boolean(),
   resource_access_token_events: z.boolean(),
+  /** Beyond GitLab: alerts of the projects below the group as Alert Hooks. */
+  alert_events: z.boolean(),
 });
 export type GroupHookEntity = z.infer<typeof groupHookEntity>;
 
@@ -97,5 +101,9 @@ export const webHookLogEntity = z.object({
 });
 export type WebHookLogEntity = z.infer<typeof webHookLogEntity>;
 
-/** lib/api/entities/retry_webhook_event.rb: the resent request's answer code (null: not answered yet). */
+/**
+ * lib/api/entities/retry_webhook_event.rb: the resent request's answer code, any code (no answer at all is
+ * 422 with the error, as WebHookService#execute has it); null when the copy still waits behind the hook's
+ * earlier deliveries after one request timeout (queued, its outcome in the log).
+ */
 export const retryWebhookEventEntity = z.object({ response_status: z.number().int().nullable() });

@@ -25,8 +25,19 @@ export const HOOK_EVENT_FLAGS = [
   'vulnerability_events',
 ] as const;
 
+/**
+ * Beyond GitLab's webhooks: `alert_events`, the alerts of the project (or of the projects below the group)
+ * delivered as `object_kind: "alert"` Alert Hooks. GitLab has the switch on integrations only
+ * (Integrations::Base `alert_events`, fed by AlertManagement::Alert#execute_integrations).
+ */
+export const BEYOND_GITLAB_HOOK_EVENT_FLAGS = ['alert_events'] as const;
+
 /** Project hooks only: project_hooks.rb's `resource_deploy_token_events`. */
-export const PROJECT_HOOK_EVENT_FLAGS = [...HOOK_EVENT_FLAGS, 'resource_deploy_token_events'] as const;
+export const PROJECT_HOOK_EVENT_FLAGS = [
+  ...HOOK_EVENT_FLAGS,
+  'resource_deploy_token_events',
+  ...BEYOND_GITLAB_HOOK_EVENT_FLAGS,
+] as const;
 
 /** Group hooks only (ee/lib/api/group_hooks.rb): subgroup, member and project events. */
 export const GROUP_HOOK_EVENT_FLAGS = [
@@ -34,6 +45,7 @@ export const GROUP_HOOK_EVENT_FLAGS = [
   'subgroup_events',
   'member_events',
   'project_events',
+  ...BEYOND_GITLAB_HOOK_EVENT_FLAGS,
 ] as const;
 
 export type HookEventFlag =
@@ -111,7 +123,17 @@ export const hookLogParams = z.object({ hook_id: recordIdParam, hook_log_id: rec
  * lib/api/hooks/trigger_test.rb: `:hook_id/test/:trigger`, the trigger one of ProjectHook.triggers' names
  * (app/models/hooks/project_hook.rb), the same as the hook's event switches.
  */
-export const testProjectHookParams = z.object({
-  hook_id: recordIdParam,
-  trigger: z.enum(PROJECT_HOOK_EVENT_FLAGS),
-});
+const triggerTestParams = () =>
+  z.object({
+    hook_id: recordIdParam,
+    trigger: z.enum(PROJECT_HOOK_EVENT_FLAGS),
+  });
+
+export const testProjectHookParams = triggerTestParams();
+
+/**
+ * The same module mounted by ee/lib/api/group_hooks.rb: its `values:` are ProjectHook.triggers' for group
+ * hooks too, so `subgroup_events` is a 400 there while `resource_deploy_token_events` passes (and then is
+ * "Testing not available for this hook", GroupHook having no such trigger).
+ */
+export const testGroupHookParams = triggerTestParams();
