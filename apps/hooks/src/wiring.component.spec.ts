@@ -5,6 +5,7 @@ import { DOMAIN_EVENT_TYPES, EVENT_TYPES } from '@gl/contracts';
 import { DEVELOPER, MAINTAINER, OWNER, eventually, projectEventFields, useHarness } from '@gl/testing';
 import { fakeDiscussions, testIssue } from './payloads/fake-discussions.test-helpers';
 import { groupNamespace, projectNamespace, startHooksHarness } from './testing/hooks.harness';
+import { discussionsEvent } from './delivery/delivery.test-helpers';
 
 describe('Hook delivery in the hooks service', () => {
   const source = fakeDiscussions();
@@ -239,18 +240,7 @@ describe('Hook delivery in the hooks service', () => {
     const test = (trigger: string, as = OWNER, tier: 'free' | 'premium' = 'premium') =>
       h.call('POST', `/groups/${group.id}/hooks/${hookId}/test/${trigger}`, { ns: group, as, tier });
     const subscription = h.instance.subscriptions!.find((s) => s.durable === 'hooks-delivery')!;
-    const event = (type: string, projectId: number, data: Record<string, unknown>) => ({
-      id: randomUUID(),
-      type,
-      version: 1,
-      occurredAt: new Date().toISOString(),
-      producer: 'discussions',
-      correlationId: null,
-      actor: { id: 2, username: 'user2', name: 'User 2' },
-      projectId,
-      groupId: null,
-      data,
-    });
+    const event = discussionsEvent;
 
     // ee/app/services/test_hooks/group_service.rb: no project below the group, whatever the trigger.
     expect(await test('issues_events')).toMatchObject({
