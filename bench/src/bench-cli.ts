@@ -10,6 +10,7 @@ import { cpuSampler, infrastructurePids } from './cpu';
 import { BARE_SERVER_FLAG, runBareServer } from './bare-server';
 import { eventsScenario } from './events.bench';
 import { gatewayScenario } from './gateway.bench';
+import { hooksScenario } from './hooks.bench';
 import { stopLoad } from './load';
 import { registryScenario } from './registry.bench';
 import { scaleScenario } from './scale.bench';
@@ -33,6 +34,8 @@ const USAGE =
   '    [--per-kind R] (first each kind of the mix alone at R req/s: latency and CPU per request per process),\n' +
   '    [--kinds a,b] (only the kinds whose names contain one of these words, e.g. column,user events),\n' +
   '  pollers [--scale F] (20,000 issues × F: deep pages by offset and keyset, a GET and its 304)\n' +
+  '  hooks [--scale F] (webhooks at 200 events/s over 50 hooks, 1,000,000 × F activity events stored;\n' +
+  '    F 0.1 unless given, as 1,000,000 take about 5 minutes to store)\n' +
   '  (a plain run does gateway, alerts, registry and events at their full sizes; scale only when named)';
 const WARMUP_SECONDS = 1;
 
@@ -45,6 +48,8 @@ interface Args {
   events: number;
   ingest: number;
   scale: number;
+  /** Whether --scale was given (the hooks scenario stores a tenth of its events unless it was). */
+  scaleGiven: boolean;
   rates: number[];
   stepSeconds: number;
   perKindRate: number | null;
@@ -114,6 +119,7 @@ function readArgs(argv: string[]): Args | null {
     json: values.json,
     scenarios: values.scenario ?? [],
     scale: boundedFraction(values.scale, 'scale'),
+    scaleGiven: values.scale !== undefined,
     tags: boundedInt(values.tags, 'tags', 100_000, 1, 1_000_000),
     events: boundedInt(values.events, 'events', 1_000_000, 1, 2_000_000),
     ingest: boundedInt(values.ingest, 'ingest', 20_000, 1, 200_000),
@@ -145,6 +151,7 @@ function scenariosOf(args: Args): Scenario[] {
       kinds: args.kinds,
     }),
     streamScenario,
+    hooksScenario({ stored: Math.round(1_000_000 * (args.scaleGiven ? args.scale : 0.1)) }),
   ];
   if (args.scenarios.length === 0) return all.filter((s) => s.inDefaultRun);
   return args.scenarios.map((name) => {
@@ -227,7 +234,14 @@ async function bench(args: Args, teardown: Teardown): Promise<void> {
     gatewayPort: 0,
     databasePrefix,
     contextSecret,
-    extraEnv: { LOG_LEVEL: 'warn' },
+    // GitLab's allow_local_requests_from_web_hooks_and_services, only when the hooks scenario's receivers
+    // (on 127.0.0.1) are to be reached; the other scenarios keep GitLab's default.
+    extraEnv: {
+      LOG_LEVEL: 'warn',
+      ...(scenarios.some((s) => s.name === 'hooks')
+        ? { ALLOW_LOCAL_REQUESTS_FROM_WEB_HOOKS_AND_SERVICES: 'true' }
+        : {}),
+    },
     log,
   });
   teardown.add('stack', () => stack.stop());
