@@ -1,7 +1,7 @@
 import { EVENT_STREAM } from '@gl/contracts';
 import type { InfraHandle } from '@gl/infra';
 import type { RunningStack } from '@gl/launcher';
-import { connectBus, createLogger, type Bus } from '@gl/service-kit';
+import { RESOURCE_VERSIONS_BUCKET, connectBus, createLogger, type Bus } from '@gl/service-kit';
 import { startOwnStack } from './own-stack';
 
 /**
@@ -100,6 +100,9 @@ describe('nats cluster: the bus survives the loss of a node', () => {
     const info = await bus.jsm.streams.info(EVENT_STREAM);
     expect(info.config.num_replicas).toBe(3);
     expect(info.cluster?.replicas).toHaveLength(2);
+    // The resource versions live beside the events: a bucket on one node stopped every start without it.
+    const versions = await bus.jsm.streams.info(`KV_${RESOURCE_VERSIONS_BUCKET}`);
+    expect(versions.config.num_replicas).toBe(3);
 
     const group = await api<{ id: number }>('POST', '/groups', { name: 'ha', path: 'ha' });
     const project = await api<{ id: number }>('POST', '/projects', {

@@ -101,7 +101,7 @@ export async function runService<S extends z.ZodObject>(
     streamLimits: { maxAgeMs: config.NATS_STREAM_MAX_AGE, maxBytes: config.NATS_STREAM_MAX_BYTES },
   });
   watchStorage(metrics, connection, bus);
-  const versions = await openResourceVersions(bus);
+  const versions = await openResourceVersions(bus, { replicas: config.NATS_STREAM_REPLICAS, logger });
   const consumerVersionKey = definition.consumerVersionKey ?? serviceVersionKey(definition.name);
   const outbox = createOutbox({ connection, bus, logger, metrics, maxAttempts: config.OUTBOX_MAX_ATTEMPTS });
   const readiness = async (): Promise<Record<string, boolean>> => ({

@@ -2,6 +2,7 @@ import { Kvm, type KV } from '@nats-io/kv';
 import { VERSIONED_SERVICES, type NamespaceContext } from '@gl/contracts';
 import type { Logger } from 'pino';
 import type { Bus } from './bus';
+import { whileUnavailable } from './cluster-waits';
 
 /**
  * Versions of what the services answer, kept where every process sees them (a JetStream key-value bucket),
@@ -73,9 +74,19 @@ export interface ResourceVersions {
 const STREAM = `KV_${RESOURCE_VERSIONS_BUCKET}`;
 const subjectOf = (key: string): string => `$KV.${RESOURCE_VERSIONS_BUCKET}.${key}`;
 
-/** Opens (creating it once) the bucket; one value per key, kept until replaced. */
-export async function openResourceVersions(bus: Pick<Bus, 'js' | 'jsm'>): Promise<ResourceVersions> {
-  const kv: KV = await new Kvm(bus.js).create(RESOURCE_VERSIONS_BUCKET, { history: 1 });
+/**
+ * Opens (creating it once) the bucket; one value per key, kept until replaced. `replicas` as the event
+ * stream's (NATS_STREAM_REPLICAS): a bucket kept on one node of a cluster went with that node, and every
+ * process that started then failed. While a cluster elects a leader it waits, as the stream does.
+ */
+export async function openResourceVersions(
+  bus: Pick<Bus, 'js' | 'jsm'>,
+  options: { replicas?: number; waitMs?: number; logger?: Logger } = {},
+): Promise<ResourceVersions> {
+  const kv: KV = await whileUnavailable(
+    () => new Kvm(bus.js).create(RESOURCE_VERSIONS_BUCKET, { history: 1, replicas: options.replicas ?? 1 }),
+    { waitMs: options.waitMs ?? 60_000, what: 'resource versions bucket', logger: options.logger },
+  );
   const empty = new Uint8Array(0);
   const oneByOne = (keys: string[]) =>
     Promise.all(keys.map(async (key) => (await kv.get(key))?.revision ?? 0));
