@@ -117,8 +117,8 @@ export function deliveryConsumer(deps: DeliveryConsumerDeps): Subscription {
       const copy = await deps.models.projects.findById(event.projectId).lean<HookProjectDoc>().exec();
       if (hooked && !mayHaveHooks(hooked, event.projectId, copy)) return;
       const reaching = await hooksReaching(deps, event, copy);
-      // A project no hook reaches costs two reads per event and no write: its samples (what a hook test
-      // sends) are kept from the time it has a hook, which is when a test can be asked for.
+      // A project no hook reaches writes nothing (the hooked parents above usually spare its reads too):
+      // its samples (what a hook test sends) are kept from the time it has a hook, when a test can be asked.
       if (reaching.length === 0) return;
       await deps.samples.record(event);
       const targets = hooksFor(reaching, event, scope.flag);
