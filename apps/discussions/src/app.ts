@@ -2,6 +2,7 @@ import { DISCUSSIONS_ENDPOINTS } from '@gl/contracts';
 import {
   createCounters,
   withIdBlocks,
+  ProjectionVersion,
   createProjectionRevisions,
   createRuntimeHttpApp,
   serviceVersionKey,
@@ -28,7 +29,7 @@ import { createIssueLinksService } from './issue-links/issue-links.service';
 import { createIssueLinksRouter } from './issue-links/issue-links.router';
 import { createIssuableLists } from './lists/issuable-lists';
 import { createIssuablesScope } from './lists/issuables.scope';
-import { createScopeReads, ProjectionChanges } from './lists/scope-reads';
+import { createScopeReads } from './lists/scope-reads';
 import { createIssuesRouter } from './issues/issues.router';
 import { createIssueListsRouter } from './issues/issue-lists.router';
 import { createIssueRelationsRouter } from './issues/issue-relations.router';
@@ -104,7 +105,7 @@ export function createDiscussionsApp(runtime: ServiceRuntime): ServiceInstance {
   });
   const revisions = createProjectionRevisions(runtime.connection);
   // Group lists keep the projection's reads while this process's consumer changes nothing (scope-reads.ts).
-  const projectionChanges = new ProjectionChanges();
+  const projectionChanges = new ProjectionVersion();
   const scope = createIssuablesScope(models, createScopeReads(models, projectionChanges, revisions));
   const lists = createIssuableLists(store, scope);
   const pages = { noteables, lists, scope, revisions, labels: labelCopies };

@@ -1,6 +1,7 @@
 import { testPrincipal } from '@gl/testing';
 import type { EventsModels } from './events.models';
-import { ProjectionVersion, createAccessCache } from './access.cache';
+import { ProjectionVersion } from '@gl/service-kit';
+import { createAccessCache } from './access.cache';
 
 /** A stand-in for the projection models that counts reads (find → select → lean → exec chains). */
 function countingModels() {

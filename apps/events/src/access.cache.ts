@@ -1,17 +1,6 @@
 import type { InternalContext } from '@gl/contracts';
-import type { ProjectionRevisions } from '@gl/service-kit';
+import type { ProjectionRevisions, ProjectionVersion } from '@gl/service-kit';
 import type { EventsModels, GroupDoc, MemberDoc, ProjectDoc } from './events.models';
-
-/**
- * Counts changes to the identity projections made by this process's consumer, so the read side reloads
- * them right after a change instead of on every request.
- */
-export class ProjectionVersion {
-  value = 0;
-  bump(): void {
-    this.value += 1;
-  }
-}
 
 export type ProjectAccessRow = Pick<ProjectDoc, '_id' | 'destroyed' | 'visibility' | 'ancestorGroupIds'>;
 export type GroupAccessRow = Pick<GroupDoc, '_id' | 'destroyed' | 'visibility' | 'ancestorGroupIds'>;

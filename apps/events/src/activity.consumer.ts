@@ -2,6 +2,7 @@ import type { Model } from 'mongoose';
 import { DURABLES, EVENT_SUBJECTS, EVENT_TYPES, memberEventData, type EventEnvelope } from '@gl/contracts';
 import {
   PoisonMessageError,
+  ProjectionVersion,
   applyIdentityEvent,
   type BatchOutcome,
   type ProjectionRevisions,
@@ -13,7 +14,6 @@ import {
   recordMembership,
   userCopyHandlers,
 } from '@gl/service-kit';
-import { ProjectionVersion } from './access.cache';
 import { createActivityLogStore } from './activity-log.store';
 import { streamsOf } from './activity-scopes';
 import { RENEW_MS, type ActivitySequence } from './activity-sequence';

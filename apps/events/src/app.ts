@@ -1,12 +1,13 @@
 import { EVENTS_API_ENDPOINTS } from '@gl/contracts';
 import {
+  ProjectionVersion,
   createProjectionRevisions,
   createRuntimeHttpApp,
   serviceVersionKey,
   type ServiceInstance,
   type ServiceRuntime,
 } from '@gl/service-kit';
-import { ProjectionVersion, createAccessCache } from './access.cache';
+import { createAccessCache } from './access.cache';
 import { createActivitySequence } from './activity-sequence';
 import { activityLogSubscription, createActivityRecorder, type ActivityRecorder } from './activity.consumer';
 import { createAuthorRemovalJob, type AuthorRemovalJob } from './author-removal.job';

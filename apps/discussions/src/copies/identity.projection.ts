@@ -1,9 +1,13 @@
 import { DURABLES } from '@gl/contracts';
-import { accessCopySubscription, type ProjectionRevisions, type Subscription } from '@gl/service-kit';
+import {
+  accessCopySubscription,
+  type ProjectionRevisions,
+  type ProjectionVersion,
+  type Subscription,
+} from '@gl/service-kit';
 import type { DiscussionsModels } from '../discussions.models';
 import { createPositionsStore } from '../issues/positions.store';
 import { positionScopeOfProject } from '../lists/root-scope';
-import type { ProjectionChanges } from '../lists/scope-reads';
 
 /**
  * Keeps discussions' copy of projects (with their feature levels) and memberships: group and instance lists
@@ -20,7 +24,7 @@ export function identityProjection(
   /** Told each identity revision once applied: wider lists wait for the caller's (lists/issuable-pages.ts). */
   revisions: Pick<ProjectionRevisions, 'applied'> | null = null,
   /** Told after each event is applied: group lists read the copies again (lists/scope-reads.ts). */
-  changes: Pick<ProjectionChanges, 'bump'> | null = null,
+  changes: Pick<ProjectionVersion, 'bump'> | null = null,
 ): Subscription {
   const positions = createPositionsStore(models);
   const subscription = accessCopySubscription(

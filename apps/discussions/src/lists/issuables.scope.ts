@@ -1,5 +1,5 @@
 import { ACCESS_LEVELS, type InternalContext, type NamespaceContext } from '@gl/contracts';
-import { accessLevelOf, todayUtc, type FeatureLevels } from '@gl/service-kit';
+import { ProjectionVersion, accessLevelOf, todayUtc, type FeatureLevels } from '@gl/service-kit';
 import type { MembershipDoc } from '@gl/service-kit';
 import type { DiscussionsModels } from '../discussions.models';
 import type { MilestoneDoc, ProjectRefDoc } from '../copies/copies.models';
@@ -7,7 +7,7 @@ import type { FinderLookups, FinderViewer, ReadableProject } from './issuables.f
 import { ANY_REACTION } from './finder-filters';
 import { positionScopeOfProject } from './root-scope';
 import { createIssuableKeysetStore } from './issuable-keyset.store';
-import { createScopeReads, ProjectionChanges, type ScopeReads } from './scope-reads';
+import { createScopeReads, type ScopeReads } from './scope-reads';
 
 /** Admins read every project (`read_all_resources`); the level the finder gives them. */
 const ADMIN_LEVEL = 60;
@@ -101,7 +101,7 @@ export function createIssuablesScope(
     'projects' | 'groups' | 'members' | 'milestones' | 'users' | 'awardEmoji' | 'noteables' | 'noteableWords'
   >,
   /** The projection reads group lists repeat (scope-reads.ts); by default read every time. */
-  reads: ScopeReads = createScopeReads(models, new ProjectionChanges(), null, 0),
+  reads: ScopeReads = createScopeReads(models, new ProjectionVersion(), null, 0),
 ) {
   /** The caller's level on each project: its own membership or one of its ancestor groups', unexpired. */
   async function levels(

@@ -1,5 +1,6 @@
 import type { DiscussionsModels } from '../discussions.models';
-import { createScopeReads, ProjectionChanges } from './scope-reads';
+import { ProjectionVersion } from '@gl/service-kit';
+import { createScopeReads } from './scope-reads';
 
 /** Models whose `find` counts its calls and answers `rows`. */
 function countingModels(rows: unknown[] = []) {
@@ -30,7 +31,7 @@ const ctx = (visibility: number, user: number, id = 5) => ({
 describe('scope reads kept per process', () => {
   it('When nothing changed, then a root group tree and a caller’s memberships are read once', async () => {
     const { models, calls } = countingModels();
-    const reads = createScopeReads(models, new ProjectionChanges(), knownRevisions(3, 2));
+    const reads = createScopeReads(models, new ProjectionVersion(), knownRevisions(3, 2));
     await reads.tree(1, ctx(3, 2));
     await reads.tree(1, ctx(3, 2));
     await reads.memberships(5, ctx(3, 2));
@@ -40,7 +41,7 @@ describe('scope reads kept per process', () => {
 
   it('When this process applied an identity event, then both are read again', async () => {
     const { models, calls } = countingModels();
-    const changes = new ProjectionChanges();
+    const changes = new ProjectionVersion();
     const reads = createScopeReads(models, changes, knownRevisions(3, 2));
     await reads.tree(1, ctx(3, 2));
     await reads.memberships(5, ctx(3, 2));
@@ -53,7 +54,7 @@ describe('scope reads kept per process', () => {
   it('When a request carries newer revisions than an entry was read at (a change another replica applied), then it is read again', async () => {
     const { models, calls } = countingModels();
     let known = { visibility: 3, user: 2 };
-    const reads = createScopeReads(models, new ProjectionChanges(), { known: () => known });
+    const reads = createScopeReads(models, new ProjectionVersion(), { known: () => known });
     await reads.tree(1, ctx(3, 2));
     await reads.memberships(5, ctx(3, 2));
     known = { visibility: 4, user: 3 };
@@ -68,7 +69,7 @@ describe('scope reads kept per process', () => {
 
   it('When the caller is someone else, then their revision requires nothing of the user’s rows', async () => {
     const { models, calls } = countingModels();
-    const reads = createScopeReads(models, new ProjectionChanges(), knownRevisions(3, 0));
+    const reads = createScopeReads(models, new ProjectionVersion(), knownRevisions(3, 0));
     await reads.memberships(7, ctx(3, 9, 5));
     await reads.memberships(7, ctx(3, 9, 5));
     expect(calls.members).toBe(1);
@@ -76,14 +77,14 @@ describe('scope reads kept per process', () => {
 
   it('When entries are older than the time to live, or nothing may be kept, then every call reads', async () => {
     const { models, calls } = countingModels();
-    const none = createScopeReads(models, new ProjectionChanges(), null, 0);
+    const none = createScopeReads(models, new ProjectionVersion(), null, 0);
     await none.tree(1, ctx(0, 0));
     await none.tree(1, ctx(0, 0));
     expect(calls.projects).toBe(2);
 
     jest.useFakeTimers({ now: Date.now() });
     try {
-      const reads = createScopeReads(models, new ProjectionChanges(), null, 1_000);
+      const reads = createScopeReads(models, new ProjectionVersion(), null, 1_000);
       await reads.tree(2, ctx(0, 0));
       jest.setSystemTime(Date.now() + 1_001);
       await reads.tree(2, ctx(0, 0));

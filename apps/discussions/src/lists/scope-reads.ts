@@ -1,15 +1,7 @@
 import type { InternalContext } from '@gl/contracts';
-import type { MembershipDoc, ProjectionRevisions } from '@gl/service-kit';
+import type { MembershipDoc, ProjectionRevisions, ProjectionVersion } from '@gl/service-kit';
 import type { DiscussionsModels } from '../discussions.models';
 import type { ProjectCopy } from './issuables.scope';
-
-/** Counts the identity projection's writes made by this process's consumer (copies/identity.projection.ts). */
-export class ProjectionChanges {
-  value = 0;
-  bump(): void {
-    this.value += 1;
-  }
-}
 
 type RevisionContext = Pick<InternalContext, 'principal' | 'identityRevision'>;
 
@@ -43,7 +35,7 @@ export const SCOPE_READS_TTL_MS = 5_000;
  */
 export function createScopeReads(
   models: Pick<DiscussionsModels, 'projects' | 'members'>,
-  changes: ProjectionChanges,
+  changes: ProjectionVersion,
   revisions: Pick<ProjectionRevisions, 'known'> | null,
   ttlMs = SCOPE_READS_TTL_MS,
 ): ScopeReads {

@@ -1,6 +1,7 @@
 import type { InternalContext, Principal } from '@gl/contracts';
 import { both, type ActivityCheck } from '../activity-criteria';
-import type { IdentityAccessCache, ProjectionVersion } from '../access.cache';
+import type { ProjectionVersion } from '@gl/service-kit';
+import type { IdentityAccessCache } from '../access.cache';
 import type { ActivityDoc } from '../events.models';
 import { activityVisibility, authorizedProjects } from '../events.visibility';
 

@@ -9,7 +9,8 @@ import {
   type ProjectionRevisions,
 } from '@gl/service-kit';
 import { activityFilter } from '../activity-criteria';
-import type { IdentityAccessCache, ProjectionVersion } from '../access.cache';
+import type { ProjectionVersion } from '@gl/service-kit';
+import type { IdentityAccessCache } from '../access.cache';
 import { canSeeProject } from '../events.visibility';
 import { streams } from '../activity-scopes';
 import type { ActivityStreams } from './activity-streams';

@@ -25,6 +25,17 @@ import { isDuplicateKeyError } from './connection';
  * Records live in the database (`$max`, by `_id`) so replicas and restarts see what another process
  * applied; this process's own records are also kept in memory and wake waiting requests at once.
  */
+/**
+ * Counts changes to the identity projections made by this process's consumer (events' access cache, discussions' group lists), so the read side reloads
+ * them right after a change instead of on every request.
+ */
+export class ProjectionVersion {
+  value = 0;
+  bump(): void {
+    this.value += 1;
+  }
+}
+
 export interface ProjectionRevisions {
   /** After the projection applied `event`: records the revision it carries (nothing without one). */
   applied(event: EventEnvelope): Promise<void>;
