@@ -41,3 +41,24 @@ export async function expectReply(
     throw new Error(`${what} answered ${r.status}: ${JSON.stringify(r.json).slice(0, 300)}`);
   return r;
 }
+
+/**
+ * One call as root that must succeed (any 2xx): the answer parsed, else an error naming the call. For
+ * scenarios that set their stack up through the API (hooks, stream).
+ */
+export async function rootCall<T>(
+  options: { gatewayUrl: string; rootToken: string },
+  method: string,
+  path: string,
+  body?: unknown,
+): Promise<T> {
+  const response = await fetch(`${options.gatewayUrl}/api/v4${path}`, {
+    method,
+    headers: { 'PRIVATE-TOKEN': options.rootToken, 'Content-Type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+    signal: AbortSignal.timeout(30_000),
+  });
+  const text = await response.text();
+  if (response.status >= 300) throw new Error(`${method} ${path} answered ${response.status}: ${text}`);
+  return JSON.parse(text) as T;
+}

@@ -6,6 +6,7 @@ import { seedActivityLog } from './events.bench';
 import { deliveryFigures, startReceivers, type DeliveryFigures, type Sent } from './hook-receivers';
 import { latencySplit, type LatencySplit } from './hook-split';
 import type { Scenario } from './scenario';
+import { rootCall } from './gateway-api';
 
 /**
  * `npm run bench -- --scenario hooks [--scale F]`: webhook delivery latency (issue 33, "Measured"): write →
@@ -64,18 +65,6 @@ interface Target {
   note: { id: number; body: string; createdAt: string; discussionId: string };
 }
 
-async function api<T>(options: HooksBenchOptions, method: string, path: string, body?: unknown): Promise<T> {
-  const response = await fetch(`${options.gatewayUrl}/api/v4${path}`, {
-    method,
-    headers: { 'PRIVATE-TOKEN': options.rootToken, 'Content-Type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-    signal: AbortSignal.timeout(30_000),
-  });
-  const text = await response.text();
-  if (response.status >= 300) throw new Error(`${method} ${path} answered ${response.status}: ${text}`);
-  return JSON.parse(text) as T;
-}
-
 /** One project with its hook, issue and comment thread, as a client makes them. */
 async function makeTarget(
   options: HooksBenchOptions,
@@ -83,22 +72,22 @@ async function makeTarget(
   index: number,
   url: string,
 ): Promise<Target> {
-  const project = await api<{ id: number }>(options, 'POST', '/projects', {
+  const project = await rootCall<{ id: number }>(options, 'POST', '/projects', {
     name: `hooked-${index}`,
     namespace_id: groupId,
   });
-  await api(options, 'POST', `/projects/${project.id}/hooks`, {
+  await rootCall(options, 'POST', `/projects/${project.id}/hooks`, {
     url,
     push_events: false,
     note_events: true,
   });
-  const issue = await api<{ id: number; iid: number; title: string }>(
+  const issue = await rootCall<{ id: number; iid: number; title: string }>(
     options,
     'POST',
     `/projects/${project.id}/issues`,
     { title: `Hooked issue ${index}` },
   );
-  const thread = await api<{ id: string; notes: { id: number; body: string; created_at: string }[] }>(
+  const thread = await rootCall<{ id: string; notes: { id: number; body: string; created_at: string }[] }>(
     options,
     'POST',
     `/projects/${project.id}/issues/${issue.iid}/discussions`,
@@ -156,7 +145,7 @@ export async function runHooksBench(options: HooksBenchOptions): Promise<HooksBe
   const receivers = await startReceivers(options.hooks);
   try {
     const suffix = Date.now().toString(36);
-    const group = await api<{ id: number }>(options, 'POST', '/groups', {
+    const group = await rootCall<{ id: number }>(options, 'POST', '/groups', {
       name: `hooks-${suffix}`,
       path: `hooks-${suffix}`,
     });

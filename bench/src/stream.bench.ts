@@ -5,6 +5,7 @@ import { connectBus, createLogger } from '@gl/service-kit';
 import { formatCpu, type CpuSampler } from './cpu';
 import type { Scenario } from './scenario';
 import { percentile, roundTenth } from './stats';
+import { rootCall } from './gateway-api';
 
 /**
  * `npm run bench -- --scenario stream`: live activity streams under load. 100 streams of one private project
@@ -44,18 +45,6 @@ export interface StreamBenchResult {
   maxMs: number;
   /** CPU ms per published event by process (delivery to every stream included). */
   cpuMsPerEvent?: Record<string, number>;
-}
-
-async function api<T>(options: StreamBenchOptions, method: string, path: string, body?: unknown): Promise<T> {
-  const response = await fetch(`${options.gatewayUrl}/api/v4${path}`, {
-    method,
-    headers: { 'PRIVATE-TOKEN': options.rootToken, 'Content-Type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-    signal: AbortSignal.timeout(30_000),
-  });
-  const text = await response.text();
-  if (response.status >= 300) throw new Error(`${method} ${path} answered ${response.status}: ${text}`);
-  return JSON.parse(text) as T;
 }
 
 /** One open stream: when each bench event (by its sequence number) arrived, and the ids in arrival order. */
@@ -124,21 +113,29 @@ export async function runStreamBench(options: StreamBenchOptions): Promise<Strea
   const rate = options.rate ?? RATE;
   const total = rate * (options.seconds ?? SECONDS);
   const suffix = Date.now().toString(36);
-  const project = await api<{ id: number }>(options, 'POST', '/projects', { path: `stream-${suffix}` });
+  const project = await rootCall<{ id: number }>(options, 'POST', '/projects', { path: `stream-${suffix}` });
   const tokens: string[] = [];
   for (let i = 0; i < USERS; i++) {
     const username = `stream-${suffix}-${i}`;
-    const user = await api<{ id: number }>(options, 'POST', '/users', {
+    const user = await rootCall<{ id: number }>(options, 'POST', '/users', {
       username,
       name: username,
       email: `${username}@example.com`,
       password: 'correct-horse-battery-staple',
     });
-    const token = await api<{ token: string }>(options, 'POST', `/users/${user.id}/personal_access_tokens`, {
-      name: 'stream',
-      scopes: ['read_api'],
+    const token = await rootCall<{ token: string }>(
+      options,
+      'POST',
+      `/users/${user.id}/personal_access_tokens`,
+      {
+        name: 'stream',
+        scopes: ['read_api'],
+      },
+    );
+    await rootCall(options, 'POST', `/projects/${project.id}/members`, {
+      user_id: user.id,
+      access_level: 20,
     });
-    await api(options, 'POST', `/projects/${project.id}/members`, { user_id: user.id, access_level: 20 });
     tokens.push(token.token);
   }
   const url = `${options.gatewayUrl}/api/v4/projects/${project.id}/events/stream?target_type=issue`;
