@@ -119,12 +119,19 @@ export async function notePayload(input: BuildInput, confidential: boolean) {
   };
   const anchor = `#note_${data.noteId}`;
   const actor = event.actor ?? GHOST_USER;
-  // A deleted note is shown from its event; so is an edited one deleted before its edit was consumed
-  // (the edit happened, and its event carries the note as edited).
+  // A deleted note is shown from its event; so is a created or edited one deleted before its event was
+  // consumed: the creation or edit happened, and the hook that later gets its deletion should have seen
+  // it (GitLab's NewNoteWorker finds nothing then and sends nothing; we promise every change is sent).
+  const fromEvent = (): HookNote =>
+    noteFromEvent(
+      'authorId' in data
+        ? data
+        : { ...data, authorId: event.actor?.id ?? GHOST_USER.id, updatedAt: data.createdAt },
+      project.id,
+    );
   const noteAt = async (noteable: string): Promise<HookNote | null> => {
-    if (action === 'delete') return noteFromEvent(data as NoteChangedData, project.id);
-    const note = await source.note(project, noteable, data.noteId);
-    return note ?? (action === 'update' ? noteFromEvent(data as NoteChangedData, project.id) : null);
+    if (action === 'delete') return fromEvent();
+    return (await source.note(project, noteable, data.noteId)) ?? fromEvent();
   };
   const noteHook = (note: HookNote, webUrl: string) => ({
     user: userHookAttrs(actor, [note.author]),

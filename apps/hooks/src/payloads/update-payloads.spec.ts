@@ -168,6 +168,25 @@ describe('Hook payloads of updates, note edits and note deletions', () => {
     expect(payload).toMatchObject({ object_attributes: { id: 99, note: 'Edited body', action: 'update' } });
   });
 
+  it('When a comment is deleted before its creation is delivered, then the creation is shown from its event', async () => {
+    const source = fakeDiscussions();
+    source.issues.set('42:7', testIssue(42, 7));
+    const { authorId: _author, updatedAt: _updated, ...created } = noteData;
+    const payload = await buildPayload(input(event(T.noteCreated, created), source), SCOPES.note);
+    expect(payload).toMatchObject({
+      user: { id: 2 },
+      object_attributes: {
+        id: 99,
+        note: 'Edited body',
+        author_id: 2,
+        created_at: noteData.createdAt,
+        updated_at: noteData.createdAt,
+        action: 'create',
+      },
+      issue: { iid: 7 },
+    });
+  });
+
   it('When a comment is deleted, then a Note Hook with action `delete` shows it from its event', async () => {
     const source = fakeDiscussions();
     source.issues.set('42:7', testIssue(42, 7));
