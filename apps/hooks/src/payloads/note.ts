@@ -124,9 +124,9 @@ export async function notePayload(input: BuildInput, confidential: boolean) {
   // it (GitLab's NewNoteWorker finds nothing then and sends nothing; we promise every change is sent).
   const fromEvent = (): HookNote =>
     noteFromEvent(
-      'authorId' in data
-        ? data
-        : { ...data, authorId: event.actor?.id ?? GHOST_USER.id, updatedAt: data.createdAt },
+      action === 'create'
+        ? { ...data, authorId: event.actor?.id ?? GHOST_USER.id, updatedAt: data.createdAt }
+        : (data as NoteChangedData),
       project.id,
     );
   const noteAt = async (noteable: string): Promise<HookNote | null> => {
