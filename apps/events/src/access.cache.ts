@@ -1,5 +1,5 @@
 import type { InternalContext } from '@gl/contracts';
-import type { ProjectionRevisions, ProjectionVersion } from '@gl/service-kit';
+import { createProjectionReadCache, type ProjectionRevisions, type ProjectionVersion } from '@gl/service-kit';
 import type { EventsModels, GroupDoc, MemberDoc, ProjectDoc } from './events.models';
 
 export type ProjectAccessRow = Pick<ProjectDoc, '_id' | 'destroyed' | 'visibility' | 'ancestorGroupIds'>;
@@ -26,21 +26,14 @@ export interface IdentityAccessCache extends AccessCache {
   at(ctx: Pick<InternalContext, 'principal' | 'identityRevision'>): AccessCache;
 }
 
-interface Entry<T> {
-  version: number;
-  loadedAt: number;
-  /** The identity revision the projection had applied when the read started (visibility or the user's). */
-  revision: number;
-  value: Promise<T>;
-}
-
 const MAX_USERS = 10_000;
 
 /**
  * The projections every visibility check reads. Each request used to scan them (FerretDB has no index but
  * `_id`: ~150 ms with 1,000 projects); now they are read again after this process changed them, when a
  * request needs newer identity revisions than an entry was read at (a revocation applied by another
- * process, or not yet applied when the entry was read), and in any case after `ttlMs`.
+ * process, or not yet applied when the entry was read), and in any case after `ttlMs`
+ * (createProjectionReadCache's rules).
  */
 export function createAccessCache(
   models: EventsModels,
@@ -48,24 +41,13 @@ export function createAccessCache(
   revisions: Pick<ProjectionRevisions, 'known'> | null = null,
   ttlMs = 5_000,
 ): IdentityAccessCache {
-  let rows: Entry<AccessRows> | null = null;
-  const members = new Map<number, Entry<MemberDoc[]>>();
-  const fresh = <T>(entry: Entry<T> | null | undefined, needed: number): entry is Entry<T> =>
-    !!entry &&
-    entry.version === version.value &&
-    entry.revision >= needed &&
-    Date.now() - entry.loadedAt < ttlMs;
-  const remember = <T>(revision: number, load: () => Promise<T>): Entry<T> => ({
-    version: version.value,
-    loadedAt: Date.now(),
-    revision,
-    value: load(),
-  });
+  // One key: every project and group. The rules (this process's writes, revisions, age) are the cache's.
+  const everything = createProjectionReadCache<'all', AccessRows>(version, ttlMs, 1);
+  const members = createProjectionReadCache<number, MemberDoc[]>(version, ttlMs, MAX_USERS);
   const known = (userId: number | null) => revisions?.known(userId) ?? { user: 0, visibility: 0 };
 
-  function loadRows(needed: number): Promise<AccessRows> {
-    if (fresh(rows, needed)) return rows.value;
-    const entry = remember(known(null).visibility, async () => {
+  const loadRows = (needed: number): Promise<AccessRows> =>
+    everything.get('all', needed, known(null).visibility, async () => {
       const [projects, groups] = await Promise.all([
         models.projects
           .find({})
@@ -78,24 +60,11 @@ export function createAccessCache(
       ]);
       return { projects, groups };
     });
-    entry.value.catch(() => (rows = null));
-    rows = entry;
-    return entry.value;
-  }
 
-  function loadMemberRows(userId: number, needed: number): Promise<MemberDoc[]> {
-    const hit = members.get(userId);
-    if (fresh(hit, needed)) return hit.value;
-    const entry = remember(known(userId).user, () =>
+  const loadMemberRows = (userId: number, needed: number): Promise<MemberDoc[]> =>
+    members.get(userId, needed, known(userId).user, () =>
       models.members.find({ userId }).lean<MemberDoc[]>().exec(),
     );
-    entry.value.catch(() => members.delete(userId));
-    members.delete(userId);
-    members.set(userId, entry);
-    // Map order is insertion order: the first key is the least recently loaded user.
-    if (members.size > MAX_USERS) members.delete(members.keys().next().value!);
-    return entry.value;
-  }
 
   const at = ({ principal, identityRevision }: Pick<InternalContext, 'principal' | 'identityRevision'>) => ({
     rows: () => loadRows(identityRevision?.visibility ?? 0),

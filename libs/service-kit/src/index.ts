@@ -37,6 +37,7 @@ export { dropIndexesIfPresent } from './mongo/indexes';
 export * from './mongo/beyond-limit-memo';
 export * from './mongo/projection';
 export * from './mongo/projection-revisions';
+export * from './mongo/projection-read-cache';
 export * from './bus';
 export * from './openapi';
 export * from './entities/user-summary';

@@ -1,5 +1,10 @@
 import type { InternalContext } from '@gl/contracts';
-import type { MembershipDoc, ProjectionRevisions, ProjectionVersion } from '@gl/service-kit';
+import {
+  createProjectionReadCache,
+  type MembershipDoc,
+  type ProjectionRevisions,
+  type ProjectionVersion,
+} from '@gl/service-kit';
 import type { DiscussionsModels } from '../discussions.models';
 import type { ProjectCopy } from './issuables.scope';
 
@@ -12,14 +17,6 @@ export interface ScopeReads {
   memberships(userId: number, ctx: RevisionContext): Promise<MembershipDoc[]>;
 }
 
-interface Entry<T> {
-  changes: number;
-  loadedAt: number;
-  /** The identity revision the projection had applied when the read started. */
-  revision: number;
-  value: Promise<T>;
-}
-
 /** Entries kept per kind; the least recently loaded goes first. */
 const MAX_ENTRIES = 10_000;
 export const SCOPE_READS_TTL_MS = 5_000;
@@ -27,11 +24,9 @@ export const SCOPE_READS_TTL_MS = 5_000;
 /**
  * The two projection reads every group list of issues or merge requests made per request (the root
  * group's projects and the caller's memberships: 2 of a board column's 5 database commands), kept per
- * process as the events service keeps its access rows (apps/events/src/access.cache.ts). An entry is
- * served only while this process's consumer wrote nothing since it was read, when the projection had
- * applied at least the request's identity revisions as it was read (a change applied by another replica
- * comes with a newer revision on the next request, and the list waits for it: projectionCaughtUp), and
- * for at most `ttlMs`. With `ttlMs` 0 nothing is kept.
+ * process as the events service keeps its access rows, by the rules of `createProjectionReadCache`
+ * (service-kit): read again after this process's consumer wrote, when a request needs newer identity
+ * revisions than an entry was read at, and after `ttlMs` (0 keeps nothing).
  */
 export function createScopeReads(
   models: Pick<DiscussionsModels, 'projects' | 'members'>,
@@ -39,38 +34,14 @@ export function createScopeReads(
   revisions: Pick<ProjectionRevisions, 'known'> | null,
   ttlMs = SCOPE_READS_TTL_MS,
 ): ScopeReads {
-  const trees = new Map<number, Entry<ProjectCopy[]>>();
-  const members = new Map<number, Entry<MembershipDoc[]>>();
-
-  function cached<T>(
-    entries: Map<number, Entry<T>>,
-    key: number,
-    needed: number,
-    revisionNow: number,
-    load: () => Promise<T>,
-  ): Promise<T> {
-    const hit = entries.get(key);
-    const now = Date.now();
-    if (hit && hit.changes === changes.value && hit.revision >= needed && now - hit.loadedAt < ttlMs) {
-      return hit.value;
-    }
-    if (ttlMs <= 0) return load();
-    const entry: Entry<T> = { changes: changes.value, loadedAt: now, revision: revisionNow, value: load() };
-    entry.value.catch(() => {
-      if (entries.get(key) === entry) entries.delete(key);
-    });
-    entries.delete(key);
-    entries.set(key, entry);
-    // Map order is insertion order: the first key is the least recently loaded.
-    if (entries.size > MAX_ENTRIES) entries.delete(entries.keys().next().value!);
-    return entry.value;
-  }
+  const trees = createProjectionReadCache<number, ProjectCopy[]>(changes, ttlMs, MAX_ENTRIES);
+  const members = createProjectionReadCache<number, MembershipDoc[]>(changes, ttlMs, MAX_ENTRIES);
 
   const known = (userId: number | null) => revisions?.known(userId) ?? { user: 0, visibility: 0 };
 
   return {
     tree: (rootGroupId, ctx) =>
-      cached(trees, rootGroupId, ctx.identityRevision?.visibility ?? 0, known(null).visibility, () =>
+      trees.get(rootGroupId, ctx.identityRevision?.visibility ?? 0, known(null).visibility, () =>
         models.projects
           .find({ rootGroupId, destroyed: { $ne: true } })
           .lean<ProjectCopy[]>()
@@ -78,8 +49,7 @@ export function createScopeReads(
       ),
     // The context's user revision is the caller's; nothing is required of anyone else's rows.
     memberships: (userId, ctx) =>
-      cached(
-        members,
+      members.get(
         userId,
         userId === ctx.principal?.id ? (ctx.identityRevision?.user ?? 0) : 0,
         known(userId).user,
