@@ -83,5 +83,19 @@ export class HttpError extends DomainError {
   }
 }
 
+/**
+ * `check_rate_limit!` (lib/api/helpers/rate_limiter.rb): 429
+ * {"message":{"error":"This endpoint has been requested too many times. Try again later."}} with
+ * `Retry-After` set to the limit's interval (`too_many_requests!`).
+ */
+export class TooManyRequestsError extends DomainError {
+  constructor(
+    readonly retryAfterSeconds: number,
+    message = 'This endpoint has been requested too many times. Try again later.',
+  ) {
+    super(message);
+  }
+}
+
 /** Infrastructure not ready (database or bus down): 503, so clients and load balancers retry elsewhere. */
 export class UnavailableError extends DomainError {}

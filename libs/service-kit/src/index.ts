@@ -38,6 +38,8 @@ export * from './mongo/beyond-limit-memo';
 export * from './mongo/projection';
 export * from './mongo/projection-revisions';
 export * from './mongo/projection-read-cache';
+export * from './mongo/window-counts';
+export * from './mongo/rate-limiter';
 export * from './bus';
 export * from './openapi';
 export * from './entities/user-summary';

@@ -19,6 +19,7 @@ import { createHookLogRouter } from './log.router';
 import { createHookTestRouter } from './test.router';
 import { createHookLogService } from './hook-log.service';
 import { createHookTestService } from './hook-test.service';
+import { createHookRateLimiter } from './rate-limits';
 import { createSampleStore } from './samples.store';
 import { createSender, DEFAULT_SENDER_OPTIONS, type Sender } from './sender';
 
@@ -105,7 +106,8 @@ export function createDelivery(deps: DeliveryDeps): Delivery {
     source,
     externalUrl: config.GITLAB_EXTERNAL_URL,
   });
-  const logRouter = (service: HooksService) => createHookLogRouter(service, logs);
-  const testRouter = (service: HooksService) => createHookTestRouter(service, tests);
+  const limiter = createHookRateLimiter(runtime.connection);
+  const logRouter = (service: HooksService) => createHookLogRouter(service, logs, limiter);
+  const testRouter = (service: HooksService) => createHookTestRouter(service, tests, limiter);
   return { models, store, sender, subscription, logRouter, testRouter };
 }

@@ -99,7 +99,7 @@ const PROJECT_HOOK_ENDPOINTS = [
     auth: 'token',
     params: hookLogParams,
     response: { status: 201, description: 'Resent', schema: retryWebhookEventEntity },
-    errors: [401, 403, 404, 422],
+    errors: [401, 403, 404, 422, 429],
   },
   {
     method: 'POST',
@@ -111,7 +111,7 @@ const PROJECT_HOOK_ENDPOINTS = [
     auth: 'token',
     params: testProjectHookParams,
     response: { status: 201, description: '{"message":"201 Created"}: the hook answered 2xx' },
-    errors: [400, 401, 403, 404, 422],
+    errors: [400, 401, 403, 404, 422, 429],
   },
 ] as const satisfies readonly EndpointDeclaration[];
 
@@ -199,7 +199,7 @@ const GROUP_HOOK_ENDPOINTS = [
     higherTier: true,
     params: hookLogParams,
     response: { status: 201, description: 'Resent', schema: retryWebhookEventEntity },
-    errors: [401, 403, 404, 422],
+    errors: [401, 403, 404, 422, 429],
   },
   {
     method: 'POST',
@@ -213,7 +213,7 @@ const GROUP_HOOK_ENDPOINTS = [
     higherTier: true,
     params: testGroupHookParams,
     response: { status: 201, description: '{"message":"201 Created"}: the hook answered 2xx' },
-    errors: [400, 401, 403, 404, 422],
+    errors: [400, 401, 403, 404, 422, 429],
   },
 ] as const satisfies readonly EndpointDeclaration[];
 

@@ -10,6 +10,7 @@ import {
   ModelError,
   NotFoundError,
   ParamError,
+  TooManyRequestsError,
   UnauthorizedError,
   UnavailableError,
 } from '../errors';
@@ -17,7 +18,9 @@ import { sendJson } from './json';
 import { MALFORMED_STATUS, sendMalformed } from './malformed';
 
 /** Maps a thrown error to GitLab's status and body (as lib/api/helpers.rb renders them). */
-export function renderError(err: unknown): { status: number; body: unknown } | null {
+export function renderError(
+  err: unknown,
+): { status: number; body: unknown; headers?: Record<string, string> } | null {
   if (err instanceof NotFoundError) return { status: 404, body: { message: err.message } };
   if (err instanceof UnauthorizedError) return { status: 401, body: { message: err.message } };
   if (err instanceof ForbiddenError) return { status: 403, body: { message: err.message } };
@@ -26,6 +29,12 @@ export function renderError(err: unknown): { status: number; body: unknown } | n
   if (err instanceof ModelError) return { status: err.status, body: { message: err.body } };
   if (err instanceof ConflictError) return { status: 409, body: { message: err.message } };
   if (err instanceof HttpError) return { status: err.status, body: err.body };
+  if (err instanceof TooManyRequestsError)
+    return {
+      status: 429,
+      body: { message: { error: err.message } },
+      headers: { 'Retry-After': String(err.retryAfterSeconds) },
+    };
   if (err instanceof UnavailableError) return { status: 503, body: { message: '503 Service Unavailable' } };
   return null;
 }
@@ -48,6 +57,7 @@ export function errorHandler(logger: Logger) {
     if (res.writableEnded) return;
     const rendered = renderError(err);
     if (rendered) {
+      for (const [name, value] of Object.entries(rendered.headers ?? {})) res.setHeader(name, value);
       sendJson(res, rendered.status, rendered.body);
       return;
     }
