@@ -66,11 +66,18 @@ export function createDelivery(deps: DeliveryDeps): Delivery {
   );
   const models = createDeliveryModels(runtime.connection);
   const store = createDeliveryStore(models, createCounters(runtime.connection));
+  // Passes come every few tens of ms while deliveries wait: one log line per 10 s of a failing read.
+  let warnedAt = -Infinity;
   const ackFloor =
     deps.ackFloor ??
-    cachedAckFloor(jetStreamAckFloor(runtime.bus, DURABLES.hooksDelivery), ACK_FLOOR_TTL_MS, (err) =>
-      runtime.logger.warn({ err }, 'hooks: could not read the delivery consumer’s ack floor'),
-    );
+    cachedAckFloor(jetStreamAckFloor(runtime.bus, DURABLES.hooksDelivery), ACK_FLOOR_TTL_MS, (err) => {
+      if (Date.now() - warnedAt < 10_000) return;
+      warnedAt = Date.now();
+      runtime.logger.warn(
+        { err },
+        'hooks: could not read the delivery consumer’s ack floor; using the last one',
+      );
+    });
   const sender = createSender({
     store,
     hooks: deps.hooks,
