@@ -1,13 +1,20 @@
 import { DURABLES, EVENT_TYPES, projectEventData, type EventEnvelope } from '@gl/contracts';
-import { eventData, type Subscription } from '@gl/service-kit';
+import {
+  eventData,
+  PoisonMessageError,
+  type BatchOutcome,
+  type EventMeta,
+  type Subscription,
+} from '@gl/service-kit';
 import type { Model } from 'mongoose';
 import type { HookDoc } from '../hooks.models';
 import type { HookedParents, HookedParentSets } from '../hooked-parents';
-import { buildPayload, DELIVERED_EVENT_TYPES, scopeOf } from '../payloads/build';
-import type { DiscussionsSource } from '../payloads/discussions-source';
+import { buildPayload, DELIVERED_EVENT_TYPES, scopeOf, type HookScope } from '../payloads/build';
+import { batchReads, type DiscussionsSource } from '../payloads/discussions-source';
 import { payloadProject } from '../payloads/project';
+import { mapBounded } from './bounded';
 import type { DeliveryModels, HookProjectDoc } from './delivery.models';
-import type { DeliveryStore } from './delivery.store';
+import type { DeliveryStore, QueuedDelivery } from './delivery.store';
 import type { SampleStore } from './samples.store';
 
 export interface DeliveryConsumerDeps {
@@ -22,11 +29,22 @@ export interface DeliveryConsumerDeps {
   externalUrl: string;
   /** How long a delivery is retried before it is given up (at least a day). */
   retryForMs: number;
-  /** Called after deliveries were queued, so the sender need not wait for its next pass. */
+  /**
+   * Called once the events of a batch that queued deliveries were acknowledged, so the sender need not wait
+   * for its next pass: not before, as the ack floor the sender waits for moves only then (ack-floor.ts).
+   */
   onQueued?: () => void;
 }
 
 const PROJECT_EVENTS: string[] = [EVENT_TYPES.identity.projectCreated, EVENT_TYPES.identity.projectUpdated];
+
+/**
+ * Most events a batch takes: a backlog is queued this many at a time (one read of each kind and one insert
+ * per batch), while a trickle is written as it comes (no linger: a batch is what arrived meanwhile).
+ */
+export const DELIVERY_BATCH_SIZE = 200;
+/** Payloads built at once: each reads discussions over HTTP (one or two requests). */
+const PAYLOAD_CONCURRENCY = 8;
 
 /** Keeps the project's copy as its newest event says. */
 async function copyProject(models: DeliveryModels, event: EventEnvelope): Promise<void> {
@@ -53,30 +71,70 @@ async function copyProject(models: DeliveryModels, event: EventEnvelope): Promis
   }
 }
 
+const HOOK_ORDER = { parentKind: 1, parentId: 1, _id: 1 } as const;
+
+function byParent(hooks: HookDoc[]): Map<number, HookDoc[]> {
+  const map = new Map<number, HookDoc[]>();
+  for (const hook of hooks) map.set(hook.parentId, [...(map.get(hook.parentId) ?? []), hook]);
+  return map;
+}
+
 /**
- * The hooks an event of project `projectId` reaches with `flag` on: the project's own hooks and those of
- * every group above it (GitLab's `project.execute_hooks` runs `project.hooks` and `group_hooks`), among
- * those that existed when it happened (a new durable reads the stream from its start).
+ * The hooks events of each project reach: the project's own hooks and those of every group above it
+ * (GitLab's `project.execute_hooks` runs `project.hooks` and `group_hooks`), read for a whole batch in
+ * two finds, at once when every project's groups are known from its copy.
  */
 async function hooksReaching(
-  deps: DeliveryConsumerDeps,
-  event: EventEnvelope,
-  copy: HookProjectDoc | null,
-): Promise<HookDoc[]> {
-  const projectId = event.projectId!;
-  const own = await deps.hooks
-    .find({ parentKind: 'project', parentId: projectId })
-    .sort({ parentKind: 1, parentId: 1, _id: 1 })
-    .lean<HookDoc[]>();
-  const groups = copy?.ancestorGroupIds ?? own[0]?.ancestorGroupIds ?? [];
-  const inherited =
+  hooks: Model<HookDoc>,
+  projectIds: number[],
+  copies: Map<number, HookProjectDoc>,
+): Promise<Map<number, HookDoc[]>> {
+  const readOwn = () =>
+    hooks
+      .find({ parentKind: 'project', parentId: { $in: projectIds } })
+      .sort(HOOK_ORDER)
+      .lean<HookDoc[]>()
+      .exec();
+  const readInherited = (groups: number[]) =>
     groups.length === 0
-      ? []
-      : await deps.hooks
+      ? Promise.resolve([])
+      : hooks
           .find({ parentKind: 'group', parentId: { $in: groups } })
-          .sort({ parentKind: 1, parentId: 1, _id: 1 })
-          .lean<HookDoc[]>();
-  return [...own, ...inherited];
+          .sort(HOOK_ORDER)
+          .lean<HookDoc[]>()
+          .exec();
+  const groupsFrom = (ownOf: Map<number, HookDoc[]>) =>
+    new Map(
+      projectIds.map((id) => [
+        id,
+        // Without a copy yet, its own hooks know its groups.
+        copies.get(id)?.ancestorGroupIds ?? ownOf.get(id)?.[0]?.ancestorGroupIds ?? [],
+      ]),
+    );
+  const allGroups = (groupsOf: Map<number, number[]>) => [...new Set([...groupsOf.values()].flat())];
+  let own: HookDoc[];
+  let inherited: HookDoc[];
+  let groupsOf: Map<number, number[]>;
+  if (projectIds.every((id) => copies.has(id))) {
+    groupsOf = groupsFrom(new Map());
+    [own, inherited] = await Promise.all([readOwn(), readInherited(allGroups(groupsOf))]);
+  } else {
+    own = await readOwn();
+    groupsOf = groupsFrom(byParent(own));
+    inherited = await readInherited(allGroups(groupsOf));
+  }
+  const ownOf = byParent(own);
+  const groupHooksOf = byParent(inherited);
+  return new Map(
+    projectIds.map((id) => [
+      id,
+      [
+        ...(ownOf.get(id) ?? []),
+        // In group id order, as one find of the groups' hooks sorted by parent returned them.
+        ...[...groupsOf.get(id)!].sort((a, b) => a - b).flatMap((group) => groupHooksOf.get(group) ?? []),
+      ],
+    ]),
+  );
 }
 
 /**
@@ -97,51 +155,130 @@ function hooksFor(hooks: HookDoc[], event: EventEnvelope, flag: string): HookDoc
   );
 }
 
+/** A delivered event of a batch: its scope, its project, its place in the stream. */
+interface Delivered {
+  event: EventEnvelope & { projectId: number };
+  scope: HookScope;
+  sequence: number;
+}
+
 /**
- * The `hooks-delivery` durable: an issue, merge request or note event becomes one queued delivery per hook
- * it reaches, its payload read once, now. Idempotent by `{hookId, eventId}`.
+ * Queues the deliveries of a run of events (no project event among them): one read of the hooked parents,
+ * one of the projects' copies, two of their hooks, one bulk write of samples, the payloads built
+ * `PAYLOAD_CONCURRENCY` at a time (equal reads shared), and one insert. Each delivery carries its event's
+ * stream sequence, the order its hook gets them in.
+ */
+async function queueRun(deps: DeliveryConsumerDeps, run: Delivered[]): Promise<number> {
+  if (run.length === 0) return 0;
+  const hooked = (await deps.hookedParents?.current()) ?? null;
+  let candidates = hooked ? run.filter((d) => mayHaveHooks(hooked, d.event.projectId, null)) : run;
+  if (candidates.length === 0) return 0;
+  const projectIds = (list: Delivered[]) => [...new Set(list.map((d) => d.event.projectId))];
+  const copies = new Map(
+    (
+      await deps.models.projects
+        .find({ _id: { $in: projectIds(candidates) } })
+        .lean<HookProjectDoc[]>()
+        .exec()
+    ).map((copy) => [copy._id, copy]),
+  );
+  if (hooked) {
+    const copyOf = (d: Delivered) => copies.get(d.event.projectId) ?? null;
+    candidates = candidates.filter((d) => mayHaveHooks(hooked, d.event.projectId, copyOf(d)));
+    if (candidates.length === 0) return 0;
+  }
+  const reaching = await hooksReaching(deps.hooks, projectIds(candidates), copies);
+  // A project no hook reaches writes nothing (the hooked parents above usually spare its reads too):
+  // its samples (what a hook test sends) are kept from the time it has a hook, when a test can be asked.
+  const reached = candidates.filter((d) => reaching.get(d.event.projectId)!.length > 0);
+  await deps.samples.recordMany(reached.map((d) => d.event));
+  const work = reached
+    .map((d) => ({ ...d, targets: hooksFor(reaching.get(d.event.projectId)!, d.event, d.scope.flag) }))
+    .filter((w) => w.targets.length > 0);
+  const source = batchReads(deps.source);
+  const payloads = await mapBounded(work, PAYLOAD_CONCURRENCY, ({ event, scope }) =>
+    buildPayload(
+      {
+        event,
+        project: payloadProject(event.projectId, copies.get(event.projectId) ?? null),
+        externalUrl: deps.externalUrl,
+        source,
+      },
+      scope,
+    ),
+  );
+  const items: QueuedDelivery[] = work.flatMap(({ event, scope, sequence, targets }, i) => {
+    const payload = payloads[i];
+    if (!payload) return []; // deleted meanwhile: GitLab would not have run hooks for it either
+    const json = JSON.stringify(payload);
+    return targets.map((hook) => ({
+      hook,
+      eventId: event.id,
+      sequence,
+      trigger: scope.trigger,
+      eventName: scope.eventName,
+      payload: json,
+    }));
+  });
+  return deps.store.queue(items, new Date(), deps.retryForMs);
+}
+
+/**
+ * The `hooks-delivery` durable: each issue, merge request or note event becomes one queued delivery per hook
+ * it reaches, its payload read once, now; a batch of events at a time. Idempotent by `{hookId, eventId}`.
+ * Project events keep the projects' copies; the events after one in a batch see its copy.
  */
 export function deliveryConsumer(deps: DeliveryConsumerDeps): Subscription {
+  /** Deliveries were queued since the last acknowledgement. */
+  let unacknowledged = false;
+
+  async function handleBatch(events: EventEnvelope[], meta: readonly (EventMeta | undefined)[]) {
+    const poisoned = new Map<number, PoisonMessageError>();
+    let queued = 0;
+    let run: Delivered[] = [];
+    for (const [i, event] of events.entries()) {
+      const project = PROJECT_EVENTS.includes(event.type);
+      // The events before a project event are queued with the copy they found.
+      if (project) {
+        queued += await queueRun(deps, run);
+        run = [];
+      }
+      try {
+        if (project) {
+          await copyProject(deps.models, event);
+          continue;
+        }
+        const scope = scopeOf(event);
+        if (!scope || event.projectId === null) continue;
+        const sequence = meta[i]?.streamSequence ?? 0;
+        run.push({ event: { ...event, projectId: event.projectId }, scope, sequence });
+      } catch (err) {
+        // An event whose data does not parse is terminated alone; the others of the batch go on. (One that
+        // fails later, while its payload is built, fails the batch, which is then written event by event.)
+        if (!(err instanceof PoisonMessageError)) throw err;
+        poisoned.set(i, err);
+      }
+    }
+    queued += await queueRun(deps, run);
+    if (queued > 0) unacknowledged = true;
+    return poisoned.size > 0 ? ({ poisoned } satisfies BatchOutcome) : undefined;
+  }
+
   return {
     durable: DURABLES.hooksDelivery,
     filterSubjects: [...DELIVERED_EVENT_TYPES, ...PROJECT_EVENTS],
-    handle: async (event) => {
-      if (PROJECT_EVENTS.includes(event.type)) {
-        await copyProject(deps.models, event);
-        return;
-      }
-      const scope = scopeOf(event);
-      if (!scope || event.projectId === null) return;
-      const hooked = (await deps.hookedParents?.current()) ?? null;
-      if (hooked && !mayHaveHooks(hooked, event.projectId, null)) return;
-      const copy = await deps.models.projects.findById(event.projectId).lean<HookProjectDoc>().exec();
-      if (hooked && !mayHaveHooks(hooked, event.projectId, copy)) return;
-      const reaching = await hooksReaching(deps, event, copy);
-      // A project no hook reaches writes nothing (the hooked parents above usually spare its reads too):
-      // its samples (what a hook test sends) are kept from the time it has a hook, when a test can be asked.
-      if (reaching.length === 0) return;
-      await deps.samples.record(event);
-      const targets = hooksFor(reaching, event, scope.flag);
-      if (targets.length === 0) return;
-      const project = payloadProject(event.projectId, copy);
-      const payload = await buildPayload(
-        { event, project, externalUrl: deps.externalUrl, source: deps.source },
-        scope,
-      );
-      if (!payload) return; // deleted meanwhile: GitLab would not have run hooks for it either
-      const json = JSON.stringify(payload);
-      const queued = await deps.store.queue(
-        targets.map((hook) => ({
-          hook,
-          eventId: event.id,
-          trigger: scope.trigger,
-          eventName: scope.eventName,
-          payload: json,
-        })),
-        new Date(),
-        deps.retryForMs,
-      );
-      if (queued > 0) deps.onQueued?.();
+    batchSize: DELIVERY_BATCH_SIZE,
+    handleBatch,
+    acknowledged: () => {
+      if (!unacknowledged) return;
+      unacknowledged = false;
+      deps.onQueued?.();
+    },
+    // One event as a batch of one (tests hand events over this way); a poisoned one throws as before.
+    handle: async (event, meta) => {
+      const outcome = await handleBatch([event], [meta]);
+      const poison = outcome?.poisoned.get(0);
+      if (poison) throw poison;
     },
   };
 }

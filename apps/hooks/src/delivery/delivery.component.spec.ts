@@ -24,24 +24,26 @@ interface Received {
   body: Record<string, unknown>;
 }
 
-/** A webhook receiver on 127.0.0.1: answers what `answer` says, records every request, counts overlaps. */
+/**
+ * A webhook receiver on 127.0.0.1: answers what `answer` says, records every request, counts overlaps per
+ * path (the sender sends to several hooks at once, each hook's requests one at a time).
+ */
 function startReceiver() {
   const received: Received[] = [];
-  let inFlight = 0;
-  let maxInFlight = 0;
+  const inFlight = new Map<string, number>();
+  const maxInFlight = new Map<string, number>();
   const state = {
     received,
     answer: (_req: Received): number => 200,
     delayMs: 0,
-    get maxInFlight() {
-      return maxInFlight;
-    },
+    maxInFlightOf: (path: string) => maxInFlight.get(path) ?? 0,
     url: '',
     server: null as Server | null,
   };
   const server = createServer((req, res) => {
-    inFlight += 1;
-    maxInFlight = Math.max(maxInFlight, inFlight);
+    const path = req.url ?? '';
+    inFlight.set(path, (inFlight.get(path) ?? 0) + 1);
+    maxInFlight.set(path, Math.max(maxInFlight.get(path) ?? 0, inFlight.get(path)!));
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
@@ -53,7 +55,7 @@ function startReceiver() {
       received.push(entry);
       const status = state.answer(entry);
       setTimeout(() => {
-        inFlight -= 1;
+        inFlight.set(path, inFlight.get(path)! - 1);
         res.writeHead(status, { 'content-type': 'text/plain', 'x-receiver': 'test' });
         res.end(status === 200 ? 'ok' : 'boom');
       }, state.delayMs);
@@ -521,15 +523,15 @@ describe('Hook delivery', () => {
     const hook = await addHook({
       parentKind: 'project',
       parentId: projectId,
+      url: `${receiver.url}/hook/two-senders`,
       events: { issues_events: true },
     });
     for (let iid = 1; iid <= 5; iid++) await consume(issueEvent(T.issueOpened, projectId, iid));
     receiver.delayMs = 30;
     const second = createDelivery({ runtime, hooks: hookModels.hooks, allowLocalRequests: true, source });
     await Promise.all([drain(hook._id), drain(hook._id, second.sender)]);
-    expect(receiver.maxInFlight).toBe(1);
-    expect(receiver.received.map((r) => (r.body.object_attributes as { iid: number }).iid)).toEqual([
-      1, 2, 3, 4, 5,
-    ]);
+    expect(receiver.maxInFlightOf('/hook/two-senders')).toBe(1);
+    const ours = receiver.received.filter((r) => r.path === '/hook/two-senders');
+    expect(ours.map((r) => (r.body.object_attributes as { iid: number }).iid)).toEqual([1, 2, 3, 4, 5]);
   });
 });

@@ -26,7 +26,12 @@ export interface DeliveryDoc {
   hookId: number;
   /** The domain event it came from; `{hookId, eventId}` is unique, so a redelivered event queues nothing. */
   eventId: string;
-  /** Per hook, taken at insert: the sender sends a hook's deliveries in this order. */
+  /**
+   * The event's sequence in the event stream (the order events were recorded in): the sender sends a
+   * hook's deliveries in `{sequence, _id}` order, and only those the durable consumer's ack floor has
+   * passed (ack-floor.ts). A resend takes the hook's highest queued one, and so goes after it (by `_id`);
+   * an event handed over without its stream sequence (tests) is at 0, sent in the order it was queued.
+   */
   sequence: number;
   /** GitLab's hook name (`issue_hooks`, `note_hooks`…), the log's `trigger`. */
   trigger: string;
@@ -114,8 +119,8 @@ export function createDeliveryModels(connection: Connection): DeliveryModels {
   );
   // A redelivered event finds its deliveries already there.
   deliveries.index({ hookId: 1, eventId: 1 }, { unique: true });
-  // A hook's queue head, and its log newest first.
-  deliveries.index({ hookId: 1, status: 1, sequence: 1 });
+  // A hook's queue head (a resend shares its sequence with the delivery before it), and its log newest first.
+  deliveries.index({ hookId: 1, status: 1, sequence: 1, _id: 1 });
   deliveries.index({ hookId: 1, _id: 1 });
   deliveries.index({ hookId: 1, createdAt: -1, _id: -1 });
   // What is due, across hooks.

@@ -6,9 +6,25 @@ import type { DeliveryAttempt, DeliveryDoc, DeliveryModels, HookProjectDoc } fro
 export interface QueuedDelivery {
   hook: HookDoc;
   eventId: string;
+  /** The event's stream sequence (delivery.models.ts): the hook's order. */
+  sequence: number;
   trigger: string;
   eventName: string;
   payload: string;
+}
+
+/**
+ * How many writes of an unordered bulk write failed on a duplicate key, when they are the only failures;
+ * null for any other failure. Mongoose copies the driver's write errors into plain objects (the code is then
+ * under `err`).
+ */
+export function duplicatesOnly(err: unknown): number | null {
+  const writeErrors = (err as { writeErrors?: unknown } | null)?.writeErrors;
+  if (writeErrors === undefined || writeErrors === null) return isDuplicateKeyError(err) ? 1 : null;
+  const errors = [writeErrors].flat() as { code?: unknown; err?: unknown }[];
+  const duplicate = (e: { code?: unknown; err?: unknown }) =>
+    isDuplicateKeyError(e) || isDuplicateKeyError(e.err);
+  return errors.length > 0 && errors.every(duplicate) ? errors.length : null;
 }
 
 /**
@@ -33,45 +49,67 @@ export function unattempted(now: Date, giveUpAt: Date) {
 /** The counter of log ids: integers, as GitLab's web_hook_logs ids are. */
 const LOG_IDS = 'web_hook_logs';
 
+/** A hook's queue order, along the `{hookId, status, sequence, _id}` index. */
+const QUEUE_ORDER = { hookId: 1, status: 1, sequence: 1, _id: 1 } as const;
+
+/** Whether `a` comes after `b` in a hook's queue order. */
+export function queuedAfter(
+  a: Pick<DeliveryDoc, 'sequence' | '_id'>,
+  b: Pick<DeliveryDoc, 'sequence' | '_id'>,
+): boolean {
+  return a.sequence > b.sequence || (a.sequence === b.sequence && a._id > b._id);
+}
+
 /** The deliveries, the per-hook leases and the project copies: the only code that touches them. */
 export function createDeliveryStore(models: DeliveryModels, counters: Counters) {
   const { deliveries, leases } = models;
 
-  /** Queues one delivery per hook; those the event queued before (a redelivery) are left as they are. */
+  /**
+   * Queues the deliveries of a batch of events in one insert; those queued before (a redelivered event) are
+   * left as they are. Resolves with how many were queued.
+   */
   async function queue(items: QueuedDelivery[], now: Date, retryForMs: number): Promise<number> {
     if (items.length === 0) return 0;
-    const eventIds = [...new Set(items.map((item) => item.eventId))];
+    const key = (hookId: number, eventId: string) => `${hookId}:${eventId}`;
     const existing = await deliveries
       .find(
-        { hookId: { $in: items.map((item) => item.hook._id) }, eventId: { $in: eventIds } },
+        {
+          hookId: { $in: [...new Set(items.map((item) => item.hook._id))] },
+          eventId: { $in: [...new Set(items.map((item) => item.eventId))] },
+        },
         { hookId: 1, eventId: 1 },
       )
       .lean<Pick<DeliveryDoc, 'hookId' | 'eventId'>[]>();
-    const seen = new Set(existing.map((doc) => `${doc.hookId}:${doc.eventId}`));
-    let queued = 0;
-    for (const item of items) {
-      if (seen.has(`${item.hook._id}:${item.eventId}`)) continue;
-      const doc: DeliveryDoc = {
-        _id: await counters.next(LOG_IDS),
-        hookId: item.hook._id,
-        eventId: item.eventId,
-        sequence: await counters.next(`web_hook_deliveries:${item.hook._id}`),
-        trigger: item.trigger,
-        eventName: item.eventName,
-        idempotencyKey: randomUUID(),
-        eventUuid: item.eventId,
-        payload: item.payload,
-        ...unattempted(now, new Date(now.getTime() + retryForMs)),
-      };
-      try {
-        await deliveries.create(doc);
-        queued += 1;
-      } catch (err) {
-        // Another replica consumed the same event at the same time: its delivery stands.
-        if (!isDuplicateKeyError(err)) throw err;
-      }
+    const seen = new Set(existing.map((doc) => key(doc.hookId, doc.eventId)));
+    const fresh = items.filter((item) => {
+      const k = key(item.hook._id, item.eventId);
+      if (seen.has(k)) return false;
+      seen.add(k);
+      return true;
+    });
+    if (fresh.length === 0) return 0;
+    const firstId = await counters.nextMany(LOG_IDS, fresh.length);
+    const docs = fresh.map((item, i): DeliveryDoc => ({
+      _id: firstId + i,
+      hookId: item.hook._id,
+      eventId: item.eventId,
+      sequence: item.sequence,
+      trigger: item.trigger,
+      eventName: item.eventName,
+      idempotencyKey: randomUUID(),
+      eventUuid: item.eventId,
+      payload: item.payload,
+      ...unattempted(now, new Date(now.getTime() + retryForMs)),
+    }));
+    try {
+      await deliveries.insertMany(docs, { ordered: false, lean: true });
+      return docs.length;
+    } catch (err) {
+      // Another replica consumed the same events at the same time: its deliveries stand.
+      const duplicates = duplicatesOnly(err);
+      if (duplicates === null) throw err;
+      return docs.length - duplicates;
     }
-    return queued;
   }
 
   /** Hooks with a delivery due now, oldest due first. */
@@ -111,11 +149,27 @@ export function createDeliveryStore(models: DeliveryModels, counters: Counters) 
 
   /** The hook's next delivery in order: nothing later goes before it is delivered or given up. */
   function head(hookId: number): Promise<DeliveryDoc | null> {
+    return deliveries.findOne({ hookId, status: 'queued' }).sort(QUEUE_ORDER).lean<DeliveryDoc>().exec();
+  }
+
+  /** The hook's next `limit` deliveries in order (`head` and those right behind it). */
+  function queuedHead(hookId: number, limit: number): Promise<DeliveryDoc[]> {
     return deliveries
-      .findOne({ hookId, status: 'queued' })
-      .sort({ hookId: 1, status: 1, sequence: 1 })
-      .lean<DeliveryDoc>()
+      .find({ hookId, status: 'queued' })
+      .sort(QUEUE_ORDER)
+      .limit(limit)
+      .lean<DeliveryDoc[]>()
       .exec();
+  }
+
+  /** The sequence a resend takes: the hook's last queued delivery's, so it goes after it (by `_id`). */
+  async function lastQueuedSequence(hookId: number): Promise<number> {
+    const last = await deliveries
+      .findOne({ hookId, status: 'queued' }, { sequence: 1 })
+      .sort({ hookId: -1, status: -1, sequence: -1, _id: -1 })
+      .lean<Pick<DeliveryDoc, 'sequence'>>()
+      .exec();
+    return last?.sequence ?? 0;
   }
 
   /** Queued deliveries of the hook due before `until` wait until then (they are behind its head). */
@@ -149,7 +203,7 @@ export function createDeliveryStore(models: DeliveryModels, counters: Counters) 
       ...original,
       _id: await counters.next(LOG_IDS),
       eventId: `${original.eventId}:resend:${randomUUID()}`,
-      sequence: await counters.next(`web_hook_deliveries:${hookId}`),
+      sequence: await lastQueuedSequence(hookId),
       ...unattempted(now, new Date(now.getTime() + retryForMs)),
     };
     await deliveries.create(doc);
@@ -204,7 +258,7 @@ export function createDeliveryStore(models: DeliveryModels, counters: Counters) 
   }
 
   function ofHook(hookId: number): Promise<DeliveryDoc[]> {
-    return deliveries.find({ hookId }).sort({ hookId: 1, sequence: 1 }).lean<DeliveryDoc[]>().exec();
+    return deliveries.find({ hookId }).sort({ hookId: 1, sequence: 1, _id: 1 }).lean<DeliveryDoc[]>().exec();
   }
 
   return {
@@ -213,6 +267,7 @@ export function createDeliveryStore(models: DeliveryModels, counters: Counters) 
     takeLease,
     releaseLease,
     head,
+    queuedHead,
     holdBehind,
     recordAttempt,
     find,

@@ -1,4 +1,5 @@
 import type { Model } from 'mongoose';
+import { DURABLES } from '@gl/contracts';
 import {
   createCounters,
   type BaseServiceConfig,
@@ -11,6 +12,7 @@ import type { HookDoc } from '../hooks.models';
 import type { HookedParents } from '../hooked-parents';
 import type { HooksService } from '../hooks.service';
 import { httpDiscussionsSource, type DiscussionsSource } from '../payloads/discussions-source';
+import { cachedAckFloor, jetStreamAckFloor, type AckFloor } from './ack-floor';
 import { deliveryConsumer } from './consumer';
 import { deliveryConfigSchema, type DeliveryConfig } from './delivery.config';
 import { createDeliveryModels, type DeliveryModels } from './delivery.models';
@@ -45,7 +47,15 @@ export interface DeliveryDeps {
   lookup?: HostLookup;
   /** Replaces the HTTP reads from discussions (component tests). */
   source?: DiscussionsSource;
+  /** Replaces the `hooks-delivery` durable's ack floor read from JetStream (component tests). */
+  ackFloor?: AckFloor;
 }
+
+/**
+ * How long the sender keeps the ack floor it read: about one pass (its passes follow each other this
+ * closely only while deliveries wait for the floor, and a wake after new deliveries reads it again).
+ */
+const ACK_FLOOR_TTL_MS = 20;
 
 /** The delivery side of the hooks service: the consumer that queues, the sender that sends. */
 export function createDelivery(deps: DeliveryDeps): Delivery {
@@ -56,9 +66,22 @@ export function createDelivery(deps: DeliveryDeps): Delivery {
   );
   const models = createDeliveryModels(runtime.connection);
   const store = createDeliveryStore(models, createCounters(runtime.connection));
+  // Passes come every few tens of ms while deliveries wait: one log line per 10 s of a failing read.
+  let warnedAt = -Infinity;
+  const ackFloor =
+    deps.ackFloor ??
+    cachedAckFloor(jetStreamAckFloor(runtime.bus, DURABLES.hooksDelivery), ACK_FLOOR_TTL_MS, (err) => {
+      if (Date.now() - warnedAt < 10_000) return;
+      warnedAt = Date.now();
+      runtime.logger.warn(
+        { err },
+        'hooks: could not read the delivery consumer’s ack floor; using the last one',
+      );
+    });
   const sender = createSender({
     store,
     hooks: deps.hooks,
+    ackFloor,
     logger: runtime.logger,
     options: {
       ...DEFAULT_SENDER_OPTIONS,

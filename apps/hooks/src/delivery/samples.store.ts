@@ -1,6 +1,7 @@
 import { DOMAIN_EVENT_TYPES, type EventEnvelope } from '@gl/contracts';
 import { isDuplicateKeyError } from '@gl/service-kit';
 import type { DeliveryModels, HookProjectDoc, HookSampleDoc } from './delivery.models';
+import { duplicatesOnly } from './delivery.store';
 
 const T = DOMAIN_EVENT_TYPES.discussions;
 
@@ -32,6 +33,35 @@ export function createSampleStore(models: Pick<DeliveryModels, 'samples' | 'proj
     } catch (err) {
       // A newer sample is there already (the upsert collided with it): nothing to do.
       if (!isDuplicateKeyError(err)) throw err;
+    }
+  }
+
+  /**
+   * `record` for a batch of events in one write: per project and kind, the batch's newest event, kept
+   * unless a newer one is kept already.
+   */
+  async function recordMany(events: EventEnvelope[]): Promise<void> {
+    const newestOf = new Map<string, EventEnvelope>();
+    for (const event of events) {
+      const kind = SAMPLED[event.type];
+      if (!kind || event.projectId === null) continue;
+      const id = `${event.projectId}:${kind}`;
+      const kept = newestOf.get(id);
+      if (!kept || kept.occurredAt < event.occurredAt) newestOf.set(id, event);
+    }
+    if (newestOf.size === 0) return;
+    const ops = [...newestOf].map(([id, event]) => ({
+      updateOne: {
+        filter: { _id: id, occurredAt: { $lt: event.occurredAt } },
+        update: { $set: { event, occurredAt: event.occurredAt } },
+        upsert: true,
+      },
+    }));
+    try {
+      await models.samples.bulkWrite(ops, { ordered: false });
+    } catch (err) {
+      // Newer samples are there already (those upserts collided with them): nothing to do for them.
+      if (duplicatesOnly(err) === null) throw err;
     }
   }
 
@@ -76,7 +106,7 @@ export function createSampleStore(models: Pick<DeliveryModels, 'samples' | 'proj
     return first === null ? null : { projectId: first, event: null };
   }
 
-  return { record, newest, belowGroup };
+  return { record, recordMany, newest, belowGroup };
 }
 
 export type SampleStore = ReturnType<typeof createSampleStore>;

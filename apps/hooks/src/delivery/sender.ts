@@ -3,9 +3,23 @@ import type { Model } from 'mongoose';
 import type { Logger } from 'pino';
 import { checkUrl, type HostLookup } from '@gl/service-kit';
 import type { HookDoc } from '../hooks.models';
-import type { DeliveryAttempt, DeliveryDoc } from './delivery.models';
-import type { DeliveryStore } from './delivery.store';
-import { sendRequest, SendError, type SendResult } from './http-send';
+import type { DeliveryDoc } from './delivery.models';
+import { queuedAfter, type DeliveryStore } from './delivery.store';
+import type { AckFloor } from './ack-floor';
+import { mapBounded } from './bounded';
+import { sendRequest, SendError } from './http-send';
+import {
+  deliveryHeaders,
+  interpolatedUrl,
+  lastAttempt,
+  loggedHeaders,
+  reasonOf,
+  retryDelayMs,
+  succeeded,
+  type Execution,
+} from './request';
+
+export { deliveryHeaders, interpolatedUrl, retryDelayMs } from './request';
 
 export interface SenderOptions {
   externalUrl: string;
@@ -20,6 +34,10 @@ export interface SenderOptions {
   leaseMs: number;
   pollMs: number;
   maxResponseBytes: number;
+  /** Hooks a pass sends to at once (each hook's own queue stays one request at a time, in order). */
+  concurrency: number;
+  /** The next pass after one that left deliveries waiting for the ack floor (ack-floor.ts). */
+  floorRetryMs: number;
 }
 
 export const DEFAULT_SENDER_OPTIONS = {
@@ -29,6 +47,8 @@ export const DEFAULT_SENDER_OPTIONS = {
   leaseMs: 60_000,
   pollMs: 1_000,
   maxResponseBytes: 16 * 1024,
+  concurrency: 16,
+  floorRetryMs: 25,
 };
 
 /** Where a drain stops: after the delivery `id` (at `sequence` in the hook's order), or at `until` (ms). */
@@ -38,77 +58,35 @@ export interface DrainThrough {
   until: number;
 }
 
-/** Back-off after `attempts` failed attempts: base, 2×base, 4×base… at most `max`. */
-export function retryDelayMs(attempts: number, baseMs: number, maxMs: number): number {
-  return Math.min(maxMs, baseMs * 2 ** Math.max(0, attempts - 1));
-}
+const throughDoc = (through: DrainThrough) => ({ sequence: through.sequence, _id: through.id });
 
-/** WebHook#interpolated_url (app/models/hooks/web_hook.rb): `{name}` replaced by its URL variable. */
-export function interpolatedUrl(hook: Pick<HookDoc, 'url' | 'urlVariables'>): string {
-  const vars = new Map(hook.urlVariables.map((v) => [v.key, v.value]));
-  return hook.url.replace(/\{([A-Za-z0-9_]+)\}/g, (whole, key: string) => vars.get(key) ?? whole);
-}
+/** Deliveries of a hook's queue read at once while it is drained. */
+const HEAD_READ = 8;
 
-/** WebHookService#build_headers, then the hook's custom headers (which cannot override GitLab's). */
-export function deliveryHeaders(hook: HookDoc, delivery: DeliveryDoc, options: SenderOptions) {
-  const headers: Record<string, string> = {};
-  for (const { key, value } of hook.customHeaders) headers[key] = value;
-  Object.assign(headers, {
-    'Content-Type': 'application/json',
-    'User-Agent': `GitLab/${options.gitlabVersion}`,
-    'X-Gitlab-Event': delivery.eventName,
-    'X-Gitlab-Webhook-UUID': randomUUID(),
-    'X-Gitlab-Instance': options.externalUrl.replace(/\/+$/, ''),
-    'X-Gitlab-Event-UUID': delivery.eventUuid,
-    'Idempotency-Key': delivery.idempotencyKey,
-  });
-  if (hook.token) headers['X-Gitlab-Token'] = hook.token;
-  return headers;
-}
-
-/** Headers as the log shows them: the token masked (WebHookService#log_execution). */
-function loggedHeaders(headers: Record<string, string>): Record<string, string> {
-  return headers['X-Gitlab-Token'] ? { ...headers, 'X-Gitlab-Token': '[REDACTED]' } : headers;
-}
-
-/** What one request did: the URL and headers sent, the answer or why there was none. */
-interface Execution {
-  url: string;
-  headers: Record<string, string>;
-  result: SendResult | null;
-  error: string | null;
-  durationMs: number;
-}
-
-const succeeded = (run: Execution): boolean =>
-  run.result !== null && run.result.status >= 200 && run.result.status < 300;
-
-const reasonOf = (run: Execution): string | null =>
-  succeeded(run) ? null : (run.error ?? `HTTP ${run.result!.status}`);
-
-function lastAttempt(run: Execution, at: Date): DeliveryAttempt {
-  return {
-    at,
-    // WebHookLog's response_status: the code, or "internal error" without an answer.
-    responseStatus: run.result ? String(run.result.status) : 'internal error',
-    responseHeaders: run.result?.headers ?? {},
-    responseBody: run.result?.body ?? run.error ?? '',
-    executionDuration: run.durationMs / 1000,
-    error: run.error,
-  };
+/**
+ * What a sender pass read once for all its hooks: the ack floor (ack-floor.ts) and the due hooks'
+ * documents (null: deleted); a resend's drain reads its hook itself.
+ */
+interface PassView {
+  floor: number;
+  hooks?: Map<number, HookDoc | null>;
 }
 
 /**
- * Sends each hook's queue in sequence order, one hook at a time per lease, so that any number of
- * replicas run it: WebHookWorker's job, with retries kept in the database instead of a job queue.
+ * Sends each hook's queue in sequence order, one sender at a time per hook (its lease), so that any number
+ * of replicas run it: WebHookWorker's job, with retries kept in the database instead of a job queue. With
+ * `ackFloor`, a delivery goes only once the delivery consumer's ack floor reached its sequence (ack-floor.ts):
+ * nothing recorded before it can be queued after it then.
  */
 export function createSender(deps: {
   store: DeliveryStore;
   hooks: Model<HookDoc>;
   options: SenderOptions;
+  ackFloor?: AckFloor;
   logger?: Logger;
 }) {
   const { store, hooks, options, logger } = deps;
+  const readFloor = () => deps.ackFloor?.read() ?? Promise.resolve(Infinity);
   const owner = randomUUID();
   /** The hooks this replica is draining now (a pass and a resend may both try one). */
   const draining = new Set<number>();
@@ -117,6 +95,16 @@ export function createSender(deps: {
   let stopped = false;
   /** Woken while a pass ran: the next one starts at once. */
   let again = false;
+  /**
+   * A pass left a hook's next delivery waiting for the ack floor, or found the hook's lease with another
+   * replica: the next pass comes soon.
+   */
+  let held = false;
+  /**
+   * Hooks whose next delivery waited for the floor at this value. Until the floor moves nothing of theirs
+   * can go (no delivery at or below it can be queued any more), so passes skip them without a read.
+   */
+  const heldAt = new Map<number, number>();
 
   /** One request as WebHookService#make_request sends it, the URL checked again and the checked address used. */
   async function execute(hook: HookDoc, delivery: DeliveryDoc): Promise<Execution> {
@@ -146,7 +134,8 @@ export function createSender(deps: {
     }
   }
 
-  async function attempt(hook: HookDoc, delivery: DeliveryDoc): Promise<void> {
+  /** Sends one delivery and records the outcome; true when it left the queue (delivered or given up). */
+  async function attempt(hook: HookDoc, delivery: DeliveryDoc): Promise<boolean> {
     const run = await execute(hook, delivery);
     const now = new Date();
     const ok = succeeded(run);
@@ -169,6 +158,27 @@ export function createSender(deps: {
         { hookId: hook._id, deliveryId: delivery._id, attempts, reason: reasonOf(run), giveUp },
         'hook delivery failed',
       );
+    return ok || giveUp;
+  }
+
+  /** A delivery whose hook is gone: failed, with the reason, never sent. */
+  async function hookDeleted(delivery: DeliveryDoc): Promise<void> {
+    await store.recordAttempt(delivery._id, {
+      status: 'failed',
+      attempts: delivery.attempts,
+      nextAttemptAt: new Date(),
+      url: delivery.url,
+      requestHeaders: delivery.requestHeaders,
+      reason: 'hook deleted',
+      last: delivery.last ?? {
+        at: new Date(),
+        responseStatus: 'internal error',
+        responseHeaders: {},
+        responseBody: '',
+        executionDuration: 0,
+        error: 'hook deleted',
+      },
+    });
   }
 
   /**
@@ -176,65 +186,97 @@ export function createSender(deps: {
    * while no other pass or resend drains it: they share the lease's owner). With `through`, stops once
    * that delivery was attempted, or before a request that would start after `through.until`.
    */
-  async function drainHook(hookId: number, through?: DrainThrough): Promise<void> {
+  async function drainHook(hookId: number, view: PassView, through?: DrainThrough): Promise<void> {
     if (draining.has(hookId)) return;
     draining.add(hookId);
     try {
-      if (await store.takeLease(hookId, owner, options.leaseMs)) await drainLeased(hookId, through);
+      const leasedAt = Date.now();
+      if (await store.takeLease(hookId, owner, options.leaseMs))
+        await drainLeased(hookId, view, leasedAt, through);
+      // Another replica drains it: what was queued meanwhile may be left to us, so look again soon.
+      else held = true;
     } finally {
       draining.delete(hookId);
     }
   }
 
-  async function drainLeased(hookId: number, through?: DrainThrough): Promise<void> {
+  async function drainLeased(
+    hookId: number,
+    view: PassView,
+    leasedAt: number,
+    through?: DrainThrough,
+  ): Promise<void> {
+    // The hook as the pass read it serves its first request; later ones read it again.
+    let known = view.hooks?.get(hookId);
     try {
       for (;;) {
-        if (stopped) return;
-        const delivery = await store.head(hookId);
-        if (!delivery) return;
-        if (through && (delivery.sequence > through.sequence || Date.now() >= through.until)) return;
-        if (new Date(delivery.nextAttemptAt).getTime() > Date.now()) {
-          // What waits behind a retry is due no sooner, so it does not fill the passes meanwhile.
-          await store.holdBehind(hookId, new Date(delivery.nextAttemptAt));
-          return;
+        // The next few of the queue at once. Under the lease nothing else sends them, and nothing can be
+        // queued before them: they are at or below the ack floor (a resend goes after the last queued).
+        const next = await store.queuedHead(hookId, HEAD_READ);
+        let retrying = false;
+        for (const delivery of next) {
+          if (stopped) return;
+          if (through && (queuedAfter(delivery, throughDoc(through)) || Date.now() >= through.until)) return;
+          if (delivery.sequence > view.floor) {
+            held = true;
+            heldAt.set(hookId, view.floor);
+            return;
+          }
+          if (new Date(delivery.nextAttemptAt).getTime() > Date.now()) {
+            // What waits behind a retry is due no sooner, so it does not fill the passes meanwhile.
+            await store.holdBehind(hookId, new Date(delivery.nextAttemptAt));
+            return;
+          }
+          // Renewed before a request that could outlast it: a lease never lapses while its owner sends.
+          if (leasedAt + options.leaseMs - Date.now() < 2 * options.timeoutMs) {
+            leasedAt = Date.now();
+            if (!(await store.takeLease(hookId, owner, options.leaseMs))) return;
+          }
+          const hook = known !== undefined ? known : await hooks.findById(hookId).lean<HookDoc>().exec();
+          known = undefined;
+          if (!hook) {
+            await hookDeleted(delivery);
+            continue;
+          }
+          const done = await attempt(hook, delivery);
+          if (delivery._id === through?.id) return;
+          // Still queued (a retry is due later): the next read finds it first and holds the rest behind it.
+          if (!done) {
+            retrying = true;
+            break;
+          }
         }
-        // Renewed before each request: a lease never lapses while its owner is sending.
-        if (!(await store.takeLease(hookId, owner, options.leaseMs))) return;
-        const hook = await hooks.findById(hookId).lean<HookDoc>().exec();
-        if (!hook) {
-          await store.recordAttempt(delivery._id, {
-            status: 'failed',
-            attempts: delivery.attempts,
-            nextAttemptAt: new Date(),
-            url: delivery.url,
-            requestHeaders: delivery.requestHeaders,
-            reason: 'hook deleted',
-            last: delivery.last ?? {
-              at: new Date(),
-              responseStatus: 'internal error',
-              responseHeaders: {},
-              responseBody: '',
-              executionDuration: 0,
-              error: 'hook deleted',
-            },
-          });
-          continue;
-        }
-        await attempt(hook, delivery);
-        if (delivery._id === through?.id) return;
+        // A short read was the whole queue: what was queued since, the pass its consumer's wake runs sends.
+        if (!retrying && next.length < HEAD_READ) return;
       }
     } finally {
       await store.releaseLease(hookId, owner);
     }
   }
 
-  /** One pass over every hook with something due. */
+  /** One pass over every hook with something due, `options.concurrency` hooks at a time. */
   async function runOnce(): Promise<void> {
+    held = false;
     const ids = await store.dueHookIds(new Date());
-    for (const id of ids) {
-      if (stopped) return;
-      await drainHook(id);
-    }
+    if (ids.length === 0) return;
+    const floor = await readFloor();
+    // A hook whose next delivery waited for this same floor still waits: skipped without a read.
+    const due = ids.filter((id) => {
+      if (heldAt.get(id) !== floor) return true;
+      held = true;
+      return false;
+    });
+    for (const id of due) heldAt.delete(id);
+    if (due.length === 0) return;
+    const found = await hooks
+      .find({ _id: { $in: due } })
+      .lean<HookDoc[]>()
+      .exec();
+    const view: PassView = { floor, hooks: new Map(due.map((id) => [id, null])) };
+    for (const hook of found) view.hooks!.set(hook._id, hook);
+    await mapBounded(due, options.concurrency, async (id) => {
+      if (!stopped) await drainHook(id, view);
+    });
   }
 
   function schedule(delayMs = options.pollMs): void {
@@ -244,7 +286,7 @@ export function createSender(deps: {
         .catch((err: unknown) => logger?.error({ err }, 'hook sender pass failed'))
         .finally(() => {
           running = null;
-          schedule(again ? 0 : options.pollMs);
+          schedule(again ? 0 : held ? Math.min(options.floorRetryMs, options.pollMs) : options.pollMs);
           again = false;
         });
     }, delayMs);
@@ -257,7 +299,8 @@ export function createSender(deps: {
      * A resend's turn (hook-log.service.ts): the hook's queue sent now, in order, up to and including the
      * delivery `through.id`; nothing when another sender holds the hook's queue.
      */
-    sendThrough: (hookId: number, through: DrainThrough): Promise<void> => drainHook(hookId, through),
+    sendThrough: async (hookId: number, through: DrainThrough): Promise<void> =>
+      drainHook(hookId, { floor: await readFloor() }, through),
     /**
      * A test delivery (TestHooks::BaseService runs `hook.execute(data, trigger_key, force: true)`): sent at
      * once, outside the hook's queue and never retried, and logged as it ended.
@@ -285,6 +328,7 @@ export function createSender(deps: {
     },
     /** Runs a pass now (deliveries were just queued) unless one is running; a no-op before start. */
     wake(): void {
+      deps.ackFloor?.invalidate();
       if (stopped || !timer) return;
       if (running) {
         again = true;

@@ -101,3 +101,27 @@ export function httpDiscussionsSource(options: HttpSourceOptions): DiscussionsSo
     note: (project, noteable, noteId) => get<NoteEntity>(project, `${noteable}/notes/${noteId}`),
   };
 }
+
+/**
+ * The source for one batch of events: a read asked again (two events about one note or issue) is sent
+ * once, and every payload of the batch shows the object as it is now, which is what each read would say.
+ * discussions serves these objects one by one (GitLab's API has no read of notes by ids across noteables).
+ */
+export function batchReads(source: DiscussionsSource): DiscussionsSource {
+  const reads = new Map<string, Promise<unknown>>();
+  const once = <T>(key: string, read: () => Promise<T>): Promise<T> => {
+    let pending = reads.get(key) as Promise<T> | undefined;
+    if (!pending) {
+      pending = read();
+      reads.set(key, pending);
+    }
+    return pending;
+  };
+  return {
+    issue: (project, iid) => once(`${project.id}:issue:${iid}`, () => source.issue(project, iid)),
+    mergeRequest: (project, iid) => once(`${project.id}:mr:${iid}`, () => source.mergeRequest(project, iid)),
+    snippet: (project, id) => once(`${project.id}:snippet:${id}`, () => source.snippet(project, id)),
+    note: (project, noteable, noteId) =>
+      once(`${project.id}:${noteable}:note:${noteId}`, () => source.note(project, noteable, noteId)),
+  };
+}

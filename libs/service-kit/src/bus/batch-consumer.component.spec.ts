@@ -93,6 +93,22 @@ describe('batch consumer', () => {
     expect(await outcomes(durable)).not.toContain('outcome="nacked"');
   });
 
+  it('When events are published, then the handler gets each one’s stream sequence beside it', async () => {
+    const projectId = nextProject++;
+    const sequenceOf = new Map<string, number>();
+    const durable = await consume(projectId, async (events, meta) => {
+      events.forEach((e, i) => {
+        if (e.projectId === projectId) sequenceOf.set(e.id, meta[i]!.streamSequence);
+      });
+    });
+    const published = [event(projectId, 1), event(projectId, 2), event(projectId, 3)];
+    const acks: { seq: number }[] = [];
+    for (const e of published)
+      acks.push(await runtime.bus.js.publish(e.type, JSON.stringify(e), { msgID: e.id }));
+    await settled(durable);
+    expect(published.map((e) => sequenceOf.get(e.id))).toEqual(acks.map((ack) => ack.seq));
+  });
+
   it('When events trickle in and the consumer lingers, then they share a batch', async () => {
     const projectId = nextProject++;
     const batches: number[][] = [];

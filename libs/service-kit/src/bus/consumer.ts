@@ -23,7 +23,17 @@ export function eventData<S extends z.ZodType>(schema: S, event: EventEnvelope):
   return result.data;
 }
 
-export type EventHandler = (event: EventEnvelope) => Promise<void>;
+/** What the stream says of an event's message, beside the event itself. */
+export interface EventMeta {
+  /**
+   * The message's sequence in the event stream: the order the events were recorded in, the same for every
+   * consumer and every redelivery (the hooks service orders each hook's deliveries by it).
+   */
+  streamSequence: number;
+}
+
+/** `meta` is given by the consumers here; a test or a harness that hands an event over may leave it out. */
+export type EventHandler = (event: EventEnvelope, meta?: EventMeta) => Promise<void>;
 
 /**
  * What a batch handler says about single events of a batch it wrote: by index in the batch, the events that
@@ -33,8 +43,14 @@ export interface BatchOutcome {
   poisoned?: ReadonlyMap<number, PoisonMessageError>;
 }
 
-/** Writes a batch of events at once; it throws (and nothing is acknowledged) when the write failed. */
-export type BatchHandler = (events: EventEnvelope[]) => Promise<BatchOutcome | void>;
+/**
+ * Writes a batch of events at once; it throws (and nothing is acknowledged) when the write failed. `meta[i]`
+ * is the stream's word on `events[i]`.
+ */
+export type BatchHandler = (
+  events: EventEnvelope[],
+  meta: readonly EventMeta[],
+) => Promise<BatchOutcome | void>;
 
 export interface Subscription {
   durable: string;
@@ -46,6 +62,8 @@ export interface Subscription {
   batchSize?: number;
   /** With handleBatch: how long a batch that is not full waits for more events (default 0: not at all). */
   lingerMs?: number;
+  /** Called once an event's or a batch's messages were acknowledged (the durable's ack floor may move). */
+  acknowledged?: () => void;
 }
 
 export interface BatchSubscription {
@@ -54,6 +72,7 @@ export interface BatchSubscription {
   handleBatch: BatchHandler;
   batchSize?: number;
   lingerMs?: number;
+  acknowledged?: () => void;
 }
 
 export const DEFAULT_BATCH_SIZE = 500;
@@ -67,14 +86,14 @@ export function bumpingAfterWrites(subscription: Subscription, bump: () => Promi
   const { handle, handleBatch } = subscription;
   return {
     ...subscription,
-    handle: async (event) => {
-      await handle(event);
+    handle: async (event, meta) => {
+      await handle(event, meta);
       await bump();
     },
     ...(handleBatch
       ? {
-          handleBatch: async (events) => {
-            const outcome = await handleBatch(events);
+          handleBatch: async (events, meta) => {
+            const outcome = await handleBatch(events, meta);
             await bump();
             return outcome;
           },
@@ -197,9 +216,10 @@ export async function startConsumer(
     const event = decodeOrTerminate(msg, log, count);
     if (!event) return;
     try {
-      await subscription.handle(event);
+      await subscription.handle(event, { streamSequence: msg.seq });
       await msg.ackAck();
       count('acked');
+      subscription.acknowledged?.();
     } catch (err) {
       if (err instanceof PoisonMessageError) {
         log.error({ err, eventId: event.id, type: event.type }, 'terminated unprocessable event');
@@ -283,7 +303,10 @@ export async function startBatchConsumer(
   async function write(batch: Received[]): Promise<void> {
     let outcome: BatchOutcome | void;
     try {
-      outcome = await subscription.handleBatch(batch.map((item) => item.event));
+      outcome = await subscription.handleBatch(
+        batch.map((item) => item.event),
+        batch.map((item) => ({ streamSequence: item.msg.seq })),
+      );
     } catch (err) {
       if (err instanceof PoisonMessageError) {
         if (batch.length === 1) terminate(batch[0]!, err);
@@ -307,6 +330,7 @@ export async function startBatchConsumer(
         else await ack(item);
       }),
     );
+    subscription.acknowledged?.();
   }
 
   // The reader takes messages off the subscription while the writer writes the previous batch; it stops
