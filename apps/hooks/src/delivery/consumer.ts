@@ -7,6 +7,7 @@ import {
   type Subscription,
 } from '@gl/service-kit';
 import type { Model } from 'mongoose';
+import type { Logger } from 'pino';
 import type { HookDoc } from '../hooks.models';
 import type { HookedParents, HookedParentSets } from '../hooked-parents';
 import { buildPayload, DELIVERED_EVENT_TYPES, scopeOf, type HookScope } from '../payloads/build';
@@ -14,7 +15,7 @@ import { batchReads, type DiscussionsSource } from '../payloads/discussions-sour
 import { payloadProject } from '../payloads/project';
 import { mapBounded } from './bounded';
 import type { DeliveryModels, HookProjectDoc } from './delivery.models';
-import type { DeliveryStore, QueuedDelivery } from './delivery.store';
+import { UNBUILT_PAYLOAD, type DeliveryStore, type QueuedDelivery } from './delivery.store';
 import type { SampleStore } from './samples.store';
 
 export interface DeliveryConsumerDeps {
@@ -34,6 +35,8 @@ export interface DeliveryConsumerDeps {
    * for its next pass: not before, as the ack floor the sender waits for moves only then (ack-floor.ts).
    */
   onQueued?: () => void;
+  /** Where a given-up event is reported. */
+  logger?: Pick<Logger, 'error'>;
 }
 
 const PROJECT_EVENTS: string[] = [EVENT_TYPES.identity.projectCreated, EVENT_TYPES.identity.projectUpdated];
@@ -160,7 +163,20 @@ interface Delivered {
   event: EventEnvelope & { projectId: number };
   scope: HookScope;
   sequence: number;
+  /** How many times the bus has handed this event over, this time included. */
+  attempts: number;
 }
+
+/**
+ * Tries before an event whose payload cannot be read (discussions failing for its note or issue) is given
+ * up: with the bus's back-off (1 s doubling to 60 s) about four minutes. Each hook it reaches then logs a
+ * failed delivery with the reason instead of waiting for it: the sender holds every hook at the durable's
+ * ack floor, which a message retried forever would never let pass.
+ */
+export const PAYLOAD_ATTEMPTS = 8;
+
+/** A payload, or why it could not be built once the event has had its tries. */
+type Built = { payload: Record<string, unknown> | null } | { givenUp: string };
 
 /**
  * Queues the deliveries of a run of events (no project event among them): one read of the hooked parents,
@@ -196,28 +212,44 @@ async function queueRun(deps: DeliveryConsumerDeps, run: Delivered[]): Promise<n
     .map((d) => ({ ...d, targets: hooksFor(reaching.get(d.event.projectId)!, d.event, d.scope.flag) }))
     .filter((w) => w.targets.length > 0);
   const source = batchReads(deps.source);
-  const payloads = await mapBounded(work, PAYLOAD_CONCURRENCY, ({ event, scope }) =>
-    buildPayload(
-      {
+  const built = await mapBounded(
+    work,
+    PAYLOAD_CONCURRENCY,
+    async ({ event, scope, attempts }): Promise<Built> => {
+      const input = {
         event,
         project: payloadProject(event.projectId, copies.get(event.projectId) ?? null),
         externalUrl: deps.externalUrl,
         source,
-      },
-      scope,
-    ),
+      };
+      try {
+        return { payload: await buildPayload(input, scope) };
+      } catch (err) {
+        // The batch fails and comes again (with back-off) until the event has had its tries.
+        if (attempts < PAYLOAD_ATTEMPTS) throw err;
+        const reason = `payload could not be built: ${err instanceof Error ? err.message : String(err)}`;
+        deps.logger?.error(
+          { err, eventId: event.id, attempts },
+          'hooks: event given up, its deliveries logged as failed',
+        );
+        return { givenUp: reason.slice(0, 1_000) };
+      }
+    },
   );
   const items: QueuedDelivery[] = work.flatMap(({ event, scope, sequence, targets }, i) => {
-    const payload = payloads[i];
-    if (!payload) return []; // deleted meanwhile: GitLab would not have run hooks for it either
-    const json = JSON.stringify(payload);
+    const outcome = built[i]!;
+    if ('payload' in outcome && !outcome.payload) return []; // deleted meanwhile: GitLab would not have run hooks for it either
+    const fields =
+      'givenUp' in outcome
+        ? { payload: UNBUILT_PAYLOAD, givenUp: outcome.givenUp }
+        : { payload: JSON.stringify(outcome.payload) };
     return targets.map((hook) => ({
       hook,
       eventId: event.id,
       sequence,
       trigger: scope.trigger,
       eventName: scope.eventName,
-      payload: json,
+      ...fields,
     }));
   });
   return deps.store.queue(items, new Date(), deps.retryForMs);
@@ -251,7 +283,8 @@ export function deliveryConsumer(deps: DeliveryConsumerDeps): Subscription {
         const scope = scopeOf(event);
         if (!scope || event.projectId === null) continue;
         const sequence = meta[i]?.streamSequence ?? 0;
-        run.push({ event: { ...event, projectId: event.projectId }, scope, sequence });
+        const attempts = meta[i]?.deliveryCount ?? 1;
+        run.push({ event: { ...event, projectId: event.projectId }, scope, sequence, attempts });
       } catch (err) {
         // An event whose data does not parse is terminated alone; the others of the batch go on. (One that
         // fails later, while its payload is built, fails the batch, which is then written event by event.)

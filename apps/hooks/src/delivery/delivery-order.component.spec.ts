@@ -13,6 +13,7 @@ import {
 } from '../payloads/fake-discussions.test-helpers';
 import { jetStreamAckFloor, type AckFloor } from './ack-floor';
 import { discussionsEvent, insertHook } from './delivery.test-helpers';
+import { PAYLOAD_ATTEMPTS } from './consumer';
 import { createDelivery, type Delivery } from './index';
 
 const T = DOMAIN_EVENT_TYPES.discussions;
@@ -112,7 +113,7 @@ const projectCreated = (projectId: number, groupId: number): EventEnvelope => ({
 });
 
 const consume = (event: EventEnvelope, streamSequence: number) =>
-  delivery.subscription.handle(event, { streamSequence });
+  delivery.subscription.handle(event, { streamSequence, deliveryCount: 1 });
 
 const iidsOf = (hook: HookDoc) => arrivals.filter((a) => a.path === `/hook/${hook._id}`).map((a) => a.iid);
 
@@ -157,13 +158,48 @@ describe('Hook delivery order', () => {
     ]);
   });
 
+  it('When an event’s payload cannot be read, then it is retried until its last try and then logged as failed for its hooks, and the hook goes on', async () => {
+    const projectId = nextId++;
+    const hook = await addHook({ parentKind: 'project', parentId: projectId, events: { note_events: true } });
+    const unreadable = noteCreated(projectId, 1, 61);
+    const read = source.note;
+    source.note = () => Promise.reject(new Error('discussions answered 500'));
+    try {
+      const meta = (deliveryCount: number) => [{ streamSequence: 30, deliveryCount }];
+      await expect(delivery.subscription.handleBatch!([unreadable], meta(1))).rejects.toThrow('500');
+      expect(await delivery.store.ofHook(hook._id)).toEqual([]);
+      await delivery.subscription.handleBatch!([unreadable], meta(PAYLOAD_ATTEMPTS));
+    } finally {
+      source.note = read;
+    }
+    const [failed] = await delivery.store.ofHook(hook._id);
+    expect(failed).toMatchObject({
+      sequence: 30,
+      status: 'failed',
+      payload: 'null',
+      reason: 'payload could not be built: discussions answered 500',
+    });
+
+    await consume(noteCreated(projectId, 1, 62), 31);
+    floor.value = 31;
+    await drain(hook);
+    expect(arrivals.filter((a) => a.path === `/hook/${hook._id}`)).toHaveLength(1);
+    expect((await delivery.store.ofHook(hook._id)).map((d) => [d.sequence, d.status])).toEqual([
+      [30, 'failed'],
+      [31, 'delivered'],
+    ]);
+  });
+
   it('When a batch holds events of several projects, then copies and hooks are read once per batch, equal reads are shared, and each delivery has its event’s sequence', async () => {
     const groupId = nextId++;
     const [first, second] = [nextId++, nextId++];
     const subscription = delivery.subscription;
     await subscription.handleBatch!(
       [projectCreated(first, groupId), projectCreated(second, groupId)],
-      [{ streamSequence: 100 }, { streamSequence: 101 }],
+      [
+        { streamSequence: 100, deliveryCount: 1 },
+        { streamSequence: 101, deliveryCount: 1 },
+      ],
     );
     const own = await addHook({ parentKind: 'project', parentId: first, events: { note_events: true } });
     const inherited = await addHook({
@@ -178,7 +214,7 @@ describe('Hook delivery order', () => {
     try {
       await subscription.handleBatch!(
         events,
-        [102, 103, 104].map((streamSequence) => ({ streamSequence })),
+        [102, 103, 104].map((streamSequence) => ({ streamSequence, deliveryCount: 1 })),
       );
       expect(hookFinds).toHaveBeenCalledTimes(2);
       expect(copyFinds).toHaveBeenCalledTimes(1);
@@ -199,7 +235,7 @@ describe('Hook delivery order', () => {
     // The same batch again (a redelivery) queues nothing more.
     await subscription.handleBatch!(
       events,
-      [102, 103, 104].map((streamSequence) => ({ streamSequence })),
+      [102, 103, 104].map((streamSequence) => ({ streamSequence, deliveryCount: 1 })),
     );
     expect(await delivery.store.ofHook(inherited._id)).toHaveLength(3);
   });

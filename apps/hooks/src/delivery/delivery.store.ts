@@ -3,6 +3,9 @@ import { isDuplicateKeyError, type Counters } from '@gl/service-kit';
 import type { HookDoc } from '../hooks.models';
 import type { DeliveryAttempt, DeliveryDoc, DeliveryModels, HookProjectDoc } from './delivery.models';
 
+/** The payload of a delivery given up before its payload could be built (the log shows `request_data: null`). */
+export const UNBUILT_PAYLOAD = 'null';
+
 export interface QueuedDelivery {
   hook: HookDoc;
   eventId: string;
@@ -11,6 +14,8 @@ export interface QueuedDelivery {
   trigger: string;
   eventName: string;
   payload: string;
+  /** Set when the payload could not be built: the delivery is logged as failed with this reason, unsent. */
+  givenUp?: string;
 }
 
 /**
@@ -100,6 +105,7 @@ export function createDeliveryStore(models: DeliveryModels, counters: Counters) 
       eventUuid: item.eventId,
       payload: item.payload,
       ...unattempted(now, new Date(now.getTime() + retryForMs)),
+      ...(item.givenUp === undefined ? {} : { status: 'failed' as const, reason: item.givenUp }),
     }));
     try {
       await deliveries.insertMany(docs, { ordered: false, lean: true });

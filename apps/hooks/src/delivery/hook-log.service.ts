@@ -1,7 +1,7 @@
 import { HttpError, NotFoundError, type PageRequest } from '@gl/service-kit';
 import type { HookDoc } from '../hooks.models';
 import type { DeliveryAttempt, DeliveryDoc } from './delivery.models';
-import type { DeliveryStore } from './delivery.store';
+import { UNBUILT_PAYLOAD, type DeliveryStore } from './delivery.store';
 import { interpolatedUrl, type Sender } from './sender';
 
 /** WebHookLog::MAX_RECENT_DAYS (app/models/hooks/web_hook_log.rb): the log route shows a week. */
@@ -39,6 +39,8 @@ export interface HookLogDeps {
 
 /** WebHooks::Events::ResendService#url_changed_response (app/services/web_hooks/events/resend_service.rb). */
 export const URL_CHANGED = 'The hook URL has changed, and this log entry cannot be retried';
+/** Not GitLab's (its log always holds a request): an entry whose payload could never be built. */
+export const NOTHING_TO_RESEND = 'This log entry has no request to resend';
 
 /** lib/api/hooks/resend_hook.rb: `render_api_error!(result.message, 422)`. */
 const unprocessable = (message: string) => new HttpError(422, { message });
@@ -94,6 +96,7 @@ export function createHookLogService(deps: HookLogDeps) {
     const original = await store.find(hook._id, logId);
     if (!original) throw new NotFoundError();
     if (original.url !== null && original.url !== interpolatedUrl(hook)) throw unprocessable(URL_CHANGED);
+    if (original.payload === UNBUILT_PAYLOAD) throw unprocessable(NOTHING_TO_RESEND);
     const copy = await store.resend(hook._id, logId, new Date(), deps.retryForMs);
     if (!copy) throw new NotFoundError();
     const until = Date.now() + deps.timeoutMs;

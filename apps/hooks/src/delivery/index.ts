@@ -113,6 +113,7 @@ export function createDelivery(deps: DeliveryDeps): Delivery {
     source,
     externalUrl: config.GITLAB_EXTERNAL_URL,
     retryForMs: config.HOOKS_RETRY_FOR_MS,
+    logger: runtime.logger,
     onQueued: () => sender.wake(),
   });
   const logs = createHookLogService({

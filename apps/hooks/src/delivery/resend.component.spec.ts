@@ -5,7 +5,9 @@ import { DOMAIN_EVENT_TYPES } from '@gl/contracts';
 import { MAINTAINER, useHarness } from '@gl/testing';
 import { fakeDiscussions, testIssue } from '../payloads/fake-discussions.test-helpers';
 import { projectNamespace, startHooksHarness } from '../testing/hooks.harness';
-import { URL_CHANGED } from './hook-log.service';
+import type { HookDoc } from '../hooks.models';
+import { NOTHING_TO_RESEND, URL_CHANGED } from './hook-log.service';
+import { UNBUILT_PAYLOAD } from './delivery.store';
 
 /**
  * lib/api/hooks/resend_hook.rb with WebHooks::Events::ResendService: the resent request's code whatever it
@@ -133,6 +135,31 @@ describe('Resending a logged delivery', () => {
     expect(await resend(logs[0]!._id)).toMatchObject({ status: 422, body: { message: URL_CHANGED } });
     expect(received).toHaveLength(1);
     expect(await resend(999_999_999)).toMatchObject({ status: 404 });
+  });
+
+  it('When the logged delivery was given up before its payload could be built, then the resend is 422 and nothing is sent', async () => {
+    const { ns, hookId, resend } = await hookWithDeliveries([]);
+    await h.instance.delivery.store.queue(
+      [
+        {
+          hook: { _id: hookId } as HookDoc,
+          eventId: randomUUID(),
+          sequence: 1,
+          trigger: 'issue_hooks',
+          eventName: 'Issue Hook',
+          payload: UNBUILT_PAYLOAD,
+          givenUp: 'payload could not be built: discussions answered 500',
+        },
+      ],
+      new Date(),
+      60_000,
+    );
+    const [given] = await h.instance.delivery.store.ofHook(hookId);
+    expect(given).toMatchObject({ status: 'failed', payload: 'null' });
+    expect(await resend(given!._id)).toMatchObject({ status: 422, body: { message: NOTHING_TO_RESEND } });
+    const log = await h.call('GET', `/projects/${ns.id}/hooks/${hookId}/events`, { ns, as: MAINTAINER });
+    expect(log.body).toMatchObject([{ id: given!._id, request_data: null, status: 'failed' }]);
+    expect(received).toEqual([]);
   });
 
   it('When an earlier delivery waits for its retry, then the resend keeps the hook’s order and answers null at once', async () => {

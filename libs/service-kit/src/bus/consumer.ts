@@ -30,6 +30,8 @@ export interface EventMeta {
    * consumer and every redelivery (the hooks service orders each hook's deliveries by it).
    */
   streamSequence: number;
+  /** How many times JetStream has delivered this message, this time included (1 the first time). */
+  deliveryCount: number;
 }
 
 /** `meta` is given by the consumers here; a test or a harness that hands an event over may leave it out. */
@@ -216,7 +218,7 @@ export async function startConsumer(
     const event = decodeOrTerminate(msg, log, count);
     if (!event) return;
     try {
-      await subscription.handle(event, { streamSequence: msg.seq });
+      await subscription.handle(event, { streamSequence: msg.seq, deliveryCount: msg.info.deliveryCount });
       await msg.ackAck();
       count('acked');
       subscription.acknowledged?.();
@@ -305,7 +307,7 @@ export async function startBatchConsumer(
     try {
       outcome = await subscription.handleBatch(
         batch.map((item) => item.event),
-        batch.map((item) => ({ streamSequence: item.msg.seq })),
+        batch.map((item) => ({ streamSequence: item.msg.seq, deliveryCount: item.msg.info.deliveryCount })),
       );
     } catch (err) {
       if (err instanceof PoisonMessageError) {
