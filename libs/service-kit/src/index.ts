@@ -27,6 +27,7 @@ export * from './mongo/connection';
 export * from './mongo/counters';
 export * from './mongo/id-blocks';
 export * from './mongo/migrations';
+export * from './mongo/replaced-indexes';
 export * from './mongo/models';
 export * from './mongo/backfill';
 export * from './mongo/batched-delete';

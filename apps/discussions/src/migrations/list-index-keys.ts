@@ -1,6 +1,5 @@
-import type { Migration } from '@gl/service-kit';
+import { replacedIndexesMigration, type Migration } from '@gl/service-kit';
 import { LIST_ORDER_KEYS } from '../noteables/noteable.model';
-import { replacedIndexesMigration } from './replaced-indexes';
 
 /**
  * The issue and merge request list indexes now end in the keys the list filters read (state, label words,

@@ -1,5 +1,4 @@
-import type { Migration } from '@gl/service-kit';
-import { replacedIndexesMigration } from './replaced-indexes';
+import { replacedIndexesMigration, type Migration } from '@gl/service-kit';
 
 /**
  * Keyset pages of notes read along {noteableType, noteableId, createdAt | updatedAt | –, _id, system,
