@@ -169,9 +169,9 @@ interface Delivered {
 
 /**
  * Tries before an event whose payload cannot be read (discussions failing for its note or issue) is given
- * up: with the bus's back-off (1 s doubling to 60 s) about four minutes. Each hook it reaches then logs a
- * failed delivery with the reason instead of waiting for it: the sender holds every hook at the durable's
- * ack floor, which a message retried forever would never let pass.
+ * up: with the bus's back-off (1 s doubling, at most 60 s) about two minutes. Each hook it reaches then
+ * logs a failed delivery with the reason instead of waiting for it: the sender holds every hook at the
+ * durable's ack floor, which a message retried forever would never let pass.
  */
 export const PAYLOAD_ATTEMPTS = 8;
 
