@@ -19,7 +19,7 @@ import {
   type Execution,
 } from './request';
 
-export { deliveryHeaders, interpolatedUrl, retryDelayMs } from './request';
+export { interpolatedUrl, retryDelayMs } from './request';
 
 export interface SenderOptions {
   externalUrl: string;

@@ -1,4 +1,4 @@
-import type { IndexSpecification } from 'mongodb';
+import type { mongo } from 'mongoose';
 import { dropIndexesIfPresent } from './indexes';
 import { reportingMigration, type Migration } from './migrations';
 
@@ -11,7 +11,7 @@ export interface ReplacedIndexesStep {
   /** The model whose compile builds the new index (its `init()` is awaited) … */
   model?: string;
   /** … or the new index itself, built here. */
-  index?: IndexSpecification;
+  index?: mongo.IndexSpecification;
   /** Names of the indexes it replaces. */
   replaced: string[];
 }
