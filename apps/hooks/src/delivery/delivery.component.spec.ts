@@ -501,8 +501,8 @@ describe('Hook delivery', () => {
     expect(await samples.belowGroup(nextId++, 'issue')).toBeNull();
     const late = issueEvent(T.issueOpened, first + 203, 1);
     const later = issueEvent(T.issueOpened, first + 204, 1);
-    await samples.record(later);
-    await samples.record(late);
+    await samples.recordMany([later]);
+    await samples.recordMany([late]);
     expect(await samples.belowGroup(groupId, 'issue')).toEqual({ projectId: first + 203, event: late });
     expect(await samples.belowGroup(groupId, 'mergeRequest')).toEqual({ projectId: first, event: null });
   });

@@ -1,5 +1,4 @@
 import { DOMAIN_EVENT_TYPES, type EventEnvelope } from '@gl/contracts';
-import { isDuplicateKeyError } from '@gl/service-kit';
 import type { DeliveryModels, HookProjectDoc, HookSampleDoc } from './delivery.models';
 import { duplicatesOnly } from './delivery.store';
 
@@ -20,25 +19,9 @@ const SAMPLED: Record<string, SampleKind> = {
 
 /** The projects' newest issue, merge request, note and alert events, which hook tests send again. */
 export function createSampleStore(models: Pick<DeliveryModels, 'samples' | 'projects'>) {
-  /** Keeps the event as its project's newest of its kind, unless a newer one is kept already. */
-  async function record(event: EventEnvelope): Promise<void> {
-    const kind = SAMPLED[event.type];
-    if (!kind || event.projectId === null) return;
-    try {
-      await models.samples.updateOne(
-        { _id: `${event.projectId}:${kind}`, occurredAt: { $lt: event.occurredAt } },
-        { $set: { event, occurredAt: event.occurredAt } },
-        { upsert: true },
-      );
-    } catch (err) {
-      // A newer sample is there already (the upsert collided with it): nothing to do.
-      if (!isDuplicateKeyError(err)) throw err;
-    }
-  }
-
   /**
-   * `record` for a batch of events in one write: per project and kind, the batch's newest event, kept
-   * unless a newer one is kept already.
+   * Keeps, per project and kind, the batch's newest event as its project's newest of its kind, unless a
+   * newer one is kept already: one write for the batch.
    */
   async function recordMany(events: EventEnvelope[]): Promise<void> {
     const newestOf = new Map<string, EventEnvelope>();
@@ -106,7 +89,7 @@ export function createSampleStore(models: Pick<DeliveryModels, 'samples' | 'proj
     return first === null ? null : { projectId: first, event: null };
   }
 
-  return { record, recordMany, newest, belowGroup };
+  return { recordMany, newest, belowGroup };
 }
 
 export type SampleStore = ReturnType<typeof createSampleStore>;
