@@ -20,7 +20,12 @@ function decode(doc: IntegrationDoc | null): Integration | null {
  * Prometheus integration, `http` for the one HTTP endpoint a project without multiple integrations may
  * have (so concurrent creations cannot both succeed), `http:<id>` otherwise.
  */
-export function createIntegrationsStore(model: Model<IntegrationDoc>, counters: Counters) {
+/** `written` runs after every write, so the notify lookups' cache (notify-lookup.ts) forgets what it held. */
+export function createIntegrationsStore(
+  model: Model<IntegrationDoc>,
+  counters: Counters,
+  written: () => void,
+) {
   const findOne = async (filter: FilterQuery<IntegrationDoc>) =>
     decode(await model.findOne(filter).lean<IntegrationDoc>());
 
@@ -76,19 +81,23 @@ export function createIntegrationsStore(model: Model<IntegrationDoc>, counters: 
         if (fields.type === 'http' && isDuplicateKeyError(err)) return null;
         throw err;
       }
+      written();
       return integration;
     },
 
     /** Applies `changes`; null when the integration is gone. */
     async update(id: number, changes: IntegrationChanges): Promise<Integration | null> {
       const $set = { ...changes, updatedAt: new Date() };
-      return decode(
-        await model.findOneAndUpdate({ _id: id }, { $set }, { new: true }).lean<IntegrationDoc>(),
-      );
+      const updated = await model
+        .findOneAndUpdate({ _id: id }, { $set }, { new: true })
+        .lean<IntegrationDoc>();
+      written();
+      return decode(updated);
     },
 
     async remove(id: number): Promise<void> {
       await model.deleteOne({ _id: id });
+      written();
     },
   };
 }

@@ -3,7 +3,7 @@ import { hasIllFormedString, isHigherTier, requestOrigin, sendJson } from '@gl/s
 import { jsonDepth, mapGenericPayload, mapPrometheusAlert } from './alert-payload';
 import type { AlertsService } from './alerts.service';
 import { tokenMatches } from './integration-token';
-import type { AlertsStores } from './stores';
+import type { NotifyLookup } from './notify-lookup';
 
 /** GitLab's DeepSize limits for notify payloads. */
 export const MAX_PAYLOAD_BYTES = 1024 * 1024;
@@ -75,7 +75,7 @@ const status = (res: Response, code: number): void => {
  * 400 → 200 `[{"iid","title"}]` (Prometheus: 201).
  */
 export function createNotifyRouter(
-  { integrations, opsgenie }: Pick<AlertsStores, 'integrations' | 'opsgenie'>,
+  lookup: NotifyLookup,
   alerts: AlertsService,
   producer: string,
   rateLimit: NotifyRateLimit,
@@ -98,10 +98,7 @@ export function createNotifyRouter(
 
     const ns = req.ctx.namespace;
     if (!ns || ns.kind !== 'project') return status(res, 403);
-    const [integration, opsgenieActive] = await Promise.all([
-      integrations.findActive(ns.id, kind, identifier),
-      opsgenie.isActive(ns.id),
-    ]);
+    const { integration, opsgenieActive } = await lookup(ns.id, kind, identifier);
     if (!integration || opsgenieActive) return status(res, 403);
     if (!tokenMatches(tokenOf(req), integration)) return status(res, 401);
 

@@ -8,7 +8,8 @@ export interface OpsgenieSettings {
 }
 
 /** Opsgenie settings (`opsgenie`), one document per project keyed by the project id. */
-export function createOpsgenieStore(model: Model<OpsgenieDoc>) {
+/** `written` runs after every write, so the notify lookups' cache (notify-lookup.ts) forgets what it held. */
+export function createOpsgenieStore(model: Model<OpsgenieDoc>, written: () => void) {
   return {
     async isActive(projectId: number): Promise<boolean> {
       return Boolean(await model.exists({ _id: projectId, active: true }));
@@ -23,6 +24,7 @@ export function createOpsgenieStore(model: Model<OpsgenieDoc>) {
       const doc = await model
         .findOneAndUpdate({ _id: projectId }, { $set: settings }, { upsert: true, new: true })
         .lean<OpsgenieDoc>();
+      written();
       return { active: doc?.active ?? settings.active, apiUrl: doc?.apiUrl ?? settings.apiUrl };
     },
   };

@@ -1,8 +1,7 @@
 import { z } from 'zod';
 import { tier } from '@gl/contracts';
-import { baseServiceConfig } from '@gl/service-kit';
+import { baseServiceConfig, DEFAULT_SHARED_TTL_MS } from '@gl/service-kit';
 import { DEFAULT_EXPIRED_MEMBERS_SWEEP_MS } from './identity/expired-members';
-import { DEFAULT_SHARED_TTL_MS } from './identity/identity-cache-peers';
 import { upstreamUrls } from './routing/upstreams';
 import { throttleConfigSchema } from './throttle/throttle.settings';
 
@@ -23,7 +22,7 @@ export const gatewayConfigSchema = baseServiceConfig.extend({
   IDENTITY_CACHE_TTL_MS: z.coerce.number().int().min(0).default(5_000),
   /**
    * How long they are reused while the gateway replicas announce their identity writes to each other on the
-   * bus (identity-cache-peers.ts); the TTL above applies whenever the bus is away. 0: no announcements.
+   * bus (service-kit's peer-flushes.ts); the TTL above applies whenever the bus is away. 0: no announcements.
    */
   IDENTITY_CACHE_SHARED_TTL_MS: z.coerce.number().int().min(0).default(DEFAULT_SHARED_TTL_MS),
   /**

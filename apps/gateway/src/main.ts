@@ -1,9 +1,8 @@
-import { IDENTITY_VERSION_KEY, runService } from '@gl/service-kit';
+import { IDENTITY_VERSION_KEY, runService, sharePeerFlushes } from '@gl/service-kit';
 import { createVersionedReads } from './routing/versioned-reads';
 import { createGatewayApp } from './app';
 import { gatewayConfigSchema } from './config';
 import { createExpiredMembersSweep } from './identity/expired-members';
-import { shareIdentityCache } from './identity/identity-cache-peers';
 import { seedRoot } from './identity/root-seed';
 import { createIdentityRouters } from './identity/identity.routers';
 import { openIdentity } from './identity/identity.setup';
@@ -14,6 +13,9 @@ import type { Upstreams } from './routing/upstreams';
 import { GATEWAY_MIGRATIONS } from './migrations';
 import { throttleSettings } from './throttle/throttle.settings';
 import { createThrottleStore } from './throttle/throttle.store';
+
+/** Where the gateway replicas announce their identity writes to each other's caches. */
+const IDENTITY_FLUSH_SUBJECT = 'cache.gateway.identity.flush';
 
 void runService({
   name: 'gateway',
@@ -29,7 +31,13 @@ void runService({
     });
     const peers =
       config.IDENTITY_CACHE_SHARED_TTL_MS > 0
-        ? shareIdentityCache(identity.models.cache, runtime.bus, logger, config.IDENTITY_CACHE_SHARED_TTL_MS)
+        ? sharePeerFlushes(
+            identity.models.cache,
+            runtime.bus,
+            IDENTITY_FLUSH_SUBJECT,
+            logger,
+            config.IDENTITY_CACHE_SHARED_TTL_MS,
+          )
         : null;
     await seedRoot(identity, identity.users, {
       rootToken: config.GITLAB_ROOT_TOKEN,

@@ -41,6 +41,8 @@ export * from './mongo/projection-revisions';
 export * from './mongo/projection-read-cache';
 export * from './mongo/window-counts';
 export * from './mongo/rate-limiter';
+export * from './cache/flushed-cache';
+export * from './cache/peer-flushes';
 export * from './bus';
 export * from './openapi';
 export * from './entities/user-summary';

@@ -1,7 +1,12 @@
 import { Schema, type Connection, type Model, type SchemaDefinition } from 'mongoose';
 import type { FeatureAccessLevel, ProjectFeature } from '@gl/contracts';
-import { addOutboxFields, type AnyModel } from '@gl/service-kit';
-import { createIdentityCache, invalidateOnWrite, type IdentityCache } from './identity.cache';
+import {
+  addOutboxFields,
+  createFlushedCache,
+  invalidateOnWrite,
+  type AnyModel,
+  type FlushedCache,
+} from '@gl/service-kit';
 
 /**
  * The identity catalogue: users, their personal access tokens, namespaces (groups and personal user
@@ -152,13 +157,13 @@ export interface IdentityModels {
   routes: Model<RouteDoc>;
   revisions: Model<RevisionDoc>;
   /** Short-lived cache of the lookups every request makes; flushed by any write through these models. */
-  cache: IdentityCache;
+  cache: FlushedCache;
 }
 
 export const DEFAULT_IDENTITY_CACHE_TTL_MS = 5_000;
 
 /** One cache per connection, so models created twice on one connection share it (and its invalidation). */
-const caches = new WeakMap<Connection, IdentityCache>();
+const caches = new WeakMap<Connection, FlushedCache>();
 
 const timestamps = { createdAt: 'createdAt', updatedAt: 'updatedAt' } as const;
 
@@ -297,7 +302,7 @@ export function createIdentityModels(
 ): IdentityModels {
   let cache = caches.get(connection);
   if (!cache) {
-    cache = createIdentityCache(options.cacheTtlMs ?? DEFAULT_IDENTITY_CACHE_TTL_MS);
+    cache = createFlushedCache(options.cacheTtlMs ?? DEFAULT_IDENTITY_CACHE_TTL_MS);
     caches.set(connection, cache);
   }
   const model = <T>(name: string, schema: Schema<T>, collection: string): Model<T> => {

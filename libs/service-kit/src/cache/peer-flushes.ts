@@ -1,14 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
-import type { Bus } from '@gl/service-kit';
-import type { IdentityCache } from './identity.cache';
-
-/**
- * Core NATS, outside the event stream's subjects (`gl.>`): a flush concerns the replicas running now and is
- * no record to keep. Delivery is at most once; what a replica misses while disconnected is covered by
- * flushing on reconnect and by the short TTL while the channel is down.
- */
-export const IDENTITY_FLUSH_SUBJECT = 'cache.gateway.identity.flush';
+import type { Bus } from '../bus/bus';
+import type { FlushedCache } from './flushed-cache';
 
 /**
  * Default life of a cache entry while replicas announce their writes to each other: a safety net for an
@@ -18,22 +11,28 @@ export const IDENTITY_FLUSH_SUBJECT = 'cache.gateway.identity.flush';
 export const DEFAULT_SHARED_TTL_MS = 600_000;
 
 /**
- * Joins this gateway's identity cache to its peers': each identity write here is announced, each peer's
- * announcement empties the cache here, so a revoked token, a removed membership or a changed visibility
+ * Joins a process's cache to its peers' (the same cache in the other replicas): each write here is
+ * announced, each peer's announcement empties the cache here, so a revoked token or a changed record
  * counts on every replica within a message's delivery instead of a TTL.
+ *
+ * `subject` is core NATS, outside the event stream's subjects (`gl.>`), one per cache
+ * (`cache.<service>.<records>.flush`): a flush concerns the replicas running now and is no record to keep.
+ * Delivery is at most once; what a replica misses while disconnected is covered by flushing on reconnect
+ * and by the short TTL while the channel is down.
  */
-export function shareIdentityCache(
-  cache: IdentityCache,
+export function sharePeerFlushes(
+  cache: FlushedCache,
   bus: Pick<Bus, 'connection' | 'isConnected' | 'onReconnect'>,
+  subject: string,
   logger: Logger,
   sharedTtlMs = DEFAULT_SHARED_TTL_MS,
 ): { close(): void } {
   const self = randomUUID();
   let subscribed = true;
-  const subscription = bus.connection.subscribe(IDENTITY_FLUSH_SUBJECT, {
+  const subscription = bus.connection.subscribe(subject, {
     callback: (err, message) => {
       if (err) {
-        logger.warn({ err: err.message }, 'identity cache flushes: subscription failed');
+        logger.warn({ err: err.message, subject }, 'cache flushes: subscription failed');
         return;
       }
       if (message.string() !== self) cache.invalidateFromPeer();
@@ -48,10 +47,10 @@ export function shareIdentityCache(
     {
       announce() {
         try {
-          bus.connection.publish(IDENTITY_FLUSH_SUBJECT, self);
+          bus.connection.publish(subject, self);
         } catch (err) {
           // Peers fall back to the short TTL once they see the bus gone; nothing to retry here.
-          logger.warn({ err: (err as Error).message }, 'identity cache flush not announced');
+          logger.warn({ err: (err as Error).message, subject }, 'cache flush not announced');
         }
       },
       live: () => subscribed && bus.isConnected(),

@@ -1,19 +1,18 @@
 import type { Schema } from 'mongoose';
 
 /**
- * Every request to the gateway needs the token, its user, the addressed group or project and the caller's
- * memberships: four lookups on every request, on a database (FerretDB) where each costs a round trip and
- * a decode. They change rarely and only through the gateway, so they are cached and the whole cache is
- * dropped on any identity write made here. Alone, another gateway replica's writes are seen after at most
- * `ttlMs` (IDENTITY_CACHE_TTL_MS; 0 disables caching). Shared with its peers (`share`, identity-cache-peers.ts),
- * every write here is announced to the other replicas, which drop theirs at once, and entries live for
- * `sharedTtlMs` while the announcements can flow: measured in the GitLab-like mix, a 5 s life made most
- * requests of 200 users miss and cost six lookups each.
+ * Reads of records that change rarely and only through the process that owns them (the gateway's tokens,
+ * users, namespaces and memberships; the alerts service's integrations), kept in the process: each costs
+ * a round trip and a decode on every request otherwise. The whole cache is dropped on any write to its
+ * records made here. Alone, another replica's writes are seen after at most `ttlMs` (0 disables caching).
+ * Shared with its peers (`share`, peer-flushes.ts), every write here is announced to the other replicas,
+ * which drop theirs at once, and entries live for `sharedTtlMs` while the announcements can flow: measured
+ * in the GitLab-like mix, a 5 s life made most requests of 200 users miss and cost six lookups each.
  */
-export interface IdentityCache {
+export interface FlushedCache {
   /** `load` may return a mongoose query (a thenable): it is executed exactly once. */
   get<T>(key: string, load: () => PromiseLike<T>): Promise<T>;
-  /** Forgets everything; called after every write to an identity collection (and announced to peers). */
+  /** Forgets everything; called after every write to a cached collection (and announced to peers). */
   invalidate(): void;
   /** Forgets everything because a peer wrote (not announced again). */
   invalidateFromPeer(): void;
@@ -22,7 +21,7 @@ export interface IdentityCache {
   readonly stats: { hits: number; misses: number; invalidations: number };
 }
 
-/** How a cache reaches the other gateway replicas' caches. */
+/** How a cache reaches its peers: the same cache in the other replicas of its service. */
 export interface PeerChannel {
   announce(): void;
   /** Whether announcements are being delivered both ways now (the bus is connected and subscribed). */
@@ -30,14 +29,14 @@ export interface PeerChannel {
 }
 
 /**
- * Entries kept at most, the least recently used going first. Each active user holds about three (token,
- * user, memberships) besides the shared groups and projects: 10,000 users fit several times over. A limit
- * of 10,000 that emptied the whole cache when reached made most requests of 10,000 users miss and cost six
- * lookups and two bookkeeping writes each (GitLab-like mix, `GL_DB_COMMAND_TRACE=1`).
+ * Entries kept at most, the least recently used going first. In the gateway each active user holds about
+ * three (token, user, memberships) besides the shared groups and projects: 10,000 users fit several times
+ * over. A limit of 10,000 that emptied the whole cache when reached made most requests of 10,000 users
+ * miss and cost six lookups and two bookkeeping writes each (GitLab-like mix, `GL_DB_COMMAND_TRACE=1`).
  */
-export const DEFAULT_MAX_ENTRIES = 100_000;
+const DEFAULT_MAX_ENTRIES = 100_000;
 
-export function createIdentityCache(ttlMs: number, maxEntries = DEFAULT_MAX_ENTRIES): IdentityCache {
+export function createFlushedCache(ttlMs: number, maxEntries = DEFAULT_MAX_ENTRIES): FlushedCache {
   const entries = new Map<string, { loadedAt: number; value: Promise<unknown>; generation: number }>();
   let generation = 0;
   let peers: { channel: PeerChannel; ttlMs: number } | null = null;
@@ -96,7 +95,7 @@ const WRITE_QUERIES = [
 ] as const;
 
 /** Invalidates the cache after any write through this schema's model, however the write was issued. */
-export function invalidateOnWrite(schema: Schema, cache: () => IdentityCache | undefined): void {
+export function invalidateOnWrite(schema: Schema, cache: () => FlushedCache | undefined): void {
   const invalidate = (): void => cache()?.invalidate();
   schema.post('save', invalidate);
   schema.post('insertMany', invalidate);

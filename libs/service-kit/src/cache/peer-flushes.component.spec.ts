@@ -1,22 +1,24 @@
 import { createTestRuntime, eventually, type TestRuntime } from '@gl/testing';
-import { createIdentityCache, type IdentityCache } from './identity.cache';
-import { shareIdentityCache } from './identity-cache-peers';
+import { createFlushedCache, type FlushedCache } from './flushed-cache';
+import { sharePeerFlushes } from './peer-flushes';
 
-/** Two gateway replicas' caches on one real bus: what one writes, the other forgets. */
-describe('identity cache shared between gateway replicas', () => {
+const SUBJECT = 'cache.test.records.flush';
+
+/** Two replicas' caches on one real bus: what one writes, the other forgets. */
+describe('a cache shared between replicas', () => {
   let runtime: TestRuntime;
   const closers: (() => void)[] = [];
   beforeAll(async () => {
-    runtime = await createTestRuntime('identity-cache-peers');
+    runtime = await createTestRuntime('peer-flushes');
   });
   afterAll(async () => {
     for (const close of closers) close();
     await runtime.close();
   });
 
-  function replica(ttlMs: number, sharedTtlMs: number): IdentityCache {
-    const cache = createIdentityCache(ttlMs);
-    closers.push(shareIdentityCache(cache, runtime.bus, runtime.logger, sharedTtlMs).close);
+  function replica(ttlMs: number, sharedTtlMs: number): FlushedCache {
+    const cache = createFlushedCache(ttlMs);
+    closers.push(sharePeerFlushes(cache, runtime.bus, SUBJECT, runtime.logger, sharedTtlMs).close);
     return cache;
   }
 
@@ -50,9 +52,9 @@ describe('identity cache shared between gateway replicas', () => {
   });
 
   it('When the bus is away, then entries live only the short TTL', async () => {
-    const cache = createIdentityCache(20);
+    const cache = createFlushedCache(20);
     const away = { ...runtime.bus, isConnected: () => false, onReconnect: () => undefined };
-    closers.push(shareIdentityCache(cache, away, runtime.logger, 60_000).close);
+    closers.push(sharePeerFlushes(cache, away, SUBJECT, runtime.logger, 60_000).close);
     const load = jest.fn(async () => 1);
     await cache.get('user:1', load);
     await new Promise((r) => setTimeout(r, 60));

@@ -1,8 +1,8 @@
-import { createIdentityCache } from './identity.cache';
+import { createFlushedCache } from './flushed-cache';
 
-describe('identity cache', () => {
+describe('flushed cache', () => {
   it('When a key is read twice within the TTL, then it is loaded once', async () => {
-    const cache = createIdentityCache(1_000);
+    const cache = createFlushedCache(1_000);
     const load = jest.fn(async () => 42);
     expect(await cache.get('k', load)).toBe(42);
     expect(await cache.get('k', load)).toBe(42);
@@ -10,7 +10,7 @@ describe('identity cache', () => {
   });
 
   it('When concurrent requests ask for one key, then they share one lookup', async () => {
-    const cache = createIdentityCache(1_000);
+    const cache = createFlushedCache(1_000);
     const load = jest.fn(() => new Promise<number>((r) => setTimeout(() => r(7), 10)));
     expect(await Promise.all([cache.get('k', load), cache.get('k', load), cache.get('k', load)])).toEqual([
       7, 7, 7,
@@ -19,7 +19,7 @@ describe('identity cache', () => {
   });
 
   it('When invalidated, then the next read loads again', async () => {
-    const cache = createIdentityCache(1_000);
+    const cache = createFlushedCache(1_000);
     let value = 1;
     const load = async (): Promise<number> => value;
     expect(await cache.get('k', load)).toBe(1);
@@ -29,13 +29,13 @@ describe('identity cache', () => {
   });
 
   it('When a lookup fails, then the failure is not cached', async () => {
-    const cache = createIdentityCache(1_000);
+    const cache = createFlushedCache(1_000);
     await expect(cache.get('k', () => Promise.reject(new Error('down')))).rejects.toThrow('down');
     expect(await cache.get('k', async () => 'ok')).toBe('ok');
   });
 
   it('When the TTL is 0, then nothing is cached', async () => {
-    const cache = createIdentityCache(0);
+    const cache = createFlushedCache(0);
     const load = jest.fn(async () => 1);
     await cache.get('k', load);
     await cache.get('k', load);
@@ -43,7 +43,7 @@ describe('identity cache', () => {
   });
 
   it('When the cache is full, then the least recently used entry goes and the others stay', async () => {
-    const cache = createIdentityCache(1_000, 2);
+    const cache = createFlushedCache(1_000, 2);
     const loads: string[] = [];
     const load = (key: string) => async () => {
       loads.push(key);
@@ -60,7 +60,7 @@ describe('identity cache', () => {
   });
 
   it('When the TTL passes, then the value is loaded again', async () => {
-    const cache = createIdentityCache(20);
+    const cache = createFlushedCache(20);
     const load = jest.fn(async () => 1);
     await cache.get('k', load);
     await new Promise((r) => setTimeout(r, 30));
