@@ -66,7 +66,13 @@ export function createHooksApp(
     store,
     delivery,
     subscriptions: [identityProjection(store), delivery.subscription],
-    start: () => delivery.sender.start(),
-    stop: () => delivery.sender.stop(),
+    start: () => {
+      delivery.sender.start();
+      delivery.queueBound.start();
+    },
+    stop: async () => {
+      await delivery.queueBound.stop();
+      await delivery.sender.stop();
+    },
   };
 }

@@ -21,6 +21,7 @@ import { createHookLogRouter } from './log.router';
 import { createHookTestRouter } from './test.router';
 import { createHookLogService } from './hook-log.service';
 import { createHookTestService } from './hook-test.service';
+import { createQueueBound, setAsideCounter, type QueueBound } from './queue-bound';
 import { createHookRateLimiter } from './rate-limits';
 import { createSampleStore } from './samples.store';
 import { createSender, DEFAULT_SENDER_OPTIONS, type Sender } from './sender';
@@ -31,6 +32,8 @@ export interface Delivery {
   models: DeliveryModels;
   store: DeliveryStore;
   sender: Sender;
+  /** Each hook's queue kept within its bounds (queue-bound.ts); started and stopped with the sender. */
+  queueBound: QueueBound;
   subscription: Subscription;
   /** The routes of the hooks' delivery logs and resends (lib/api/hooks/events.rb, resend_hook.rb). */
   logRouter(service: HooksService): Router;
@@ -78,11 +81,24 @@ export function createDelivery(deps: DeliveryDeps): Delivery {
         'hooks: could not read the delivery consumer’s ack floor; using the last one',
       );
     });
+  const queueBound = createQueueBound({
+    store,
+    hooks: deps.hooks,
+    bounds: {
+      maxDeliveries: config.HOOKS_QUEUE_MAX_DELIVERIES,
+      maxAgeMs: config.HOOKS_QUEUE_MAX_AGE_MS,
+      checkMs: config.HOOKS_QUEUE_CHECK_MS,
+    },
+    underLease: (hookId, fn) => sender.underLease(hookId, fn),
+    counter: setAsideCounter(runtime.metrics),
+    logger: runtime.logger,
+  });
   const sender = createSender({
     store,
     hooks: deps.hooks,
     ackFloor,
     logger: runtime.logger,
+    whileDraining: (hookId) => queueBound.whileDraining(hookId),
     options: {
       ...DEFAULT_SENDER_OPTIONS,
       externalUrl: config.GITLAB_EXTERNAL_URL,
@@ -133,5 +149,5 @@ export function createDelivery(deps: DeliveryDeps): Delivery {
   const limiter = createHookRateLimiter(runtime.connection);
   const logRouter = (service: HooksService) => createHookLogRouter(service, logs, limiter);
   const testRouter = (service: HooksService) => createHookTestRouter(service, tests, limiter);
-  return { models, store, sender, subscription, logRouter, testRouter };
+  return { models, store, sender, queueBound, subscription, logRouter, testRouter };
 }

@@ -84,6 +84,11 @@ export function createSender(deps: {
   options: SenderOptions;
   ackFloor?: AckFloor;
   logger?: Logger;
+  /**
+   * Run under the lease before each read of a hook's queue while draining it (queue-bound.ts: the queue's
+   * bounds, checked by whoever holds it).
+   */
+  whileDraining?: (hookId: number) => Promise<void>;
 }) {
   const { store, hooks, options, logger } = deps;
   const readFloor = () => deps.ackFloor?.read() ?? Promise.resolve(Infinity);
@@ -182,6 +187,26 @@ export function createSender(deps: {
   }
 
   /**
+   * Runs `fn` holding the hook's queue: its lease, and within this replica no drain of it meanwhile. False
+   * when another holds it.
+   */
+  async function underLease(hookId: number, fn: () => Promise<void>): Promise<boolean> {
+    if (draining.has(hookId)) return false;
+    draining.add(hookId);
+    try {
+      if (!(await store.takeLease(hookId, owner, options.leaseMs))) return false;
+      try {
+        await fn();
+      } finally {
+        await store.releaseLease(hookId, owner);
+      }
+      return true;
+    } finally {
+      draining.delete(hookId);
+    }
+  }
+
+  /**
    * Sends what is due of one hook's queue, in order, while holding its lease (and, within this replica,
    * while no other pass or resend drains it: they share the lease's owner). With `through`, stops once
    * that delivery was attempted, or before a request that would start after `through.until`.
@@ -210,6 +235,7 @@ export function createSender(deps: {
     let known = view.hooks?.get(hookId);
     try {
       for (;;) {
+        await deps.whileDraining?.(hookId);
         // The next few of the queue at once. Under the lease nothing else sends them, and nothing can be
         // queued before them: they are at or below the ack floor (a resend goes after the last queued).
         const next = await store.queuedHead(hookId, HEAD_READ);
@@ -295,6 +321,7 @@ export function createSender(deps: {
 
   return {
     runOnce,
+    underLease,
     /**
      * A resend's turn (hook-log.service.ts): the hook's queue sent now, in order, up to and including the
      * delivery `through.id`; nothing when another sender holds the hook's queue.
