@@ -65,7 +65,7 @@ export function createHooksApp(
     hooks,
     store,
     delivery,
-    subscriptions: [identityProjection(store), delivery.subscription],
+    subscriptions: [identityProjection(store, delivery.removal), delivery.subscription],
     start: () => {
       delivery.sender.start();
       delivery.queueBound.start();

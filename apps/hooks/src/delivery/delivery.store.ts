@@ -308,9 +308,10 @@ export function createDeliveryStore(models: DeliveryModels, counters: Counters) 
     await deliveries.create(doc);
   }
 
-  /** The project's copy from identity events, null before its first one. */
-  function projectCopy(projectId: number): Promise<HookProjectDoc | null> {
-    return models.projects.findById(projectId).lean<HookProjectDoc>().exec();
+  /** The project's copy from identity events, null before its first one and once it is deleted. */
+  async function projectCopy(projectId: number): Promise<HookProjectDoc | null> {
+    const copy = await models.projects.findById(projectId).lean<HookProjectDoc>().exec();
+    return copy?.destroyed ? null : copy;
   }
 
   /** A fresh log id, as `queue` takes one. */

@@ -21,6 +21,7 @@ import { createHookLogRouter } from './log.router';
 import { createHookTestRouter } from './test.router';
 import { createHookLogService } from './hook-log.service';
 import { createHookTestService } from './hook-test.service';
+import { createParentRemoval, type ParentRemoval } from './parent-removal';
 import { createQueueBound, setAsideCounter, type QueueBound } from './queue-bound';
 import { createHookRateLimiter } from './rate-limits';
 import { createSampleStore } from './samples.store';
@@ -35,6 +36,8 @@ export interface Delivery {
   /** Each hook's queue kept within its bounds (queue-bound.ts); started and stopped with the sender. */
   queueBound: QueueBound;
   subscription: Subscription;
+  /** What a deleted project or group takes with it here (its hooks' deliveries, copies, samples). */
+  removal: ParentRemoval;
   /** The routes of the hooks' delivery logs and resends (lib/api/hooks/events.rb, resend_hook.rb). */
   logRouter(service: HooksService): Router;
   /** The routes of project and group hook tests (lib/api/hooks/trigger_test.rb). */
@@ -149,5 +152,6 @@ export function createDelivery(deps: DeliveryDeps): Delivery {
   const limiter = createHookRateLimiter(runtime.connection);
   const logRouter = (service: HooksService) => createHookLogRouter(service, logs, limiter);
   const testRouter = (service: HooksService) => createHookTestRouter(service, tests, limiter);
-  return { models, store, sender, queueBound, subscription, logRouter, testRouter };
+  const removal = createParentRemoval(models);
+  return { models, store, sender, queueBound, subscription, removal, logRouter, testRouter };
 }
