@@ -65,8 +65,14 @@ export function createHooksApp(
     hooks,
     store,
     delivery,
-    subscriptions: [identityProjection(store), delivery.subscription],
-    start: () => delivery.sender.start(),
-    stop: () => delivery.sender.stop(),
+    subscriptions: [identityProjection(store, delivery.removal), delivery.subscription],
+    start: () => {
+      delivery.sender.start();
+      delivery.queueBound.start();
+    },
+    stop: async () => {
+      await delivery.queueBound.stop();
+      await delivery.sender.stop();
+    },
   };
 }

@@ -73,6 +73,15 @@ export function createHooksStore(
     return result.deletedCount;
   }
 
+  /** The ids of a parent's hooks, along `{parentKind, parentId, _id}`. */
+  async function idsOf(parent: HookParent): Promise<number[]> {
+    const docs = await hooks
+      .find(ofParent(parent), { _id: 1 })
+      .sort({ parentKind: 1, parentId: 1, _id: 1 })
+      .lean<Pick<HookDoc, '_id'>[]>();
+    return docs.map((doc) => doc._id);
+  }
+
   /** Hooks of the subgroups and projects below a group, found through their root group. */
   async function idsBelow(groupId: number, rootGroupId: number): Promise<number[]> {
     const docs = await hooks
@@ -94,7 +103,7 @@ export function createHooksStore(
     );
   }
 
-  return { page, find, insert, update, remove, removeParent, idsBelow, removeIds, moveParent };
+  return { page, find, insert, update, remove, removeParent, idsOf, idsBelow, removeIds, moveParent };
 }
 
 export type HooksStore = ReturnType<typeof createHooksStore>;

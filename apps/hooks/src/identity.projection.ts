@@ -5,6 +5,8 @@ import {
   type IdentityHandlers,
   type Subscription,
 } from '@gl/service-kit';
+import type { ParentRemoval } from './delivery/parent-removal';
+import type { HookParent } from './hooks.models';
 import type { HooksStore } from './hooks.store';
 
 const rootOf = (ancestorGroupIds: number[], self: number | null): number | null =>
@@ -12,11 +14,24 @@ const rootOf = (ancestorGroupIds: number[], self: number | null): number | null 
 
 /**
  * What the hooks service takes from identity: a deleted project or group takes its hooks with it (GitLab's
- * `has_many :hooks, dependent: :delete_all`), a deleted group those of everything below it too, and a
- * transferred one moves its hooks' ancestry. Each handler writes the state its event carries, so a
- * redelivered event changes nothing.
+ * `has_many :hooks, dependent: :delete_all`), a deleted group those of everything below it too, with their
+ * deliveries and the projects' copies and samples (delivery/parent-removal.ts); a transferred one moves its
+ * hooks' ancestry. Each handler writes the state its event carries, so a redelivered event changes nothing.
  */
-export function identityProjection(store: HooksStore): Subscription {
+export function identityProjection(store: HooksStore, removal: ParentRemoval): Subscription {
+  /**
+   * The hooks' deliveries go before the hooks, so a redelivery after a failure between them still finds
+   * the hooks and their deliveries; and again after, for what the delivery consumer queued meanwhile (what
+   * it queues later for a hook it read before the deletion, the sender logs as failed: `hook deleted`).
+   */
+  async function removeHooks(parent: HookParent, below: number[] = []): Promise<void> {
+    const ids = [...(await store.idsOf(parent)), ...below];
+    await removal.hooksGone(ids);
+    await store.removeParent(parent);
+    await store.removeIds(below);
+    await removal.hooksGone(ids);
+  }
+
   const handlers: IdentityHandlers = {
     project: (data, event) =>
       store.moveParent(
@@ -27,8 +42,9 @@ export function identityProjection(store: HooksStore): Subscription {
           ancestryAt: event.occurredAt,
         },
       ),
-    projectDestroyed: async (data) => {
-      await store.removeParent({ kind: 'project', id: data.projectId });
+    projectDestroyed: async (data, event) => {
+      await removeHooks({ kind: 'project', id: data.projectId });
+      await removal.projectsGone([data.projectId], event.occurredAt);
     },
     group: (data, event) =>
       store.moveParent(
@@ -39,11 +55,11 @@ export function identityProjection(store: HooksStore): Subscription {
           ancestryAt: event.occurredAt,
         },
       ),
-    groupDestroyed: async (data) => {
-      await store.removeParent({ kind: 'group', id: data.groupId });
+    groupDestroyed: async (data, event) => {
       // Subgroups and projects go with their group, whether or not their own events follow.
       const root = rootOf(data.ancestorGroupIds, data.groupId)!;
-      await store.removeIds(await store.idsBelow(data.groupId, root));
+      await removeHooks({ kind: 'group', id: data.groupId }, await store.idsBelow(data.groupId, root));
+      await removal.projectsGone(await removal.projectsBelow(data.groupId), event.occurredAt);
     },
   };
   return {

@@ -58,6 +58,7 @@ describe('issue.updated and merge_request.updated: the hook-relevant fields an u
         dueDate: { previous: null, current: '2030-01-31' },
         confidential: { previous: false, current: true },
         discussionLocked: { previous: false, current: true },
+        updatedById: { previous: null, current: OWNER.id },
       },
       updatedAt: { previous: issue.updated_at, current: updated.updated_at },
     });
@@ -109,7 +110,27 @@ describe('issue.updated and merge_request.updated: the hook-relevant fields an u
       {
         labels: { previous: [], current: ['review'] },
         assigneeIds: { previous: [], current: [DEVELOPER.id] },
+        updatedById: { previous: null, current: OWNER.id },
       },
+    ]);
+  });
+
+  it('When the same user updates again, then updatedById is not among the changes; when another does, it goes from one to the other', async () => {
+    const ns = projectNamespace();
+    await h.call('POST', `/projects/${ns.id}/issues`, { ns, json: { title: 'One' } });
+    const p = `/projects/${ns.id}/issues/1`;
+    await h.call('PUT', p, { ns, json: { title: 'Two' } });
+    await h.call('PUT', p, { ns, json: { title: 'Three' } });
+    // A state change alone sends no issue.updated and changes no updated_by.
+    await h.call('PUT', p, { ns, as: DEVELOPER, json: { state_event: 'close' } });
+    await h.call('PUT', p, { ns, as: DEVELOPER, json: { title: 'Four' } });
+    const changes = (await eventsOf(EVENTS.issueUpdated, ns.id)).map(
+      (e) => issuableUpdatedData.parse(e.data).changes.updatedById,
+    );
+    expect(changes).toEqual([
+      { previous: null, current: OWNER.id },
+      undefined,
+      { previous: OWNER.id, current: DEVELOPER.id },
     ]);
   });
 });

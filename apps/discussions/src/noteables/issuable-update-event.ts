@@ -79,6 +79,10 @@ export function issuableUpdatedEvent(
   if (!type) return null;
   const changes = issuableChangesOf(before, after);
   if (Object.keys(changes).length === 0) return null;
+  // Shown beside the fields it went with (Gitlab::HookData::IssuableBuilder's changes, previous_changes),
+  // never alone: an update that changed nothing hooks show sends no hook.
+  const updatedById = scalar(before.updatedById ?? null, after.updatedById ?? null);
+  if (updatedById) changes.updatedById = updatedById;
   const data: IssuableUpdatedData = {
     ...targetData(after),
     changes,

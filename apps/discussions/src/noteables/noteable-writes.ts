@@ -209,10 +209,15 @@ export function createNoteableWrites(deps: NoteableWritesDeps) {
     const now = at ?? new Date();
     const set: Record<string, unknown> = { updatedAt: now };
     const systemNotes: string[] = [];
+    let changed = false;
     for (const [key, value] of Object.entries(changes)) {
       if (value === undefined) continue;
       set[key] = value;
+      const was = (doc as unknown as Record<string, unknown>)[key] ?? null;
+      if (JSON.stringify(value) !== JSON.stringify(was)) changed = true;
     }
+    // GitLab's `updated_by` (IssuableBaseService#update): the user of an update that changed a field.
+    if (changed) set.updatedById = actor.id;
     // The milestone's due date goes with it, for the milestone_due and priority orders.
     if (changes.milestoneId !== undefined)
       set.milestoneDue = await milestoneCopies.dueOf(changes.milestoneId);

@@ -66,6 +66,11 @@ export interface NoteableDoc {
   reviewerIds?: number[];
   /** Issues, on the tiers with issue weights: a weight ≥ 0, or null (absent: none). */
   weight?: number | null;
+  /**
+   * Issues and merge requests: who last changed a field through an update (GitLab's `updated_by_id`, set
+   * by IssuableBaseService#update); null or absent until then. Hooks show its change (issuable-update-event.ts).
+   */
+  updatedById?: number | null;
   /** Epics: the fixed dates (`YYYY-MM-DD`) and whether they are the epic's dates (absent: not fixed). */
   startDateFixed?: string | null;
   startDateIsFixed?: boolean;
@@ -197,6 +202,7 @@ export function noteableSchema(): Schema<NoteableDoc> {
     discussionLocked: Boolean,
     reviewerIds: [Number],
     weight: Number,
+    updatedById: Number,
     startDateFixed: String,
     startDateIsFixed: Boolean,
     dueDateFixed: String,

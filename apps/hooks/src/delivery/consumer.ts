@@ -63,8 +63,9 @@ async function copyProject(models: DeliveryModels, event: EventEnvelope): Promis
     occurredAt: event.occurredAt,
   };
   try {
+    // A deleted project's mark (parent-removal.ts) is never overwritten: the upsert collides with it.
     await models.projects.updateOne(
-      { _id: data.projectId, occurredAt: { $lt: event.occurredAt } },
+      { _id: data.projectId, occurredAt: { $lt: event.occurredAt }, destroyed: { $ne: true } },
       { $set: doc },
       { upsert: true },
     );
@@ -190,14 +191,16 @@ async function queueRun(deps: DeliveryConsumerDeps, run: Delivered[]): Promise<n
   let candidates = hooked ? run.filter((d) => mayHaveHooks(hooked, d.event.projectId, null)) : run;
   if (candidates.length === 0) return 0;
   const projectIds = (list: Delivered[]) => [...new Set(list.map((d) => d.event.projectId))];
-  const copies = new Map(
-    (
-      await deps.models.projects
-        .find({ _id: { $in: projectIds(candidates) } })
-        .lean<HookProjectDoc[]>()
-        .exec()
-    ).map((copy) => [copy._id, copy]),
-  );
+  const found = await deps.models.projects
+    .find({ _id: { $in: projectIds(candidates) } })
+    .lean<HookProjectDoc[]>()
+    .exec();
+  // A deleted project's events queue nothing and keep no sample: their records are gone with it (the
+  // payload would find them deleted), and its hooks and samples went with the project (parent-removal.ts).
+  const destroyed = new Set(found.filter((copy) => copy.destroyed).map((copy) => copy._id));
+  candidates = candidates.filter((d) => !destroyed.has(d.event.projectId));
+  if (candidates.length === 0) return 0;
+  const copies = new Map(found.filter((copy) => !copy.destroyed).map((copy) => [copy._id, copy]));
   if (hooked) {
     const copyOf = (d: Delivered) => copies.get(d.event.projectId) ?? null;
     candidates = candidates.filter((d) => mayHaveHooks(hooked, d.event.projectId, copyOf(d)));

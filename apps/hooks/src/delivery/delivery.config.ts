@@ -37,5 +37,13 @@ export const deliveryConfigSchema = z.object({
   HOOKS_TIMEOUT_MS: ms(10_000),
   HOOKS_LEASE_MS: ms(60_000),
   HOOKS_SENDER_POLL_MS: ms(1_000),
+  /**
+   * A hook's queue is bounded (queue-bound.ts): past this many queued deliveries, or for those queued
+   * longer than the age, the oldest are set aside (failed, with the reason), checked every
+   * HOOKS_QUEUE_CHECK_MS.
+   */
+  HOOKS_QUEUE_MAX_DELIVERIES: ms(100_000),
+  HOOKS_QUEUE_MAX_AGE_MS: ms(7 * 24 * 3_600_000),
+  HOOKS_QUEUE_CHECK_MS: ms(60_000),
 });
 export type DeliveryConfig = z.infer<typeof deliveryConfigSchema>;

@@ -73,6 +73,8 @@ export interface HookProjectDoc {
   ancestorGroupIds: number[];
   visibility: 'private' | 'internal' | 'public';
   occurredAt: string;
+  /** The project was deleted: the copy is a mark with no other field (parent-removal.ts). */
+  destroyed?: boolean;
 }
 
 /**
@@ -135,6 +137,7 @@ export function createDeliveryModels(connection: Connection): DeliveryModels {
     ancestorGroupIds: [Number],
     visibility: String,
     occurredAt: String,
+    destroyed: Boolean,
   });
   // The projects below a group, in id order (a group hook's test).
   projects.index({ ancestorGroupIds: 1, _id: 1 });

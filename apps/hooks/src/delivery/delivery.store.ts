@@ -57,6 +57,23 @@ const LOG_IDS = 'web_hook_logs';
 /** A hook's queue order, along the `{hookId, status, sequence, _id}` index. */
 const QUEUE_ORDER = { hookId: 1, status: 1, sequence: 1, _id: 1 } as const;
 
+/** The same index read from the tail: the newest queued first. */
+const QUEUE_TAIL = { hookId: -1, status: -1, sequence: -1, _id: -1 } as const;
+
+/** A place in a hook's queue order. */
+export type QueuePlace = Pick<DeliveryDoc, 'sequence' | '_id'>;
+
+/**
+ * Where a hook's queue is past its bounds (queue-bound.ts). `age`: its head was queued before the cutoff,
+ * and `keepFrom` is the first delivery queued since (null: none is). `count`: the queue holds more than
+ * the cap, and `keepFrom` is the first of the newest `cap`. Each sets aside what is before its `keepFrom`
+ * in queue order, so what stays keeps its order.
+ */
+export interface QueueOverflow {
+  age: { cutoff: Date; keepFrom: QueuePlace | null } | null;
+  count: { keepFrom: QueuePlace } | null;
+}
+
 /** Whether `a` comes after `b` in a hook's queue order. */
 export function queuedAfter(
   a: Pick<DeliveryDoc, 'sequence' | '_id'>,
@@ -168,6 +185,76 @@ export function createDeliveryStore(models: DeliveryModels, counters: Counters) 
       .exec();
   }
 
+  /**
+   * Whether the hook's queue is past `maxDeliveries` or holds deliveries queued before `cutoff`: at most
+   * three reads along the queue index (its head, the first young one when the head is old, and the
+   * `maxDeliveries`-th from the tail), never a count of the queue. Null when it is within both.
+   */
+  async function overflow(
+    hookId: number,
+    maxDeliveries: number,
+    cutoff: Date,
+  ): Promise<QueueOverflow | null> {
+    const place = { sequence: 1, createdAt: 1 };
+    const first = await deliveries
+      .findOne({ hookId, status: 'queued' }, place)
+      .sort(QUEUE_ORDER)
+      .lean<QueuePlace & { createdAt: Date }>()
+      .exec();
+    if (!first) return null;
+    const old = new Date(first.createdAt).getTime() < cutoff.getTime();
+    const [young, kept] = await Promise.all([
+      old
+        ? deliveries
+            .findOne({ hookId, status: 'queued', createdAt: { $gte: cutoff } }, place)
+            .sort(QUEUE_ORDER)
+            .lean<QueuePlace>()
+            .exec()
+        : null,
+      deliveries
+        .findOne({ hookId, status: 'queued' }, place)
+        .sort(QUEUE_TAIL)
+        .skip(maxDeliveries - 1)
+        .lean<QueuePlace>()
+        .exec(),
+    ]);
+    const overCount = kept !== null && queuedAfter(kept, first);
+    if (!old && !overCount) return null;
+    return {
+      age: old ? { cutoff, keepFrom: young } : null,
+      count: overCount ? { keepFrom: kept } : null,
+    };
+  }
+
+  /**
+   * Sets aside the hook's queued deliveries before `keepFrom` in queue order (all with null), and with
+   * `queuedBefore` only those queued before it: failed with `reason`, kept in the log, never sent.
+   * Resolves how many.
+   */
+  async function setAside(
+    hookId: number,
+    keepFrom: QueuePlace | null,
+    reason: string,
+    now: Date,
+    queuedBefore?: Date,
+  ): Promise<number> {
+    const result = await deliveries.updateMany(
+      {
+        hookId,
+        status: 'queued',
+        ...(keepFrom && {
+          $or: [
+            { sequence: { $lt: keepFrom.sequence } },
+            { sequence: keepFrom.sequence, _id: { $lt: keepFrom._id } },
+          ],
+        }),
+        ...(queuedBefore && { createdAt: { $lt: queuedBefore } }),
+      },
+      { $set: { status: 'failed', reason, updatedAt: now } },
+    );
+    return result.modifiedCount;
+  }
+
   /** The sequence a resend takes: the hook's last queued delivery's, so it goes after it (by `_id`). */
   async function lastQueuedSequence(hookId: number): Promise<number> {
     const last = await deliveries
@@ -221,9 +308,10 @@ export function createDeliveryStore(models: DeliveryModels, counters: Counters) 
     await deliveries.create(doc);
   }
 
-  /** The project's copy from identity events, null before its first one. */
-  function projectCopy(projectId: number): Promise<HookProjectDoc | null> {
-    return models.projects.findById(projectId).lean<HookProjectDoc>().exec();
+  /** The project's copy from identity events, null before its first one and once it is deleted. */
+  async function projectCopy(projectId: number): Promise<HookProjectDoc | null> {
+    const copy = await models.projects.findById(projectId).lean<HookProjectDoc>().exec();
+    return copy?.destroyed ? null : copy;
   }
 
   /** A fresh log id, as `queue` takes one. */
@@ -275,6 +363,8 @@ export function createDeliveryStore(models: DeliveryModels, counters: Counters) 
     head,
     queuedHead,
     holdBehind,
+    overflow,
+    setAside,
     recordAttempt,
     find,
     log,

@@ -21,6 +21,8 @@ import { createHookLogRouter } from './log.router';
 import { createHookTestRouter } from './test.router';
 import { createHookLogService } from './hook-log.service';
 import { createHookTestService } from './hook-test.service';
+import { createParentRemoval, type ParentRemoval } from './parent-removal';
+import { createQueueBound, setAsideCounter, type QueueBound } from './queue-bound';
 import { createHookRateLimiter } from './rate-limits';
 import { createSampleStore } from './samples.store';
 import { createSender, DEFAULT_SENDER_OPTIONS, type Sender } from './sender';
@@ -31,7 +33,11 @@ export interface Delivery {
   models: DeliveryModels;
   store: DeliveryStore;
   sender: Sender;
+  /** Each hook's queue kept within its bounds (queue-bound.ts); started and stopped with the sender. */
+  queueBound: QueueBound;
   subscription: Subscription;
+  /** What a deleted project or group takes with it here (its hooks' deliveries, copies, samples). */
+  removal: ParentRemoval;
   /** The routes of the hooks' delivery logs and resends (lib/api/hooks/events.rb, resend_hook.rb). */
   logRouter(service: HooksService): Router;
   /** The routes of project and group hook tests (lib/api/hooks/trigger_test.rb). */
@@ -78,11 +84,24 @@ export function createDelivery(deps: DeliveryDeps): Delivery {
         'hooks: could not read the delivery consumer’s ack floor; using the last one',
       );
     });
+  const queueBound = createQueueBound({
+    store,
+    hooks: deps.hooks,
+    bounds: {
+      maxDeliveries: config.HOOKS_QUEUE_MAX_DELIVERIES,
+      maxAgeMs: config.HOOKS_QUEUE_MAX_AGE_MS,
+      checkMs: config.HOOKS_QUEUE_CHECK_MS,
+    },
+    underLease: (hookId, fn) => sender.underLease(hookId, fn),
+    counter: setAsideCounter(runtime.metrics),
+    logger: runtime.logger,
+  });
   const sender = createSender({
     store,
     hooks: deps.hooks,
     ackFloor,
     logger: runtime.logger,
+    whileDraining: (hookId) => queueBound.whileDraining(hookId),
     options: {
       ...DEFAULT_SENDER_OPTIONS,
       externalUrl: config.GITLAB_EXTERNAL_URL,
@@ -133,5 +152,6 @@ export function createDelivery(deps: DeliveryDeps): Delivery {
   const limiter = createHookRateLimiter(runtime.connection);
   const logRouter = (service: HooksService) => createHookLogRouter(service, logs, limiter);
   const testRouter = (service: HooksService) => createHookTestRouter(service, tests, limiter);
-  return { models, store, sender, subscription, logRouter, testRouter };
+  const removal = createParentRemoval(models);
+  return { models, store, sender, queueBound, subscription, removal, logRouter, testRouter };
 }

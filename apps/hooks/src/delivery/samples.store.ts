@@ -4,7 +4,8 @@ import { duplicatesOnly } from './delivery.store';
 
 const T = DOMAIN_EVENT_TYPES.discussions;
 
-export type SampleKind = 'issue' | 'mergeRequest' | 'note' | 'alert';
+export const SAMPLE_KINDS = ['issue', 'mergeRequest', 'note', 'alert'] as const;
+export type SampleKind = (typeof SAMPLE_KINDS)[number];
 
 /** A group's projects are read this many at a time when a group hook's test looks for a record. */
 const GROUP_BATCH = 200;

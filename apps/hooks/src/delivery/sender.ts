@@ -7,6 +7,7 @@ import type { DeliveryDoc } from './delivery.models';
 import { queuedAfter, type DeliveryStore } from './delivery.store';
 import type { AckFloor } from './ack-floor';
 import { mapBounded } from './bounded';
+import { createFloorBackoff } from './floor-backoff';
 import { sendRequest, SendError } from './http-send';
 import {
   deliveryHeaders,
@@ -36,8 +37,12 @@ export interface SenderOptions {
   maxResponseBytes: number;
   /** Hooks a pass sends to at once (each hook's own queue stays one request at a time, in order). */
   concurrency: number;
-  /** The next pass after one that left deliveries waiting for the ack floor (ack-floor.ts). */
+  /**
+   * The next pass after one that left deliveries waiting for the ack floor (ack-floor.ts), doubling while
+   * the floor does not move, up to `floorRetryMaxMs` (floor-backoff.ts).
+   */
   floorRetryMs: number;
+  floorRetryMaxMs: number;
 }
 
 export const DEFAULT_SENDER_OPTIONS = {
@@ -49,6 +54,7 @@ export const DEFAULT_SENDER_OPTIONS = {
   maxResponseBytes: 16 * 1024,
   concurrency: 16,
   floorRetryMs: 25,
+  floorRetryMaxMs: 1_000,
 };
 
 /** Where a drain stops: after the delivery `id` (at `sequence` in the hook's order), or at `until` (ms). */
@@ -84,6 +90,11 @@ export function createSender(deps: {
   options: SenderOptions;
   ackFloor?: AckFloor;
   logger?: Logger;
+  /**
+   * Run under the lease before each read of a hook's queue while draining it (queue-bound.ts: the queue's
+   * bounds, checked by whoever holds it).
+   */
+  whileDraining?: (hookId: number) => Promise<void>;
 }) {
   const { store, hooks, options, logger } = deps;
   const readFloor = () => deps.ackFloor?.read() ?? Promise.resolve(Infinity);
@@ -105,6 +116,9 @@ export function createSender(deps: {
    * can go (no delivery at or below it can be queued any more), so passes skip them without a read.
    */
   const heldAt = new Map<number, number>();
+  const floorBackoff = createFloorBackoff(options.floorRetryMs, options.floorRetryMaxMs);
+  /** The floor the last pass read (-1: it read none). */
+  let passFloor = -1;
 
   /** One request as WebHookService#make_request sends it, the URL checked again and the checked address used. */
   async function execute(hook: HookDoc, delivery: DeliveryDoc): Promise<Execution> {
@@ -182,6 +196,26 @@ export function createSender(deps: {
   }
 
   /**
+   * Runs `fn` holding the hook's queue: its lease, and within this replica no drain of it meanwhile. False
+   * when another holds it.
+   */
+  async function underLease(hookId: number, fn: () => Promise<void>): Promise<boolean> {
+    if (draining.has(hookId)) return false;
+    draining.add(hookId);
+    try {
+      if (!(await store.takeLease(hookId, owner, options.leaseMs))) return false;
+      try {
+        await fn();
+      } finally {
+        await store.releaseLease(hookId, owner);
+      }
+      return true;
+    } finally {
+      draining.delete(hookId);
+    }
+  }
+
+  /**
    * Sends what is due of one hook's queue, in order, while holding its lease (and, within this replica,
    * while no other pass or resend drains it: they share the lease's owner). With `through`, stops once
    * that delivery was attempted, or before a request that would start after `through.until`.
@@ -210,6 +244,7 @@ export function createSender(deps: {
     let known = view.hooks?.get(hookId);
     try {
       for (;;) {
+        await deps.whileDraining?.(hookId);
         // The next few of the queue at once. Under the lease nothing else sends them, and nothing can be
         // queued before them: they are at or below the ack floor (a resend goes after the last queued).
         const next = await store.queuedHead(hookId, HEAD_READ);
@@ -257,9 +292,11 @@ export function createSender(deps: {
   /** One pass over every hook with something due, `options.concurrency` hooks at a time. */
   async function runOnce(): Promise<void> {
     held = false;
+    passFloor = -1;
     const ids = await store.dueHookIds(new Date());
     if (ids.length === 0) return;
     const floor = await readFloor();
+    passFloor = floor;
     // A hook whose next delivery waited for this same floor still waits: skipped without a read.
     const due = ids.filter((id) => {
       if (heldAt.get(id) !== floor) return true;
@@ -286,7 +323,10 @@ export function createSender(deps: {
         .catch((err: unknown) => logger?.error({ err }, 'hook sender pass failed'))
         .finally(() => {
           running = null;
-          schedule(again ? 0 : held ? Math.min(options.floorRetryMs, options.pollMs) : options.pollMs);
+          if (!held) floorBackoff.reset();
+          schedule(
+            again ? 0 : held ? Math.min(floorBackoff.held(passFloor), options.pollMs) : options.pollMs,
+          );
           again = false;
         });
     }, delayMs);
@@ -295,6 +335,7 @@ export function createSender(deps: {
 
   return {
     runOnce,
+    underLease,
     /**
      * A resend's turn (hook-log.service.ts): the hook's queue sent now, in order, up to and including the
      * delivery `through.id`; nothing when another sender holds the hook's queue.
@@ -329,6 +370,8 @@ export function createSender(deps: {
     /** Runs a pass now (deliveries were just queued) unless one is running; a no-op before start. */
     wake(): void {
       deps.ackFloor?.invalidate();
+      // Deliveries were acknowledged: the floor has likely moved.
+      floorBackoff.reset();
       if (stopped || !timer) return;
       if (running) {
         again = true;

@@ -55,6 +55,7 @@ export function hookChangesOf(
   const { changes } = data;
   const reviewers = 'reviewers' in entity ? entity.reviewers : [];
   return {
+    ...(changes.updatedById && { updated_by_id: changes.updatedById }),
     updated_at: data.updatedAt,
     ...(changes.title && { title: changes.title }),
     ...(changes.description && {

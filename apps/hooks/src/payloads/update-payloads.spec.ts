@@ -48,6 +48,7 @@ describe('Hook payloads of updates, note edits and note deletions', () => {
         labels: { previous: ['API'], current: ['bug'] },
         assigneeIds: { previous: [9], current: [4] },
         dueDate: { previous: null, current: '2030-01-31' },
+        updatedById: { previous: null, current: 2 },
       },
       updatedAt,
     });
@@ -56,6 +57,7 @@ describe('Hook payloads of updates, note edits and note deletions', () => {
     expect(payload).toMatchObject({ object_kind: 'issue', object_attributes: { iid: 7, action: 'update' } });
     const changes = payload.changes as Record<string, { previous: unknown; current: unknown }>;
     expect(changes).toEqual({
+      updated_by_id: { previous: null, current: 2 },
       updated_at: updatedAt,
       title: { previous: 'Old', current: 'New' },
       description: { previous: 'Was', current: 'Something is broken' },
@@ -69,6 +71,11 @@ describe('Hook payloads of updates, note edits and note deletions', () => {
         current: [expect.objectContaining({ id: 4, username: 'user4', email: '[REDACTED]' })],
       },
     });
+    // GitLab's documented example: `updated_by_id` first, then `updated_at`, each {previous, current}.
+    expect(Object.keys(changes).slice(0, 2)).toEqual(Object.keys(issueFixture.changes).slice(0, 2));
+    expect(Object.keys(changes.updated_by_id!).sort()).toEqual(
+      Object.keys(issueFixture.changes.updated_by_id).sort(),
+    );
     // Label#hook_attrs: the keys of GitLab's documented `changes.labels` example.
     const documented = issueFixture.changes.labels.previous[0]!;
     expect(Object.keys((changes.labels!.previous as object[])[0]!).sort()).toEqual(

@@ -38,6 +38,8 @@ export const issuableChanges = z
     confidential: change(z.boolean()),
     weight: change(z.number().int().nullable()),
     discussionLocked: change(z.boolean()),
+    /** Who last updated it (GitLab's `updated_by_id`): present only beside another change. */
+    updatedById: change(z.number().int().nullable()),
   })
   .partial();
 export type IssuableChanges = z.infer<typeof issuableChanges>;
