@@ -116,20 +116,6 @@ describe('Alerts API', () => {
     expect(bad.body).toEqual({ error: 'status does not have a valid value' });
   });
 
-  it('When a payload with an open alert’s fingerprint repeats, then alert.updated carries each new count in order', async () => {
-    const ns = projectNamespace();
-    await seed(ns, [{ title: 'CPU', fingerprint: 'rep' }, { fingerprint: 'rep' }, { fingerprint: 'rep' }]);
-    const updates = (await h.events()).filter(
-      (e) => e.projectId === ns.id && e.type === 'gl.alerts.alert.updated',
-    );
-    expect(updates.map((e) => alertUpdatedData.parse(e.data).state)).toEqual([
-      expect.objectContaining({ title: 'CPU', status: 'triggered', events: 2 }),
-      expect.objectContaining({ title: 'CPU', status: 'triggered', events: 3 }),
-    ]);
-    expect(updates[0]!.actor).toBeNull();
-    expect((await list(ns)).alerts).toMatchObject([{ event_count: 3 }]);
-  });
-
   it('When a resolved alert is reopened while another unresolved alert has its fingerprint, then 400', async () => {
     const ns = projectNamespace();
     const { path, token } = await seed(ns, [{ fingerprint: 'dup' }]);

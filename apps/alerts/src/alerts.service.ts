@@ -54,12 +54,9 @@ export function createAlertsService(store: AlertsStore, outbox: Outbox) {
     for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
       const { fingerprint, endedAt } = mapped;
       if (fingerprint && !endedAt) {
-        // The common repeat: the open alert is counted, and alert.updated carries the new count (its
-        // webhook payload shows `events`; payloads/alert.ts in the hooks service).
-        const counted = await store.countOpenEvent(integration.projectId, fingerprint, (alert) => [
-          updatedEvent(alert, null, origin),
-        ]);
-        if (counted) return published(counted);
+        // The common repeat: the open alert is found and counted in one write.
+        const counted = await store.countOpenEvent(integration.projectId, fingerprint);
+        if (counted) return counted;
       } else if (fingerprint && endedAt) {
         const existing = await store.findOpen(integration.projectId, fingerprint);
         if (existing) {
@@ -144,7 +141,7 @@ export function createAlertsService(store: AlertsStore, outbox: Outbox) {
     });
   }
 
-  /** `updated` as it is once written: open again or still, with its new status or count. */
+  /** `updated` as it is once written: open again or still, with its new status. */
   function updatedEvent(updated: Alert, actor: EventActor, origin: EventOrigin): EventEnvelope {
     return createEvent(origin, {
       type: DOMAIN_EVENT_TYPES.alerts.alertUpdated,

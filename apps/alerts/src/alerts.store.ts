@@ -33,9 +33,6 @@ const SORT_FIELDS: Record<NonNullable<AlertListQuery['order_by']>, keyof AlertDo
 };
 const RANKED = new Set(['severity', 'status']);
 
-/** Reads and guarded writes a repeated alert's count takes before it is counted without its events. */
-const COUNT_TRIES = 4;
-
 const escapeRegex = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /** The unique (projectId, openKey) index lets one unresolved alert per fingerprint exist. */
@@ -142,30 +139,14 @@ export function createAlertsStore(model: Model<AlertDoc>, counters: Counters) {
     },
 
     /**
-     * One more event for the project's unresolved alert with this fingerprint, with the events `eventsOf`
-     * makes of the alert as counted, in one write guarded by the count it read (the events carry the new
-     * count, so a concurrent repeat makes this one read again); null when there is none. A repeat that
-     * loses that race COUNT_TRIES times is counted by one `$inc` without its events: a later change's
-     * events carry the count, and ingestion never fails for a busy fingerprint.
+     * One more event for the project's unresolved alert with this fingerprint, found and counted in one
+     * keyed write (the unique open key); null when there is none.
      */
-    async countOpenEvent(
-      projectId: number,
-      fingerprint: string,
-      eventsOf: (counted: Alert) => EventEnvelope[] = () => [],
-    ): Promise<Alert | null> {
-      const openKey = openKeyOf(0, fingerprint);
-      for (let attempt = 0; attempt < COUNT_TRIES; attempt++) {
-        const open = decode(await model.findOne({ projectId, openKey }).lean<AlertDoc>());
-        if (!open) return null;
-        const counted: Alert = { ...open, events: open.events + 1, updatedAt: new Date() };
-        const $set = { events: counted.events, updatedAt: counted.updatedAt };
-        const written = await update(
-          { _id: open._id, openKey, events: open.events },
-          pushEvents({ $set }, eventsOf(counted)),
-        );
-        if (written) return written;
-      }
-      return update({ projectId, openKey }, { $inc: { events: 1 }, $set: { updatedAt: new Date() } });
+    countOpenEvent(projectId: number, fingerprint: string): Promise<Alert | null> {
+      return update(
+        { projectId, openKey: openKeyOf(0, fingerprint) },
+        { $inc: { events: 1 }, $set: { updatedAt: new Date() } },
+      );
     },
 
     /** Resolves the alert with its events; null when it was already resolved. */

@@ -106,15 +106,6 @@ describe('Alert Hook payloads (beyond GitLab)', () => {
     });
   });
 
-  it('When a repeated payload is counted on an open alert, then an update carries the new count and the unchanged status', () => {
-    const repeated = alertEvent(A.alertUpdated, { state: { ...state, events: 4 } });
-    expect(alertPayload(repeated, project, 'http://gl.test').object_attributes).toMatchObject({
-      status: 'triggered',
-      events: 4,
-      action: 'update',
-    });
-  });
-
   it('When an older event carries no state, then what it has is sent and the rest is null', () => {
     const created = alertEvent(A.alertCreated, {
       title: 'Old',

@@ -12,14 +12,8 @@ const A = DOMAIN_EVENT_TYPES.alerts;
 
 /**
  * The alert events hooks deliver (beyond GitLab, `alert_events`) and the action each is: an alert recorded,
- * a status other than resolved set on it (alerts.service.ts `setStatus`) or a repeated payload counted on
- * it, an alert resolved (by a payload's end time or through the API).
- *
- * Why a repeat is an `update`: the payload shows the alert's `events` (its count), so a receiver that keeps
- * the alert would show a stale count without one; the payload is the alert's whole state, so a repeat
- * needs no attributes of its own. GitLab sends nothing on a repeat (AlertManagement::Alert
- * #register_new_event!, app/models/alert_management/alert.rb, only counts), but it sends alerts to
- * integrations at creation only anyway.
+ * a status other than resolved set on it (alerts.service.ts `setStatus`), an alert resolved (by a payload's
+ * end time or through the API).
  */
 export const ALERT_ACTIONS: Record<string, string> = {
   [A.alertCreated]: 'create',

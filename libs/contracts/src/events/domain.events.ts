@@ -91,10 +91,7 @@ export const DOMAIN_EVENT_TYPES = {
   alerts: {
     alertCreated: 'gl.alerts.alert.created',
     alertResolved: 'gl.alerts.alert.resolved',
-    /**
-     * An alert's status set to triggered, acknowledged or ignored (PUT status), or a repeated payload
-     * counted on it (same fingerprint): see alertUpdatedData.
-     */
+    /** An alert's status set to triggered, acknowledged or ignored (PUT status): see alertUpdatedData. */
     alertUpdated: 'gl.alerts.alert.updated',
   },
 } as const;
@@ -208,10 +205,7 @@ export const alertResolvedData = z.object({
 });
 export type AlertResolvedData = z.infer<typeof alertResolvedData>;
 
-/**
- * `gl.alerts.alert.updated`: a status other than resolved set on an alert, or one more payload counted on
- * it (`state.events`), for webhooks.
- */
+/** `gl.alerts.alert.updated`: a status other than resolved set on an alert (for webhooks). */
 export const alertUpdatedData = z.object({
   alertId: z.string(),
   alertIid: z.number().int(),
