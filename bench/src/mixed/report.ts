@@ -74,8 +74,8 @@ export function mixedMarkdown(result: MixedBenchResult): string {
         .map(([k, v]) => `${k} ${v} s`)
         .join(', ')}).`,
     '',
-    `Warm-up: each of the ${result.warmUp.users} users sent one request first (${result.warmUp.seconds} s), ` +
-      'as on a running system; the mix then draws its callers from all of them.',
+    `Warm-up: each of the ${result.warmUp.users} users sent three requests first (a project, a group list, ` +
+      `a user's events; ${result.warmUp.seconds} s), as on a running system; the mix then draws its callers from all of them.`,
     '',
     `Mix: ${result.mix.map((k) => `${k.name} ${k.weightPercent} %`).join(', ')}.`,
     '',

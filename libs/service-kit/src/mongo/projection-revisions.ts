@@ -62,7 +62,11 @@ interface RevisionDoc {
 
 const VISIBILITY = 'visibility';
 const userKey = (userId: number): string => `user:${userId}`;
-const MAX_REMEMBERED = 10_000;
+/**
+ * Users whose revisions a process keeps in memory: every user it served, at 10,000 users and more (a
+ * number each), so that a user's request costs no `projection_revisions` read after their first.
+ */
+const MAX_REMEMBERED = 100_000;
 
 /** Which record an identity event advances, and to what; null for events without a revision. */
 export function revisionOf(event: EventEnvelope): { key: string; revision: number } | null {
