@@ -80,7 +80,7 @@ export function createEventsApp(
   );
   const app = createRuntimeHttpApp(runtime, SERVICE_NAME, {
     serves: EVENTS_API_ENDPOINTS,
-    apiRouters: [createEventsRouter(createEventsService(models), cache, revisions), live.router],
+    apiRouters: [createEventsRouter(createEventsService(models, projections), cache, revisions), live.router],
   });
   return {
     app,

@@ -1,11 +1,13 @@
 import type { FilterQuery } from 'mongoose';
 import type { ActivityEventEntity, ActivityEventsQuery, InternalContext, Principal } from '@gl/contracts';
+import type { ProjectionVersion } from '@gl/service-kit';
 import { authorizedFilter, criteriaFilter, projectReachFilter, readableFilter } from './activity-access';
 import { createActivityLogStore, type ActivityPage, type Order, type PageWindow } from './activity-log.store';
 import type { AccessCache } from './access.cache';
 import type { ActivityDoc, EventsModels, UserDoc } from './events.models';
 import { authorIdsOf, authorsOf, presentActivity } from './events.presenter';
 import { authorizedProjects } from './events.visibility';
+import { createAuthorCopies } from './author-copies';
 import { createUsersStore } from './users.store';
 
 const orderOf = (query: ActivityEventsQuery): Order => (query.sort === 'asc' ? 'asc' : 'desc');
@@ -22,9 +24,14 @@ export interface PresentedPage {
  * scope, the list's filters and what the caller reads (activity-access.ts); then the page presented with
  * its authors.
  */
-export function createEventsService(models: Pick<EventsModels, 'activities' | 'users'>) {
+export function createEventsService(
+  models: Pick<EventsModels, 'activities' | 'users'>,
+  /** This process's identity projection changes: the authors shown are read again after one. */
+  projections: Pick<ProjectionVersion, 'value'>,
+) {
   const log = createActivityLogStore(models.activities);
   const users = createUsersStore(models.users);
+  const authorCopies = createAuthorCopies(users, projections);
 
   /**
    * The page with its authors from the user projection. `known`: the one author every item has (a user's
@@ -32,7 +39,7 @@ export function createEventsService(models: Pick<EventsModels, 'activities' | 'u
    */
   async function present(page: ActivityPage, externalUrl: string, known?: UserDoc): Promise<PresentedPage> {
     const ids = authorIdsOf(page.items);
-    const copies = known && ids.every((id) => id === known._id) ? [known] : await users.byIds(ids);
+    const copies = known && ids.every((id) => id === known._id) ? [known] : await authorCopies.byIds(ids);
     const authors = authorsOf(page.items, copies, externalUrl);
     return {
       entities: page.items.map((doc) => presentActivity(doc, authors)),
