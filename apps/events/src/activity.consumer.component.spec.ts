@@ -111,6 +111,17 @@ describe('events-activity-log consumer', () => {
     expect(await count(projectId)).toBe(0);
   });
 
+  it('When a batch holds only events without activity, then it says it changed nothing; with one activity, it did', async () => {
+    const projectId = nextProject++;
+    const alert = () => envelope({ type: DOMAIN_EVENT_TYPES.alerts.alertCreated, projectId, data: {} });
+    expect(await recorder().applyBatch([alert(), alert()])).toMatchObject({ unchanged: true });
+    const opened = targetEvent(D.issueOpened, projectId, { targetId: 1, targetIid: 1, targetTitle: 'B' });
+    expect(await recorder().applyBatch([alert(), opened])).toMatchObject({ unchanged: false });
+    expect(await recorder().applyBatch([projectEvent(ID.projectCreated, nextProject++)])).toMatchObject({
+      unchanged: false,
+    });
+  });
+
   it('When the creator becomes owner in the request that created the project, then only "created" is recorded', async () => {
     const projectId = nextProject++;
     await recorder().apply(projectEvent(ID.projectCreated, projectId, { correlationId: 'req-1' }));

@@ -177,6 +177,7 @@ export function createActivityRecorder(
    * what it wrote.
    */
   async function record(batch: Mapped[]): Promise<void> {
+    if (batch.length === 0) return;
     // The same event twice in a batch (published twice) is recorded once.
     const unique = [...new Map(batch.map((item) => [item.event.id, item])).values()];
     const known = await ingested.find(unique.map((item) => item.event.id));
@@ -209,6 +210,7 @@ export function createActivityRecorder(
     },
 
     async applyBatch(events) {
+      const projectedBefore = projections.value;
       const poisoned = new Map<number, PoisonMessageError>();
       const mapped: Mapped[] = [];
       for (const [index, event] of events.entries()) {
@@ -221,7 +223,10 @@ export function createActivityRecorder(
         }
       }
       await record(mapped);
-      return { poisoned };
+      // A batch of events that are no activity (alerts, hook-only changes) and touched no projection
+      // changed no feed: the service's resource version stays, and so do the feeds' 304s.
+      const unchanged = mapped.length === 0 && projections.value === projectedBefore;
+      return { poisoned, unchanged };
     },
   };
 }

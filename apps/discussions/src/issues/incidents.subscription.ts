@@ -1,5 +1,5 @@
 import { DOMAIN_EVENT_TYPES, DURABLES, alertCreatedData, alertResolvedData } from '@gl/contracts';
-import { PoisonMessageError, eventData, type Subscription } from '@gl/service-kit';
+import { PoisonMessageError, UNCHANGED, eventData, type Subscription } from '@gl/service-kit';
 import type { IncidentsService } from './incidents.service';
 import { SERVICE_PRODUCER } from '../common/origin';
 
@@ -19,7 +19,8 @@ export function createIncidentsSubscription(
       if (event.projectId === null) throw new PoisonMessageError(`${event.type} without projectId`);
       if (event.type === alertCreated) {
         const data = eventData(alertCreatedData, event);
-        if (!data.createIncident) return;
+        // Most alerts open no incident: nothing changed here, no resource version to bump.
+        if (!data.createIncident) return UNCHANGED;
         await incidents.openIncident(origin, event.projectId, event.actor, data);
       } else if (event.type === alertResolved) {
         const data = eventData(alertResolvedData, event);

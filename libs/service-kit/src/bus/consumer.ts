@@ -35,7 +35,14 @@ export interface EventMeta {
 }
 
 /** `meta` is given by the consumers here; a test or a harness that hands an event over may leave it out. */
-export type EventHandler = (event: EventEnvelope, meta?: EventMeta) => Promise<void>;
+/**
+ * What a handler may answer for an event it took and that changed nothing a reader sees (an alert that
+ * opens no incident): no resource version is bumped for it (bumpingAfterWrites), so conditional GETs of
+ * the service still answer 304 and no version write crosses the bus.
+ */
+export const UNCHANGED = 'unchanged' as const;
+
+export type EventHandler = (event: EventEnvelope, meta?: EventMeta) => Promise<void | typeof UNCHANGED>;
 
 /**
  * What a batch handler says about single events of a batch it wrote: by index in the batch, the events that
@@ -43,6 +50,8 @@ export type EventHandler = (event: EventEnvelope, meta?: EventMeta) => Promise<v
  */
 export interface BatchOutcome {
   poisoned?: ReadonlyMap<number, PoisonMessageError>;
+  /** The batch changed nothing a reader sees (as UNCHANGED for one event): no resource version is bumped. */
+  unchanged?: boolean;
 }
 
 /**
@@ -89,14 +98,15 @@ export function bumpingAfterWrites(subscription: Subscription, bump: () => Promi
   return {
     ...subscription,
     handle: async (event, meta) => {
-      await handle(event, meta);
-      await bump();
+      const result = await handle(event, meta);
+      if (result !== UNCHANGED) await bump();
+      return result;
     },
     ...(handleBatch
       ? {
           handleBatch: async (events, meta) => {
             const outcome = await handleBatch(events, meta);
-            await bump();
+            if (!outcome?.unchanged) await bump();
             return outcome;
           },
         }
