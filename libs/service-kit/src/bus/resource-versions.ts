@@ -3,6 +3,7 @@ import { VERSIONED_SERVICES, type NamespaceContext } from '@gl/contracts';
 import type { Logger } from 'pino';
 import type { Bus } from './bus';
 import { whileUnavailable } from './cluster-waits';
+import { coalescedPuts } from './coalesced-puts';
 
 /**
  * Versions of what the services answer, kept where every process sees them (a JetStream key-value bucket),
@@ -88,6 +89,7 @@ export async function openResourceVersions(
     { waitMs: options.waitMs ?? 60_000, what: 'resource versions bucket', logger: options.logger },
   );
   const empty = new Uint8Array(0);
+  const put = coalescedPuts((key) => kv.put(key, empty));
   const oneByOne = (keys: string[]) =>
     Promise.all(keys.map(async (key) => (await kv.get(key))?.revision ?? 0));
   // One request for every key (a batched direct get, NATS 2.11 and up) costs the gateway two thirds of
@@ -95,7 +97,7 @@ export async function openResourceVersions(
   let batchAgainAt = 0;
   return {
     async bump(keys) {
-      await Promise.all(keys.map((key) => kv.put(key, empty)));
+      await Promise.all(keys.map(put));
     },
     async current(keys) {
       if (Date.now() < batchAgainAt) return oneByOne(keys);
