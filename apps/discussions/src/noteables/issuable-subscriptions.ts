@@ -17,6 +17,9 @@ export interface SubscriptionViewer {
   takesPart: () => Promise<boolean>;
 }
 
+/** Users listed on a noteable as having chosen (`subscriberIds`); past this many, the list is dropped. */
+export const SUBSCRIBERS_TRACKED = 100;
+
 /**
  * Subscriptions of users to issues and merge requests (Subscribable, app/models/concerns/subscribable.rb)
  * and the reviewer summaries merge requests show.
@@ -32,6 +35,27 @@ export function createIssuableSubscriptions(models: Pick<DiscussionsModels, 'not
     return doc ? doc.subscribed : null;
   }
 
+  /**
+   * Adds the user to the noteable's list while it has one and room; otherwise (full, or dropped by a
+   * concurrent choice) the list is dropped and every caller's choice is read again.
+   */
+  async function list(noteableId: number, userId: number, ids: number[]): Promise<number[] | undefined> {
+    const listed = await models.noteables.updateOne(
+      {
+        _id: noteableId,
+        subscriberIds: { $exists: true },
+        [`subscriberIds.${SUBSCRIBERS_TRACKED - 1}`]: { $exists: false },
+      },
+      { $addToSet: { subscriberIds: userId } },
+    );
+    if (listed.matchedCount > 0) return [...ids, userId];
+    await models.noteables.updateOne(
+      { _id: noteableId, subscriberIds: { $exists: true } },
+      { $unset: { subscriberIds: 1 } },
+    );
+    return undefined;
+  }
+
   return {
     /**
      * Subscribable#subscribed?: the explicit choice where there is one, else whether the user takes part
@@ -45,20 +69,33 @@ export function createIssuableSubscriptions(models: Pick<DiscussionsModels, 'not
       options: { noChoiceYet?: boolean } = {},
     ): Promise<boolean> {
       if (!viewer) return false;
-      const chosen = options.noChoiceYet ? null : await explicit(doc._id, viewer.userId);
+      // A caller the noteable does not list has never chosen (`subscriberIds`): nothing to read.
+      const unlisted = doc.subscriberIds !== undefined && !doc.subscriberIds.includes(viewer.userId);
+      const chosen = options.noChoiceYet || unlisted ? null : await explicit(doc._id, viewer.userId);
       if (chosen !== null) return chosen;
       const { userId } = viewer;
       if (doc.author.id === userId || doc.assigneeIds.includes(userId)) return true;
       if ((doc.reviewerIds ?? []).includes(userId)) return true;
       return viewer.takesPart();
     },
-    /** Subscribable#subscribe / #unsubscribe: records the choice (find_or_initialize_by user). */
-    async set(noteableId: number, userId: number, subscribed: boolean): Promise<void> {
+    /**
+     * Subscribable#subscribe / #unsubscribe: records the choice (find_or_initialize_by user), after listing
+     * the user on the noteable, so that a reader finding the choice finds them listed. Answers the
+     * noteable as it lists them now, for the answer of the same request.
+     */
+    async set<T extends Pick<NoteableDoc, '_id' | 'subscriberIds'>>(
+      doc: T,
+      userId: number,
+      subscribed: boolean,
+    ): Promise<T> {
+      const ids = doc.subscriberIds;
+      const listed = ids === undefined || ids.includes(userId) ? ids : await list(doc._id, userId, ids);
       await subscriptions.updateOne(
-        { _id: `${noteableId}:${userId}` },
-        { $set: { noteableId, userId, subscribed, updatedAt: new Date() } },
+        { _id: `${doc._id}:${userId}` },
+        { $set: { noteableId: doc._id, userId, subscribed, updatedAt: new Date() } },
         { upsert: true },
       );
+      return listed === ids ? doc : { ...doc, subscriberIds: listed };
     },
     /** An issuable's subscriptions go with it (`has_many :subscriptions, dependent: :destroy`). */
     async removeOf(noteableId: number): Promise<void> {

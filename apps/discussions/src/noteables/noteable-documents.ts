@@ -57,5 +57,6 @@ export function blankNoteable(
     content: null,
     visibility: null,
     confidential: false,
+    subscriberIds: [],
   };
 }

@@ -104,6 +104,14 @@ export interface NoteableDoc {
    */
   mayHaveEpic?: boolean;
   /**
+   * Users who may have an explicit subscription choice on it (issuable-subscriptions.ts `set` lists a user
+   * before it writes their choice): a caller not listed has made none, so `subscribed` is decided without
+   * reading the subscriptions. `[]` on noteables created since it exists; absent on older ones and on those
+   * where more users chose than are tracked, whose choices are read as before. A stale entry costs the read
+   * it saves, a missing one would be wrong: entries are never removed.
+   */
+  subscriberIds?: number[];
+  /**
    * Resource events written with this document and not yet moved to `resource_events` (JSON strings):
    * resource-events/resource-events.service.ts moves them right after the write, or before they are read.
    */
@@ -218,6 +226,7 @@ export function noteableSchema(): Schema<NoteableDoc> {
     userNotesCount: Number,
     internalNotesCount: Number,
     mayHaveEpic: Boolean,
+    subscriberIds: { type: [Number], default: undefined },
     _resourceEvents: { type: [String], default: undefined },
   });
   schema.index({ kind: 1, projectId: 1, iid: 1 });

@@ -50,8 +50,7 @@ export function createIssuableSubscriptionsRouter(noteables: NoteablesService): 
         res.status(304).end();
         return;
       }
-      await noteables.subscriptions.set(doc._id, user.id, want);
-      sendJson(res, 201, await present(doc, req));
+      sendJson(res, 201, await present(await noteables.subscriptions.set(doc, user.id, want), req));
     };
   }
 

@@ -83,7 +83,9 @@ export async function startNotificationsHarness(): Promise<NotificationsHarness>
           : { json: body }),
       });
     },
-    deliver: (event) => subscription.handle(event),
+    deliver: async (event) => {
+      await subscription.handle(event);
+    },
     close: harness.close,
   };
 }
