@@ -81,6 +81,9 @@ export function createAlertsApp(
     start: () => {
       peers = shareIntegrationsCache(integrationsCache, runtime.bus, runtime.logger);
     },
-    stop: async () => peers?.close(),
+    stop: () => {
+      peers?.close();
+      return Promise.resolve();
+    },
   };
 }

@@ -22,4 +22,3 @@ export function createAlertsStores(
     errorTracking: createErrorTrackingStore(models.errorTracking),
   };
 }
-export type AlertsStores = ReturnType<typeof createAlertsStores>;

@@ -13,7 +13,8 @@ import { ensureIndexes } from './mongo/indexes';
 import { runMigrations, type Migration } from './mongo/migrations';
 import { connectBus, type Bus } from './bus/bus';
 import { createOutbox, type Outbox } from './bus/outbox';
-import { bumpingAfterWrites, startConsumer, type RunningConsumer, type Subscription } from './bus/consumer';
+import { startConsumer, type RunningConsumer, type Subscription } from './bus/consumer';
+import { bumpingAfterWrites } from './bus/version-bumping';
 import {
   openResourceVersions,
   serviceVersionKey,

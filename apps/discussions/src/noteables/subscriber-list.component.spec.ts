@@ -42,28 +42,24 @@ describe('The subscribers an issue lists', () => {
   it('When a caller is not listed, then no subscription is read for them (choices are only made through the list)', async () => {
     const { ns, issue, path } = await newIssue();
     // A choice written behind the list's back is not seen: the list is what readers trust.
-    await h.runtime.connection
-      .collection('issuable_subscriptions')
-      .insertOne({
-        _id: `${issue.id}:${REPORTER.id}`,
-        noteableId: issue.id,
-        userId: REPORTER.id,
-        subscribed: true,
-      } as never);
+    await h.runtime.connection.collection('issuable_subscriptions').insertOne({
+      _id: `${issue.id}:${REPORTER.id}`,
+      noteableId: issue.id,
+      userId: REPORTER.id,
+      subscribed: true,
+    } as never);
     expect(await subscribedAs(ns, path, REPORTER)).toBe(false);
   });
 
   it('When an issue has no list (older than it), then choices are read as before', async () => {
     const { ns, issue, path } = await newIssue();
     await noteables().updateOne({ _id: issue.id as never }, { $unset: { subscriberIds: 1 } });
-    await h.runtime.connection
-      .collection('issuable_subscriptions')
-      .insertOne({
-        _id: `${issue.id}:${REPORTER.id}`,
-        noteableId: issue.id,
-        userId: REPORTER.id,
-        subscribed: true,
-      } as never);
+    await h.runtime.connection.collection('issuable_subscriptions').insertOne({
+      _id: `${issue.id}:${REPORTER.id}`,
+      noteableId: issue.id,
+      userId: REPORTER.id,
+      subscribed: true,
+    } as never);
     expect(await subscribedAs(ns, path, REPORTER)).toBe(true);
     // Choosing keeps it without a list.
     await h.call('POST', `${path}/subscribe`, { ns, as: GUEST });

@@ -34,7 +34,6 @@ export interface EventMeta {
   deliveryCount: number;
 }
 
-/** `meta` is given by the consumers here; a test or a harness that hands an event over may leave it out. */
 /**
  * What a handler may answer for an event it took and that changed nothing a reader sees (an alert that
  * opens no incident): no resource version is bumped for it (bumpingAfterWrites), so conditional GETs of
@@ -42,6 +41,7 @@ export interface EventMeta {
  */
 export const UNCHANGED = 'unchanged' as const;
 
+/** `meta` is given by the consumers here; a test or a harness that hands an event over may leave it out. */
 export type EventHandler = (event: EventEnvelope, meta?: EventMeta) => Promise<void | typeof UNCHANGED>;
 
 /**
@@ -87,32 +87,6 @@ export interface BatchSubscription {
 }
 
 export const DEFAULT_BATCH_SIZE = 500;
-
-/**
- * The subscription with `bump` run after each event or batch its handler applied, before it is
- * acknowledged: what a consumer writes changes answers as an API write does (resource-versions.ts). A
- * failed bump fails the delivery, which comes again (handlers are idempotent).
- */
-export function bumpingAfterWrites(subscription: Subscription, bump: () => Promise<void>): Subscription {
-  const { handle, handleBatch } = subscription;
-  return {
-    ...subscription,
-    handle: async (event, meta) => {
-      const result = await handle(event, meta);
-      if (result !== UNCHANGED) await bump();
-      return result;
-    },
-    ...(handleBatch
-      ? {
-          handleBatch: async (events, meta) => {
-            const outcome = await handleBatch(events, meta);
-            if (!outcome?.unchanged) await bump();
-            return outcome;
-          },
-        }
-      : {}),
-  };
-}
 
 export interface RunningConsumer {
   stop(): Promise<void>;

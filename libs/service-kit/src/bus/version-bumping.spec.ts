@@ -1,5 +1,6 @@
 import type { EventEnvelope } from '@gl/contracts';
-import { UNCHANGED, bumpingAfterWrites, type Subscription } from './consumer';
+import { UNCHANGED, type Subscription } from './consumer';
+import { bumpingAfterWrites } from './version-bumping';
 
 const event = { id: 'e1', type: 'gl.alerts.alert.created' } as EventEnvelope;
 
