@@ -34,6 +34,11 @@ export interface EventMeta {
   deliveryCount: number;
 }
 
+/** What a message's delivery tells of its event (both consumers below hand it over the same way). */
+function metaOf(msg: JsMsg): EventMeta {
+  return { streamSequence: msg.seq, deliveryCount: msg.info.deliveryCount };
+}
+
 /**
  * What a handler may answer for an event it took and that changed nothing a reader sees (an alert that
  * opens no incident): no resource version is bumped for it (bumpingAfterWrites), so conditional GETs of
@@ -202,7 +207,7 @@ export async function startConsumer(
     const event = decodeOrTerminate(msg, log, count);
     if (!event) return;
     try {
-      await subscription.handle(event, { streamSequence: msg.seq, deliveryCount: msg.info.deliveryCount });
+      await subscription.handle(event, metaOf(msg));
       await msg.ackAck();
       count('acked');
       subscription.acknowledged?.();
@@ -291,7 +296,7 @@ export async function startBatchConsumer(
     try {
       outcome = await subscription.handleBatch(
         batch.map((item) => item.event),
-        batch.map((item) => ({ streamSequence: item.msg.seq, deliveryCount: item.msg.info.deliveryCount })),
+        batch.map((item) => metaOf(item.msg)),
       );
     } catch (err) {
       if (err instanceof PoisonMessageError) {
