@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { issueCommentCreated, type IssueCommentRef } from '@gl/contracts';
 import { connectBus, createLogger } from '@gl/service-kit';
 import { formatCpu, type CpuSampler } from './cpu';
@@ -153,7 +154,7 @@ export async function runHooksBench(options: HooksBenchOptions): Promise<HooksBe
         const due = Math.min(total, Math.floor(((performance.now() - t0) / 1_000) * options.rate) + 1);
         for (; published < due; published++) {
           const hook = published % options.hooks;
-          const event = issueCommentCreated(targets[hook]!);
+          const event = issueCommentCreated(targets[hook]!, randomUUID());
           sent.set(event.id, {
             hook,
             sequence: Math.floor(published / options.hooks),

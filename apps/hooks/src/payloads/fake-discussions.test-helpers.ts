@@ -1,4 +1,4 @@
-import type { IssueEntity, MergeRequestEntity, NoteEntity, SnippetEntity, UserSummary } from '@gl/contracts';
+import type { NoteEntity, SnippetEntity, UserSummary } from '@gl/contracts';
 import type { DiscussionsSource, HookIssue, HookMergeRequest } from './discussions-source';
 import type { PayloadProject } from './project';
 

@@ -31,8 +31,4 @@ describe('issueCommentCreated', () => {
       targetTitle: 'Issue 7',
     });
   });
-
-  it('When built twice without an id, then each has its own', () => {
-    expect(issueCommentCreated(ref).id).not.toBe(issueCommentCreated(ref).id);
-  });
 });

@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { DOMAIN_EVENT_TYPES, noteCreatedData } from './domain.events';
 import type { EventEnvelope } from './envelope';
 
@@ -16,9 +15,10 @@ export interface IssueCommentRef {
  * `gl.discussions.note.created` as discussions publishes it for that comment by root (its note-events.ts),
  * for what publishes it again itself: the hooks bench and the hooks fault test. Here rather than in the
  * test kit because the bench, a tool, may not import @gl/testing (eslint.config.mjs DEP_CONSTRAINTS); the
- * data is checked against the contract, so both send what a consumer accepts.
+ * data is checked against the contract, so both send what a consumer accepts. `id` is the event's own
+ * (a UUID: contracts import nothing but zod, so the caller makes it).
  */
-export function issueCommentCreated(ref: IssueCommentRef, id: string = randomUUID()): EventEnvelope {
+export function issueCommentCreated(ref: IssueCommentRef, id: string): EventEnvelope {
   const note = ref.thread.notes[0]!;
   const data = noteCreatedData.parse({
     noteId: note.id,

@@ -23,7 +23,7 @@ export function eventData<S extends z.ZodType>(schema: S, event: EventEnvelope):
   return result.data;
 }
 
-/** What the stream says of an event's message, beside the event itself. */
+/** What the stream says of an event's message, beside the event itself (both consumers read it with metaOf). */
 export interface EventMeta {
   /**
    * The message's sequence in the event stream: the order the events were recorded in, the same for every
@@ -34,10 +34,7 @@ export interface EventMeta {
   deliveryCount: number;
 }
 
-/** What a message's delivery tells of its event (both consumers below hand it over the same way). */
-function metaOf(msg: JsMsg): EventMeta {
-  return { streamSequence: msg.seq, deliveryCount: msg.info.deliveryCount };
-}
+const metaOf = (m: JsMsg): EventMeta => ({ streamSequence: m.seq, deliveryCount: m.info.deliveryCount });
 
 /**
  * What a handler may answer for an event it took and that changed nothing a reader sees (an alert that
