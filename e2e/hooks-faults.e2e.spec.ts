@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { DOMAIN_EVENT_TYPES, type EventEnvelope } from '@gl/contracts';
+import { issueCommentCreated, type EventEnvelope } from '@gl/contracts';
 import type { InfraHandle } from '@gl/infra';
 import type { RunningStack } from '@gl/launcher';
 import mongoose from 'mongoose';
@@ -16,7 +16,8 @@ import { startOwnStack } from './own-stack';
  * and each hook got its deliveries in the order the events were recorded on the bus: the hooks service
  * sends a hook's deliveries by their events' stream sequence, once the delivery consumer's ack floor has
  * passed them (apps/hooks/src/delivery/ack-floor.ts). The events are `gl.discussions.note.created` as
- * discussions publishes them for a comment (note-events.ts), about a comment made through the API, so each
+ * discussions publishes them for a comment (issueCommentCreated, which the hooks bench sends too), about a
+ * comment made through the API, so each
  * payload reads a real note and issue back from discussions.
  * 5,000 deliveries (10 hooks × 500 events), as the issue asks; the replica is killed while the second half
  * is being published, so it dies with messages in hand. Retries, leases and timeouts are shortened by env
@@ -174,7 +175,6 @@ describe('hooks fault run: a replica killed and receivers down during 5,000 deli
       `/projects/${project.id}/issues/${issue.iid}/discussions`,
       { body: 'Hooked comment' },
     );
-    const note = thread.notes[0]!;
     // The comment's own delivery reaches every hook: both replicas' consumers and senders are live.
     const reached = () => new Set(arrivals.map((a) => a.hook)).size;
     await until(
@@ -190,31 +190,7 @@ describe('hooks fault run: a replica killed and receivers down during 5,000 deli
     const events: EventEnvelope[] = Array.from({ length: EVENTS }, (_, i) => {
       const id = randomUUID();
       order.set(id, i);
-      return {
-        id,
-        type: DOMAIN_EVENT_TYPES.discussions.noteCreated,
-        version: 1,
-        occurredAt: new Date().toISOString(),
-        producer: 'discussions',
-        correlationId: null,
-        actor: { id: 1, username: 'root', name: 'Administrator' },
-        projectId: project.id,
-        groupId: null,
-        data: {
-          noteId: note.id,
-          noteType: 'DiscussionNote',
-          discussionId: thread.id,
-          body: note.body,
-          system: false,
-          createdAt: new Date(note.created_at).toISOString(),
-          noteableType: 'Issue',
-          noteableId: issue.id,
-          noteableIid: issue.iid,
-          commitId: null,
-          targetTitle: issue.title,
-          audience: { authorId: 1, confidential: false, assigneeIds: [], internal: false },
-        },
-      };
+      return issueCommentCreated({ projectId: project.id, issue, thread }, id);
     });
     // Published in order, as one producer's outbox relay does: the first half now, the second while a
     // replica is killed, so that it dies with messages in hand (queued by the other only after

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { DOMAIN_EVENT_TYPES, type EventEnvelope } from '@gl/contracts';
+import { issueCommentCreated, type IssueCommentRef } from '@gl/contracts';
 import { connectBus, createLogger } from '@gl/service-kit';
 import { formatCpu, type CpuSampler } from './cpu';
 import { seedActivityLog } from './events.bench';
@@ -59,19 +59,13 @@ const DRAIN_MS = 30_000;
 const SETUP_WAIT_MS = 60_000;
 const SETUP_CONCURRENCY = 5;
 
-interface Target {
-  projectId: number;
-  issue: { id: number; iid: number; title: string };
-  note: { id: number; body: string; createdAt: string; discussionId: string };
-}
-
 /** One project with its hook, issue and comment thread, as a client makes them. */
 async function makeTarget(
   options: HooksBenchOptions,
   groupId: number,
   index: number,
   url: string,
-): Promise<Target> {
+): Promise<IssueCommentRef> {
   const project = await rootCall<{ id: number }>(options, 'POST', '/projects', {
     name: `hooked-${index}`,
     namespace_id: groupId,
@@ -93,41 +87,7 @@ async function makeTarget(
     `/projects/${project.id}/issues/${issue.iid}/discussions`,
     { body: `Hooked comment ${index}` },
   );
-  const note = thread.notes[0]!;
-  return {
-    projectId: project.id,
-    issue: { id: issue.id, iid: issue.iid, title: issue.title },
-    note: { id: note.id, body: note.body, createdAt: note.created_at, discussionId: thread.id },
-  };
-}
-
-/** `gl.discussions.note.created` as discussions publishes it for the target's comment (note-events.ts). */
-function noteCreated(target: Target): EventEnvelope {
-  return {
-    id: randomUUID(),
-    type: DOMAIN_EVENT_TYPES.discussions.noteCreated,
-    version: 1,
-    occurredAt: new Date().toISOString(),
-    producer: 'discussions',
-    correlationId: null,
-    actor: { id: 1, username: 'root', name: 'Administrator' },
-    projectId: target.projectId,
-    groupId: null,
-    data: {
-      noteId: target.note.id,
-      noteType: 'DiscussionNote',
-      discussionId: target.note.discussionId,
-      body: target.note.body,
-      system: false,
-      createdAt: new Date(target.note.createdAt).toISOString(),
-      noteableType: 'Issue',
-      noteableId: target.issue.id,
-      noteableIid: target.issue.iid,
-      commitId: null,
-      targetTitle: target.issue.title,
-      audience: { authorId: 1, confidential: false, assigneeIds: [], internal: false },
-    },
-  };
+  return { projectId: project.id, issue: { id: issue.id, iid: issue.iid, title: issue.title }, thread };
 }
 
 async function waitFor(check: () => boolean, timeoutMs: number, what: () => string): Promise<void> {
@@ -149,7 +109,7 @@ export async function runHooksBench(options: HooksBenchOptions): Promise<HooksBe
       name: `hooks-${suffix}`,
       path: `hooks-${suffix}`,
     });
-    const targets: Target[] = new Array<Target>(options.hooks);
+    const targets: IssueCommentRef[] = new Array<IssueCommentRef>(options.hooks);
     let next = 0;
     await Promise.all(
       Array.from({ length: SETUP_CONCURRENCY }, async () => {
@@ -194,7 +154,7 @@ export async function runHooksBench(options: HooksBenchOptions): Promise<HooksBe
         const due = Math.min(total, Math.floor(((performance.now() - t0) / 1_000) * options.rate) + 1);
         for (; published < due; published++) {
           const hook = published % options.hooks;
-          const event = noteCreated(targets[hook]!);
+          const event = issueCommentCreated(targets[hook]!, randomUUID());
           sent.set(event.id, {
             hook,
             sequence: Math.floor(published / options.hooks),

@@ -43,10 +43,6 @@ export function createHooksApp(
   const models = createHooksModels(runtime.connection);
   const hookedParents = createHookedParents(models.hooks, runtime.versions, runtime.logger);
   const store = createHooksStore(models, createCounters(runtime.connection), () => hookedParents.added());
-  const hooks = createHooksService(store, {
-    allowLocalRequests: runtime.config.ALLOW_LOCAL_REQUESTS_FROM_WEB_HOOKS_AND_SERVICES ?? false,
-    lookup,
-  });
   // Payloads queued from the bus, sent by the background sender (delivery/).
   const delivery = createDelivery({
     runtime,
@@ -55,6 +51,11 @@ export function createHooksApp(
     allowLocalRequests: runtime.config.ALLOW_LOCAL_REQUESTS_FROM_WEB_HOOKS_AND_SERVICES ?? false,
     lookup,
     source,
+  });
+  const hooks = createHooksService(store, {
+    allowLocalRequests: runtime.config.ALLOW_LOCAL_REQUESTS_FROM_WEB_HOOKS_AND_SERVICES ?? false,
+    lookup,
+    removal: delivery.removal,
   });
   const app = createRuntimeHttpApp(runtime, SERVICE_NAME, {
     apiRouters: [createHooksRouter(hooks), delivery.logRouter(hooks), delivery.testRouter(hooks)],

@@ -1,6 +1,7 @@
 import type { CreateHookParams, NamespaceContext, UpdateHookParams } from '@gl/contracts';
 import { HttpError, ModelError, NotFoundError, type HostLookup, type PageRequest } from '@gl/service-kit';
 import { hookErrors, interpolatedUrl, type HookErrors, type HookFields } from './hook-validation';
+import type { ParentRemoval } from './delivery/parent-removal';
 import type { HookDoc, HookParent, KeyValue } from './hooks.models';
 import type { Ancestry, HookChanges, HooksStore, NewHook } from './hooks.store';
 
@@ -11,6 +12,8 @@ export interface HooksServiceOptions {
   allowLocalRequests: boolean;
   /** The resolver the URL blocker asks (tests stub it). */
   lookup?: HostLookup;
+  /** What a deleted hook takes with it on the delivery side (its deliveries and lease); none: nothing. */
+  removal?: Pick<ParentRemoval, 'hooksGone'>;
 }
 
 /** The parameters that are not event switches; every other parameter ending in `_events` is one. */
@@ -157,9 +160,18 @@ export function createHooksService(store: HooksStore, options: HooksServiceOptio
     return updated;
   }
 
+  /**
+   * WebHooks::DestroyService: the hook goes and WebHooks::LogDestroyWorker deletes its logs. Here its
+   * deliveries (queued and logged) and its lease go too, before the hook, so a retried DELETE after a
+   * failure between them still finds the hook and does it all again; and once more after, for what the
+   * delivery consumer queued meanwhile from a read of the hooks before the deletion (what it queues later
+   * still, the sender logs as failed: `hook deleted`). Deletes only, so doing it twice changes nothing.
+   */
   async function remove(parent: HookParent, id: number): Promise<void> {
     await find(parent, id);
+    await options.removal?.hooksGone([id]);
     if (!(await store.remove(parent, id))) throw new NotFoundError();
+    await options.removal?.hooksGone([id]);
   }
 
   return { page, find, create, update, remove };

@@ -1,15 +1,22 @@
 import { DOMAIN_EVENT_TYPES, EVENT_TYPES, type EventEnvelope } from '@gl/contracts';
-import { gatewayEvent, groupEventFields, projectEventFields, useHarness } from '@gl/testing';
+import {
+  MAINTAINER,
+  OWNER,
+  gatewayEvent,
+  groupEventFields,
+  projectEventFields,
+  useHarness,
+} from '@gl/testing';
 import { HOOKED_PARENTS_KEY } from './hooked-parents';
 import { createHooksModels, type HookDoc } from './hooks.models';
 import { discussionsEvent, insertHook } from './delivery/delivery.test-helpers';
 import { fakeDiscussions, testIssue } from './payloads/fake-discussions.test-helpers';
-import { startHooksHarness } from './testing/hooks.harness';
+import { groupNamespace, projectNamespace, startHooksHarness } from './testing/hooks.harness';
 
 const source = fakeDiscussions();
 let nextId = 970_000 + Math.floor(Math.random() * 1000) * 100;
 
-describe('A deleted project or group on the delivery side', () => {
+describe('A deleted project, group or hook on the delivery side', () => {
   const h = useHarness(() => startHooksHarness({}, source));
   const models = () => h.instance.delivery.models;
   const identity = (type: string, data: Record<string, unknown>) =>
@@ -119,5 +126,37 @@ describe('A deleted project or group on the delivery side', () => {
     expect(await models().deliveries.countDocuments({ hookId: subHook._id })).toBe(0);
     expect(await state(beside)).toMatchObject({ hook: true, deliveries: 2, lease: true, samples: 1 });
     expect((await state(beside)).copy).not.toHaveProperty('destroyed');
+  });
+
+  it('When a project or group hook is deleted through the API, then its queued and logged deliveries and its lease go with it, other hooks keep theirs, and a second DELETE is 404 and changes nothing', async () => {
+    const group = nextId++;
+    const gone = await project([group]);
+    const kept = await project([group]);
+    const groupHook = await addHook('group', group, []);
+    await consume(issueOpened(gone.id, 3));
+    expect(await models().deliveries.countDocuments({ hookId: groupHook._id })).toBe(1);
+    await models().leases.create({ _id: groupHook._id, owner: 'x', until: new Date() });
+
+    const ns = projectNamespace({ id: gone.id, ancestorGroupIds: [group] });
+    const path = `/projects/${gone.id}/hooks/${gone.hook._id}`;
+    expect((await h.call('DELETE', path, { ns, as: MAINTAINER })).status).toBe(204);
+    const after = await state(gone);
+    expect(after).toMatchObject({ hook: false, deliveries: 0, lease: false });
+    // The project stays: its copy and samples are the project's, not the hook's.
+    expect(after.copy).toHaveProperty('fullPath');
+    expect(after.copy).not.toHaveProperty('destroyed');
+    expect(after.samples).toBe(1);
+    expect(await state(kept)).toMatchObject({ hook: true, deliveries: 2, lease: true });
+    expect(await models().deliveries.countDocuments({ hookId: groupHook._id })).toBe(1);
+
+    expect((await h.call('DELETE', path, { ns, as: MAINTAINER })).status).toBe(404);
+    expect(await state(gone)).toEqual(after);
+
+    const groupNs = groupNamespace({ id: group });
+    const groupPath = `/groups/${group}/hooks/${groupHook._id}`;
+    expect((await h.call('DELETE', groupPath, { ns: groupNs, as: OWNER })).status).toBe(204);
+    expect(await models().deliveries.countDocuments({ hookId: groupHook._id })).toBe(0);
+    expect(await models().leases.countDocuments({ _id: groupHook._id })).toBe(0);
+    expect(await state(kept)).toMatchObject({ hook: true, deliveries: 2, lease: true });
   });
 });

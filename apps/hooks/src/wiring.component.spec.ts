@@ -1,10 +1,9 @@
-import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { randomUUID } from 'node:crypto';
 import { DOMAIN_EVENT_TYPES, EVENT_TYPES } from '@gl/contracts';
 import { DEVELOPER, MAINTAINER, OWNER, eventually, projectEventFields, useHarness } from '@gl/testing';
 import { fakeDiscussions, testIssue } from './payloads/fake-discussions.test-helpers';
 import { groupNamespace, projectNamespace, startHooksHarness } from './testing/hooks.harness';
+import { startReceiver, type Receiver } from './testing/receiver';
 import { discussionsEvent } from './delivery/delivery.test-helpers';
 
 describe('Hook delivery in the hooks service', () => {
@@ -19,28 +18,16 @@ describe('Hook delivery in the hooks service', () => {
       source,
     ),
   );
-  const received: { host: string | undefined; headers: IncomingHttpHeaders; body: unknown }[] = [];
-  let server: Server;
+  let receiver: Receiver;
+  let received: Receiver['received'];
   let port = 0;
 
   beforeAll(async () => {
-    server = createServer((req, res) => {
-      const chunks: Buffer[] = [];
-      req.on('data', (chunk: Buffer) => chunks.push(chunk));
-      req.on('end', () => {
-        received.push({
-          host: req.headers.host,
-          headers: req.headers,
-          body: JSON.parse(Buffer.concat(chunks).toString('utf8')) as unknown,
-        });
-        res.writeHead(200).end('ok');
-      });
-    });
-    await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
-    port = (server.address() as AddressInfo).port;
+    receiver = await startReceiver();
+    ({ received, port } = receiver);
   });
 
-  afterAll(() => new Promise<void>((done) => server.close(() => done())));
+  afterAll(() => receiver.close());
 
   it('When a hook added through the API names a host, then the started sender posts the issue to the address it checked, the log lists it and a resend repeats its Idempotency-Key', async () => {
     const ns = projectNamespace();
@@ -54,24 +41,19 @@ describe('Hook delivery in the hooks service', () => {
     const subscription = h.instance.subscriptions!.find((s) => s.durable === 'hooks-delivery')!;
     h.instance.start!();
     try {
-      await subscription.handle({
-        id: randomUUID(),
-        type: DOMAIN_EVENT_TYPES.discussions.issueOpened,
-        version: 1,
-        occurredAt: new Date().toISOString(),
-        producer: 'discussions',
-        correlationId: null,
-        actor: { id: 2, username: 'user2', name: 'User 2' },
-        projectId: ns.id,
-        groupId: null,
-        data: { targetId: ns.id * 1000 + 1, targetIid: 1, targetTitle: 'Issue 1' },
-      });
+      await subscription.handle(
+        discussionsEvent(DOMAIN_EVENT_TYPES.discussions.issueOpened, ns.id, {
+          targetId: ns.id * 1000 + 1,
+          targetIid: 1,
+          targetTitle: 'Issue 1',
+        }),
+      );
       const got = await eventually(
         async () => received,
         (list) => list.length > 0,
       );
       expect(got).toHaveLength(1);
-      expect(got[0]!.host).toBe(`loop.example.com:${port}`);
+      expect(got[0]!.headers.host).toBe(`loop.example.com:${port}`);
       expect(got[0]!.headers).toMatchObject({ 'x-gitlab-event': 'Issue Hook', 'x-gitlab-token': 'tok' });
       expect(got[0]!.body).toMatchObject({
         object_kind: 'issue',
@@ -148,18 +130,13 @@ describe('Hook delivery in the hooks service', () => {
 
     source.issues.set(`${ns.id}:5`, testIssue(ns.id, 5));
     const subscription = h.instance.subscriptions!.find((s) => s.durable === 'hooks-delivery')!;
-    await subscription.handle({
-      id: randomUUID(),
-      type: DOMAIN_EVENT_TYPES.discussions.issueOpened,
-      version: 1,
-      occurredAt: new Date().toISOString(),
-      producer: 'discussions',
-      correlationId: null,
-      actor: { id: 2, username: 'user2', name: 'User 2' },
-      projectId: ns.id,
-      groupId: null,
-      data: { targetId: ns.id * 1000 + 5, targetIid: 5, targetTitle: 'Issue 5' },
-    });
+    await subscription.handle(
+      discussionsEvent(DOMAIN_EVENT_TYPES.discussions.issueOpened, ns.id, {
+        targetId: ns.id * 1000 + 5,
+        targetIid: 5,
+        targetTitle: 'Issue 5',
+      }),
+    );
     const before = received.length;
     expect(await test('issues_events')).toMatchObject({ status: 201, body: { message: '201 Created' } });
     const sent = received.slice(before);

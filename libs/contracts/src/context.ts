@@ -79,5 +79,21 @@ export const internalContext = z.object({
   identityRevision: identityRevision.optional(),
   /** The client's address as the gateway saw it, for limits per address (anonymous live streams). */
   clientAddress: z.string().max(64).optional(),
+  /**
+   * Signed only by the hooks service reading an issue or merge request for a webhook payload (the gateway
+   * never sets it, so no API client gets it): the answer adds the columns GitLab's hook data shows and its
+   * API entities do not (IssuableHookAttributes).
+   */
+  hookAttributes: z.literal(true).optional(),
 });
 export type InternalContext = z.infer<typeof internalContext>;
+
+/**
+ * What an issue or merge request read with `hookAttributes` shows beyond its API entity: columns of
+ * Issue#hook_attrs and MergeRequest#hook_attrs (lib/gitlab/hook_data/issue_builder.rb SAFE_HOOK_ATTRIBUTES,
+ * merge_request_builder.rb) that Entities::Issue and Entities::MergeRequest leave out.
+ */
+export interface IssuableHookAttributes {
+  /** Who last changed a field through an update (IssuableBaseService#update's `updated_by`), or null. */
+  updated_by_id: number | null;
+}

@@ -6,7 +6,7 @@ import {
   mergeRequestEntity,
   type EventEnvelope,
 } from '@gl/contracts';
-import { DEVELOPER, OWNER, REPORTER, useHarness } from '@gl/testing';
+import { DEVELOPER, OWNER, REPORTER, signedContextHeader, useHarness } from '@gl/testing';
 import { projectNamespace, startDiscussionsHarness } from '../testing/discussions.harness';
 
 const EVENTS = DOMAIN_EVENT_TYPES.discussions;
@@ -132,5 +132,35 @@ describe('issue.updated and merge_request.updated: the hook-relevant fields an u
       undefined,
       { previous: OWNER.id, current: DEVELOPER.id },
     ]);
+  });
+
+  it('When the hooks service reads an issue or merge request, then it shows updated_by_id; any other caller does not get it', async () => {
+    const ns = projectNamespace();
+    await h.call('POST', `/projects/${ns.id}/issues`, { ns, json: { title: 'One' } });
+    await h.call('POST', `/projects/${ns.id}/merge_requests`, {
+      ns,
+      json: { source_branch: 'f', target_branch: 'main', title: 'Change' },
+    });
+    const issue = `/projects/${ns.id}/issues/1`;
+    const mr = `/projects/${ns.id}/merge_requests/1`;
+    // The context the hooks service signs (apps/hooks/src/payloads/discussions-source.ts).
+    const asHooks = {
+      ns,
+      headers: signedContextHeader({
+        principal: OWNER,
+        namespace: { ...ns, accessLevel: 50 },
+        hookAttributes: true,
+      }),
+    };
+    expect((await h.call('GET', issue, asHooks)).body).toMatchObject({ updated_by_id: null });
+    expect((await h.call('GET', mr, asHooks)).body).toMatchObject({ updated_by_id: null });
+
+    await h.call('PUT', issue, { ns, as: DEVELOPER, json: { title: 'Two' } });
+    await h.call('PUT', mr, { ns, as: DEVELOPER, json: { title: 'Changed' } });
+    expect((await h.call('GET', issue, asHooks)).body).toMatchObject({ updated_by_id: DEVELOPER.id });
+    expect((await h.call('GET', mr, asHooks)).body).toMatchObject({ updated_by_id: DEVELOPER.id });
+    // Entities::Issue and Entities::MergeRequest have no such field.
+    expect((await h.call('GET', issue, { ns })).body).not.toHaveProperty('updated_by_id');
+    expect((await h.call('GET', mr, { ns })).body).not.toHaveProperty('updated_by_id');
   });
 });

@@ -1,5 +1,5 @@
 import type { Request } from 'express';
-import type { IssueEntity } from '@gl/contracts';
+import type { IssuableHookAttributes, IssueEntity } from '@gl/contracts';
 import { isHigherTier } from '@gl/service-kit';
 import { accessTargetOf, canReadNote, canReadNoteable } from '../common/access';
 import { presentIssue } from '../issues/issues.presenter';
@@ -102,6 +102,14 @@ export function createSingleIssuables(noteables: NoteablesService) {
     return link && noteables.findIssueById(link.epicId);
   }
 
+  /**
+   * What a read for a webhook payload adds (the context's `hookAttributes`, which only the hooks service
+   * signs): the columns GitLab's hook data shows beyond the API entity. Nothing for any other caller.
+   */
+  function hookAttributes(doc: NoteableDoc, req: Request): IssuableHookAttributes | Record<string, never> {
+    return req.ctx.hookAttributes ? { updated_by_id: doc.updatedById ?? null } : {};
+  }
+
   return {
     subscribed: (doc: NoteableDoc, req: Request) =>
       noteables.subscriptions.subscribed(doc, viewerOf(req, doc)),
@@ -113,7 +121,7 @@ export function createSingleIssuables(noteables: NoteablesService) {
         epicFields(doc, req, known),
       ]);
       // Extended, not spread (issuable.presenter.ts issuableHeading says why).
-      return Object.assign(base, epic, { subscribed });
+      return Object.assign(base, epic, { subscribed }, hookAttributes(doc, req));
     },
     mergeRequest: async (doc: NoteableDoc, req: Request) => {
       const facts = noteFactsFor(doc, req, {});
@@ -121,7 +129,7 @@ export function createSingleIssuables(noteables: NoteablesService) {
         extras(doc, req, {}, facts).then((e) => presentMergeRequest(doc, req.ctx.namespace!, e)),
         noteables.subscriptions.subscribed(doc, viewerOf(req, doc, facts)),
       ]);
-      return Object.assign(base, { subscribed });
+      return Object.assign(base, { subscribed }, hookAttributes(doc, req));
     },
   };
 }

@@ -1,5 +1,3 @@
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { DOMAIN_EVENT_TYPES, EVENT_STREAM, EVENT_TYPES, type EventEnvelope } from '@gl/contracts';
 import { startConsumer, type RunningConsumer } from '@gl/service-kit';
 import { createTestRuntime, eventually, projectEventFields, type TestRuntime } from '@gl/testing';
@@ -15,23 +13,15 @@ import { jetStreamAckFloor, type AckFloor } from './ack-floor';
 import { discussionsEvent, insertHook } from './delivery.test-helpers';
 import { PAYLOAD_ATTEMPTS } from './consumer';
 import { createDelivery, type Delivery } from './index';
+import { iidOf, startReceiver, type Receiver } from '../testing/receiver';
 
 const T = DOMAIN_EVENT_TYPES.discussions;
-
-/** What a receiver on 127.0.0.1 got: each request's path and issue iid, in arrival order. */
-interface Arrival {
-  path: string;
-  iid: number | undefined;
-  key: string;
-}
 
 let runtime: TestRuntime<HooksConfig>;
 let hookModels: HooksModels;
 let source: FakeDiscussions;
 let delivery: Delivery;
-let server: Server;
-let url: string;
-const arrivals: Arrival[] = [];
+let receiver: Receiver;
 /** The ack floor the sender sees, set by each test (JetStream's own is read in the last test). */
 const floor = { value: 0 };
 const ackFloor: AckFloor = { read: async () => floor.value, invalidate: () => undefined };
@@ -43,39 +33,21 @@ beforeAll(async () => {
   source = fakeDiscussions();
   delivery = createDelivery({ runtime, hooks: hookModels.hooks, allowLocalRequests: true, source, ackFloor });
   await delivery.models.deliveries.createIndexes();
-  server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', () => {
-      const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as {
-        object_attributes?: { iid?: number };
-        issue?: { iid?: number };
-      };
-      arrivals.push({
-        path: req.url ?? '',
-        iid: body.issue?.iid ?? body.object_attributes?.iid,
-        key: String(req.headers['idempotency-key']),
-      });
-      res.writeHead(200).end('ok');
-    });
-  });
-  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
-  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  receiver = await startReceiver();
 });
 
 afterAll(async () => {
-  server.closeAllConnections();
-  await new Promise((done) => server.close(done));
+  await receiver.close();
   await runtime.close();
 });
 
 beforeEach(() => {
-  arrivals.length = 0;
+  receiver.reset();
 });
 
 const addHook = (fields: Partial<HookDoc> & Pick<HookDoc, 'parentKind' | 'parentId'>): Promise<HookDoc> => {
   const id = nextId++;
-  return insertHook(hookModels, { _id: id, url: `${url}/hook/${id}`, ...fields });
+  return insertHook(hookModels, { _id: id, url: `${receiver.url}/hook/${id}`, ...fields });
 };
 
 function issueOpened(projectId: number, iid: number): EventEnvelope {
@@ -115,7 +87,9 @@ const projectCreated = (projectId: number, groupId: number): EventEnvelope => ({
 const consume = (event: EventEnvelope, streamSequence: number) =>
   delivery.subscription.handle(event, { streamSequence, deliveryCount: 1 });
 
-const iidsOf = (hook: HookDoc) => arrivals.filter((a) => a.path === `/hook/${hook._id}`).map((a) => a.iid);
+/** What the receiver got for a hook: its requests in arrival order. */
+const arrivalsOf = (hook: HookDoc) => receiver.received.filter((r) => r.path === `/hook/${hook._id}`);
+const iidsOf = (hook: HookDoc) => arrivalsOf(hook).map(iidOf);
 
 /** Sender passes until nothing of the hook at or below the floor is queued. */
 async function drain(hook: HookDoc): Promise<void> {
@@ -183,7 +157,7 @@ describe('Hook delivery order', () => {
     await consume(noteCreated(projectId, 1, 62), 31);
     floor.value = 31;
     await drain(hook);
-    expect(arrivals.filter((a) => a.path === `/hook/${hook._id}`)).toHaveLength(1);
+    expect(arrivalsOf(hook)).toHaveLength(1);
     expect((await delivery.store.ofHook(hook._id)).map((d) => [d.sequence, d.status])).toEqual([
       [30, 'failed'],
       [31, 'delivered'],
@@ -259,7 +233,7 @@ describe('Hook delivery order', () => {
     floor.value = 40;
     await drain(hook);
     expect(iidsOf(hook)).toEqual([1, 2, 1]);
-    expect(arrivals.filter((a) => a.path === `/hook/${hook._id}`)[2]!.key).toBe(original!.idempotencyKey);
+    expect(arrivalsOf(hook)[2]!.headers['idempotency-key']).toBe(original!.idempotencyKey);
   });
 
   it('When events come from the stream, then deliveries carry their stream sequences and the ack floor passes them', async () => {

@@ -1,5 +1,3 @@
-import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { DOMAIN_EVENT_TYPES, EVENT_TYPES, type EventEnvelope } from '@gl/contracts';
 import { createTestRuntime, eventually, projectEventFields, type TestRuntime } from '@gl/testing';
 import { createHooksModels, type HookDoc, type HooksModels } from '../hooks.models';
@@ -14,63 +12,10 @@ import { createDelivery, type Delivery } from './index';
 import { presentWebHookLog } from './log.presenter';
 import { discussionsEvent, insertHook } from './delivery.test-helpers';
 import { createSampleStore } from './samples.store';
+import { iidOf, startReceiver, type Receiver } from '../testing/receiver';
 
 const T = DOMAIN_EVENT_TYPES.discussions;
 const A = DOMAIN_EVENT_TYPES.alerts;
-
-interface Received {
-  path: string;
-  headers: IncomingHttpHeaders;
-  body: Record<string, unknown>;
-}
-
-/**
- * A webhook receiver on 127.0.0.1: answers what `answer` says, records every request, counts overlaps per
- * path (the sender sends to several hooks at once, each hook's requests one at a time).
- */
-function startReceiver() {
-  const received: Received[] = [];
-  const inFlight = new Map<string, number>();
-  const maxInFlight = new Map<string, number>();
-  const state = {
-    received,
-    answer: (_req: Received): number => 200,
-    delayMs: 0,
-    maxInFlightOf: (path: string) => maxInFlight.get(path) ?? 0,
-    url: '',
-    server: null as Server | null,
-  };
-  const server = createServer((req, res) => {
-    const path = req.url ?? '';
-    inFlight.set(path, (inFlight.get(path) ?? 0) + 1);
-    maxInFlight.set(path, Math.max(maxInFlight.get(path) ?? 0, inFlight.get(path)!));
-    const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', () => {
-      const entry = {
-        path: req.url ?? '',
-        headers: req.headers,
-        body: JSON.parse(Buffer.concat(chunks).toString('utf8')) as Record<string, unknown>,
-      };
-      received.push(entry);
-      const status = state.answer(entry);
-      setTimeout(() => {
-        inFlight.set(path, inFlight.get(path)! - 1);
-        res.writeHead(status, { 'content-type': 'text/plain', 'x-receiver': 'test' });
-        res.end(status === 200 ? 'ok' : 'boom');
-      }, state.delayMs);
-    });
-  });
-  state.server = server;
-  return new Promise<typeof state>((resolve) => {
-    server.listen(0, '127.0.0.1', () => {
-      state.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-      resolve(state);
-    });
-  });
-}
-
-type Receiver = Awaited<ReturnType<typeof startReceiver>>;
 
 let runtime: TestRuntime<HooksConfig>;
 let hookModels: HooksModels;
@@ -93,15 +38,11 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  await new Promise((done) => receiver.server!.close(done));
+  await receiver.close();
   await runtime.close();
 });
 
-beforeEach(() => {
-  receiver.received.length = 0;
-  receiver.answer = () => 200;
-  receiver.delayMs = 0;
-});
+beforeEach(() => receiver.reset());
 
 const addHook = (fields: Partial<HookDoc> & Pick<HookDoc, 'parentKind' | 'parentId'>): Promise<HookDoc> =>
   insertHook(hookModels, { _id: nextId++, url: `${receiver.url}/hook`, ...fields });
@@ -261,19 +202,18 @@ describe('Hook delivery', () => {
     });
     let failures = 1;
     receiver.answer = (req) => {
-      const iid = (req.body.object_attributes as { iid: number }).iid;
-      if (iid === 1 && failures > 0) {
+      if (iidOf(req) === 1 && failures > 0) {
         failures -= 1;
-        return 500;
+        return { status: 500 };
       }
-      return 200;
+      return { status: 200 };
     };
     await consume(issueEvent(T.issueOpened, projectId, 1));
     await consume(issueEvent(T.issueOpened, projectId, 2));
     await drain(hook._id);
 
     const sent = receiver.received.map((r) => ({
-      iid: (r.body.object_attributes as { iid: number }).iid,
+      iid: iidOf(r),
       key: r.headers['idempotency-key'],
     }));
     expect(sent.map((s) => s.iid)).toEqual([1, 1, 2]);
@@ -453,7 +393,7 @@ describe('Hook delivery', () => {
       parentId: projectId,
       events: { issues_events: true },
     });
-    receiver.answer = () => 500;
+    receiver.answer = () => ({ status: 500 });
     await consume(issueEvent(T.issueOpened, projectId, 1));
     // Retries stop once giveUpAt has passed: set it to now, as a day later would find it.
     await delivery.models.deliveries.updateMany({ hookId: hook._id }, { $set: { giveUpAt: new Date() } });
@@ -527,11 +467,11 @@ describe('Hook delivery', () => {
       events: { issues_events: true },
     });
     for (let iid = 1; iid <= 5; iid++) await consume(issueEvent(T.issueOpened, projectId, iid));
-    receiver.delayMs = 30;
+    receiver.answer = () => ({ status: 200, delayMs: 30 });
     const second = createDelivery({ runtime, hooks: hookModels.hooks, allowLocalRequests: true, source });
     await Promise.all([drain(hook._id), drain(hook._id, second.sender)]);
     expect(receiver.maxInFlightOf('/hook/two-senders')).toBe(1);
     const ours = receiver.received.filter((r) => r.path === '/hook/two-senders');
-    expect(ours.map((r) => (r.body.object_attributes as { iid: number }).iid)).toEqual([1, 2, 3, 4, 5]);
+    expect(ours.map(iidOf)).toEqual([1, 2, 3, 4, 5]);
   });
 });

@@ -2,7 +2,8 @@ import type { DeliveryModels, HookProjectDoc } from './delivery.models';
 import { SAMPLE_KINDS } from './samples.store';
 
 /**
- * What a deleted project or group takes with it on the delivery side (identity.projection.ts calls it).
+ * What a deleted project or group takes with it on the delivery side (identity.projection.ts calls it),
+ * and a hook deleted through the API (hooks.service.ts, `hooksGone` alone).
  * GitLab deletes a project's hooks with the project (`has_many :hooks, dependent: :delete_all`,
  * app/models/project.rb) and a hook's logs with the hook (WebHooks::DestroyService schedules
  * WebHooks::LogDestroyWorker, app/services/web_hooks/destroy_service.rb): here the deliveries of its hooks,

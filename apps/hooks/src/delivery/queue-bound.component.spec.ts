@@ -1,5 +1,3 @@
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import type { Counter } from 'prom-client';
 import { createTestRuntime, type TestRuntime } from '@gl/testing';
 import type { HooksConfig } from '../app';
@@ -8,16 +6,14 @@ import { fakeDiscussions } from '../payloads/fake-discussions.test-helpers';
 import type { AckFloor } from './ack-floor';
 import { insertHook } from './delivery.test-helpers';
 import { createDelivery, type Delivery } from './index';
+import { startReceiver, type Receiver } from '../testing/receiver';
 
 const DAY = 86_400_000;
 
 let runtime: TestRuntime<HooksConfig>;
 let hookModels: HooksModels;
 let delivery: Delivery;
-let server: Server;
-let url: string;
-/** The bodies a receiver on 127.0.0.1 got, per hook path, in arrival order. */
-const arrivals: { path: string; n: number }[] = [];
+let receiver: Receiver;
 const ackFloor: AckFloor = { read: async () => Infinity, invalidate: () => undefined };
 let nextId = 960_000 + Math.floor(Math.random() * 1000) * 100;
 
@@ -36,28 +32,26 @@ beforeAll(async () => {
     ackFloor,
   });
   await delivery.models.deliveries.createIndexes();
-  server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', () => {
-      const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { n: number };
-      arrivals.push({ path: req.url ?? '', n: body.n });
-      res.writeHead(200).end('ok');
-    });
-  });
-  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
-  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  receiver = await startReceiver();
 });
 
 afterAll(async () => {
-  server.closeAllConnections();
-  await new Promise((done) => server.close(done));
+  await receiver.close();
   await runtime.close();
 });
 
+/** The bodies' `n` the receiver got for a hook, in arrival order. */
+const sentTo = (hook: HookDoc) =>
+  receiver.received.filter((r) => r.path === `/hook/${hook._id}`).map((r) => r.body.n as number);
+
 const addHook = (): Promise<HookDoc> => {
   const id = nextId++;
-  return insertHook(hookModels, { _id: id, url: `${url}/hook/${id}`, parentKind: 'project', parentId: id });
+  return insertHook(hookModels, {
+    _id: id,
+    url: `${receiver.url}/hook/${id}`,
+    parentKind: 'project',
+    parentId: id,
+  });
 };
 
 /** Queues deliveries `n` (payload `{n}`) at sequence `n`, each queued at `at(n)`, due at once. */
@@ -119,7 +113,7 @@ describe('A hook’s bounded queue', () => {
     expect(await delivery.queueBound.sweep()).toBe(0);
 
     await delivery.sender.runOnce();
-    expect(arrivals.filter((a) => a.path === `/hook/${hook._id}`).map((a) => a.n)).toEqual([4, 5, 6, 7, 8]);
+    expect(sentTo(hook)).toEqual([4, 5, 6, 7, 8]);
   });
 
   it('When the oldest deliveries of a queue are older than the age bound, then only those at its head are set aside', async () => {
@@ -164,6 +158,6 @@ describe('A hook’s bounded queue', () => {
       'delivered',
       'delivered',
     ]);
-    expect(arrivals.filter((a) => a.path === `/hook/${hook._id}`).map((a) => a.n)).toEqual([3, 4, 5, 6, 7]);
+    expect(sentTo(hook)).toEqual([3, 4, 5, 6, 7]);
   });
 });

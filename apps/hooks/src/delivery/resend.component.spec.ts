@@ -1,13 +1,13 @@
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { randomUUID } from 'node:crypto';
 import { DOMAIN_EVENT_TYPES } from '@gl/contracts';
 import { MAINTAINER, useHarness } from '@gl/testing';
 import { fakeDiscussions, testIssue } from '../payloads/fake-discussions.test-helpers';
 import { projectNamespace, startHooksHarness } from '../testing/hooks.harness';
+import { iidOf, startReceiver, type Receiver, type ReceiverAnswer } from '../testing/receiver';
 import type { HookDoc } from '../hooks.models';
 import { NOTHING_TO_RESEND, URL_CHANGED } from './hook-log.service';
 import { UNBUILT_PAYLOAD } from './delivery.store';
+import { discussionsEvent } from './delivery.test-helpers';
 
 /**
  * lib/api/hooks/resend_hook.rb with WebHooks::Events::ResendService: the resent request's code whatever it
@@ -27,39 +27,26 @@ describe('Resending a logged delivery', () => {
       source,
     ),
   );
-  type Answer = { status: number; delayMs?: number } | 'hang-up';
-  let answer: (iid: number) => Answer = () => ({ status: 200 });
-  const received: { iid: number; key: string | undefined }[] = [];
-  let server: Server;
-  let port = 0;
+  let receiver: Receiver;
+  /** What the receiver answers the delivery of each issue. */
+  let answer: (iid: number) => ReceiverAnswer;
+  /** Each request's issue and Idempotency-Key, in arrival order. */
+  const received = () =>
+    receiver.received.map((r) => ({
+      iid: iidOf(r)!,
+      key: r.headers['idempotency-key'] as string | undefined,
+    }));
 
   beforeAll(async () => {
-    server = createServer((req, res) => {
-      const chunks: Buffer[] = [];
-      req.on('data', (chunk: Buffer) => chunks.push(chunk));
-      req.on('end', () => {
-        const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as {
-          object_attributes: { iid: number };
-        };
-        const iid = body.object_attributes.iid;
-        received.push({ iid, key: req.headers['idempotency-key'] as string | undefined });
-        const reply = answer(iid);
-        if (reply === 'hang-up') {
-          req.socket.destroy();
-          return;
-        }
-        setTimeout(() => res.writeHead(reply.status).end(`answer ${reply.status}`), reply.delayMs ?? 0);
-      });
-    });
-    await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
-    port = (server.address() as AddressInfo).port;
+    receiver = await startReceiver();
   });
 
-  afterAll(() => new Promise<void>((done) => server.close(() => done())));
+  afterAll(() => receiver.close());
 
   beforeEach(() => {
+    receiver.reset();
     answer = () => ({ status: 200 });
-    received.length = 0;
+    receiver.answer = (request) => answer(iidOf(request)!);
   });
 
   /** A project hook with one delivered issue per iid given, in order; its events URL. */
@@ -68,25 +55,20 @@ describe('Resending a logged delivery', () => {
     const created = await h.call('POST', `/projects/${ns.id}/hooks`, {
       ns,
       as: MAINTAINER,
-      json: { url: `http://loop.example.com:${port}/receive`, issues_events: true },
+      json: { url: `http://loop.example.com:${receiver.port}/receive`, issues_events: true },
     });
     expect(created.status).toBe(201);
     const hookId = (created.body as { id: number }).id;
     const subscription = h.instance.subscriptions!.find((s) => s.durable === 'hooks-delivery')!;
     for (const iid of iids) {
       source.issues.set(`${ns.id}:${iid}`, testIssue(ns.id, iid));
-      await subscription.handle({
-        id: randomUUID(),
-        type: DOMAIN_EVENT_TYPES.discussions.issueOpened,
-        version: 1,
-        occurredAt: new Date().toISOString(),
-        producer: 'discussions',
-        correlationId: null,
-        actor: { id: 2, username: 'user2', name: 'User 2' },
-        projectId: ns.id,
-        groupId: null,
-        data: { targetId: ns.id * 1000 + iid, targetIid: iid, targetTitle: `Issue ${iid}` },
-      });
+      await subscription.handle(
+        discussionsEvent(DOMAIN_EVENT_TYPES.discussions.issueOpened, ns.id, {
+          targetId: ns.id * 1000 + iid,
+          targetIid: iid,
+          targetTitle: `Issue ${iid}`,
+        }),
+      );
     }
     await h.instance.delivery.sender.runOnce();
     const logs = await h.instance.delivery.store.ofHook(hookId);
@@ -102,7 +84,7 @@ describe('Resending a logged delivery', () => {
     const resent = await resend(logs[0]!._id);
     expect(resent).toMatchObject({ status: 201, body: { response_status: 200 } });
     expect(Date.now() - started).toBeGreaterThanOrEqual(4_500);
-    expect(received.map((r) => r.key)).toEqual([logs[0]!.idempotencyKey, logs[0]!.idempotencyKey]);
+    expect(received().map((r) => r.key)).toEqual([logs[0]!.idempotencyKey, logs[0]!.idempotencyKey]);
   });
 
   it('When the receiver answers 500, then the resend is 201 with that code, as WebHookService#execute answers', async () => {
@@ -129,11 +111,11 @@ describe('Resending a logged delivery', () => {
     const moved = await h.call('PUT', `/projects/${ns.id}/hooks/${hookId}`, {
       ns,
       as: MAINTAINER,
-      json: { url: `http://loop.example.com:${port}/elsewhere` },
+      json: { url: `http://loop.example.com:${receiver.port}/elsewhere` },
     });
     expect(moved.status).toBe(200);
     expect(await resend(logs[0]!._id)).toMatchObject({ status: 422, body: { message: URL_CHANGED } });
-    expect(received).toHaveLength(1);
+    expect(received()).toHaveLength(1);
     expect(await resend(999_999_999)).toMatchObject({ status: 404 });
   });
 
@@ -159,7 +141,7 @@ describe('Resending a logged delivery', () => {
     expect(await resend(given!._id)).toMatchObject({ status: 422, body: { message: NOTHING_TO_RESEND } });
     const log = await h.call('GET', `/projects/${ns.id}/hooks/${hookId}/events`, { ns, as: MAINTAINER });
     expect(log.body).toMatchObject([{ id: given!._id, request_data: null, status: 'failed' }]);
-    expect(received).toEqual([]);
+    expect(received()).toEqual([]);
   });
 
   it('When an earlier delivery waits for its retry, then the resend keeps the hook’s order and answers null at once', async () => {
@@ -169,7 +151,7 @@ describe('Resending a logged delivery', () => {
     const started = Date.now();
     expect(await resend(logs[0]!._id)).toMatchObject({ status: 201, body: { response_status: null } });
     expect(Date.now() - started).toBeLessThan(2_000);
-    expect(received.map((r) => r.iid)).toEqual([1, 2]);
+    expect(received().map((r) => r.iid)).toEqual([1, 2]);
     const copy = (await h.instance.delivery.store.ofHook(hookId))[2]!;
     expect(copy).toMatchObject({ status: 'queued', attempts: 0, idempotencyKey: logs[0]!.idempotencyKey });
   });

@@ -44,7 +44,7 @@ describe('Reading from discussions', () => {
     occurredAt: '2026-01-01T00:00:00.000Z',
   });
 
-  it('When an issue is read, then the request carries a context signed for an administrator of the project', async () => {
+  it('When an issue is read, then the request carries a context signed for an administrator of the project, asking for the hook attributes', async () => {
     const source = httpDiscussionsSource({
       discussionsUrl: url,
       externalUrl: 'http://gl.test',
@@ -58,6 +58,7 @@ describe('Reading from discussions', () => {
       ok: true,
       context: {
         externalUrl: 'http://gl.test',
+        hookAttributes: true,
         principal: { isAdmin: true },
         namespace: {
           kind: 'project',

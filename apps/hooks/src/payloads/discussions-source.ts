@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type {
   InternalContext,
+  IssuableHookAttributes,
   IssueEntity,
   MergeRequestEntity,
   NoteEntity,
@@ -10,10 +11,17 @@ import { INTERNAL_CONTEXT_HEADER, REQUEST_ID_HEADER } from '@gl/contracts';
 import { CONTEXT_TTL_MS, signContext } from '@gl/service-kit';
 import type { PayloadProject } from './project';
 
+/**
+ * An issue or merge request as read for a payload: its API entity and, from a discussions that shows them,
+ * the hook-only columns (absent from an older one, or a test's fake: then null in the payload).
+ */
+export type HookIssue = IssueEntity & Partial<IssuableHookAttributes>;
+export type HookMergeRequest = MergeRequestEntity & Partial<IssuableHookAttributes>;
+
 /** The objects a payload shows in full, read from the discussions service when the event is consumed. */
 export interface DiscussionsSource {
-  issue(project: PayloadProject, iid: number): Promise<IssueEntity | null>;
-  mergeRequest(project: PayloadProject, iid: number): Promise<MergeRequestEntity | null>;
+  issue(project: PayloadProject, iid: number): Promise<HookIssue | null>;
+  mergeRequest(project: PayloadProject, iid: number): Promise<HookMergeRequest | null>;
   snippet(project: PayloadProject, id: number): Promise<SnippetEntity | null>;
   /** `noteable` is the noteable's path below the project: `issues/3`, `merge_requests/2`, `snippets/9`. */
   note(project: PayloadProject, noteable: string, noteId: number): Promise<NoteEntity | null>;
@@ -69,6 +77,8 @@ export function httpDiscussionsSource(options: HttpSourceOptions): DiscussionsSo
         ancestorGroupIds: [],
         accessLevel: 50,
       },
+      // Issues and merge requests then show updated_by_id, which Issue#hook_attrs has and the API does not.
+      hookAttributes: true,
     };
   }
 
@@ -94,9 +104,9 @@ export function httpDiscussionsSource(options: HttpSourceOptions): DiscussionsSo
   }
 
   return {
-    issue: (project, iid) => get<IssueEntity>(project, `issues/${iid}?with_labels_details=true`),
+    issue: (project, iid) => get<HookIssue>(project, `issues/${iid}?with_labels_details=true`),
     mergeRequest: (project, iid) =>
-      get<MergeRequestEntity>(project, `merge_requests/${iid}?with_labels_details=true`),
+      get<HookMergeRequest>(project, `merge_requests/${iid}?with_labels_details=true`),
     snippet: (project, id) => get<SnippetEntity>(project, `snippets/${id}`),
     note: (project, noteable, noteId) => get<NoteEntity>(project, `${noteable}/notes/${noteId}`),
   };

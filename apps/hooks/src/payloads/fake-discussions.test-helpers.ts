@@ -1,12 +1,12 @@
-import type { IssueEntity, MergeRequestEntity, NoteEntity, SnippetEntity, UserSummary } from '@gl/contracts';
-import type { DiscussionsSource } from './discussions-source';
+import type { NoteEntity, SnippetEntity, UserSummary } from '@gl/contracts';
+import type { DiscussionsSource, HookIssue, HookMergeRequest } from './discussions-source';
 import type { PayloadProject } from './project';
 
 /** Test support: a discussions service in memory, keyed by project id and iid (or note id). */
 export interface FakeDiscussions extends DiscussionsSource {
-  issues: Map<string, IssueEntity>;
+  issues: Map<string, HookIssue>;
   notes: Map<string, NoteEntity>;
-  mergeRequests: Map<string, MergeRequestEntity>;
+  mergeRequests: Map<string, HookMergeRequest>;
   reads: number;
 }
 
@@ -20,7 +20,7 @@ export const testUser = (id: number, username = `user${id}`): UserSummary => ({
   web_url: `http://localhost/${username}`,
 });
 
-export function testIssue(projectId: number, iid: number, overrides: Partial<IssueEntity> = {}): IssueEntity {
+export function testIssue(projectId: number, iid: number, overrides: Partial<HookIssue> = {}): HookIssue {
   return {
     id: projectId * 1000 + iid,
     iid,
@@ -64,8 +64,8 @@ export function testIssue(projectId: number, iid: number, overrides: Partial<Iss
 export function testMergeRequest(
   projectId: number,
   iid: number,
-  overrides: Partial<MergeRequestEntity> = {},
-): MergeRequestEntity {
+  overrides: Partial<HookMergeRequest> = {},
+): HookMergeRequest {
   const sha = 'da1560886d4f094c3e6c9ef40349f7d38b5d27d7';
   return {
     id: projectId * 1000 + 500 + iid,
@@ -159,9 +159,9 @@ export function testNote(
 }
 
 export function fakeDiscussions(): FakeDiscussions {
-  const issues = new Map<string, IssueEntity>();
+  const issues = new Map<string, HookIssue>();
   const notes = new Map<string, NoteEntity>();
-  const mergeRequests = new Map<string, MergeRequestEntity>();
+  const mergeRequests = new Map<string, HookMergeRequest>();
   const fake: FakeDiscussions = {
     issues,
     notes,

@@ -1,4 +1,5 @@
 import type { IssueEntity, LabelDetailsEntity, MergeRequestEntity } from '@gl/contracts';
+import type { HookIssue, HookMergeRequest } from './discussions-source';
 
 /** Label#hook_attrs (app/models/label.rb) from what discussions shows of a label. */
 export function labelHookAttrs(label: string | LabelDetailsEntity, projectId: number) {
@@ -24,7 +25,7 @@ export const labelsOf = (entity: IssueEntity | MergeRequestEntity, projectId: nu
 const STATE_IDS: Record<string, number> = { opened: 1, closed: 2, merged: 3, locked: 4 };
 
 /** Gitlab::HookData::IssueBuilder#build (lib/gitlab/hook_data/issue_builder.rb). */
-export function issueHookAttrs(issue: IssueEntity) {
+export function issueHookAttrs(issue: HookIssue) {
   const assigneeIds = issue.assignees.map((assignee) => assignee.id);
   return {
     author_id: issue.author.id,
@@ -47,7 +48,8 @@ export function issueHookAttrs(issue: IssueEntity) {
     time_estimate: 0,
     title: issue.title,
     updated_at: issue.updated_at,
-    updated_by_id: null as number | null,
+    // Not in the API's entity: discussions adds it for hooks' reads (discussions-source.ts).
+    updated_by_id: issue.updated_by_id ?? null,
     weight: issue.weight ?? null,
     type: issue.type === 'INCIDENT' ? 'Incident' : 'Issue',
     url: issue.web_url,
@@ -66,7 +68,7 @@ export function issueHookAttrs(issue: IssueEntity) {
 }
 
 /** Gitlab::HookData::MergeRequestBuilder#build (lib/gitlab/hook_data/merge_request_builder.rb). */
-export function mergeRequestHookAttrs(mr: MergeRequestEntity, projectAttrs: Record<string, unknown>) {
+export function mergeRequestHookAttrs(mr: HookMergeRequest, projectAttrs: Record<string, unknown>) {
   const assigneeIds = mr.assignees.map((assignee) => assignee.id);
   return {
     assignee_id: assigneeIds[0] ?? null,
@@ -94,7 +96,7 @@ export function mergeRequestHookAttrs(mr: MergeRequestEntity, projectAttrs: Reco
     time_estimate: mr.time_stats.time_estimate,
     title: mr.title,
     updated_at: mr.updated_at,
-    updated_by_id: null as number | null,
+    updated_by_id: mr.updated_by_id ?? null,
     prepared_at: mr.prepared_at,
     assignee_ids: assigneeIds,
     blocking_discussions_resolved: mr.blocking_discussions_resolved,

@@ -31,12 +31,10 @@ const NOT_SENT = new Set([
 ]);
 
 /**
- * Values this service does not know and sends as null (GitLab fills them from columns it keeps): who last
- * updated, a label's dates and group, the project's description, the avatar of an author not shown by the
+ * Values this service does not know and sends as null (GitLab fills them from columns it keeps): a label's dates and group, the project's description, the avatar of an author not shown by the
  * entity, a position before boards placed the issue.
  */
 const NULL_HERE = new Set([
-  'object_attributes.updated_by_id',
   'object_attributes.relative_position',
   'object_attributes.discussion_locked',
   'object_attributes.weight',
@@ -126,7 +124,7 @@ describe('Hook payloads', () => {
 
   it("When an issue is opened, then its payload has every key of GitLab's documented Issue Hook example", async () => {
     const source = fakeDiscussions();
-    source.issues.set('42:7', testIssue(42, 7));
+    source.issues.set('42:7', testIssue(42, 7, { updated_by_id: 5 }));
     const opened = event(T.issueOpened, 42, { targetId: 42007, targetIid: 7, targetTitle: 'Issue 7' });
     const scope = scopeOf(opened)!;
     expect(scope).toBe(SCOPES.issue);
@@ -144,9 +142,27 @@ describe('Hook payloads', () => {
         path_with_namespace: 'group/project-42',
         web_url: 'http://gl.test/group/project-42',
       },
-      object_attributes: { iid: 7, action: 'open', state: 'opened', labels: [{ title: 'bug', id: 3 }] },
+      object_attributes: {
+        iid: 7,
+        action: 'open',
+        state: 'opened',
+        labels: [{ title: 'bug', id: 3 }],
+        updated_by_id: 5,
+      },
       assignees: [{ id: 4 }],
     });
+  });
+
+  it('When discussions shows no updated_by_id (never updated, or an older one), then the payloads send null', async () => {
+    const source = fakeDiscussions();
+    source.issues.set('42:7', testIssue(42, 7, { updated_by_id: null }));
+    source.mergeRequests.set('42:3', testMergeRequest(42, 3));
+    const opened = event(T.issueOpened, 42, { targetId: 42007, targetIid: 7, targetTitle: 'Issue 7' });
+    const merged = event(T.mergeRequestMerged, 42, { targetId: 42503, targetIid: 3, targetTitle: 'MR 3' });
+    const build = (e: EventEnvelope) =>
+      buildPayload({ event: e, project, externalUrl: 'http://gl.test', source }, scopeOf(e)!);
+    expect(await build(opened)).toMatchObject({ object_attributes: { updated_by_id: null } });
+    expect(await build(merged)).toMatchObject({ object_attributes: { updated_by_id: null } });
   });
 
   it('When a confidential issue is closed, then it goes to confidential issue hooks as `confidential_issue`', async () => {
@@ -172,7 +188,7 @@ describe('Hook payloads', () => {
 
   it("When an issue is commented, then the Note Hook payload has every key of GitLab's documented example", async () => {
     const source = fakeDiscussions();
-    source.issues.set('42:7', testIssue(42, 7));
+    source.issues.set('42:7', testIssue(42, 7, { updated_by_id: 6 }));
     source.notes.set('42:99', testNote(42, 7, 99));
     const created = event(T.noteCreated, 42, {
       noteId: 99,
@@ -203,7 +219,8 @@ describe('Hook payloads', () => {
         discussion_id: 'a'.repeat(40),
         url: 'http://localhost/group/project-42/-/issues/7#note_99',
       },
-      issue: { iid: 7 },
+      // Issue#hook_attrs, updated_by_id included; the note's own updated_by_id is Note's, unknown here.
+      issue: { iid: 7, updated_by_id: 6 },
     });
   });
 
@@ -211,7 +228,7 @@ describe('Hook payloads', () => {
     const source = fakeDiscussions();
     source.mergeRequests.set(
       '42:3',
-      testMergeRequest(42, 3, { state: 'merged', labels: testIssue(42, 1).labels }),
+      testMergeRequest(42, 3, { state: 'merged', labels: testIssue(42, 1).labels, updated_by_id: 2 }),
     );
     const merged = event(T.mergeRequestMerged, 42, { targetId: 42503, targetIid: 3, targetTitle: 'MR 3' });
     const scope = scopeOf(merged)!;
@@ -227,6 +244,7 @@ describe('Hook payloads', () => {
         iid: 3,
         action: 'merge',
         state: 'merged',
+        updated_by_id: 2,
         source: { path_with_namespace: 'group/project-42' },
         last_commit: {
           url: 'http://localhost/group/project-42/-/commit/da1560886d4f094c3e6c9ef40349f7d38b5d27d7',

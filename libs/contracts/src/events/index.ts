@@ -3,3 +3,4 @@ export * from './catalogue';
 export * from './identity.events';
 export * from './domain.events';
 export * from './issuable-changes.events';
+export * from './issue-comment.event';

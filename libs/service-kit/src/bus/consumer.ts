@@ -23,7 +23,7 @@ export function eventData<S extends z.ZodType>(schema: S, event: EventEnvelope):
   return result.data;
 }
 
-/** What the stream says of an event's message, beside the event itself. */
+/** What the stream says of an event's message, beside the event itself (both consumers read it with metaOf). */
 export interface EventMeta {
   /**
    * The message's sequence in the event stream: the order the events were recorded in, the same for every
@@ -33,6 +33,8 @@ export interface EventMeta {
   /** How many times JetStream has delivered this message, this time included (1 the first time). */
   deliveryCount: number;
 }
+
+const metaOf = (m: JsMsg): EventMeta => ({ streamSequence: m.seq, deliveryCount: m.info.deliveryCount });
 
 /**
  * What a handler may answer for an event it took and that changed nothing a reader sees (an alert that
@@ -202,7 +204,7 @@ export async function startConsumer(
     const event = decodeOrTerminate(msg, log, count);
     if (!event) return;
     try {
-      await subscription.handle(event, { streamSequence: msg.seq, deliveryCount: msg.info.deliveryCount });
+      await subscription.handle(event, metaOf(msg));
       await msg.ackAck();
       count('acked');
       subscription.acknowledged?.();
@@ -291,7 +293,7 @@ export async function startBatchConsumer(
     try {
       outcome = await subscription.handleBatch(
         batch.map((item) => item.event),
-        batch.map((item) => ({ streamSequence: item.msg.seq, deliveryCount: item.msg.info.deliveryCount })),
+        batch.map((item) => metaOf(item.msg)),
       );
     } catch (err) {
       if (err instanceof PoisonMessageError) {
