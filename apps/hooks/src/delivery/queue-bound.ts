@@ -58,7 +58,7 @@ export function setAsideCounter(metrics: Pick<ServiceMetrics, 'registry'>): Coun
 export type UnderLease = (hookId: number, fn: () => Promise<void>) => Promise<boolean>;
 
 /**
- * Issue 33 §3 "Bounded": a hook whose receiver never comes back must not grow its queue without end. Past
+ * Bounded queues: a hook whose receiver never comes back must not grow its queue without end. Past
  * `maxDeliveries`, or for deliveries queued longer than `maxAgeMs`, the oldest of its queue are set aside:
  * marked failed with the reason, as a given-up delivery is, so they stay in the log, counted by
  * `hook_deliveries_set_aside_total`, with one log line per hook per check. Only a head of the queue (in
