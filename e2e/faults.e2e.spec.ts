@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { DOMAIN_EVENT_TYPES, EVENT_TYPES, type EventEnvelope } from '@gl/contracts';
+import { DOMAIN_EVENT_TYPES, EVENT_TYPES, rootEvent, type EventEnvelope } from '@gl/contracts';
 import { connectBus, createLogger, startConsumer, type Bus, type RunningConsumer } from '@gl/service-kit';
 import type { InfraHandle } from '@gl/infra';
 import type { RunningStack } from '@gl/launcher';
@@ -139,18 +139,15 @@ describe('faults: nothing acknowledged is lost', () => {
     const BURST = 5000;
     const publishing = Promise.all(
       Array.from({ length: BURST }, (_, i) =>
-        bus.publish({
-          id: randomUUID(),
-          type: DOMAIN_EVENT_TYPES.discussions.issueOpened,
-          version: 1,
-          occurredAt: new Date().toISOString(),
-          producer: 'faults',
-          correlationId: null,
-          actor: { id: 1, username: 'root', name: 'Administrator' },
-          projectId,
-          groupId: null,
-          data: { targetId: 10_000 + i, targetIid: i + 1, targetTitle: `burst ${i + 1}` },
-        }),
+        bus.publish(
+          rootEvent({
+            id: randomUUID(),
+            type: DOMAIN_EVENT_TYPES.discussions.issueOpened,
+            producer: 'faults',
+            projectId,
+            data: { targetId: 10_000 + i, targetIid: i + 1, targetTitle: `burst ${i + 1}` },
+          }),
+        ),
       ),
     );
     // Kill it mid-burst: some events recorded, some in flight, the rest not yet delivered.

@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { resolve } from 'node:path';
 import mongoose from 'mongoose';
-import { DOMAIN_EVENT_TYPES, type EventEnvelope } from '@gl/contracts';
+import { DOMAIN_EVENT_TYPES, rootEvent, type EventEnvelope } from '@gl/contracts';
 import { connectBus, createLogger } from '@gl/service-kit';
 import type { CpuSampler } from './cpu';
 import {
@@ -117,18 +117,13 @@ async function addMember(options: EventsBenchOptions, groupId: number, suffix: s
 }
 
 function issueOpened(projectId: number, iid: number): EventEnvelope {
-  return {
+  return rootEvent({
     id: randomUUID(),
     type: DOMAIN_EVENT_TYPES.discussions.issueOpened,
-    version: 1,
-    occurredAt: new Date().toISOString(),
     producer: 'bench',
-    correlationId: null,
-    actor: { id: 1, username: 'root', name: 'Administrator' },
     projectId,
-    groupId: null,
     data: { targetId: iid, targetIid: iid, targetTitle: `Bench issue ${iid}` },
-  };
+  });
 }
 
 async function until(

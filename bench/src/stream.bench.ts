@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { request, type ClientRequest } from 'node:http';
-import { DOMAIN_EVENT_TYPES, type EventEnvelope } from '@gl/contracts';
+import { DOMAIN_EVENT_TYPES, rootEvent, type EventEnvelope } from '@gl/contracts';
 import { connectBus, createLogger } from '@gl/service-kit';
 import { formatCpu, type CpuSampler } from './cpu';
 import type { Scenario } from './scenario';
@@ -93,18 +93,13 @@ function follow(url: string, token: string): Promise<Follower> {
 }
 
 function issueOpened(projectId: number, seq: number): EventEnvelope {
-  return {
+  return rootEvent({
     id: randomUUID(),
     type: DOMAIN_EVENT_TYPES.discussions.issueOpened,
-    version: 1,
-    occurredAt: new Date().toISOString(),
     producer: 'bench',
-    correlationId: null,
-    actor: { id: 1, username: 'root', name: 'Administrator' },
     projectId,
-    groupId: null,
     data: { targetId: 9_000_000 + seq, targetIid: seq, targetTitle: `stream-bench ${seq}` },
-  };
+  });
 }
 
 export async function runStreamBench(options: StreamBenchOptions): Promise<StreamBenchResult> {

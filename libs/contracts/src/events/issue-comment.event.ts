@@ -1,5 +1,6 @@
 import { DOMAIN_EVENT_TYPES, noteCreatedData } from './domain.events';
 import type { EventEnvelope } from './envelope';
+import { rootEvent } from './root-event';
 
 /**
  * A root comment on an issue as GitLab's API answers its creation (`POST …/issues/:iid/discussions`: the
@@ -34,16 +35,11 @@ export function issueCommentCreated(ref: IssueCommentRef, id: string): EventEnve
     targetTitle: ref.issue.title,
     audience: { authorId: 1, confidential: false, assigneeIds: [], internal: false },
   });
-  return {
+  return rootEvent({
     id,
     type: DOMAIN_EVENT_TYPES.discussions.noteCreated,
-    version: 1,
-    occurredAt: new Date().toISOString(),
     producer: 'discussions',
-    correlationId: null,
-    actor: { id: 1, username: 'root', name: 'Administrator' },
     projectId: ref.projectId,
-    groupId: null,
     data,
-  };
+  });
 }
