@@ -22,6 +22,11 @@ describe('The subscribers an issue lists', () => {
     const issue = subscribedIssue.parse(res.body);
     return { ns, issue, path: `/projects/${ns.id}/issues/${issue.iid}` };
   }
+  /** A subscription stored directly, not through `set` (which lists the user first). */
+  const subscribeBehindTheList = (noteableId: number, userId: number) =>
+    h.runtime.connection
+      .collection('issuable_subscriptions')
+      .insertOne({ _id: `${noteableId}:${userId}`, noteableId, userId, subscribed: true } as never);
   const subscribedAs = async (ns: ReturnType<typeof projectNamespace>, path: string, as: unknown) =>
     subscribedIssue.parse((await h.call('GET', path, { ns, as: as as typeof GUEST })).body).subscribed;
 
@@ -42,24 +47,14 @@ describe('The subscribers an issue lists', () => {
   it('When a caller is not listed, then no subscription is read for them (choices are only made through the list)', async () => {
     const { ns, issue, path } = await newIssue();
     // A choice written behind the list's back is not seen: the list is what readers trust.
-    await h.runtime.connection.collection('issuable_subscriptions').insertOne({
-      _id: `${issue.id}:${REPORTER.id}`,
-      noteableId: issue.id,
-      userId: REPORTER.id,
-      subscribed: true,
-    } as never);
+    await subscribeBehindTheList(issue.id, REPORTER.id);
     expect(await subscribedAs(ns, path, REPORTER)).toBe(false);
   });
 
   it('When an issue has no list (older than it), then choices are read as before', async () => {
     const { ns, issue, path } = await newIssue();
     await noteables().updateOne({ _id: issue.id as never }, { $unset: { subscriberIds: 1 } });
-    await h.runtime.connection.collection('issuable_subscriptions').insertOne({
-      _id: `${issue.id}:${REPORTER.id}`,
-      noteableId: issue.id,
-      userId: REPORTER.id,
-      subscribed: true,
-    } as never);
+    await subscribeBehindTheList(issue.id, REPORTER.id);
     expect(await subscribedAs(ns, path, REPORTER)).toBe(true);
     // Choosing keeps it without a list.
     await h.call('POST', `${path}/subscribe`, { ns, as: GUEST });
