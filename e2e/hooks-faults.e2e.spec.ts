@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { issueCommentCreated, type EventEnvelope } from '@gl/contracts';
+import { issueCommentCreated, type EventEnvelope, type IssueCommentRef } from '@gl/contracts';
 import type { InfraHandle } from '@gl/infra';
 import type { RunningStack } from '@gl/launcher';
 import mongoose from 'mongoose';
@@ -170,7 +170,7 @@ describe('hooks fault run: a replica killed and receivers down during 5,000 deli
       `/projects/${project.id}/issues`,
       { title: 'Hooked issue' },
     );
-    const thread = await call<{ id: string; notes: { id: number; body: string; created_at: string }[] }>(
+    const thread = await call<IssueCommentRef['thread']>(
       'POST',
       `/projects/${project.id}/issues/${issue.iid}/discussions`,
       { body: 'Hooked comment' },

@@ -81,7 +81,7 @@ async function makeTarget(
     `/projects/${project.id}/issues`,
     { title: `Hooked issue ${index}` },
   );
-  const thread = await rootCall<{ id: string; notes: { id: number; body: string; created_at: string }[] }>(
+  const thread = await rootCall<IssueCommentRef['thread']>(
     options,
     'POST',
     `/projects/${project.id}/issues/${issue.iid}/discussions`,

@@ -3,6 +3,7 @@ export * from './config';
 export * from './logging';
 export * from './metrics';
 export * from './runtime';
+export * from './grouped-calls';
 export * from './http/body';
 export * from './http/body-edge';
 export { ifNoneMatchMatches } from './http/conditional';

@@ -38,6 +38,8 @@ describe('note.updated and note.deleted: edits and deletions of comments, for ho
       audience: expect.objectContaining({ internal: false, confidential: false }) as object,
       authorId: DEVELOPER.id,
       updatedAt: edited.updated_at,
+      // What a webhook payload shows of the author (hooks builds a new comment's payload from its event).
+      authorAvatarUrl: note.author.avatar_url,
     };
     const [updated] = await eventsOf(EVENTS.noteUpdated, ns.id);
     expect(updated!.actor).toMatchObject({ id: DEVELOPER.id });
@@ -45,6 +47,8 @@ describe('note.updated and note.deleted: edits and deletions of comments, for ho
     const [deleted] = await eventsOf(EVENTS.noteDeleted, ns.id);
     expect(deleted!.actor).toMatchObject({ id: OWNER.id });
     expect(noteChangedData.parse(deleted!.data)).toEqual(common);
+    const [created] = await eventsOf(EVENTS.noteCreated, ns.id);
+    expect(created!.data).toMatchObject({ body: 'First', authorAvatarUrl: note.author.avatar_url });
   });
 
   it('When an internal note is edited through the Discussions API, then its event says it is internal', async () => {

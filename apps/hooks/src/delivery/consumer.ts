@@ -60,13 +60,15 @@ async function copyProject(models: DeliveryModels, event: EventEnvelope): Promis
     namespaceId: data.namespaceId,
     ancestorGroupIds: data.ancestorGroupIds,
     visibility: data.visibility,
+    ...(data.features && { features: data.features }),
     occurredAt: event.occurredAt,
   };
   try {
     // A deleted project's mark (parent-removal.ts) is never overwritten: the upsert collides with it.
     await models.projects.updateOne(
       { _id: data.projectId, occurredAt: { $lt: event.occurredAt }, destroyed: { $ne: true } },
-      { $set: doc },
+      // An event without feature levels (an older build's) means every feature enabled: none signed then.
+      doc.features ? { $set: doc } : { $set: doc, $unset: { features: 1 } },
       { upsert: true },
     );
   } catch (err) {

@@ -447,17 +447,6 @@ describe('Hook delivery', () => {
     expect(await samples.belowGroup(groupId, 'mergeRequest')).toEqual({ projectId: first, event: null });
   });
 
-  it('When a lease is held, then another owner gets it only once it lapsed', async () => {
-    const hookId = nextId++;
-    expect(await delivery.store.takeLease(hookId, 'a', 60_000)).toBe(true);
-    expect(await delivery.store.takeLease(hookId, 'b', 60_000)).toBe(false);
-    expect(await delivery.store.takeLease(hookId, 'a', 60_000)).toBe(true);
-    await delivery.models.leases.updateOne({ _id: hookId }, { $set: { until: new Date(Date.now() - 1) } });
-    expect(await delivery.store.takeLease(hookId, 'b', 60_000)).toBe(true);
-    await delivery.store.releaseLease(hookId, 'a');
-    expect(await delivery.store.takeLease(hookId, 'a', 60_000)).toBe(false);
-  });
-
   it('When two senders run at once, then one hook’s queue is never sent concurrently, and stays in order', async () => {
     const projectId = nextId++;
     const hook = await addHook({

@@ -1,6 +1,6 @@
 import type { Connection, Model } from 'mongoose';
 import { Schema } from 'mongoose';
-import type { EventEnvelope } from '@gl/contracts';
+import type { EventEnvelope, FeatureAccessLevel } from '@gl/contracts';
 import { defineModel, documentSchema } from '@gl/service-kit';
 
 export type DeliveryStatus = 'queued' | 'delivered' | 'failed';
@@ -72,6 +72,11 @@ export interface HookProjectDoc {
   namespaceId: number;
   ancestorGroupIds: number[];
   visibility: 'private' | 'internal' | 'public';
+  /**
+   * Its features' access levels, from events that carry them: signed into the reads of discussions, which
+   * then need not read its own copy for its feature gate. Absent from older events and copies.
+   */
+  features?: Record<string, FeatureAccessLevel>;
   occurredAt: string;
   /** The project was deleted: the copy is a mark with no other field (parent-removal.ts). */
   destroyed?: boolean;
@@ -136,6 +141,7 @@ export function createDeliveryModels(connection: Connection): DeliveryModels {
     namespaceId: Number,
     ancestorGroupIds: [Number],
     visibility: String,
+    features: { type: Schema.Types.Mixed, default: undefined },
     occurredAt: String,
     destroyed: Boolean,
   });

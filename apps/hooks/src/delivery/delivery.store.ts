@@ -1,7 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { isDuplicateKeyError, type Counters } from '@gl/service-kit';
+import type { Counters } from '@gl/service-kit';
+import { duplicatesOnly } from './bulk-errors';
 import type { HookDoc } from '../hooks.models';
 import type { DeliveryAttempt, DeliveryDoc, DeliveryModels, HookProjectDoc } from './delivery.models';
+import { createLeaseStore } from './lease.store';
 
 /** The payload of a delivery given up before its payload could be built (the log shows `request_data: null`). */
 export const UNBUILT_PAYLOAD = 'null';
@@ -16,20 +18,6 @@ export interface QueuedDelivery {
   payload: string;
   /** Set when the payload could not be built: the delivery is logged as failed with this reason, unsent. */
   givenUp?: string;
-}
-
-/**
- * How many writes of an unordered bulk write failed on a duplicate key, when they are the only failures;
- * null for any other failure. Mongoose copies the driver's write errors into plain objects (the code is then
- * under `err`).
- */
-export function duplicatesOnly(err: unknown): number | null {
-  const writeErrors = (err as { writeErrors?: unknown } | null)?.writeErrors;
-  if (writeErrors === undefined || writeErrors === null) return isDuplicateKeyError(err) ? 1 : null;
-  const errors = [writeErrors].flat() as { code?: unknown; err?: unknown }[];
-  const duplicate = (e: { code?: unknown; err?: unknown }) =>
-    isDuplicateKeyError(e) || isDuplicateKeyError(e.err);
-  return errors.length > 0 && errors.every(duplicate) ? errors.length : null;
 }
 
 /**
@@ -50,6 +38,12 @@ export function unattempted(now: Date, giveUpAt: Date) {
     updatedAt: now,
   };
 }
+
+/** What one attempt of a delivery records. */
+export type AttemptRecord = Pick<
+  DeliveryDoc,
+  'status' | 'attempts' | 'nextAttemptAt' | 'url' | 'requestHeaders' | 'reason'
+> & { last: DeliveryAttempt };
 
 /** The counter of log ids: integers, as GitLab's web_hook_logs ids are. */
 const LOG_IDS = 'web_hook_logs';
@@ -84,7 +78,7 @@ export function queuedAfter(
 
 /** The deliveries, the per-hook leases and the project copies: the only code that touches them. */
 export function createDeliveryStore(models: DeliveryModels, counters: Counters) {
-  const { deliveries, leases } = models;
+  const { deliveries } = models;
 
   /**
    * Queues the deliveries of a batch of events in one insert; those queued before (a redelivered event) are
@@ -143,31 +137,6 @@ export function createDeliveryStore(models: DeliveryModels, counters: Counters) 
       .limit(limit)
       .lean<Pick<DeliveryDoc, 'hookId'>[]>();
     return [...new Set(docs.map((doc) => doc.hookId))];
-  }
-
-  /**
-   * Takes (or renews) the hook's lease for `ms`: one atomic write that matches only a lapsed lease or the
-   * owner's own; a live lease of another owner makes the upsert collide on `_id`, and nothing is taken.
-   */
-  async function takeLease(hookId: number, owner: string, ms: number): Promise<boolean> {
-    const now = new Date();
-    try {
-      const lease = await leases
-        .findOneAndUpdate(
-          { _id: hookId, $or: [{ until: { $lte: now } }, { owner }] },
-          { $set: { owner, until: new Date(now.getTime() + ms) } },
-          { upsert: true, new: true },
-        )
-        .lean();
-      return lease?.owner === owner;
-    } catch (err) {
-      if (isDuplicateKeyError(err)) return false;
-      throw err;
-    }
-  }
-
-  async function releaseLease(hookId: number, owner: string): Promise<void> {
-    await leases.deleteOne({ _id: hookId, owner });
   }
 
   /** The hook's next delivery in order: nothing later goes before it is delivered or given up. */
@@ -273,16 +242,21 @@ export function createDeliveryStore(models: DeliveryModels, counters: Counters) 
     );
   }
 
-  async function recordAttempt(
-    id: number,
-    changes: Pick<
-      DeliveryDoc,
-      'status' | 'attempts' | 'nextAttemptAt' | 'url' | 'requestHeaders' | 'reason'
-    > & {
-      last: DeliveryAttempt;
-    },
-  ): Promise<void> {
-    await deliveries.updateOne({ _id: id }, { $set: { ...changes, updatedAt: new Date() } });
+  /** What an attempt of a delivery changed (a hook's drain records a few at once: `recordAttempts`). */
+  async function recordAttempt(id: number, changes: AttemptRecord): Promise<void> {
+    await recordAttempts([{ id, changes }]);
+  }
+
+  /** The attempts of a run of deliveries, in one round trip. */
+  async function recordAttempts(records: { id: number; changes: AttemptRecord }[]): Promise<void> {
+    if (records.length === 0) return;
+    const updatedAt = new Date();
+    await deliveries.bulkWrite(
+      records.map(({ id, changes }) => ({
+        updateOne: { filter: { _id: id }, update: { $set: { ...changes, updatedAt } } },
+      })),
+      { ordered: false },
+    );
   }
 
   /**
@@ -358,14 +332,14 @@ export function createDeliveryStore(models: DeliveryModels, counters: Counters) 
   return {
     queue,
     dueHookIds,
-    takeLease,
-    releaseLease,
+    ...createLeaseStore(models),
     head,
     queuedHead,
     holdBehind,
     overflow,
     setAside,
     recordAttempt,
+    recordAttempts,
     find,
     log,
     nextId,

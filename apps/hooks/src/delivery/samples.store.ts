@@ -1,6 +1,6 @@
 import { DOMAIN_EVENT_TYPES, type EventEnvelope } from '@gl/contracts';
 import type { DeliveryModels, HookProjectDoc, HookSampleDoc } from './delivery.models';
-import { duplicatesOnly } from './delivery.store';
+import { duplicatesOnly } from './bulk-errors';
 
 const T = DOMAIN_EVENT_TYPES.discussions;
 

@@ -1,24 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import type { Model } from 'mongoose';
 import type { Logger } from 'pino';
-import { checkUrl, type HostLookup } from '@gl/service-kit';
+import { groupedCalls, type HostLookup } from '@gl/service-kit';
 import type { HookDoc } from '../hooks.models';
 import type { DeliveryDoc } from './delivery.models';
 import { queuedAfter, type DeliveryStore } from './delivery.store';
 import type { AckFloor } from './ack-floor';
+import { attempt, execute, hookDeleted, type Recorded } from './attempt';
 import { mapBounded } from './bounded';
 import { createFloorBackoff } from './floor-backoff';
-import { sendRequest, SendError } from './http-send';
-import {
-  deliveryHeaders,
-  interpolatedUrl,
-  lastAttempt,
-  loggedHeaders,
-  reasonOf,
-  retryDelayMs,
-  succeeded,
-  type Execution,
-} from './request';
+import { lastAttempt, loggedHeaders, reasonOf, succeeded } from './request';
 
 export { interpolatedUrl, retryDelayMs } from './request';
 
@@ -119,81 +110,16 @@ export function createSender(deps: {
   const floorBackoff = createFloorBackoff(options.floorRetryMs, options.floorRetryMaxMs);
   /** The floor the last pass read (-1: it read none). */
   let passFloor = -1;
-
-  /** One request as WebHookService#make_request sends it, the URL checked again and the checked address used. */
-  async function execute(hook: HookDoc, delivery: DeliveryDoc): Promise<Execution> {
-    const headers = deliveryHeaders(hook, delivery, options);
-    const url = interpolatedUrl(hook);
-    const check = await checkUrl(url, {
-      allowLocal: options.allowLocalRequests,
-      requireResolution: true,
-      lookup: options.lookup,
-    });
-    if (!check.ok)
-      return { url, headers, result: null, error: `URL is blocked: ${check.message}`, durationMs: 0 };
-    try {
-      const result = await sendRequest({
-        url: check.url,
-        address: check.addresses[0]!,
-        headers,
-        body: delivery.payload,
-        timeoutMs: options.timeoutMs,
-        maxResponseBytes: options.maxResponseBytes,
-        verifyTls: hook.enableSslVerification,
-      });
-      return { url, headers, result, error: null, durationMs: result.durationMs };
-    } catch (err) {
-      const durationMs = err instanceof SendError ? err.durationMs : 0;
-      return { url, headers, result: null, error: (err as Error).message, durationMs };
-    }
-  }
-
-  /** Sends one delivery and records the outcome; true when it left the queue (delivered or given up). */
-  async function attempt(hook: HookDoc, delivery: DeliveryDoc): Promise<boolean> {
-    const run = await execute(hook, delivery);
-    const now = new Date();
-    const ok = succeeded(run);
-    const attempts = delivery.attempts + 1;
-    const giveUp = !ok && now.getTime() >= new Date(delivery.giveUpAt).getTime();
-    await store.recordAttempt(delivery._id, {
-      status: ok ? 'delivered' : giveUp ? 'failed' : 'queued',
-      attempts,
-      nextAttemptAt:
-        ok || giveUp
-          ? now
-          : new Date(now.getTime() + retryDelayMs(attempts, options.retryBaseMs, options.retryMaxMs)),
-      url: run.url,
-      requestHeaders: loggedHeaders(run.headers),
-      reason: reasonOf(run),
-      last: lastAttempt(run, now),
-    });
-    if (!ok)
-      logger?.info(
-        { hookId: hook._id, deliveryId: delivery._id, attempts, reason: reasonOf(run), giveUp },
-        'hook delivery failed',
-      );
-    return ok || giveUp;
-  }
-
-  /** A delivery whose hook is gone: failed, with the reason, never sent. */
-  async function hookDeleted(delivery: DeliveryDoc): Promise<void> {
-    await store.recordAttempt(delivery._id, {
-      status: 'failed',
-      attempts: delivery.attempts,
-      nextAttemptAt: new Date(),
-      url: delivery.url,
-      requestHeaders: delivery.requestHeaders,
-      reason: 'hook deleted',
-      last: delivery.last ?? {
-        at: new Date(),
-        responseStatus: 'internal error',
-        responseHeaders: {},
-        responseBody: '',
-        executionDuration: 0,
-        error: 'hook deleted',
-      },
-    });
-  }
+  // A pass drains its hooks concurrently: their leases, releases and records each share round trips.
+  const takeLease = groupedCalls((ids: number[]) => store.takeLeases(ids, owner, options.leaseMs));
+  const releaseLease = groupedCalls(async (ids: number[]) => {
+    await store.releaseLeases(ids, owner);
+    return ids.map(() => undefined);
+  });
+  const recordRuns = groupedCalls(async (runs: Recorded[][]) => {
+    await store.recordAttempts(runs.flat());
+    return runs.map(() => undefined);
+  });
 
   /**
    * Runs `fn` holding the hook's queue: its lease, and within this replica no drain of it meanwhile. False
@@ -203,11 +129,11 @@ export function createSender(deps: {
     if (draining.has(hookId)) return false;
     draining.add(hookId);
     try {
-      if (!(await store.takeLease(hookId, owner, options.leaseMs))) return false;
+      if (!(await takeLease(hookId))) return false;
       try {
         await fn();
       } finally {
-        await store.releaseLease(hookId, owner);
+        await releaseLease(hookId);
       }
       return true;
     } finally {
@@ -225,8 +151,7 @@ export function createSender(deps: {
     draining.add(hookId);
     try {
       const leasedAt = Date.now();
-      if (await store.takeLease(hookId, owner, options.leaseMs))
-        await drainLeased(hookId, view, leasedAt, through);
+      if (await takeLease(hookId)) await drainLeased(hookId, view, leasedAt, through);
       // Another replica drains it: what was queued meanwhile may be left to us, so look again soon.
       else held = true;
     } finally {
@@ -240,7 +165,7 @@ export function createSender(deps: {
     leasedAt: number,
     through?: DrainThrough,
   ): Promise<void> {
-    // The hook as the pass read it serves its first request; later ones read it again.
+    // The hook as the pass read it serves its first run of the queue; each later run reads it again.
     let known = view.hooks?.get(hookId);
     try {
       for (;;) {
@@ -248,45 +173,80 @@ export function createSender(deps: {
         // The next few of the queue at once. Under the lease nothing else sends them, and nothing can be
         // queued before them: they are at or below the ack floor (a resend goes after the last queued).
         const next = await store.queuedHead(hookId, HEAD_READ);
-        let retrying = false;
-        for (const delivery of next) {
-          if (stopped) return;
-          if (through && (queuedAfter(delivery, throughDoc(through)) || Date.now() >= through.until)) return;
-          if (delivery.sequence > view.floor) {
-            held = true;
-            heldAt.set(hookId, view.floor);
-            return;
-          }
-          if (new Date(delivery.nextAttemptAt).getTime() > Date.now()) {
-            // What waits behind a retry is due no sooner, so it does not fill the passes meanwhile.
-            await store.holdBehind(hookId, new Date(delivery.nextAttemptAt));
-            return;
-          }
-          // Renewed before a request that could outlast it: a lease never lapses while its owner sends.
-          if (leasedAt + options.leaseMs - Date.now() < 2 * options.timeoutMs) {
-            leasedAt = Date.now();
-            if (!(await store.takeLease(hookId, owner, options.leaseMs))) return;
-          }
-          const hook = known !== undefined ? known : await hooks.findById(hookId).lean<HookDoc>().exec();
-          known = undefined;
-          if (!hook) {
-            await hookDeleted(delivery);
-            continue;
-          }
-          const done = await attempt(hook, delivery);
-          if (delivery._id === through?.id) return;
-          // Still queued (a retry is due later): the next read finds it first and holds the rest behind it.
-          if (!done) {
-            retrying = true;
-            break;
-          }
+        // Their outcomes are written together once the run ends, before the queue is read again: a crash
+        // in between sends them again, under the same Idempotency-Key (at least once, as promised).
+        const recorded: Recorded[] = [];
+        let outcome: 'more' | 'retrying' | 'stop';
+        try {
+          outcome = await sendRun(
+            hookId,
+            next,
+            known,
+            view,
+            through,
+            () => {
+              if (leasedAt + options.leaseMs - Date.now() >= 2 * options.timeoutMs) return true;
+              leasedAt = Date.now();
+              return takeLease(hookId);
+            },
+            recorded,
+          );
+        } finally {
+          if (recorded.length > 0) await recordRuns(recorded);
         }
+        known = undefined;
+        if (outcome === 'stop') return;
         // A short read was the whole queue: what was queued since, the pass its consumer's wake runs sends.
-        if (!retrying && next.length < HEAD_READ) return;
+        if (outcome !== 'retrying' && next.length < HEAD_READ) return;
       }
     } finally {
-      await store.releaseLease(hookId, owner);
+      await releaseLease(hookId);
     }
+  }
+
+  /**
+   * Sends a run of a hook's queue in order, adding each outcome to `recorded`; `stop` when the drain ends
+   * here, `retrying` when a delivery stays queued for a later retry, `more` when the run was sent.
+   */
+  async function sendRun(
+    hookId: number,
+    run: DeliveryDoc[],
+    known: HookDoc | null | undefined,
+    view: PassView,
+    through: DrainThrough | undefined,
+    renewLease: () => boolean | Promise<boolean>,
+    recorded: Recorded[],
+  ): Promise<'more' | 'retrying' | 'stop'> {
+    // Read once per run: an edit of the hook counts from the next run on.
+    let hook = known;
+    for (const delivery of run) {
+      if (stopped) return 'stop';
+      if (through && (queuedAfter(delivery, throughDoc(through)) || Date.now() >= through.until))
+        return 'stop';
+      if (delivery.sequence > view.floor) {
+        held = true;
+        heldAt.set(hookId, view.floor);
+        return 'stop';
+      }
+      if (new Date(delivery.nextAttemptAt).getTime() > Date.now()) {
+        // What waits behind a retry is due no sooner, so it does not fill the passes meanwhile.
+        await store.holdBehind(hookId, new Date(delivery.nextAttemptAt));
+        return 'stop';
+      }
+      // Renewed before a request that could outlast it: a lease never lapses while its owner sends.
+      if (!(await renewLease())) return 'stop';
+      if (hook === undefined) hook = await hooks.findById(hookId).lean<HookDoc>().exec();
+      if (!hook) {
+        recorded.push(hookDeleted(delivery));
+        continue;
+      }
+      const { record, done } = await attempt(options, logger, hook, delivery);
+      recorded.push(record);
+      if (delivery._id === through?.id) return 'stop';
+      // Still queued (a retry is due later): the next read finds it first and holds the rest behind it.
+      if (!done) return 'retrying';
+    }
+    return 'more';
   }
 
   /** One pass over every hook with something due, `options.concurrency` hooks at a time. */
@@ -347,7 +307,7 @@ export function createSender(deps: {
      * once, outside the hook's queue and never retried, and logged as it ended.
      */
     async sendOnce(hook: HookDoc, delivery: DeliveryDoc): Promise<DeliveryDoc> {
-      const run = await execute(hook, delivery);
+      const run = await execute(options, hook, delivery);
       const now = new Date();
       const logged: DeliveryDoc = {
         ...delivery,

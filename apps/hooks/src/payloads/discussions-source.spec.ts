@@ -70,6 +70,34 @@ describe('Reading from discussions', () => {
     });
   });
 
+  it('When the project copy has its feature levels, then they are signed (discussions reads no copy for its gate); without them none are', async () => {
+    const source = httpDiscussionsSource({
+      discussionsUrl: url,
+      externalUrl: 'http://gl.test',
+      contextSecret: SECRET,
+    });
+    const withFeatures = payloadProject(42, {
+      _id: 42,
+      name: 'Project 42',
+      path: 'project-42',
+      fullPath: 'group/project-42',
+      namespaceId: 9,
+      ancestorGroupIds: [9],
+      visibility: 'private',
+      features: { issues: 'private', merge_requests: 'disabled' },
+      occurredAt: '2026-01-01T00:00:00.000Z',
+    });
+    seen.length = 0;
+    await source.issue(withFeatures, 7);
+    await source.issue(project, 7);
+    const namespaces = seen.map((request) => {
+      const verified = verifyContext(SECRET, request.headers[INTERNAL_CONTEXT_HEADER] as string);
+      return verified.ok ? verified.context.namespace : undefined;
+    });
+    expect(namespaces[0]?.features).toEqual({ issues: 'private', merge_requests: 'disabled' });
+    expect(namespaces[1]).not.toHaveProperty('features');
+  });
+
   it('When the object is gone, then it reads as null; when discussions fails, then the read throws', async () => {
     const source = httpDiscussionsSource({
       discussionsUrl: url,

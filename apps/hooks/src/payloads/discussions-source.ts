@@ -76,6 +76,8 @@ export function httpDiscussionsSource(options: HttpSourceOptions): DiscussionsSo
         webUrl: `${external}/${project.fullPath}`,
         ancestorGroupIds: [],
         accessLevel: 50,
+        // As the gateway signs them: discussions' feature gate then reads no copy of its own.
+        ...(project.features && { features: project.features }),
       },
       // Issues and merge requests then show updated_by_id, which Issue#hook_attrs has and the API does not.
       hookAttributes: true,

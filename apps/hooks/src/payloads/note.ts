@@ -1,11 +1,13 @@
 import {
   DOMAIN_EVENT_TYPES,
+  EVENT_TEXT_LIMITS,
   noteChangedData,
   noteCreatedData,
   type NoteChangedData,
+  type NoteCreatedData,
   type NoteEntity,
 } from '@gl/contracts';
-import { eventData } from '@gl/service-kit';
+import { eventData, isWholeText } from '@gl/service-kit';
 import type { BuildInput } from './build';
 import { issueHookAttrs, mergeRequestHookAttrs } from './issuable';
 import { GHOST_USER, projectHookAttrs, repositoryAttrs, userHookAttrs } from './project';
@@ -44,7 +46,7 @@ type HookNote = Omit<
     | 'internal'
   >,
   'resolved_by'
-> & { author: { id: number }; resolved_by?: { id: number } | null };
+> & { author: { id: number; avatar_url?: string | null }; resolved_by?: { id: number } | null };
 
 /**
  * A note as its event saw it, for when the notes API has it no more: its body an excerpt
@@ -55,7 +57,10 @@ function noteFromEvent(data: NoteChangedData, projectId: number): HookNote {
     id: data.noteId,
     type: data.noteType,
     body: data.body,
-    author: { id: data.authorId },
+    author: {
+      id: data.authorId,
+      ...(data.authorAvatarUrl !== undefined && { avatar_url: data.authorAvatarUrl }),
+    },
     created_at: data.createdAt,
     updated_at: data.updatedAt,
     system: data.system,
@@ -66,6 +71,22 @@ function noteFromEvent(data: NoteChangedData, projectId: number): HookNote {
     confidential: data.audience?.confidential ?? false,
     internal: data.audience?.internal ?? false,
   };
+}
+
+/**
+ * A new comment on an issue or snippet whose event carries all a payload shows of it: its whole body, its
+ * author's avatar, no diff position, and nothing resolved (only merge request threads resolve). Its payload is built from
+ * the event, without reading the note back: what was created, as GitLab's NewNoteWorker shows it unless
+ * the note was edited before the worker ran (an edit here sends its own `update` payload).
+ */
+function carriedWhole(action: string, data: NoteChangedData | NoteCreatedData): boolean {
+  return (
+    action === 'create' &&
+    (data.noteableType === 'Issue' || data.noteableType === 'Snippet') &&
+    data.noteType !== 'DiffNote' &&
+    data.authorAvatarUrl !== undefined &&
+    isWholeText(data.body, EVENT_TEXT_LIMITS.noteBody)
+  );
 }
 
 /** Note#hook_attrs' columns (app/models/note.rb), as Gitlab::DataBuilder::Note#build sends them. */
@@ -130,7 +151,7 @@ export async function notePayload(input: BuildInput, confidential: boolean) {
       project.id,
     );
   const noteAt = async (noteable: string): Promise<HookNote | null> => {
-    if (action === 'delete') return fromEvent();
+    if (action === 'delete' || carriedWhole(action, data)) return fromEvent();
     return (await source.note(project, noteable, data.noteId)) ?? fromEvent();
   };
   const noteHook = (note: HookNote, webUrl: string) => ({

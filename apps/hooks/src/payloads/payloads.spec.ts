@@ -3,7 +3,13 @@ import issueFixture from './fixtures/issue-event.json';
 import mergeRequestFixture from './fixtures/merge-request-event.json';
 import noteFixture from './fixtures/note-on-issue-event.json';
 import { buildPayload, scopeOf, SCOPES } from './build';
-import { fakeDiscussions, testIssue, testMergeRequest, testNote } from './fake-discussions.test-helpers';
+import {
+  fakeDiscussions,
+  testIssue,
+  testMergeRequest,
+  testNote,
+  testUser,
+} from './fake-discussions.test-helpers';
 import { payloadProject } from './project';
 
 const T = DOMAIN_EVENT_TYPES.discussions;
@@ -222,6 +228,42 @@ describe('Hook payloads', () => {
       // Issue#hook_attrs, updated_by_id included; the note's own updated_by_id is Note's, unknown here.
       issue: { iid: 7, updated_by_id: 6 },
     });
+  });
+
+  it('When a new issue comment carries its whole body and its author avatar, then its payload is built without reading the note back, the same as one read back', async () => {
+    const data = {
+      noteId: 99,
+      noteType: null,
+      discussionId: 'a'.repeat(40),
+      body: 'Hello world',
+      system: false,
+      createdAt: '2026-01-02T03:05:05.000Z',
+      noteableType: 'Issue',
+      noteableId: 42007,
+      noteableIid: 7,
+      commitId: null,
+      targetTitle: 'Issue 7',
+    };
+    const build = async (extra: Record<string, unknown>, body = data.body) => {
+      const source = fakeDiscussions();
+      source.issues.set('42:7', testIssue(42, 7));
+      source.notes.set('42:99', { ...testNote(42, 7, 99), body, updated_at: '2026-01-02T03:05:05.000Z' });
+      const created = event(T.noteCreated, 42, { ...data, body, ...extra });
+      const payload = await buildPayload(
+        { event: created, project, externalUrl: 'http://gl.test', source },
+        scopeOf(created)!,
+      );
+      return { payload, reads: source.reads };
+    };
+    const readBack = await build({});
+    const carried = await build({ authorAvatarUrl: testUser(2).avatar_url });
+    expect(readBack.reads).toBe(2);
+    expect(carried.reads).toBe(1);
+    expect(shapeDifferences(noteFixture, carried.payload)).toEqual([]);
+    expect(carried.payload).toEqual(readBack.payload);
+    // A body cut in the event (its excerpt) is read back whole.
+    const long = `${'x'.repeat(996)}...`;
+    expect((await build({ authorAvatarUrl: null }, long)).reads).toBe(2);
   });
 
   it("When a merge request is merged, then its payload has every key of GitLab's documented Merge Request Hook example", async () => {

@@ -12,6 +12,8 @@ export interface PayloadProject {
   /** The namespace's name (the last group's path as known here, or the user's). */
   namespace: string;
   visibility: HookProjectDoc['visibility'];
+  /** Its features' levels when its copy has them (signed into discussions' reads). */
+  features?: HookProjectDoc['features'];
 }
 
 export function payloadProject(id: number, copy: HookProjectDoc | null): PayloadProject {
@@ -25,6 +27,7 @@ export function payloadProject(id: number, copy: HookProjectDoc | null): Payload
     fullPath: copy.fullPath,
     namespace: segments.length > 1 ? segments[segments.length - 2]! : '',
     visibility: copy.visibility,
+    ...(copy.features && { features: copy.features }),
   };
 }
 

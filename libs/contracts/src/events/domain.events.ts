@@ -29,6 +29,11 @@ export const EVENT_TEXT_LIMITS = {
    * app/models/alert_management/alert.rb.
    */
   alertField: 255,
+  /**
+   * A user's avatar_url carried in an event (a note author's, for webhook payloads): a URL, which browsers
+   * and proxies commonly cap near 2,000 characters; a longer one is left out and read where it is kept.
+   */
+  avatarUrl: 2_048,
   /** push_data.commit_title: the first line cut at 70 (PushEventPayloadService#commit_title). */
   commitTitle: 70,
   /**
@@ -147,6 +152,12 @@ export const noteCreatedData = z.object({
   targetTitle: z.string().max(EVENT_TEXT_LIMITS.title),
   /** The noteable's audience, with `internal` for an internal note. */
   audience: targetAudience.optional(),
+  /**
+   * The author's avatar_url as the note was written (User#hook_attrs shows it): with the whole body, a new
+   * comment's webhook payload needs no read of the note. Absent from older events, and when longer than
+   * EVENT_TEXT_LIMITS.avatarUrl.
+   */
+  authorAvatarUrl: z.string().max(EVENT_TEXT_LIMITS.avatarUrl).nullable().optional(),
 });
 export type NoteCreatedData = z.infer<typeof noteCreatedData>;
 

@@ -8,7 +8,14 @@ describe('issueCommentCreated', () => {
     issue: { id: 4207, iid: 7, title: 'Issue 7' },
     thread: {
       id: 'a'.repeat(40),
-      notes: [{ id: 99, body: 'Hello', created_at: '2026-01-02T04:05:06+01:00' }],
+      notes: [
+        {
+          id: 99,
+          body: 'Hello',
+          created_at: '2026-01-02T04:05:06+01:00',
+          author: { avatar_url: 'https://www.gravatar.com/avatar/0?s=80&d=identicon' },
+        },
+      ],
     },
   };
 
@@ -29,6 +36,7 @@ describe('issueCommentCreated', () => {
       noteableId: 4207,
       noteableIid: 7,
       targetTitle: 'Issue 7',
+      authorAvatarUrl: 'https://www.gravatar.com/avatar/0?s=80&d=identicon',
     });
   });
 });

@@ -1,4 +1,4 @@
-import { DOMAIN_EVENT_TYPES, noteCreatedData } from './domain.events';
+import { DOMAIN_EVENT_TYPES, EVENT_TEXT_LIMITS, noteCreatedData } from './domain.events';
 import type { EventEnvelope } from './envelope';
 import { rootEvent } from './root-event';
 
@@ -9,7 +9,10 @@ import { rootEvent } from './root-event';
 export interface IssueCommentRef {
   projectId: number;
   issue: { id: number; iid: number; title: string };
-  thread: { id: string; notes: { id: number; body: string; created_at: string }[] };
+  thread: {
+    id: string;
+    notes: { id: number; body: string; created_at: string; author: { avatar_url: string | null } }[];
+  };
 }
 
 /**
@@ -21,6 +24,7 @@ export interface IssueCommentRef {
  */
 export function issueCommentCreated(ref: IssueCommentRef, id: string): EventEnvelope {
   const note = ref.thread.notes[0]!;
+  const avatarUrl = note.author.avatar_url;
   const data = noteCreatedData.parse({
     noteId: note.id,
     noteType: 'DiscussionNote',
@@ -34,6 +38,9 @@ export function issueCommentCreated(ref: IssueCommentRef, id: string): EventEnve
     commitId: null,
     targetTitle: ref.issue.title,
     audience: { authorId: 1, confidential: false, assigneeIds: [], internal: false },
+    ...(avatarUrl === null || avatarUrl.length <= EVENT_TEXT_LIMITS.avatarUrl
+      ? { authorAvatarUrl: avatarUrl }
+      : {}),
   });
   return rootEvent({
     id,

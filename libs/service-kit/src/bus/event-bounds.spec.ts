@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { EVENT_TEXT_LIMITS, noteCreatedData, type EventEnvelope } from '@gl/contracts';
 import { InvalidArgumentError, TimeoutError, RequestError } from '@nats-io/nats-core';
 import { JetStreamApiError } from '@nats-io/jetstream';
-import { excerpt } from './excerpt';
+import { excerpt, isWholeText } from './excerpt';
 import {
   DEFAULT_MAX_PAYLOAD,
   HEADER_ALLOWANCE,
@@ -36,6 +36,15 @@ describe('excerpt', () => {
 
   it('When the bound is smaller than the omission, then the text is cut without one', () => {
     expect(excerpt('abcdef', 2)).toBe('ab');
+  });
+
+  it('When an excerpt is asked whether it is the whole text, then only one that may have been cut says no', () => {
+    expect(isWholeText(excerpt('Fix it', 10), 10)).toBe(true);
+    expect(isWholeText(excerpt('x'.repeat(10), 10), 10)).toBe(true);
+    expect(isWholeText(excerpt('x'.repeat(11), 10), 10)).toBe(false);
+    expect(isWholeText(excerpt(`${'a'.repeat(6)}😀${'b'.repeat(10)}`, 10), 10)).toBe(false);
+    // A text that is exactly as long as a cut and ends as one reads as cut: its reader reads the original.
+    expect(isWholeText('abcdefg...', 10)).toBe(false);
   });
 
   it('When a note of a million characters is excerpted, then the event data passes its schema', () => {

@@ -18,3 +18,12 @@ export function excerpt(text: string | null, max: number): string | null {
   if (last >= 0xd800 && last <= 0xdbff) stop -= 1; // a high surrogate whose pair would be cut off
   return `${text.slice(0, stop)}${omission}`;
 }
+
+/**
+ * Whether `carried`, an `excerpt(text, max)`, is the whole text: anything shorter than the shortest cut
+ * (`max` less a dropped surrogate half), or not ending in the omission. A text that happens to be that long
+ * and end in "..." reads as cut (the caller then reads the original).
+ */
+export function isWholeText(carried: string, max: number): boolean {
+  return carried.length < max - 1 || !carried.endsWith(EXCERPT_OMISSION);
+}
