@@ -47,7 +47,7 @@ const PROJECT_EVENTS: string[] = [EVENT_TYPES.identity.projectCreated, EVENT_TYP
  */
 export const DELIVERY_BATCH_SIZE = 200;
 /** Payloads built at once: each reads discussions over HTTP (one or two requests). */
-const PAYLOAD_CONCURRENCY = 8;
+const PAYLOAD_CONCURRENCY = 16;
 
 /** Keeps the project's copy as its newest event says. */
 async function copyProject(models: DeliveryModels, event: EventEnvelope): Promise<void> {
@@ -212,12 +212,13 @@ async function queueRun(deps: DeliveryConsumerDeps, run: Delivered[]): Promise<n
   // A project no hook reaches writes nothing (the hooked parents above usually spare its reads too):
   // its samples (what a hook test sends) are kept from the time it has a hook, when a test can be asked.
   const reached = candidates.filter((d) => reaching.get(d.event.projectId)!.length > 0);
-  await deps.samples.recordMany(reached.map((d) => d.event));
+  // Kept beside the payloads' reads, not before them: what a hook test sends is not on a delivery's way.
+  const samplesKept = deps.samples.recordMany(reached.map((d) => d.event));
   const work = reached
     .map((d) => ({ ...d, targets: hooksFor(reaching.get(d.event.projectId)!, d.event, d.scope.flag) }))
     .filter((w) => w.targets.length > 0);
   const source = batchReads(deps.source);
-  const built = await mapBounded(
+  const building = mapBounded(
     work,
     PAYLOAD_CONCURRENCY,
     async ({ event, scope, attempts }): Promise<Built> => {
@@ -241,6 +242,7 @@ async function queueRun(deps: DeliveryConsumerDeps, run: Delivered[]): Promise<n
       }
     },
   );
+  const [built] = await Promise.all([building, samplesKept]);
   const items: QueuedDelivery[] = work.flatMap(({ event, scope, sequence, targets }, i) => {
     const outcome = built[i]!;
     if ('payload' in outcome && !outcome.payload) return []; // deleted meanwhile: GitLab would not have run hooks for it either

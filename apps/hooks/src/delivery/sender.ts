@@ -43,7 +43,7 @@ export const DEFAULT_SENDER_OPTIONS = {
   leaseMs: 60_000,
   pollMs: 1_000,
   maxResponseBytes: 16 * 1024,
-  concurrency: 16,
+  concurrency: 64,
   floorRetryMs: 25,
   floorRetryMaxMs: 1_000,
 };
