@@ -90,7 +90,13 @@ function carriedWhole(action: string, data: NoteChangedData | NoteCreatedData): 
 }
 
 /** Note#hook_attrs' columns (app/models/note.rb), as Gitlab::DataBuilder::Note#build sends them. */
-function noteAttrs(note: HookNote, url: string, discussionId: string, action: string) {
+function noteAttrs(
+  note: HookNote,
+  url: string,
+  discussionId: string,
+  action: string,
+  updatedById: number | null,
+) {
   return {
     attachment: null,
     author_id: note.author.id,
@@ -113,7 +119,7 @@ function noteAttrs(note: HookNote, url: string, discussionId: string, action: st
     system: note.system,
     type: note.type,
     updated_at: note.updated_at,
-    updated_by_id: null as number | null,
+    updated_by_id: updatedById,
     description: note.body,
     confidential: note.confidential,
     internal: note.internal,
@@ -156,7 +162,15 @@ export async function notePayload(input: BuildInput, confidential: boolean) {
   };
   const noteHook = (note: HookNote, webUrl: string) => ({
     user: userHookAttrs(actor, [note.author]),
-    object_attributes: noteAttrs(note, `${webUrl}${anchor}`, data.discussionId, action),
+    object_attributes: noteAttrs(
+      note,
+      `${webUrl}${anchor}`,
+      data.discussionId,
+      action,
+      // Notes::UpdateService sets `updated_by` to whoever edits: an edit's actor. A new note has none yet;
+      // a deleted one's last editor is not carried (null).
+      action === 'update' ? (event.actor?.id ?? null) : null,
+    ),
   });
   switch (data.noteableType) {
     case 'Issue': {

@@ -163,6 +163,8 @@ describe('Hook payloads of updates, note edits and note deletions', () => {
         note: 'Edited body, whole',
         action: 'update',
         discussion_id: 'a'.repeat(40),
+        // Note#updated_by_id: the editor, the event's actor.
+        updated_by_id: 2,
       },
       issue: { iid: 7 },
     });
