@@ -13,3 +13,33 @@ export function duplicatesOnly(err: unknown): number | null {
     isDuplicateKeyError(e) || isDuplicateKeyError(e.err);
   return errors.length > 0 && errors.every(duplicate) ? errors.length : null;
 }
+
+/**
+ * `all`, a bulk write of `items` that may collide on unique keys; after a collision that was its only
+ * failure, every item is written again on its own with `each`, whose collisions are then only its own.
+ * FerretDB stops an unordered bulk write at its first failure and misreports which write failed, so the
+ * writes after a collision would otherwise be lost. Resolves how many of the items collided in the end
+ * (0 when `all` went through; an item `all` wrote before stopping counts as collided when written again).
+ */
+export async function eachAfterCollision<T>(
+  items: readonly T[],
+  all: () => Promise<unknown>,
+  each: (item: T) => Promise<unknown>,
+): Promise<number> {
+  try {
+    await all();
+    return 0;
+  } catch (err) {
+    if (duplicatesOnly(err) === null) throw err;
+  }
+  let collided = 0;
+  for (const item of items) {
+    try {
+      await each(item);
+    } catch (err) {
+      if (duplicatesOnly(err) === null) throw err;
+      collided += 1;
+    }
+  }
+  return collided;
+}

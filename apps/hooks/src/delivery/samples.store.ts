@@ -1,6 +1,6 @@
 import { DOMAIN_EVENT_TYPES, type EventEnvelope } from '@gl/contracts';
 import type { DeliveryModels, HookProjectDoc, HookSampleDoc } from './delivery.models';
-import { duplicatesOnly } from './bulk-errors';
+import { eachAfterCollision } from './bulk-errors';
 
 const T = DOMAIN_EVENT_TYPES.discussions;
 
@@ -41,12 +41,12 @@ export function createSampleStore(models: Pick<DeliveryModels, 'samples' | 'proj
         upsert: true,
       },
     }));
-    try {
-      await models.samples.bulkWrite(ops, { ordered: false });
-    } catch (err) {
-      // Newer samples are there already (those upserts collided with them): nothing to do for them.
-      if (duplicatesOnly(err) === null) throw err;
-    }
+    // Newer samples are there already (those upserts collided with them): nothing to do for them.
+    await eachAfterCollision(
+      ops,
+      () => models.samples.bulkWrite(ops, { ordered: false }),
+      (op) => models.samples.bulkWrite([op]),
+    );
   }
 
   async function newest(projectId: number, kind: SampleKind): Promise<EventEnvelope | null> {
