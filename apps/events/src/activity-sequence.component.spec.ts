@@ -106,4 +106,18 @@ describe('activity ids: leases and the settled id', () => {
     const records = await h.instance.models.ingested.find({ _id: { $in: events.map((e) => e.id) } }).lean();
     expect(records.map((r) => r.activityId).sort()).toEqual(ids(stored).sort());
   });
+
+  it('When a batch is recorded again after its first events were stored (a crash between), then the rest are stored too', async () => {
+    const PROJECT = 8103;
+    const seq = sequence();
+    const opened = await seq.open(3);
+    const all = batch(opened.first, 3, PROJECT);
+    await log().record(all.slice(0, 1));
+    // The first collides; a server that stops an unordered insert there must not lose the other two.
+    const again = await log().record(all);
+    expect([...again.ids.values()]).toEqual(ids(all));
+    const stored = await h.instance.models.activities.find({ projectId: PROJECT }).sort({ _id: 1 }).lean();
+    expect(ids(stored)).toEqual(ids(all));
+    await seq.close(opened.token);
+  });
 });

@@ -25,6 +25,7 @@ export * from './http/service-app';
 export * from './http/validate';
 export * from './http/version-bumps';
 export * from './mongo/connection';
+export * from './mongo/bulk-collisions';
 export * from './mongo/counters';
 export * from './mongo/id-blocks';
 export * from './mongo/migrations';

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Counters } from '@gl/service-kit';
-import { eachAfterCollision } from './bulk-errors';
+import { duplicatesOnly } from '@gl/service-kit';
 import type { HookDoc } from '../hooks.models';
 import type { DeliveryAttempt, DeliveryDoc, DeliveryModels, HookProjectDoc } from './delivery.models';
 import { createLeaseStore } from './lease.store';
@@ -118,13 +118,16 @@ export function createDeliveryStore(models: DeliveryModels, counters: Counters) 
       ...unattempted(now, new Date(now.getTime() + retryForMs)),
       ...(item.givenUp === undefined ? {} : { status: 'failed' as const, reason: item.givenUp }),
     }));
-    // Another replica consumed the same events at the same time: its deliveries stand.
-    const collided = await eachAfterCollision(
-      docs,
-      () => deliveries.insertMany(docs, { ordered: false, lean: true }),
-      (doc) => deliveries.insertMany([doc], { lean: true }),
-    );
-    return docs.length - collided;
+    try {
+      await deliveries.insertMany(docs, { ordered: false, lean: true });
+      return docs.length;
+    } catch (err) {
+      // Another replica consumed the same events at the same time: its deliveries stand (an unordered
+      // insert goes on past a collision, on FerretDB too; its bulk updates do not: bulk-collisions.ts).
+      const duplicates = duplicatesOnly(err);
+      if (duplicates === null) throw err;
+      return docs.length - duplicates;
+    }
   }
 
   /** Hooks with a delivery due now, oldest due first. */

@@ -1,5 +1,5 @@
 import type { DeliveryModels, HookLeaseDoc } from './delivery.models';
-import { duplicatesOnly } from './bulk-errors';
+import { duplicatesOnly } from '@gl/service-kit';
 
 /**
  * The per-hook leases: which sender holds a hook's queue (sender.ts). A lease lapses by itself, so a sender
@@ -26,7 +26,7 @@ export function createLeaseStore(models: Pick<DeliveryModels, 'leases'>) {
    * Takes (or renews) the hooks' leases for `ms`, in one round trip when none is held by another owner:
    * each an atomic upsert matching only a lapsed lease or the owner's own, so that a live lease of another
    * owner makes its upsert collide on `_id`. After a collision the leases are read back: FerretDB stops an
-   * unordered bulk write at its first failure, so the writes after it are sent again. Resolves, per hook,
+   * unordered bulk update at its first failure, so the writes after it are sent again. Resolves, per hook,
    * whether it is this owner's now.
    */
   async function takeLeases(hookIds: number[], owner: string, ms: number): Promise<boolean[]> {

@@ -1,6 +1,6 @@
 import { DOMAIN_EVENT_TYPES, type EventEnvelope } from '@gl/contracts';
 import type { DeliveryModels, HookProjectDoc, HookSampleDoc } from './delivery.models';
-import { eachAfterCollision } from './bulk-errors';
+import { eachAfterCollision } from '@gl/service-kit';
 
 const T = DOMAIN_EVENT_TYPES.discussions;
 

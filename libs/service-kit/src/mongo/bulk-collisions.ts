@@ -1,4 +1,4 @@
-import { isDuplicateKeyError } from '@gl/service-kit';
+import { isDuplicateKeyError } from './connection';
 
 /**
  * How many writes of an unordered bulk write failed on a duplicate key, when they are the only failures;
@@ -17,8 +17,8 @@ export function duplicatesOnly(err: unknown): number | null {
 /**
  * `all`, a bulk write of `items` that may collide on unique keys; after a collision that was its only
  * failure, every item is written again on its own with `each`, whose collisions are then only its own.
- * FerretDB stops an unordered bulk write at its first failure and misreports which write failed, so the
- * writes after a collision would otherwise be lost. Resolves how many of the items collided in the end
+ * FerretDB stops an unordered bulk update (upserts) at its first failure and misreports which write failed,
+ * so the writes after a collision would otherwise be lost (its unordered inserts do go on). Resolves how many of the items collided in the end
  * (0 when `all` went through; an item `all` wrote before stopping counts as collided when written again).
  */
 export async function eachAfterCollision<T>(

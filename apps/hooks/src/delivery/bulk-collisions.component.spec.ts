@@ -1,7 +1,6 @@
 import { DOMAIN_EVENT_TYPES } from '@gl/contracts';
 import { createTestRuntime, type TestRuntime } from '@gl/testing';
 import type { HooksConfig } from '../app';
-import { eachAfterCollision } from './bulk-errors';
 import { createDeliveryModels, type DeliveryModels } from './delivery.models';
 import { discussionsEvent } from './delivery.test-helpers';
 import { createSampleStore } from './samples.store';
@@ -11,30 +10,13 @@ let models: DeliveryModels;
 let nextId = 500_000 + Math.floor(Math.random() * 1000) * 100;
 
 beforeAll(async () => {
-  runtime = await createTestRuntime<HooksConfig>('hooks-bulk-errors', {});
+  runtime = await createTestRuntime<HooksConfig>('hooks-bulk-collisions', {});
   models = createDeliveryModels(runtime.connection);
 });
 
 afterAll(() => runtime.close());
 
-describe('Bulk writes that collide', () => {
-  it('When the first write of an unordered insert collides, then the writes after it are stored too', async () => {
-    const [taken, second, third] = [nextId++, nextId++, nextId++];
-    await models.leases.create({ _id: taken, owner: 'other', until: new Date() });
-    const docs = [taken, second, third].map((_id) => ({ _id, owner: 'mine', until: new Date() }));
-    const collided = await eachAfterCollision(
-      docs,
-      () => models.leases.insertMany(docs, { ordered: false }),
-      (doc) => models.leases.insertMany([doc]),
-    );
-    const stored = await models.leases
-      .find({ _id: { $in: [taken, second, third] } })
-      .sort({ _id: 1 })
-      .lean();
-    expect(stored.map((lease) => lease.owner)).toEqual(['other', 'mine', 'mine']);
-    expect(collided).toBeGreaterThanOrEqual(1);
-  });
-
+describe('Bulk upserts that collide (FerretDB stops an unordered bulk update at the first)', () => {
   it('When a batch holds an older sample of one project, then the other projects still get theirs', async () => {
     const samples = createSampleStore(models);
     const [first, other] = [nextId++, nextId++];
