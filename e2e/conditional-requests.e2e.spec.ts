@@ -98,12 +98,19 @@ describe('conditional requests through the gateway', () => {
       expect({ name, tagged: /^W\/"[\w-]+"$/.test(first.etag ?? '') }).toEqual({ name, tagged: true });
       expect(first.headers.get('content-type')).toBe('application/json');
 
-      const again = await settled(path, dev.token);
+      // Other suites write beside this one (a user they create bumps `identity.all`, which every read
+      // depends on), so a bump may land between these reads: they are taken again, a few times, until
+      // none did. A gateway that never answered 304 fails every time.
+      let again: Answer & { tag: string };
+      let listed: Answer;
+      for (let attempt = 1; ; attempt++) {
+        again = await settled(path, dev.token);
+        listed = await read(path, dev.token, { 'If-None-Match': `"other", ${again.tag.slice(2)}` });
+        if ((again.status === 304 && listed.status === 304) || attempt === 5) break;
+      }
       expect({ name, status: again.status, body: again.body }).toEqual({ name, status: 304, body: '' });
       expect(again.etag).toBe(again.tag);
       expect(again.headers.get('content-type')).toBeNull();
-
-      const listed = await read(path, dev.token, { 'If-None-Match': `"other", ${again.tag.slice(2)}` });
       expect({ name, status: listed.status }).toEqual({ name, status: 304 });
     }
   });

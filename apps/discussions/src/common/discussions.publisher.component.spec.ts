@@ -175,6 +175,8 @@ describe('Domain events published by discussions', () => {
           commitId: null,
           targetTitle: 'T',
           audience: { confidential: false, authorId: OWNER.id, assigneeIds: [], internal: false },
+          // As the note's author shows it (hook payloads build a new comment from its event).
+          authorAvatarUrl: note.author.avatar_url,
         },
       ),
     ]);

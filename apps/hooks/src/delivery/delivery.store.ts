@@ -243,11 +243,6 @@ export function createDeliveryStore(models: DeliveryModels, counters: Counters) 
     );
   }
 
-  /** What an attempt of a delivery changed (a hook's drain records a few at once: `recordAttempts`). */
-  async function recordAttempt(id: number, changes: AttemptRecord): Promise<void> {
-    await recordAttempts([{ id, changes }]);
-  }
-
   /** The attempts of a run of deliveries, in one round trip. */
   async function recordAttempts(records: { id: number; changes: AttemptRecord }[]): Promise<void> {
     if (records.length === 0) return;
@@ -339,7 +334,6 @@ export function createDeliveryStore(models: DeliveryModels, counters: Counters) 
     holdBehind,
     overflow,
     setAside,
-    recordAttempt,
     recordAttempts,
     find,
     log,
