@@ -1,5 +1,6 @@
 import {
   DOMAIN_EVENT_TYPES,
+  carriedAuthorAvatar,
   EVENT_TEXT_LIMITS,
   type NoteChangedData,
   type NoteCreatedData,
@@ -33,13 +34,8 @@ export function noteEventData(target: NoteTarget, note: NoteDoc): NoteCreatedDat
     commitId: target.commitSha,
     targetTitle: excerpt(target.title, EVENT_TEXT_LIMITS.title),
     audience: audienceOfNote(target, note),
-    ...carriedAvatar(note.author.avatar_url),
+    ...carriedAuthorAvatar(note.author.avatar_url),
   };
-}
-
-/** The author's avatar_url when it fits the event's bound (webhook payloads show it). */
-function carriedAvatar(url: string | null): Pick<NoteCreatedData, 'authorAvatarUrl'> {
-  return url === null || url.length <= EVENT_TEXT_LIMITS.avatarUrl ? { authorAvatarUrl: url } : {};
 }
 
 /**

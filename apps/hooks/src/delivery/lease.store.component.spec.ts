@@ -16,26 +16,29 @@ beforeAll(async () => {
 
 afterAll(() => runtime.close());
 
+/** One hook's lease, taken or renewed for a minute. */
+const take = async (hookId: number, owner: string) => (await leases.takeLeases([hookId], owner, 60_000))[0];
+
 const lapse = (hookId: number) =>
   models.leases.updateOne({ _id: hookId }, { $set: { until: new Date(Date.now() - 1) } });
 
 describe('Hook queue leases', () => {
   it('When a lease is held, then another owner gets it only once it lapsed', async () => {
     const hookId = nextId++;
-    expect(await leases.takeLease(hookId, 'a', 60_000)).toBe(true);
-    expect(await leases.takeLease(hookId, 'b', 60_000)).toBe(false);
-    expect(await leases.takeLease(hookId, 'a', 60_000)).toBe(true);
+    expect(await take(hookId, 'a')).toBe(true);
+    expect(await take(hookId, 'b')).toBe(false);
+    expect(await take(hookId, 'a')).toBe(true);
     await lapse(hookId);
-    expect(await leases.takeLease(hookId, 'b', 60_000)).toBe(true);
-    await leases.releaseLease(hookId, 'a');
-    expect(await leases.takeLease(hookId, 'a', 60_000)).toBe(false);
+    expect(await take(hookId, 'b')).toBe(true);
+    await leases.releaseLeases([hookId], 'a');
+    expect(await take(hookId, 'a')).toBe(false);
   });
 
   it('When several leases are taken in one round trip, then each is taken unless another owner holds it live', async () => {
     const [free, own, held, lapsed] = [nextId++, nextId++, nextId++, nextId++];
-    await leases.takeLease(own, 'a', 60_000);
-    await leases.takeLease(held, 'b', 60_000);
-    await leases.takeLease(lapsed, 'b', 60_000);
+    await take(own, 'a');
+    await take(held, 'b');
+    await take(lapsed, 'b');
     await lapse(lapsed);
     expect(await leases.takeLeases([free, own, held, lapsed], 'a', 60_000)).toEqual([
       true,

@@ -64,19 +64,10 @@ export function createLeaseStore(models: Pick<DeliveryModels, 'leases'>) {
     return hookIds.map((id) => taken.get(id) ?? false);
   }
 
-  async function takeLease(hookId: number, owner: string, ms: number): Promise<boolean> {
-    const [taken] = await takeLeases([hookId], owner, ms);
-    return taken!;
-  }
-
   async function releaseLeases(hookIds: number[], owner: string): Promise<void> {
     if (hookIds.length === 0) return;
     await leases.deleteMany({ _id: { $in: hookIds }, owner });
   }
 
-  async function releaseLease(hookId: number, owner: string): Promise<void> {
-    await releaseLeases([hookId], owner);
-  }
-
-  return { takeLeases, takeLease, releaseLeases, releaseLease };
+  return { takeLeases, releaseLeases };
 }

@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { INTERNAL_CONTEXT_HEADER } from '@gl/contracts';
 import { verifyContext } from '@gl/service-kit';
 import { httpDiscussionsSource } from './discussions-source';
-import { testIssue } from './fake-discussions.test-helpers';
+import { testIssue, testProjectCopy } from './fake-discussions.test-helpers';
 import { payloadProject } from './project';
 
 const SECRET = 'hooks-test-secret-0123456789abcdef0123456789';
@@ -33,16 +33,7 @@ describe('Reading from discussions', () => {
 
   afterAll(() => new Promise<void>((done) => server.close(() => done())));
 
-  const project = payloadProject(42, {
-    _id: 42,
-    name: 'Project 42',
-    path: 'project-42',
-    fullPath: 'group/project-42',
-    namespaceId: 9,
-    ancestorGroupIds: [9],
-    visibility: 'private',
-    occurredAt: '2026-01-01T00:00:00.000Z',
-  });
+  const project = payloadProject(42, testProjectCopy());
 
   it('When an issue is read, then the request carries a context signed for an administrator of the project, asking for the hook attributes', async () => {
     const source = httpDiscussionsSource({
@@ -76,17 +67,10 @@ describe('Reading from discussions', () => {
       externalUrl: 'http://gl.test',
       contextSecret: SECRET,
     });
-    const withFeatures = payloadProject(42, {
-      _id: 42,
-      name: 'Project 42',
-      path: 'project-42',
-      fullPath: 'group/project-42',
-      namespaceId: 9,
-      ancestorGroupIds: [9],
-      visibility: 'private',
-      features: { issues: 'private', merge_requests: 'disabled' },
-      occurredAt: '2026-01-01T00:00:00.000Z',
-    });
+    const withFeatures = payloadProject(
+      42,
+      testProjectCopy({ features: { issues: 'private', merge_requests: 'disabled' } }),
+    );
     seen.length = 0;
     await source.issue(withFeatures, 7);
     await source.issue(project, 7);

@@ -1,6 +1,40 @@
-import type { NoteEntity, SnippetEntity, UserSummary } from '@gl/contracts';
+import type { NoteCreatedData, NoteEntity, SnippetEntity, UserSummary } from '@gl/contracts';
+import type { HookProjectDoc } from '../delivery/delivery.models';
 import type { DiscussionsSource, HookIssue, HookMergeRequest } from './discussions-source';
 import type { PayloadProject } from './project';
+
+/** Project 42's copy in group 9, as identity events leave it. */
+export function testProjectCopy(overrides: Partial<HookProjectDoc> = {}): HookProjectDoc {
+  return {
+    _id: 42,
+    name: 'Project 42',
+    path: 'project-42',
+    fullPath: 'group/project-42',
+    namespaceId: 9,
+    ancestorGroupIds: [9],
+    visibility: 'private',
+    occurredAt: '2026-01-01T00:00:00.000Z',
+    ...overrides,
+  };
+}
+
+/** `note.created`'s data for comment 99 on issue 7 of project 42 (testNote's). */
+export function testNoteCreatedData(overrides: Partial<NoteCreatedData> = {}): NoteCreatedData {
+  return {
+    noteId: 99,
+    noteType: null,
+    discussionId: 'a'.repeat(40),
+    body: 'Hello world',
+    system: false,
+    createdAt: '2026-01-02T03:05:05.000Z',
+    noteableType: 'Issue',
+    noteableId: 42007,
+    noteableIid: 7,
+    commitId: null,
+    targetTitle: 'Issue 7',
+    ...overrides,
+  };
+}
 
 /** Test support: a discussions service in memory, keyed by project id and iid (or note id). */
 export interface FakeDiscussions extends DiscussionsSource {

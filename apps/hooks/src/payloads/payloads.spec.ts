@@ -8,6 +8,8 @@ import {
   testIssue,
   testMergeRequest,
   testNote,
+  testNoteCreatedData,
+  testProjectCopy,
   testUser,
 } from './fake-discussions.test-helpers';
 import { payloadProject } from './project';
@@ -109,16 +111,7 @@ const event = (type: string, projectId: number, data: Record<string, unknown>): 
   data,
 });
 
-const project = payloadProject(42, {
-  _id: 42,
-  name: 'Project 42',
-  path: 'project-42',
-  fullPath: 'group/project-42',
-  namespaceId: 9,
-  ancestorGroupIds: [9],
-  visibility: 'private',
-  occurredAt: '2026-01-01T00:00:00.000Z',
-});
+const project = payloadProject(42, testProjectCopy());
 
 describe('Hook payloads', () => {
   it('When a documented key is missing or of another type, then the comparison names it', () => {
@@ -196,19 +189,7 @@ describe('Hook payloads', () => {
     const source = fakeDiscussions();
     source.issues.set('42:7', testIssue(42, 7, { updated_by_id: 6 }));
     source.notes.set('42:99', testNote(42, 7, 99));
-    const created = event(T.noteCreated, 42, {
-      noteId: 99,
-      noteType: null,
-      discussionId: 'a'.repeat(40),
-      body: 'Hello world',
-      system: false,
-      createdAt: '2026-01-02T03:05:05.000Z',
-      noteableType: 'Issue',
-      noteableId: 42007,
-      noteableIid: 7,
-      commitId: null,
-      targetTitle: 'Issue 7',
-    });
+    const created = event(T.noteCreated, 42, testNoteCreatedData());
     const scope = scopeOf(created)!;
     expect(scope).toBe(SCOPES.note);
     const payload = await buildPayload(
@@ -231,19 +212,7 @@ describe('Hook payloads', () => {
   });
 
   it('When a new issue comment carries its whole body and its author avatar, then its payload is built without reading the note back, the same as one read back', async () => {
-    const data = {
-      noteId: 99,
-      noteType: null,
-      discussionId: 'a'.repeat(40),
-      body: 'Hello world',
-      system: false,
-      createdAt: '2026-01-02T03:05:05.000Z',
-      noteableType: 'Issue',
-      noteableId: 42007,
-      noteableIid: 7,
-      commitId: null,
-      targetTitle: 'Issue 7',
-    };
+    const data = testNoteCreatedData();
     const build = async (extra: Record<string, unknown>, body = data.body) => {
       const source = fakeDiscussions();
       source.issues.set('42:7', testIssue(42, 7));

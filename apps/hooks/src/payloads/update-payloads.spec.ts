@@ -6,6 +6,7 @@ import {
   testIssue,
   testMergeRequest,
   testNote,
+  testNoteCreatedData,
   testUser,
 } from './fake-discussions.test-helpers';
 import { payloadProject } from './project';
@@ -133,17 +134,7 @@ describe('Hook payloads of updates, note edits and note deletions', () => {
   });
 
   const noteData = {
-    noteId: 99,
-    noteType: null,
-    discussionId: 'a'.repeat(40),
-    body: 'Edited body',
-    system: false,
-    createdAt: '2026-01-02T03:05:05.000Z',
-    noteableType: 'Issue',
-    noteableId: 42007,
-    noteableIid: 7,
-    commitId: null,
-    targetTitle: 'Issue 7',
+    ...testNoteCreatedData({ body: 'Edited body' }),
     authorId: 2,
     updatedAt: '2026-01-02T03:06:05.000Z',
   };

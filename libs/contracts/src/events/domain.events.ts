@@ -161,6 +161,11 @@ export const noteCreatedData = z.object({
 });
 export type NoteCreatedData = z.infer<typeof noteCreatedData>;
 
+/** A note event's `authorAvatarUrl`: the author's avatar_url when it fits its bound, else none. */
+export function carriedAuthorAvatar(url: string | null): Pick<NoteCreatedData, 'authorAvatarUrl'> {
+  return url === null || url.length <= EVENT_TEXT_LIMITS.avatarUrl ? { authorAvatarUrl: url } : {};
+}
+
 /** `gl.discussions.branch.pushed`: GitLab's push_data. */
 export const branchPushedData = z.object({
   ref: z.string(),

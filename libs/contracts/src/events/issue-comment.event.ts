@@ -1,4 +1,4 @@
-import { DOMAIN_EVENT_TYPES, EVENT_TEXT_LIMITS, noteCreatedData } from './domain.events';
+import { DOMAIN_EVENT_TYPES, carriedAuthorAvatar, noteCreatedData } from './domain.events';
 import type { EventEnvelope } from './envelope';
 import { rootEvent } from './root-event';
 
@@ -24,7 +24,6 @@ export interface IssueCommentRef {
  */
 export function issueCommentCreated(ref: IssueCommentRef, id: string): EventEnvelope {
   const note = ref.thread.notes[0]!;
-  const avatarUrl = note.author.avatar_url;
   const data = noteCreatedData.parse({
     noteId: note.id,
     noteType: 'DiscussionNote',
@@ -38,9 +37,7 @@ export function issueCommentCreated(ref: IssueCommentRef, id: string): EventEnve
     commitId: null,
     targetTitle: ref.issue.title,
     audience: { authorId: 1, confidential: false, assigneeIds: [], internal: false },
-    ...(avatarUrl === null || avatarUrl.length <= EVENT_TEXT_LIMITS.avatarUrl
-      ? { authorAvatarUrl: avatarUrl }
-      : {}),
+    ...carriedAuthorAvatar(note.author.avatar_url),
   });
   return rootEvent({
     id,
