@@ -37,6 +37,12 @@ export function ferretdbPatchSets(rootDir: string): PatchSet[] {
       dir: path.join(dir, 'modernc-sqlite'),
       why: 'prepared statements kept per connection, JSON cache compared by words',
     },
+    {
+      module: 'github.com/FerretDB/wire',
+      version: 'v0.0.8', // as go.mod resolves it, as above
+      dir: path.join(dir, 'wire'),
+      why: 'replies not decoded again',
+    },
   ];
 }
 
