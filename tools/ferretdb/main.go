@@ -60,12 +60,6 @@ func main() {
 		log.Fatal(err)
 	}
 
-	// SQLite reads its database pages through the OS's page cache either way; by default each read is a
-	// pread into the connection's own page cache (6 % of FerretDB's CPU under the mixed bench, in the
-	// kernel's copy and syscall). Mapped, a page is read where the page cache holds it. Only the database
-	// file is mapped; the WAL is still read with pread (https://www.sqlite.org/mmap.html).
-	const mmapBytes = "2147418112" // SQLITE_MAX_MMAP_SIZE's default on Linux: files up to 2 GiB wholly mapped
-
 	f, err := ferretdb.New(&ferretdb.Config{
 		Listener: ferretdb.ListenerConfig{TCP: *listen},
 		Handler:  "sqlite",
@@ -74,7 +68,9 @@ func main() {
 		// the last commits, as MongoDB's default write concern can (its journal is flushed every 100 ms).
 		// Upstream's default (full) waits for an fsync on every write: 4.2 ms here, which made every
 		// write path of every service wait in line for the disk (237 commits/s against 44,874 with normal).
-		SQLiteURL: "file:" + abs + "/?_pragma=synchronous(" + *synchronous + ")&_pragma=mmap_size(" + mmapBytes + ")",
+		// No mmap_size: every write made each of the hundred connections per database unmap the whole
+		// file at its next read and fault its pages in again, more CPU than the preads it saves.
+		SQLiteURL: "file:" + abs + "/?_pragma=synchronous(" + *synchronous + ")",
 		// Our patches push filters, sorts and limits into SQLite (tools/ferretdb/patches); dotted paths
 		// are translated as exactly as top-level ones, so they go down too.
 		DisablePushdown:      *noPushdown,
