@@ -6,7 +6,7 @@ import { MIX } from './mixed/mix';
 import { runPerKind, type PerKindResult } from './mixed/per-kind';
 import { mixedMarkdown, mixOf, type MixedBenchResult } from './mixed/report';
 import { GPT_RULE, runStep, type StepResult } from './mixed/steps';
-import { warmUpUsers } from './mixed/warm-up';
+import { warmUpMix, warmUpUsers } from './mixed/warm-up';
 import type { Scenario } from './scenario';
 
 /**
@@ -64,6 +64,17 @@ export function mixedScenario(options: MixedOptions): Scenario<MixedBenchResult>
       let perKind: PerKindResult | null = null;
       const steps: StepResult[] = [];
       try {
+        if (options.rates.length > 0) {
+          warmUp.mix = await warmUpMix({
+            gatewayUrl: context.stack.gatewayUrl,
+            fixture,
+            kinds: mix,
+            firstRate: options.rates[0]!,
+            cpu: context.cpu,
+            isStopped: isLoadStopped,
+            log,
+          });
+        }
         if (options.perKindRate !== null) {
           perKind = await runPerKind({
             gatewayUrl: context.stack.gatewayUrl,

@@ -75,7 +75,12 @@ export function mixedMarkdown(result: MixedBenchResult): string {
         .join(', ')}).`,
     '',
     `Warm-up: each of the ${result.warmUp.users} users sent three requests first (a project, a group list, ` +
-      `a user's events; ${result.warmUp.seconds} s), as on a running system; the mix then draws its callers from all of them.`,
+      `a user's events; ${result.warmUp.seconds} s), as on a running system; the mix then draws its callers from all of them.` +
+      (result.warmUp.mix
+        ? ` Then the mix itself ran ${result.warmUp.mix.seconds} s at ${result.warmUp.mix.rate} req/s, not judged ` +
+          `(served ${result.warmUp.mix.servedRate}/s, p90 ${result.warmUp.mix.p90TtfbMs} ms), so that each kind's ` +
+          `code is compiled before the first step.`
+        : ''),
     '',
     `Mix: ${result.mix.map((k) => `${k.name} ${k.weightPercent} %`).join(', ')}.`,
     '',
