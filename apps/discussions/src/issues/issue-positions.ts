@@ -1,3 +1,4 @@
+import { inTurn } from './in-turn';
 import type { PositionMove, PositionedIssue } from './positions.store';
 import {
   START_POSITION,
@@ -38,16 +39,24 @@ const ATTEMPTS = 20;
  * one; moves within a scope hold its lease, so the neighbours a move reads stay where they are.
  */
 export function createIssuePositions(store: PositionsPort) {
-  /** The position after the last claimed one of the scope, claimed for the issue (null: no room left). */
-  async function claimAtEnd(scope: string, issueId: number): Promise<number | null> {
-    for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
-      const top = await store.highestClaim(scope);
-      const position = top === null ? START_POSITION : after(top);
-      // Issue#move_to_end rescues NoSpaceLeft: the issue then has no position (it sorts last).
-      if (position === null) return null;
-      if (await store.claim(scope, position, issueId)) return position;
-    }
-    return null;
+  /**
+   * The position after the last claimed one of the scope, claimed for the issue (null: no room left).
+   * The issues created at once in this process take their turn here: they all want the same next position,
+   * and racing for it in the database made each loser read the scope and try again, more often the slower
+   * the database answered (issue creations timed out at 10 s under the mixed bench's load). Other replicas
+   * can still win a claim; the loop reads the scope again then.
+   */
+  function claimAtEnd(scope: string, issueId: number): Promise<number | null> {
+    return inTurn(`end:${scope}`, async () => {
+      for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
+        const top = await store.highestClaim(scope);
+        const position = top === null ? START_POSITION : after(top);
+        // Issue#move_to_end rescues NoSpaceLeft: the issue then has no position (it sorts last).
+        if (position === null) return null;
+        if (await store.claim(scope, position, issueId)) return position;
+      }
+      return null;
+    });
   }
 
   /** Gives a positionless issue (one older than positions, or of another scope) the place at the end. */

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { UnavailableError, bulkUpdate, isDuplicateKeyError } from '@gl/service-kit';
 import type { DiscussionsModels } from '../discussions.models';
 import type { NoteableDoc } from '../noteables/noteable.model';
+import { inTurn } from './in-turn';
 
 /** How long a lease holds without being released (a crashed holder's lease is taken over after it). */
 const LEASE_MS = 30_000;
@@ -11,24 +12,6 @@ const LEASE_WAIT_MS = 10_000;
 const STALE_CLAIM_MS = 60_000;
 
 const claimId = (scope: string, position: number): string => `${scope}:${position}`;
-
-/** Per scope, the end of this process's queue of lease holders (see withLease). */
-const queueTails = new Map<string, Promise<unknown>>();
-
-/** Runs `work` after every earlier call for the same scope in this process has settled. */
-function inTurn<T>(scope: string, work: () => Promise<T>): Promise<T> {
-  const previous = queueTails.get(scope) ?? Promise.resolve();
-  const run = previous.then(work, work);
-  const tail = run.then(
-    () => undefined,
-    () => undefined,
-  );
-  queueTails.set(scope, tail);
-  void tail.then(() => {
-    if (queueTails.get(scope) === tail) queueTails.delete(scope);
-  });
-  return run;
-}
 
 export interface PositionMove {
   id: number;
